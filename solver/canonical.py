@@ -1,0 +1,179 @@
+"""Canonical problems (SPEC §3): the cache key and the map back to the caller's names and ids.
+
+Every operation runs on the canonical problem and its result is mapped back, so a fresh answer
+and a cached one are the same answer by construction. The canonical problem is invariant under
+
+* renaming symbols: symbols are ordered by colour refinement (Weisfeiler-Lehman style: start
+  from range and hint, refine by the name-free shapes of the formulas a symbol occurs in) and
+  renamed ``v0, v1, …``; ties that refinement cannot break fall back to declaration order, which
+  at worst costs a cache miss, never a wrong answer;
+* order, duplication and ids of asserts, guards and queries: sorted by canonical text, deduped;
+* spelling of one comparison: the IR already normalizes ``a < b``, ``b > a``, ``a + 1 <= b``.
+
+Order is part of the meaning in two places and then kept: guards under ``prefer: "order"`` and
+symbols under ``objective: "lex"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, replace
+
+from . import ir
+from .ir import Term
+from .printer import to_text
+from .problem import Constraint, Problem, Query, Symbol
+
+_COMMUTATIVE = {ir.ADD, ir.MUL, ir.MAX, ir.MIN, ir.AND, ir.OR, ir.IFF}
+
+
+@dataclass(frozen=True)
+class Canonical:
+    problem: Problem
+    key: str
+    names: dict[str, str]  # canonical symbol name -> caller's name
+    asserts: list[list[str]]  # canonical index -> caller ids (first one names it)
+    guards: list[int]  # caller guard index -> canonical guard index
+    queries: list[int]  # caller query index -> canonical query index
+
+
+def substitute(t: Term, names: dict[str, str]) -> Term:
+    """``t`` with symbols renamed, rebuilt through the constructors (so re-normalized)."""
+    memo: dict[Term, Term] = {}
+    for n in ir.iter_dag(t):
+        a = [memo[x] for x in n.args]
+        memo[n] = _rebuild(n, a, names)
+    return memo[t]
+
+
+def _rebuild(n: Term, a: list[Term], names: dict[str, str]) -> Term:
+    k = n.kind
+    if k == ir.SYM:
+        return ir.mk_sym(names.get(n.value, n.value))
+    if k == ir.BSYM:
+        return ir.mk_bsym(names.get(n.value, n.value))
+    if k in (ir.CONST, ir.BCONST):
+        return n
+    build: dict[str, Callable[..., Term]] = {
+        ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min,
+        ir.AND: ir.mk_and, ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod,
+        ir.EDIV: ir.mk_ediv, ir.EMOD: ir.mk_emod, ir.ITE: ir.mk_ite, ir.NOT: ir.mk_not,
+        ir.IFF: ir.mk_iff,
+        ir.LE: lambda e: ir.mk_le(e, ir.ZERO), ir.EQ: lambda e: ir.mk_eq(e, ir.ZERO),
+    }
+    return build[k](*a)
+
+
+# ------------------------------------------------------------------ colour refinement
+
+def _h(*parts: object) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
+
+
+def _shape(t: Term, colour: dict[str, str]) -> str:
+    """A digest of ``t`` with symbols replaced by colours, invariant under renaming."""
+    memo: dict[Term, str] = {}
+    for n in ir.iter_dag(t):
+        k = n.kind
+        if k in (ir.SYM, ir.BSYM):
+            memo[n] = _h("s", colour[n.value])
+        elif k == ir.EQ:  # e == 0 and -e == 0 are one equation: take the smaller of both signs
+            coefs, c = ir.linear(n.args[0])
+            pos = sorted((memo_or(memo, m, colour), v) for m, v in coefs.items())
+            neg = sorted((memo_or(memo, m, colour), -v) for m, v in coefs.items())
+            memo[n] = _h("eq", min((pos, c), (neg, -c)))
+        else:
+            kids = [memo[x] if x in memo else memo_or(memo, x, colour) for x in n.args]
+            memo[n] = _h(k, n.value if k in (ir.CONST, ir.BCONST) else None,
+                         sorted(kids) if k in _COMMUTATIVE else kids)
+    return memo[t]
+
+
+def memo_or(memo: dict[Term, str], t: Term, colour: dict[str, str]) -> str:
+    if t not in memo:
+        memo[t] = _shape(t, colour)
+    return memo[t]
+
+
+def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]:
+    colour = {s.name: _h(s.is_bool, s.lo, s.hi, s.hint) for s in p.symbols}
+    occurs = [(tag, t, Counter(n.value for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)))
+              for tag, t in terms]
+    for _ in range(4):
+        seen: dict[str, list[tuple[str, int]]] = {s: [] for s in colour}
+        for tag, t, cnt in occurs:
+            d = _h(tag, _shape(t, colour))
+            for s, c in cnt.items():
+                seen[s].append((d, c))
+        new = {s: _h(colour[s], sorted(seen[s])) for s in colour}
+        if len(set(new.values())) == len(set(colour.values())):
+            colour = new
+            break
+        colour = new
+    index = {s.name: i for i, s in enumerate(p.symbols)}
+    return sorted(p.symbols, key=lambda s: (colour[s.name], index[s.name]))
+
+
+# ------------------------------------------------------------------ canonical problem
+
+def canonicalize(p: Problem) -> Canonical:
+    lex = p.options.objective == "lex"
+    terms = [(tag, c.term) for tag, sec in (("a", p.asserts), ("g", p.guards))
+             for c in sec if c.term is not None]
+    terms += [("q", t) for q in p.queries for t in (q.term, q.domain)]
+    order = list(p.symbols) if lex else _symbol_order(p, terms)
+    to_canon = {s.name: f"v{i}" for i, s in enumerate(order)}
+    names = {v: k for k, v in to_canon.items()}
+    symbols = tuple(replace(s, name=to_canon[s.name]) for s in order)
+
+    def ctext(c: Constraint) -> tuple[str, Term | None]:
+        if c.term is None:
+            return "unsupported: " + c.text, None
+        t = substitute(c.term, to_canon)
+        return to_text(t), t
+
+    # asserts: sorted, deduped
+    groups: dict[str, tuple[Term | None, str, list[str]]] = {}
+    for c in p.asserts:
+        text, t = ctext(c)
+        groups.setdefault(text, (t, c.skipped or "", []))[2].append(c.id)
+    a_keys = sorted(groups)
+    asserts = tuple(Constraint(f"a{i}", k, f"asserts[{i}]", groups[k][0], groups[k][1] or None)
+                    for i, k in enumerate(a_keys))
+    a_ids = [groups[k][2] for k in a_keys]
+
+    # guards: deduped; sorted unless their order is part of the meaning
+    g_texts = [ctext(c) for c in p.guards]
+    g_first: dict[str, int] = {}
+    for i, (text, _) in enumerate(g_texts):
+        g_first.setdefault(text, i)
+    uniq = list(g_first) if p.options.prefer == "order" else sorted(g_first)
+    g_index = {text: j for j, text in enumerate(uniq)}
+    guards = tuple(Constraint(f"g{j}", text, f"guards[{j}]", g_texts[g_first[text]][1],
+                              p.guards[g_first[text]].skipped) for j, text in enumerate(uniq))
+    g_map = [g_index[text] for text, _ in g_texts]
+
+    q_texts = []
+    for q in p.queries:
+        t, d = substitute(q.term, to_canon), substitute(q.domain, to_canon)
+        q_texts.append((to_text(t) + " | " + to_text(d), t, d))
+    q_first: dict[str, tuple[Term, Term]] = {}
+    for text, t, d in q_texts:
+        q_first.setdefault(text, (t, d))
+    q_uniq = sorted(q_first)
+    q_index = {text: j for j, text in enumerate(q_uniq)}
+    queries = tuple(Query(f"q{j}", text, f"queries[{j}]", *q_first[text]) for j, text in enumerate(q_uniq))
+    inputs = tuple(sorted((name, tuple(substitute(d, to_canon) for d in dims)) for name, dims in p.inputs))
+
+    canon = Problem(symbols, asserts, guards, queries, inputs, p.options, p.syntax, ())
+    doc = {
+        "symbols": [[s.name, s.lo, s.hi, s.hint, s.is_bool] for s in symbols],
+        "asserts": a_keys, "guards": uniq, "queries": q_uniq,
+        "inputs": [[n, [to_text(d) for d in dims]] for n, dims in inputs],
+        "options": asdict(p.options),
+    }
+    key = hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return Canonical(canon, key, names, a_ids, g_map, [q_index[t] for t, _, _ in q_texts])

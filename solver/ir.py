@@ -1,0 +1,457 @@
+"""Immutable, hash-consed IR for integer size expressions and conditions.
+
+Every term is built through the ``mk_*`` constructors below, which normalize once so that
+every later pass (translation, intervals, canonical keys, Python evaluation) sees a small
+closed set of kinds:
+
+    integer:  CONST SYM ADD MUL FLOORDIV MOD EDIV EMOD MAX MIN ITE
+    boolean:  BCONST BSYM LE EQ NOT AND OR IFF
+
+* ``LE(e)`` means ``e <= 0`` and ``EQ(e)`` means ``e == 0``: every comparison is moved to one
+  side, so ``a < b``, ``b > a``, ``Lt(a, b)`` and ``a + 1 <= b`` are the same node. Linear parts
+  are divided by the gcd of their coefficients (integer tightening: ``2x <= 3`` is ``x <= 1``).
+* ``ADD`` is a linear combination of distinct monomials (``MUL(c, m)`` or ``m``) plus a constant;
+  ``MUL`` is a constant coefficient (first, when != 1) times factors sorted by structure.
+* ``FLOORDIV``/``MOD`` are Python's ``//``/``%``; ``EDIV``/``EMOD`` SMT-LIB's Euclidean ones.
+  CeilDiv, TruncDiv, ModularIndexing, Abs and Piecewise are derived forms built from these.
+* Simplification may drop a division (``0 * (x // y)``); the implicit ``divisor != 0`` of the
+  source text is therefore not left to the IR: the parsers conjoin it explicitly (``domain``).
+
+Nodes are interned (weakly), so structurally equal terms are the same object: equality is
+identity and hashing is O(1). Child order is by a name-dependent structural digest (``skey``),
+stable across processes (no ``hash()`` randomization).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import weakref
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .errors import TooLargeError
+
+# kinds
+CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE = (
+    "const", "sym", "add", "mul", "floordiv", "mod", "ediv", "emod", "max", "min", "ite",
+)
+BCONST, BSYM, LE, EQ, NOT, AND, OR, IFF = "bconst", "bsym", "le", "eq", "not", "and", "or", "iff"
+
+INT_KINDS = frozenset({CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE})
+BOOL_KINDS = frozenset({BCONST, BSYM, LE, EQ, NOT, AND, OR, IFF})
+DIV_KINDS = frozenset({FLOORDIV, MOD, EDIV, EMOD})
+
+MAX_INT_DIGITS = 4000  # integer literals / folded constants beyond this are `too_large`
+MAX_TERM_SIZE = 200_000  # tree size (with sharing counted once per parent) beyond this is `too_large`
+
+
+class Term:
+    """One interned IR node. Build with the ``mk_*`` functions, never directly."""
+
+    __slots__ = ("kind", "args", "value", "skey", "size", "has_div", "__weakref__")
+
+    kind: str
+    args: tuple[Term, ...]
+    value: Any
+    skey: bytes
+    size: int
+    has_div: bool
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Term is immutable")
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind in BOOL_KINDS
+
+    def __repr__(self) -> str:
+        from .printer import to_text
+
+        return f"Term({to_text(self)})"
+
+    def __lt__(self, other: Term) -> bool:
+        return self.skey < other.skey
+
+
+_table: weakref.WeakValueDictionary[tuple[Any, ...], Term] = weakref.WeakValueDictionary()
+
+
+def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
+    key = (kind, value, args)
+    t = _table.get(key)
+    if t is not None:
+        return t
+    t = object.__new__(Term)
+    h = hashlib.blake2b(digest_size=12)
+    h.update(kind.encode())
+    h.update(b"\x00" + repr(value).encode() + b"\x00")
+    for a in args:
+        h.update(a.skey)
+    size = 1 + sum(a.size for a in args)
+    if size > MAX_TERM_SIZE:
+        raise TooLargeError(f"expression too large (more than {MAX_TERM_SIZE} nodes)")
+    sets = object.__setattr__
+    sets(t, "kind", kind)
+    sets(t, "args", args)
+    sets(t, "value", value)
+    sets(t, "skey", h.digest())
+    sets(t, "size", size)
+    sets(t, "has_div", kind in DIV_KINDS or any(a.has_div for a in args))
+    _table[key] = t
+    return t
+
+
+# ---------------------------------------------------------------- leaves
+
+def mk_int(v: int) -> Term:
+    if v.bit_length() > MAX_INT_DIGITS * 3.33:
+        raise TooLargeError(f"integer with more than {MAX_INT_DIGITS} digits")
+    return _node(CONST, (), int(v))
+
+
+def mk_sym(name: str) -> Term:
+    return _node(SYM, (), name)
+
+
+def mk_bool(v: bool) -> Term:
+    return TRUE if v else FALSE
+
+
+def mk_bsym(name: str) -> Term:
+    return _node(BSYM, (), name)
+
+
+ZERO = mk_int(0)
+ONE = mk_int(1)
+TRUE = _node(BCONST, (), True)
+FALSE = _node(BCONST, (), False)
+
+
+# ---------------------------------------------------------------- linear arithmetic
+
+def linear(t: Term) -> tuple[dict[Term, int], int]:
+    """Split an integer term into {monomial: coefficient} and a constant."""
+    if t.kind == CONST:
+        return {}, t.value
+    if t.kind == ADD:
+        coefs: dict[Term, int] = {}
+        const = 0
+        for a in t.args:
+            m, c = linear(a)
+            const += c
+            for k, v in m.items():
+                coefs[k] = coefs.get(k, 0) + v
+        return coefs, const
+    if t.kind == MUL and t.args[0].kind == CONST:
+        rest = t.args[1:]
+        mono = rest[0] if len(rest) == 1 else _node(MUL, rest)
+        return {mono: t.args[0].value}, 0
+    return {t: 1}, 0
+
+
+def from_linear(coefs: dict[Term, int], const: int) -> Term:
+    items = sorted(((m, c) for m, c in coefs.items() if c != 0), key=lambda mc: mc[0].skey)
+    terms = [m if c == 1 else _scaled(c, m) for m, c in items]
+    if const != 0 or not terms:
+        terms.append(mk_int(const))
+    if len(terms) == 1:
+        return terms[0]
+    return _node(ADD, tuple(terms))
+
+
+def _scaled(c: int, m: Term) -> Term:
+    factors = m.args if m.kind == MUL else (m,)
+    return _node(MUL, (mk_int(c), *factors))
+
+
+def mk_add(*ts: Term) -> Term:
+    coefs: dict[Term, int] = {}
+    const = 0
+    for t in ts:
+        m, c = linear(t)
+        const += c
+        for k, v in m.items():
+            coefs[k] = coefs.get(k, 0) + v
+    if const.bit_length() > MAX_INT_DIGITS * 3.33:
+        raise TooLargeError(f"integer with more than {MAX_INT_DIGITS} digits")
+    return from_linear(coefs, const)
+
+
+def mk_neg(t: Term) -> Term:
+    return mk_mul(mk_int(-1), t)
+
+
+def mk_sub(a: Term, b: Term) -> Term:
+    return mk_add(a, mk_neg(b))
+
+
+def mk_mul(*ts: Term) -> Term:
+    c = 1
+    factors: list[Term] = []
+    for t in ts:
+        if t.kind == CONST:
+            c *= t.value
+        elif t.kind == MUL:
+            for a in t.args:
+                if a.kind == CONST:
+                    c *= a.value
+                else:
+                    factors.append(a)
+        else:
+            factors.append(t)
+        if c.bit_length() > MAX_INT_DIGITS * 3.33:
+            raise TooLargeError(f"integer with more than {MAX_INT_DIGITS} digits")
+    if c == 0:
+        return ZERO
+    if not factors:
+        return mk_int(c)
+    if len(factors) == 1:
+        f = factors[0]
+        if c == 1:
+            return f
+        if f.kind == ADD and c != 0:  # distribute a constant over a sum: 4*(a+b) = 4a + 4b
+            coefs, const = linear(f)
+            return from_linear({m: v * c for m, v in coefs.items()}, const * c)
+    factors.sort()
+    if c == 1:
+        return _node(MUL, tuple(factors))
+    return _node(MUL, (mk_int(c), *factors))
+
+
+def mk_pow(base: Term, k: int) -> Term:
+    if k < 0:
+        raise ValueError("negative exponent")
+    if base.kind == CONST:
+        if base.value not in (0, 1, -1) and k * max(1, abs(base.value).bit_length()) > MAX_INT_DIGITS * 3.33:
+            raise TooLargeError(f"power with more than {MAX_INT_DIGITS} digits")
+        return mk_int(base.value**k)
+    if k > 64:
+        raise TooLargeError(f"exponent {k} of a symbolic base is larger than 64")
+    return mk_mul(*([base] * k)) if k else ONE
+
+
+# ---------------------------------------------------------------- division family
+
+def _fold_div(kind: str, a: Term, b: Term) -> Term | None:
+    if a.kind == CONST and b.kind == CONST and b.value != 0:
+        x, y = a.value, b.value
+        if kind == FLOORDIV:
+            return mk_int(x // y)
+        if kind == MOD:
+            return mk_int(x % y)
+        q = x // abs(y) * (1 if y > 0 else -1)  # Euclidean: remainder in [0, |y|)
+        r = x - y * q
+        return mk_int(q if kind == EDIV else r)
+    if b.kind == CONST and b.value == 1:
+        return a if kind in (FLOORDIV, EDIV) else ZERO
+    return None
+
+
+def mk_floordiv(a: Term, b: Term) -> Term:
+    return _fold_div(FLOORDIV, a, b) or _node(FLOORDIV, (a, b))
+
+
+def mk_mod(a: Term, b: Term) -> Term:
+    return _fold_div(MOD, a, b) or _node(MOD, (a, b))
+
+
+def mk_ediv(a: Term, b: Term) -> Term:
+    return _fold_div(EDIV, a, b) or _node(EDIV, (a, b))
+
+
+def mk_emod(a: Term, b: Term) -> Term:
+    return _fold_div(EMOD, a, b) or _node(EMOD, (a, b))
+
+
+def mk_ceildiv(a: Term, b: Term) -> Term:
+    """ceil(a/b) = -((-a) // b)."""
+    return mk_neg(mk_floordiv(mk_neg(a), b))
+
+
+def mk_truncdiv(a: Term, b: Term) -> Term:
+    """a/b rounded toward zero: floor when a/b >= 0, ceiling otherwise."""
+    nonneg = mk_or(mk_and(mk_ge(a, ZERO), mk_gt(b, ZERO)), mk_and(mk_le(a, ZERO), mk_lt(b, ZERO)))
+    return mk_ite(nonneg, mk_floordiv(a, b), mk_ceildiv(a, b))
+
+
+def mk_modular_indexing(x: Term, d: Term, m: Term) -> Term:
+    return mk_mod(mk_floordiv(x, d), m)
+
+
+# ---------------------------------------------------------------- max / min / ite
+
+def _mk_extreme(kind: str, ts: Sequence[Term]) -> Term:
+    flat: list[Term] = []
+    consts: list[int] = []
+    for t in ts:
+        for a in t.args if t.kind == kind else (t,):
+            (consts.append(a.value) if a.kind == CONST else flat.append(a))
+    if consts:
+        flat.append(mk_int(max(consts) if kind == MAX else min(consts)))
+    uniq = sorted(set(flat))
+    if not uniq:
+        raise ValueError(f"{kind} of nothing")
+    return uniq[0] if len(uniq) == 1 else _node(kind, tuple(uniq))
+
+
+def mk_max(*ts: Term) -> Term:
+    return _mk_extreme(MAX, ts)
+
+
+def mk_min(*ts: Term) -> Term:
+    return _mk_extreme(MIN, ts)
+
+
+def mk_abs(a: Term) -> Term:
+    if a.kind == CONST:
+        return mk_int(abs(a.value))
+    return mk_max(a, mk_neg(a))
+
+
+def mk_ite(c: Term, a: Term, b: Term) -> Term:
+    if c.kind == BCONST:
+        return a if c.value else b
+    if a is b:
+        return a
+    if a.is_bool:
+        return mk_or(mk_and(c, a), mk_and(mk_not(c), b))
+    return _node(ITE, (c, a, b))
+
+
+# ---------------------------------------------------------------- comparisons
+
+def _normalize_rel(kind: str, e: Term) -> Term:
+    coefs, const = linear(e)
+    coefs = {m: c for m, c in coefs.items() if c != 0}
+    if not coefs:
+        return mk_bool(const <= 0 if kind == LE else const == 0)
+    g = 0
+    for c in coefs.values():
+        g = math.gcd(g, c)
+    if kind == LE:
+        # sum c_i m_i + k <= 0  <=>  sum (c_i/g) m_i <= floor(-k/g)
+        if g > 1:
+            coefs = {m: c // g for m, c in coefs.items()}
+            const = -((-const) // g)
+    else:
+        if const % g != 0:
+            return FALSE
+        coefs = {m: c // g for m, c in coefs.items()}
+        const //= g
+        first = min(coefs, key=lambda m: m.skey)
+        if coefs[first] < 0:
+            coefs = {m: -c for m, c in coefs.items()}
+            const = -const
+    return _node(kind, (from_linear(coefs, const),))
+
+
+def mk_le(a: Term, b: Term) -> Term:
+    return _normalize_rel(LE, mk_sub(a, b))
+
+
+def mk_lt(a: Term, b: Term) -> Term:
+    return _normalize_rel(LE, mk_add(mk_sub(a, b), ONE))
+
+
+def mk_ge(a: Term, b: Term) -> Term:
+    return mk_le(b, a)
+
+
+def mk_gt(a: Term, b: Term) -> Term:
+    return mk_lt(b, a)
+
+
+def mk_eq(a: Term, b: Term) -> Term:
+    if a.is_bool or b.is_bool:
+        return mk_iff(a, b)
+    return _normalize_rel(EQ, mk_sub(a, b))
+
+
+def mk_ne(a: Term, b: Term) -> Term:
+    return mk_not(mk_eq(a, b))
+
+
+# ---------------------------------------------------------------- boolean connectives
+
+def mk_not(a: Term) -> Term:
+    if a.kind == BCONST:
+        return mk_bool(not a.value)
+    if a.kind == NOT:
+        return a.args[0]
+    if a.kind == LE:  # not (e <= 0)  <=>  -e + 1 <= 0
+        return _normalize_rel(LE, mk_add(mk_neg(a.args[0]), ONE))
+    return _node(NOT, (a,))
+
+
+def _mk_junction(kind: str, ts: Iterable[Term]) -> Term:
+    unit, zero = (TRUE, FALSE) if kind == AND else (FALSE, TRUE)
+    out: set[Term] = set()
+    for t in ts:
+        for a in t.args if t.kind == kind else (t,):
+            if a is zero:
+                return zero
+            if a is not unit:
+                out.add(a)
+    for a in out:
+        if mk_not(a) in out:
+            return zero
+    if not out:
+        return unit
+    if len(out) == 1:
+        return next(iter(out))
+    return _node(kind, tuple(sorted(out)))
+
+
+def mk_and(*ts: Term) -> Term:
+    return _mk_junction(AND, ts)
+
+
+def mk_or(*ts: Term) -> Term:
+    return _mk_junction(OR, ts)
+
+
+def mk_implies(a: Term, b: Term) -> Term:
+    return mk_or(mk_not(a), b)
+
+
+def mk_iff(a: Term, b: Term) -> Term:
+    if a is b:
+        return TRUE
+    if a.kind == BCONST:
+        return b if a.value else mk_not(b)
+    if b.kind == BCONST:
+        return a if b.value else mk_not(a)
+    x, y = sorted((a, b))
+    return _node(IFF, (x, y))
+
+
+# ---------------------------------------------------------------- traversal helpers
+
+def iter_dag(root: Term) -> list[Term]:
+    """Every distinct node below ``root`` (children before parents), iteratively."""
+    seen: set[int] = set()
+    order: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(root, False)]
+    while stack:
+        t, done = stack.pop()
+        if done:
+            order.append(t)
+            continue
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        stack.append((t, True))
+        for a in reversed(t.args):
+            if id(a) not in seen:
+                stack.append((a, False))
+    return order
+
+
+def symbols_of(root: Term) -> set[str]:
+    return {t.value for t in iter_dag(root) if t.kind in (SYM, BSYM)}
+
+
+def divisions_of(root: Term) -> list[Term]:
+    """Every FLOORDIV/MOD/EDIV/EMOD node below ``root``, children first."""
+    return [t for t in iter_dag(root) if t.kind in DIV_KINDS]

@@ -1,0 +1,328 @@
+"""The validated, immutable problem (SPEC §1): what every operation consumes.
+
+``load_problem`` turns the JSON document into a ``Problem``, checking every field up front and
+naming where a fault is (``guards[3]``, ``symbols.s0.min``). Expressions are parsed here, once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ir
+from .errors import BadInput, InvalidProblemError, TooLargeError, UnsupportedError
+from .ir import Term
+from .sympy_parser import Parsed, parse_sympy
+
+MAX_ENTRIES = 20_000
+MAX_SYMBOLS = 5_000
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+OPS = ("solve", "redundancy", "evaluate", "shrink")
+
+_TOP_KEYS = {"symbols", "asserts", "guards", "queries", "inputs", "syntax", "options",
+             "source", "name", "description", "meta", "expected"}
+
+
+@dataclass(frozen=True)
+class Options:
+    timeout_ms: int = 2000
+    default_min: int | None = 0
+    on_unsupported: str = "error"
+    minimize: bool = False
+    prefer: str = "cheap"
+    objective: str = "sum"
+    preserve_distinct: bool | None = None  # None: true exactly when hints are given
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    lo: int | None
+    hi: int | None
+    hint: int | None = None
+    is_bool: bool = False
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """An assert or a guard. ``term`` is None when it was skipped as unsupported."""
+
+    id: str
+    text: str
+    where: str
+    term: Term | None
+    skipped: str | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    id: str
+    text: str
+    where: str
+    term: Term
+    domain: Term
+
+    @property
+    def is_bool(self) -> bool:
+        return self.term.is_bool
+
+
+@dataclass(frozen=True)
+class Problem:
+    symbols: tuple[Symbol, ...]
+    asserts: tuple[Constraint, ...] = ()
+    guards: tuple[Constraint, ...] = ()
+    queries: tuple[Query, ...] = ()
+    inputs: tuple[tuple[str, tuple[Term, ...]], ...] = ()
+    options: Options = field(default_factory=Options)
+    syntax: str = "sympy"
+    warnings: tuple[str, ...] = ()
+
+    def symbol(self, name: str) -> Symbol:
+        for s in self.symbols:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    @property
+    def hints(self) -> dict[str, int] | None:
+        """The trace-time point, when every integer symbol has a hint."""
+        ints = [s for s in self.symbols if not s.is_bool]
+        if ints and all(s.hint is not None for s in ints):
+            return {s.name: s.hint for s in ints}  # type: ignore[misc]
+        return None
+
+    @property
+    def preserve_distinct(self) -> bool:
+        o = self.options.preserve_distinct
+        return o if o is not None else any(s.hint is not None for s in self.symbols)
+
+
+# ------------------------------------------------------------------ loading JSON
+
+TermParser = Callable[[str], Parsed]
+
+
+def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem:
+    """Validate a SPEC §1 JSON document (already decoded) into a ``Problem``."""
+    if not isinstance(data, Mapping):
+        raise InvalidProblemError("a problem must be a JSON object", where="$")
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise InvalidProblemError(f"unknown field {unknown[0]!r} (expected one of: symbols, asserts, "
+                                  "guards, queries, inputs, syntax, options)", where=unknown[0])
+    options = _options(data.get("options"))
+    syntax = data.get("syntax", "sympy")
+    if syntax not in ("sympy", "smtlib"):
+        raise InvalidProblemError("syntax must be \"sympy\" or \"smtlib\"", where="syntax")
+    if term_parser is None:
+        if syntax == "sympy":
+            term_parser = parse_sympy
+        else:
+            from .smtlib import parse_term
+
+            term_parser = parse_term
+    declared = _symbols(data.get("symbols"), options)
+    warnings: list[str] = []
+    asserts = _constraints(data.get("asserts"), "asserts", "a", term_parser, options, warnings)
+    guards = _constraints(data.get("guards"), "guards", "g", term_parser, options, warnings)
+    queries = _queries(data.get("queries"), term_parser)
+    inputs = _inputs(data.get("inputs"), term_parser)
+    _check_ids(asserts, guards, queries)
+    if len(asserts) + len(guards) + len(queries) > MAX_ENTRIES:
+        raise TooLargeError(f"more than {MAX_ENTRIES} asserts, guards and queries together")
+    terms: list[Term] = [c.term for c in (*asserts, *guards) if c.term is not None]
+    terms += [t for q in queries for t in (q.term, q.domain)]
+    terms += [d for _, dims in inputs for d in dims]
+    symbols = complete_symbols(declared, terms, options)
+    return Problem(symbols, asserts, guards, queries, inputs, options, syntax, tuple(warnings))
+
+
+def complete_symbols(declared: Sequence[Symbol], terms: Sequence[Term], options: Options) -> tuple[Symbol, ...]:
+    """Declared symbols first, then the undeclared ones in order of first use."""
+    out = list(declared)
+    known = {s.name for s in out}
+    for t in terms:
+        for n in ir.iter_dag(t):
+            if n.kind in (ir.SYM, ir.BSYM) and n.value not in known:
+                known.add(n.value)
+                if n.kind == ir.BSYM:
+                    out.append(Symbol(n.value, None, None, None, is_bool=True))
+                else:
+                    out.append(Symbol(n.value, options.default_min, None))
+    for s in out:
+        if s.name.startswith("__"):
+            raise InvalidProblemError(f"{s.name!r} is not a symbol name (names starting with '__' "
+                                      "are reserved)", where=f"symbols.{s.name}")
+    if len(out) > MAX_SYMBOLS:
+        raise TooLargeError(f"more than {MAX_SYMBOLS} symbols")
+    return tuple(out)
+
+
+def _int_or_null(v: Any, where: str, *, allow_null: bool = True) -> int | None:
+    if v is None and allow_null:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InvalidProblemError(f"expected an integer{' or null' if allow_null else ''}, got {v!r}"[:200],
+                                  where=where)
+    if v.bit_length() > ir.MAX_INT_DIGITS * 3.33:
+        raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=where)
+    return v
+
+
+def _options(raw: Any) -> Options:
+    if raw is None:
+        return Options()
+    if not isinstance(raw, Mapping):
+        raise InvalidProblemError("options must be an object", where="options")
+    kw: dict[str, Any] = {}
+    for k, v in raw.items():
+        w = f"options.{k}"
+        if k == "timeout_ms":
+            t = _int_or_null(v, w, allow_null=False)
+            if t is None or t <= 0 or t > 3_600_000:
+                raise InvalidProblemError("timeout_ms must be between 1 and 3600000", where=w)
+            kw[k] = t
+        elif k == "default_min":
+            kw[k] = _int_or_null(v, w)
+        elif k in ("minimize",):
+            if not isinstance(v, bool):
+                raise InvalidProblemError(f"{k} must be true or false", where=w)
+            kw[k] = v
+        elif k == "preserve_distinct":
+            if v is not None and not isinstance(v, bool):
+                raise InvalidProblemError(f"{k} must be true, false or null", where=w)
+            kw[k] = v
+        elif k in _CHOICES:
+            if v not in _CHOICES[k]:
+                raise InvalidProblemError(f"{k} must be one of {', '.join(map(repr, _CHOICES[k]))}", where=w)
+            kw[k] = v
+        else:
+            raise InvalidProblemError(f"unknown option {k!r}", where=w)
+    return Options(**kw)
+
+
+_CHOICES = {"on_unsupported": ("error", "skip"), "prefer": ("cheap", "order"),
+            "objective": ("sum", "max", "lex")}
+
+
+def _symbols(raw: Any, options: Options) -> list[Symbol]:
+    if raw is None:
+        return []
+    if not isinstance(raw, Mapping):
+        raise InvalidProblemError("symbols must be an object mapping names to {min, max, hint}", where="symbols")
+    if len(raw) > MAX_SYMBOLS:
+        raise TooLargeError(f"more than {MAX_SYMBOLS} symbols", where="symbols")
+    out = []
+    for name, decl in raw.items():
+        w = f"symbols.{name}"
+        if not isinstance(name, str) or not NAME_RE.match(name) or name.startswith("__"):
+            raise InvalidProblemError(f"{name!r} is not a valid symbol name", where=w)
+        if decl is None:
+            decl = {}
+        if not isinstance(decl, Mapping):
+            raise InvalidProblemError("a symbol declaration must be an object {min, max, hint}", where=w)
+        bad = set(decl) - {"min", "max", "hint"}
+        if bad:
+            raise InvalidProblemError(f"unknown key {sorted(bad)[0]!r} (expected min, max, hint)", where=w)
+        lo = _int_or_null(decl["min"], f"{w}.min") if "min" in decl else options.default_min
+        hi = _int_or_null(decl.get("max"), f"{w}.max")
+        hint = _int_or_null(decl.get("hint"), f"{w}.hint")
+        if lo is not None and hi is not None and lo > hi:
+            raise InvalidProblemError(f"empty range: min {lo} > max {hi}", where=w)
+        out.append(Symbol(name, lo, hi, hint))
+    return out
+
+
+def _entries(raw: Any, section: str, prefix: str) -> list[tuple[str, str, str]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)):
+        raise InvalidProblemError(f"{section} must be a list", where=section)
+    if len(raw) > MAX_ENTRIES:
+        raise TooLargeError(f"more than {MAX_ENTRIES} {section}", where=section)
+    out = []
+    for i, e in enumerate(raw):
+        w = f"{section}[{i}]"
+        if isinstance(e, str):
+            out.append((f"{prefix}{i}", e, w))
+        elif isinstance(e, Mapping):
+            bad = set(e) - {"id", "expr"}
+            if bad or "expr" not in e:
+                raise InvalidProblemError("an entry must be a string or {\"id\": ..., \"expr\": ...}", where=w)
+            ident = e.get("id", f"{prefix}{i}")
+            if not isinstance(ident, str) or not ident or len(ident) > 256:
+                raise InvalidProblemError("id must be a non-empty string (at most 256 characters)", where=f"{w}.id")
+            if not isinstance(e["expr"], str):
+                raise InvalidProblemError("expr must be a string", where=f"{w}.expr")
+            out.append((ident, e["expr"], w))
+        else:
+            raise InvalidProblemError("an entry must be a string or {\"id\": ..., \"expr\": ...}", where=w)
+    return out
+
+
+def _parse(parser: TermParser, text: str, where: str) -> Parsed:
+    try:
+        return parser(text)
+    except BadInput as e:
+        raise e.located(where) from None
+
+
+def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, options: Options,
+                 warnings: list[str]) -> tuple[Constraint, ...]:
+    out = []
+    for ident, text, where in _entries(raw, section, prefix):
+        try:
+            p = _parse(parser, text, where)
+        except UnsupportedError as e:
+            if options.on_unsupported != "skip":
+                raise
+            warnings.append(f"{where} ({ident}) skipped as unsupported: {e.message}")
+            out.append(Constraint(ident, text, where, None, e.message))
+            continue
+        if not p.term.is_bool:
+            raise InvalidProblemError("expected a condition (a comparison), got an integer expression",
+                                      where=where, offset=0)
+        out.append(Constraint(ident, text, where, p.as_condition()))
+    return tuple(out)
+
+
+def _queries(raw: Any, parser: TermParser) -> tuple[Query, ...]:
+    out = []
+    for ident, text, where in _entries(raw, "queries", "q"):
+        p = _parse(parser, text, where)
+        out.append(Query(ident, text, where, p.term, p.domain))
+    return tuple(out)
+
+
+def _inputs(raw: Any, parser: TermParser) -> tuple[tuple[str, tuple[Term, ...]], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise InvalidProblemError("inputs must be an object mapping names to shapes", where="inputs")
+    out = []
+    for name, dims in raw.items():
+        w = f"inputs.{name}"
+        if not isinstance(dims, Sequence) or isinstance(dims, (str, bytes)):
+            raise InvalidProblemError("a shape must be a list of integers or expressions", where=w)
+        terms = []
+        for i, d in enumerate(dims):
+            if isinstance(d, bool) or not isinstance(d, (int, str)):
+                raise InvalidProblemError("a dimension must be an integer or an expression", where=f"{w}[{i}]")
+            t = ir.mk_int(d) if isinstance(d, int) else _parse(parser, d, f"{w}[{i}]").term
+            if t.is_bool:
+                raise InvalidProblemError("a dimension must be an integer expression", where=f"{w}[{i}]")
+            terms.append(t)
+        out.append((str(name), tuple(terms)))
+    return tuple(out)
+
+
+def _check_ids(*sections: Sequence[Constraint | Query]) -> None:
+    seen: dict[str, str] = {}
+    for sec in sections:
+        for c in sec:
+            if c.id in seen:
+                raise InvalidProblemError(f"duplicate id {c.id!r} (also used by {seen[c.id]})", where=c.where)
+            seen[c.id] = c.where

@@ -1,0 +1,42 @@
+"""Re-check every model with Python's own integers before it leaves the library.
+
+A model that fails here means a bug in an encoding or in z3: it becomes an ``InternalError``,
+never a wrong answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from .errors import InternalError
+from .ir import Term
+from .problem import Problem
+from .pyeval import Value, holds
+
+
+def violations(problem: Problem, model: Mapping[str, Value], *, guards: bool = True,
+               extra: Iterable[tuple[str, Term]] = ()) -> list[str]:
+    """Names of the ranges, asserts and guards (and ``extra`` conditions) ``model`` violates."""
+    bad = []
+    for s in problem.symbols:
+        v = model.get(s.name)
+        if v is None:
+            bad.append(f"{s.name} has no value")
+        elif not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi)):
+            bad.append(f"{s.name}={v} outside its range")
+    cons = list(problem.asserts) + (list(problem.guards) if guards else [])
+    for c in cons:
+        if c.term is not None and not holds(c.term, model):
+            bad.append(c.id)
+    for name, t in extra:
+        if not holds(t, model):
+            bad.append(name)
+    return bad
+
+
+def verify_model(problem: Problem, model: Mapping[str, Value], *, guards: bool = True,
+                 extra: Iterable[tuple[str, Term]] = ()) -> None:
+    bad = violations(problem, model, guards=guards, extra=extra)
+    if bad:
+        raise InternalError(f"self-check failed: the solver's model {dict(model)} violates "
+                            f"{', '.join(bad[:5])}; please report this problem")

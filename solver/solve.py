@@ -1,0 +1,34 @@
+"""SPEC §2 ``solve``: one satisfying assignment, an unsat core of ids, or ``unknown``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .checker import SAT, UNSAT, Checker, Deadline
+from .problem import Problem
+from .selfcheck import verify_model
+
+
+def solve(problem: Problem, deadline: Deadline) -> dict[str, Any]:
+    if problem.options.minimize:
+        from .shrink import shrink
+
+        small = shrink(problem, deadline, objective="sum")
+        res: dict[str, Any] = {"status": small["status"]}
+        for k in ("model", "core", "reason"):
+            if k in small:
+                res[k] = small[k]
+        return res
+    ch = Checker(problem, deadline)
+    ids: dict[int, str] = {}
+    for c in (*problem.asserts, *problem.guards):
+        if c.term is not None:
+            # two entries with the same formula share a selector; the core names the first
+            ids.setdefault(ch.selector(c.term), c.id)
+    out = ch.check(ids)
+    if out.status == SAT:
+        verify_model(problem, out.model)
+        return {"status": SAT, "model": out.model}
+    if out.status == UNSAT:
+        return {"status": UNSAT, "core": [ids[h] for h in out.core if h in ids]}
+    return {"status": "unknown", "reason": out.reason}

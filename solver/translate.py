@@ -1,0 +1,139 @@
+"""Translate IR into pysmt formulas with exact integer encodings (SPEC §1.2).
+
+pysmt has no integer floor division or modulus, and its Int ``Div`` is z3's Euclidean ``div``,
+which differs from Python's ``//`` for negative divisors. So every distinct pair ``(a, b)`` under
+a division gets one fresh quotient ``q`` and remainder ``r`` (shared by ``a // b`` and ``a % b``)
+and the defining constraint, guarded by ``b != 0`` (the parsers conjoin ``b != 0`` to the
+formula that contains the division, so the guard here only keeps the definitions vacuous when
+a caller asks about points where ``b = 0``):
+
+    floor (Python):  b != 0 -> a = b*q + r  &  (b > 0 -> 0 <= r < b)  &  (b < 0 -> b < r <= 0)
+    Euclidean:       b != 0 -> a = b*q + r  &  0 <= r < |b|
+
+For a literal ``b`` the case split disappears and the definition is linear. Each ``Encoding``
+owns its own pysmt ``Environment`` (no global state, no unbounded formula table).
+"""
+
+from __future__ import annotations
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.typing import BOOL, INT
+
+from . import ir
+from .ir import Term
+from .problem import Symbol
+
+FRESH_PREFIX = "."  # SMT-LIB reserves symbols starting with '.' for solvers: no clash with users
+
+
+class Encoding:
+    """IR -> pysmt, memoized per node; collects the division definitions it needed."""
+
+    def __init__(self, env: Environment | None = None) -> None:
+        self.env = env or Environment()
+        self.mgr = self.env.formula_manager
+        self._memo: dict[Term, FNode] = {}
+        self._pairs: dict[tuple[bool, Term, Term], tuple[FNode, FNode]] = {}
+        self.definitions: list[FNode] = []
+        self.fresh: dict[str, tuple[str, Term, Term]] = {}  # name -> (kind, a, b), for diagnostics
+
+    # -------------------------------------------------------------- symbols and ranges
+    def symbol(self, name: str, is_bool: bool = False) -> FNode:
+        return self.mgr.Symbol(name, BOOL if is_bool else INT)
+
+    def range_constraint(self, s: Symbol) -> FNode:
+        if s.is_bool:
+            return self.mgr.TRUE()
+        v = self.symbol(s.name)
+        parts = []
+        if s.lo is not None:
+            parts.append(self.mgr.LE(self.mgr.Int(s.lo), v))
+        if s.hi is not None:
+            parts.append(self.mgr.LE(v, self.mgr.Int(s.hi)))
+        return self.mgr.And(parts)
+
+    # -------------------------------------------------------------- terms
+    def formula(self, t: Term) -> FNode:
+        hit = self._memo.get(t)
+        if hit is not None:
+            return hit
+        for n in ir.iter_dag(t):
+            if n not in self._memo:
+                self._memo[n] = self._one(n, [self._memo[a] for a in n.args])
+        return self._memo[t]
+
+    def _one(self, n: Term, a: list[FNode]) -> FNode:
+        m = self.mgr
+        k = n.kind
+        if k == ir.CONST:
+            return m.Int(n.value)
+        if k == ir.SYM:
+            return m.Symbol(n.value, INT)
+        if k == ir.BSYM:
+            return m.Symbol(n.value, BOOL)
+        if k == ir.BCONST:
+            return m.Bool(n.value)
+        if k == ir.ADD:
+            return m.Plus(a)
+        if k == ir.MUL:
+            return m.Times(a)
+        if k in ir.DIV_KINDS:
+            q, r = self._pair(k in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1], a[0], a[1])
+            return q if k in (ir.FLOORDIV, ir.EDIV) else r
+        if k in (ir.MAX, ir.MIN):
+            acc = a[0]
+            for x in a[1:]:
+                better = m.GT(x, acc) if k == ir.MAX else m.LT(x, acc)
+                acc = m.Ite(better, x, acc)
+            return acc
+        if k == ir.ITE:
+            return m.Ite(a[0], a[1], a[2])
+        if k == ir.LE:
+            return m.LE(a[0], m.Int(0))
+        if k == ir.EQ:
+            return m.Equals(a[0], m.Int(0))
+        if k == ir.NOT:
+            return m.Not(a[0])
+        if k == ir.AND:
+            return m.And(a)
+        if k == ir.OR:
+            return m.Or(a)
+        if k == ir.IFF:
+            return m.Iff(a[0], a[1])
+        raise AssertionError(k)
+
+    def _pair(self, floor: bool, ta: Term, tb: Term, a: FNode, b: FNode) -> tuple[FNode, FNode]:
+        key = (floor, ta, tb)
+        hit = self._pairs.get(key)
+        if hit is not None:
+            return hit
+        m = self.mgr
+        i = len(self._pairs)
+        q = m.Symbol(f"{FRESH_PREFIX}q{i}", INT)
+        r = m.Symbol(f"{FRESH_PREFIX}r{i}", INT)
+        self.fresh[q.symbol_name()] = ("q", ta, tb)
+        self.fresh[r.symbol_name()] = ("r", ta, tb)
+        zero = m.Int(0)
+        if tb.kind == ir.CONST:
+            bv = tb.value
+            if bv == 0:  # never defined: the enclosing formula already requires b != 0
+                self._pairs[key] = (q, r)
+                return q, r
+            body = [m.Equals(a, m.Plus(m.Times(m.Int(bv), q), r))]
+            if floor and bv < 0:
+                body += [m.LT(m.Int(bv), r), m.LE(r, zero)]
+            else:
+                body += [m.LE(zero, r), m.LT(r, m.Int(abs(bv)))]
+            self.definitions.append(m.And(body))
+        else:
+            bq = m.Times(b, q)
+            eq = m.Equals(a, m.Plus(bq, r))
+            pos = m.Implies(m.GT(b, zero), m.And(m.LE(zero, r), m.LT(r, b)))
+            if floor:
+                neg = m.Implies(m.LT(b, zero), m.And(m.LT(b, r), m.LE(r, zero)))
+            else:
+                neg = m.Implies(m.LT(b, zero), m.And(m.LE(zero, r), m.LT(r, m.Minus(zero, b))))
+            self.definitions.append(m.Implies(m.Not(m.Equals(b, zero)), m.And(eq, pos, neg)))
+        self._pairs[key] = (q, r)
+        return q, r
