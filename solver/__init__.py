@@ -1,0 +1,34 @@
+"""symguard's solving library: parse → translate → solve → report. Pure: no I/O, no web.
+
+The public surface is small and pinned by ``tests/test_public_api.py``::
+
+    from solver import run
+    run("redundancy", {"guards": ["s0 >= 16", "s0 >= 8"]})
+
+``prepare``/``compute``/``finish`` split ``run`` in three so a cache can sit between them.
+"""
+
+from .api import compute, finish, is_final, prepare, run
+from .canonical import Canonical
+from .errors import (BadInput, InternalError, InvalidProblemError, ParseError, SymguardError,
+                     TooLargeError, UnsupportedError)
+from .problem import OPS, Problem, load_problem
+
+__all__ = [
+    "OPS",
+    "BadInput",
+    "Canonical",
+    "InternalError",
+    "InvalidProblemError",
+    "ParseError",
+    "Problem",
+    "SymguardError",
+    "TooLargeError",
+    "UnsupportedError",
+    "compute",
+    "finish",
+    "is_final",
+    "load_problem",
+    "prepare",
+    "run",
+]

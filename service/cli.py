@@ -1,0 +1,192 @@
+"""The ``symguard`` command line (SPEC §4): ``main(argv) -> int``, tested in-process.
+
+I/O lives here and nowhere in ``solver``: reading files, printing JSON, exit codes. Each input
+file gives one JSON result line on stdout, the same JSON the HTTP service returns; a bad input
+prints the SPEC §5 error body instead and makes the exit status 2 (the others still run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from solver.errors import InvalidProblemError, SymguardError
+from solver.problem import OPS
+
+from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
+
+Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
+
+
+def read_problem(path: str | Path) -> dict[str, Any]:
+    """A SPEC §1 problem document from a ``.json`` or ``.smt2`` file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InvalidProblemError(f"no such file: {p}", where=str(p)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InvalidProblemError(f"cannot read {p}: {e}", where=str(p)) from None
+    if p.suffix == ".smt2":
+        from solver.smtlib import script_problem
+
+        return script_problem(text)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidProblemError(f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})",
+                                  where=str(p), offset=e.pos) from None
+    if not isinstance(doc, dict):
+        raise InvalidProblemError("a problem file must hold a JSON object", where=str(p))
+    return doc
+
+
+def dumps(obj: Any) -> str:
+    """The one JSON spelling of results, shared with the HTTP service."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+def local_runner() -> Runner:
+    from solver import run
+
+    return run
+
+
+def remote_runner(url: str, token: str | None = None) -> Runner:
+    from .client import Client
+
+    client = Client(url, token=token)
+    return client.run
+
+
+def _runner(args: argparse.Namespace) -> Runner:
+    if getattr(args, "remote", None):
+        return remote_runner(args.remote, getattr(args, "token", None))
+    return local_runner()
+
+
+def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int:
+    """One result line per file; the exit status of the worst outcome (SPEC §4)."""
+    status = EXIT_OK
+    for f in files:
+        try:
+            result = runner(op, read_problem(f))
+        except SymguardError as e:
+            out.write(dumps(error_body(e)) + "\n")
+            status = max(status, exit_code(e))
+            continue
+        except Exception as e:  # a bug must not lose the other files' answers
+            out.write(dumps(error_body(e)) + "\n")
+            status = max(status, EXIT_FAILURE) if status != EXIT_BAD_INPUT else status
+            continue
+        out.write(dumps(result) + "\n")
+        out.flush()
+    return status
+
+
+def _cmd_op(args: argparse.Namespace, out: TextIO) -> int:
+    if args.op == "solve" and args.smtlib:
+        from solver.smtlib_run import run_script
+
+        status = EXIT_OK
+        for f in args.files:
+            try:
+                text = Path(f).read_text(encoding="utf-8")
+                out.write(run_script(text, timeout_ms=args.timeout_ms))
+            except SymguardError as e:
+                out.write(dumps(error_body(e)) + "\n")
+                status = max(status, exit_code(e))
+            except OSError as e:
+                out.write(dumps(InvalidProblemError(f"cannot read {f}: {e}", where=f).to_json()) + "\n")
+                status = EXIT_BAD_INPUT
+        return status
+    return run_files(args.op, args.files, _runner(args), out)
+
+
+def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        doc = read_problem(args.file)
+        if args.to == "json":
+            out.write(json.dumps(doc, indent=1) + "\n")
+        else:
+            from solver.smtlib import problem_to_smt2
+
+            out.write(problem_to_smt2(doc))
+    except SymguardError as e:
+        out.write(dumps(error_body(e)) + "\n")
+        return exit_code(e)
+    return EXIT_OK
+
+
+def _cmd_batch(args: argparse.Namespace, out: TextIO) -> int:
+    from .batch import run_batch
+
+    return run_batch(args, _runner(args), out)
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from .server import serve
+
+    return serve(host=args.host, port=args.port, workers=args.workers)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="symguard", description="SMT-backed guard entailment for dynamic tensor shapes")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def remote(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--remote", metavar="URL", help="use a running symguard server instead of solving in-process")
+        p.add_argument("--token", help="bearer token for --remote (default: $SYMGUARD_API_TOKEN)")
+
+    for op in OPS:
+        p = sub.add_parser(op, help=f"{op} each problem file (.json or .smt2); one JSON line each")
+        p.add_argument("files", nargs="+", metavar="FILE")
+        if op == "solve":
+            p.add_argument("--smtlib", action="store_true",
+                           help="act as an SMT-LIB solver: one line per check-sat, get-model/get-value output")
+            p.add_argument("--timeout-ms", type=int, default=2000, help="per check-sat budget with --smtlib")
+        remote(p)
+        p.set_defaults(func=_cmd_op, op=op)
+
+    p = sub.add_parser("export", help="write a problem in the other format")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", choices=("smt2", "json"), required=True)
+    remote(p)
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser("batch", help="run many files (folders are searched for *.smt2 and *.json)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--op", choices=OPS, required=True)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--out", metavar="RESULTS.jsonl")
+    p.add_argument("--resume", action="store_true", help="skip inputs already answered in --out")
+    remote(p)
+    p.set_defaults(func=_cmd_batch)
+
+    p = sub.add_parser("serve", help="run the HTTP service")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=2, help="solver worker processes")
+    p.set_defaults(func=_cmd_serve)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse already printed the usage error
+        return EXIT_OK if e.code == 0 else EXIT_BAD_INPUT
+    try:
+        return int(args.func(args, out))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
