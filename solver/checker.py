@@ -157,6 +157,10 @@ class Checker:
     def z3_symbol(self, name: str) -> z3.ExprRef:
         return self._sym_z3[name]
 
+    def literal(self, handle: int) -> z3.BoolRef:
+        """The z3 literal behind a selector handle (to hand the same switch to z3.Optimize)."""
+        return self._lits[handle]
+
 
 def _reason(text: str, deadline: Deadline, ms: int) -> str:
     low = text.lower()

@@ -1,0 +1,152 @@
+"""Minimizing integer objectives over a problem: the engine under ``shrink`` and ``evaluate``.
+
+pysmt 0.9.6 has no optimizer, so this module works on the z3 terms the ``Checker`` already
+built (same translation, same division encodings). Two methods, both behind ``Session``:
+
+* ``descend`` — bisection on the objective bound on the one incremental solver: with the best
+  value ``b`` and a proven lower bound ``lo``, check ``obj <= (lo + b) // 2`` under an assumption
+  literal; sat lowers ``b`` to the new model's value, unsat raises ``lo``. ``lo == b`` proves the
+  optimum. Lexicographic objectives fix each level at its optimum (``obj_i <= b_i``) before the
+  next. Every check is bounded by the deadline, so a hard (non-linear) check ends the descent
+  with the best model so far.
+* ``optimize`` — z3's ``Optimize`` over a copy of the checker's assertions. Its answer is never
+  taken on trust: the claimed optimum is re-proven by one ``descend`` check (``obj < b``
+  unsat), which also catches z3's optimizer being unsound on non-linear input.
+
+Every model is re-checked in Python (``selfcheck``) by the callers before it leaves the library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import z3
+
+from . import ir
+from .checker import SAT, UNSAT, Checker, Deadline, Outcome
+from .problem import Problem
+from .pyeval import Value
+
+Model = dict[str, Value]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """One level of a (lexicographic) objective: ``term`` to minimize, never below ``lower``."""
+
+    term: z3.ArithRef
+    le: Callable[[int], z3.BoolRef]  # the constraint "objective <= bound"
+    value: Callable[[Mapping[str, Value]], int]  # the objective at a model, in Python
+    lower: int
+
+
+class Session:
+    """A problem's ranges, asserts and guards on one ``Checker``; extra facts ride on literals."""
+
+    def __init__(self, problem: Problem, deadline: Deadline) -> None:
+        self.problem = problem
+        self.deadline = deadline
+        self.ch = Checker(problem, deadline)
+        self.ids: dict[int, str] = {}
+        for c in (*problem.asserts, *problem.guards):
+            if c.term is not None:
+                self.ids.setdefault(self.ch.selector(c.term), c.id)
+        self.base = list(self.ids)
+        self._n = 0
+
+    def lit(self, e: z3.BoolRef) -> z3.BoolRef:
+        """A fresh assumption literal ``b`` with ``b -> e`` asserted."""
+        b = z3.Bool(f".o{self._n}")
+        self._n += 1
+        self.ch.solver.add(z3.Implies(b, e))
+        return b
+
+    def check(self, handles: Sequence[int] = (), lits: Sequence[z3.BoolRef] = (), *,
+              budget_ms: int | None = None) -> Outcome:
+        return self.ch.check([*self.base, *handles], extra=lits, budget_ms=budget_ms)
+
+    def core_ids(self, out: Outcome) -> list[str]:
+        return [self.ids[h] for h in out.core if h in self.ids]
+
+    # -------------------------------------------------------------- descent
+    def descend(self, objs: Sequence[Objective], model: Model, lits: Sequence[z3.BoolRef] = (), *,
+                accept: Callable[[Model], None] = lambda m: None,
+                probe_first: bool = False) -> tuple[Model, bool]:
+        """Lexicographic bisection from ``model``; returns (best model, proven optimal).
+
+        ``accept`` sees every improving model (the caller's Python self-check). With
+        ``probe_first`` the first probe of each level is ``best - 1`` (the model is believed
+        optimal: one unsat check proves it). Any probe in ``[lo, best)`` keeps the search sound:
+        ``lo`` only rises on an unsat answer."""
+        fixed = list(lits)
+        for o in objs:
+            best, lo = o.value(model), o.lower
+            first = probe_first
+            while lo < best:
+                mid = best - 1 if first else lo + (best - lo) // 2
+                first = False
+                out = self.check(lits=[*fixed, self.lit(o.le(mid))])
+                if out.status == SAT:
+                    accept(out.model)
+                    model, best = out.model, o.value(out.model)
+                elif out.status == UNSAT:
+                    lo = mid + 1
+                else:
+                    return model, False
+            fixed.append(self.lit(o.le(best)))
+        return model, True
+
+    # -------------------------------------------------------------- z3 Optimize
+    def optimize(self, terms: Sequence[tuple[str, z3.ArithRef]], handles: Sequence[int] = (),
+                 lits: Sequence[z3.BoolRef] = (), *,
+                 budget_ms: int | None = None) -> tuple[str, Model | None, list[int | None]]:
+        """z3 Optimize on ``("min"|"max", term)`` levels (lexicographic): status, model, values.
+
+        A value is None when z3 says the level is unbounded; callers decide whether to trust it."""
+        ms = self.deadline.remaining_ms() if budget_ms is None else min(budget_ms, self.deadline.remaining_ms())
+        if ms <= 0:
+            return "unknown", None, []
+        opt = z3.Optimize()
+        opt.set(timeout=ms)
+        opt.add(self.ch.solver.assertions())
+        hs = [opt.minimize(t) if sense == "min" else opt.maximize(t) for sense, t in terms]
+        assumptions = [self.ch.literal(h) for h in (*self.base, *handles)] + list(lits)
+        try:
+            r = opt.check(*assumptions)
+        except z3.Z3Exception:
+            return "unknown", None, []
+        if r == z3.unsat:
+            return UNSAT, None, []
+        if r != z3.sat:
+            return "unknown", None, []
+        m = opt.model()
+        model: Model = {}
+        for s in self.problem.symbols:
+            v = m.eval(self.ch.z3_symbol(s.name), model_completion=True)
+            model[s.name] = z3.is_true(v) if z3.is_bool(v) else v.as_long()
+        values: list[int | None] = []
+        for (sense, _), h in zip(terms, hs):
+            v = h.value()
+            values.append(v.as_long() if z3.is_int_value(v) else None)
+        return SAT, model, values
+
+
+# ------------------------------------------------------------------ helpers
+
+def is_linear(terms: Sequence[ir.Term]) -> bool:
+    """No product of two non-constant factors and no division by a non-constant.
+
+    On such input z3 decides linear integer arithmetic, and its optimizer's "unbounded" is exact.
+    """
+    for t in terms:
+        for n in ir.iter_dag(t):
+            if n.kind == ir.MUL and sum(a.kind != ir.CONST for a in n.args) > 1:
+                return False
+            if n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST:
+                return False
+    return True
+
+
+def problem_terms(p: Problem) -> list[ir.Term]:
+    return [c.term for c in (*p.asserts, *p.guards) if c.term is not None]
