@@ -52,7 +52,7 @@ def is_final(op: str, result: Result) -> bool:
         return False
     if op == "redundancy" and any(g["verdict"] == "unknown" for g in result.get("guards", ())):
         return False
-    if op == "shrink" and result.get("optimal") is False:
+    if op in ("shrink", "solve") and result.get("optimal") is False:  # solve: options.minimize
         return False
     if op == "evaluate" and any(q.get("value") == "unknown" or q.get("exact") is False
                                 for q in result.get("queries", ())):
@@ -129,11 +129,18 @@ def _map_back(op: str, res: Result, problem: Problem, canon: Canonical) -> Resul
         for q, j in zip(problem.queries, canon.queries):
             row = dict(rows[j])
             row["id"] = q.id
+            if row.pop("partial", False):  # its domain (divisors != 0) fails somewhere
+                nowhere = "value" in row and row["value"] is None
+                out["warnings"] = [*out.get("warnings", ()), f"query {q.id} divides by zero at "
+                                   + ("every point of the problem: it has no value" if nowhere else
+                                      "some points of the problem; it is evaluated where it is defined")]
             for w in ("when_true", "when_false"):
                 if w in row:
                     row[w] = model(row[w])
             mapped.append(row)
         out["queries"] = mapped
+    if "input_shapes" in out:  # canonical inputs are sorted by name: back to the caller's order
+        out["input_shapes"] = {n: res["input_shapes"][n] for n, _ in problem.inputs}
     return out
 
 

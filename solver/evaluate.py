@@ -1,0 +1,208 @@
+"""SPEC §2 ``evaluate``: decide boolean queries and bound integer queries under the problem.
+
+A query is evaluated at the points that satisfy the ranges, the asserts, the guards and the
+query's own domain (its divisors are non-zero: ``x // y`` means nothing at ``y = 0``). When the
+domain can fail at some point of the problem the row says so (``partial``, turned into a warning
+by ``api``); when it holds nowhere the query has no value (``null``).
+
+Boolean query ``q`` (two checks, fewer when earlier models already witness a side):
+``A & q`` sat and ``A & ~q`` sat → ``depends`` with both models; only one side sat → ``true`` /
+``false``; a side that times out → ``unknown`` unless the other side is unsat (then the answer
+holds whatever the unknown side would have said).
+
+Integer query ``e``: ``min``/``max`` are attained values (a witness model exists). z3 Optimize
+proposes each bound; the bisection of ``optimum`` proves it (one unsat check ``e < min``) or
+improves it. "Unbounded" (``null``) is z3's verdict on linear problems, where its optimizer is a
+decision procedure; on non-linear ones the galloping search (``e <= best - 2^k``) can only give up,
+so the row is ``exact: false``: bounds are the extreme values found (or null when the values
+kept growing through every probe), the true range may be wider. ``value`` replaces ``min``/``max``
+when they are equal and exact.
+
+If the asserts and guards are unsat there is no point to evaluate at: ``status`` is ``unsat`` and
+every query's ``value`` is ``null`` (vacuous, not "unknown": the answer is final).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from . import cheap, ir
+from .checker import SAT, UNSAT, Deadline
+from .optimum import Model, Session, is_linear, problem_terms
+from .problem import Problem, Query
+from .pyeval import evaluate as py_eval
+from .pyeval import holds
+from .selfcheck import verify_model
+
+GALLOP_LIMIT = 64  # doublings of the probe step before a bound is reported as "kept growing"
+OPTIMIZE_SHARE = 0.5  # of a bound's budget z3 Optimize may use
+
+
+def evaluate(problem: Problem, deadline: Deadline) -> dict[str, Any]:
+    return _Run(problem, deadline).run()
+
+
+class _Run:
+    def __init__(self, problem: Problem, deadline: Deadline) -> None:
+        self.p = problem
+        self.deadline = deadline
+        self.sess = Session(problem, deadline)
+        self.models: list[Model] = []
+        self.linear = is_linear(problem_terms(problem))
+        self.facts = cheap.Facts.from_problem(problem)
+        self.asserts = [c.term for c in problem.asserts if c.term is not None]
+
+    def run(self) -> dict[str, Any]:
+        out = self.sess.check()
+        if out.status == UNSAT:
+            return {"status": UNSAT, "queries": [{"id": q.id, "kind": _kind(q), "value": None}
+                                                 for q in self.p.queries]}
+        if out.status == SAT:
+            self.models.append(out.model)
+        rows = []
+        n = len(self.p.queries)
+        for i, q in enumerate(self.p.queries):
+            budget = self.deadline.remaining_ms() // max(1, n - i)
+            rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
+        status = out.status
+        if status != SAT and self.models:  # a witness found on the way proves the problem sat
+            status = SAT
+        res: dict[str, Any] = {"status": status, "queries": rows}
+        if status != SAT:
+            res["reason"] = out.reason
+        return res
+
+    # -------------------------------------------------------------- shared
+    def domain(self, q: Query) -> list[int]:
+        return [] if q.domain is ir.TRUE else [self.sess.ch.selector(q.domain)]
+
+    def partial(self, q: Query, budget: int) -> bool:
+        """Whether the query's divisors can be zero at some point of the problem."""
+        if q.domain is ir.TRUE or cheap.decide(q.domain, self.facts, self.asserts) is True:
+            return False
+        if any(not holds(q.domain, m) for m in self.models):
+            return True
+        out = self.sess.check([self.sess.ch.negation(q.domain)], budget_ms=budget)
+        if out.status == SAT:
+            self.keep(out.model)
+            return True
+        return False
+
+    def keep(self, m: Model, extra: Sequence[tuple[str, ir.Term]] = ()) -> Model:
+        verify_model(self.p, m, extra=extra)
+        self.models.append(m)
+        return m
+
+    def witness(self, q: Query, cond: ir.Term, budget: int) -> tuple[str, Model | None]:
+        """A model of the problem where the query is defined and ``cond`` holds."""
+        extra = [(q.id, cond), (f"{q.id} domain", q.domain)]
+        for m in self.models:
+            if holds(q.domain, m) and holds(cond, m):
+                return SAT, m
+        sel = [] if cond is ir.TRUE else [self.sess.ch.selector(cond)]
+        out = self.sess.check([*self.domain(q), *sel], budget_ms=budget)
+        if out.status == SAT:
+            return SAT, self.keep(out.model, extra)
+        return out.status, None
+
+    # -------------------------------------------------------------- boolean
+    def bool_query(self, q: Query, budget: int) -> dict[str, Any]:
+        row: dict[str, Any] = {"id": q.id, "kind": "bool"}
+        t0 = time.monotonic()
+        decided = cheap.decide(q.term, self.facts, self.asserts)
+        if decided is not None and q.domain is ir.TRUE:
+            row["value"] = decided
+            return row
+        st_t, m_t = self.witness(q, q.term, budget // 2)
+        left = max(1, budget - int((time.monotonic() - t0) * 1000))
+        st_f, m_f = self.witness(q, ir.mk_not(q.term), left)
+        if st_t == SAT and st_f == SAT:
+            row.update(value="depends", when_true=m_t, when_false=m_f)
+        elif st_f == UNSAT and st_t == UNSAT:
+            row["value"] = None  # defined nowhere: see the module docstring
+        elif st_f == UNSAT:
+            row["value"] = True
+        elif st_t == UNSAT:
+            row["value"] = False
+        else:
+            row["value"] = "unknown"
+        if row["value"] is None or self.partial(q, max(1, budget // 4)):
+            row["partial"] = True
+        return row
+
+    # -------------------------------------------------------------- integer
+    def int_query(self, q: Query, budget: int) -> dict[str, Any]:
+        row: dict[str, Any] = {"id": q.id, "kind": "int"}
+        t0 = time.monotonic()
+        st, m = self.witness(q, ir.TRUE, budget // 3)
+        if st != SAT or m is None:
+            row["value"] = None if st == UNSAT else "unknown"
+            if st == UNSAT:
+                row["partial"] = True
+            return row
+        linear = self.linear and is_linear([q.term, q.domain])
+        bounds = []
+        for sense in ("min", "max"):
+            left = budget - int((time.monotonic() - t0) * 1000)
+            bounds.append(self.extreme(q, sense, m, linear, max(1, left // (2 if sense == "min" else 1))))
+        (lo, lo_ok), (hi, hi_ok) = bounds
+        if lo_ok and hi_ok and lo is not None and lo == hi:
+            row["value"] = lo
+        else:
+            row.update(min=lo, max=hi)
+        row["exact"] = lo_ok and hi_ok
+        if self.partial(q, max(1, budget // 4)):
+            row["partial"] = True
+        return row
+
+    def extreme(self, q: Query, sense: str, m: Model, linear: bool, budget: int) -> tuple[int | None, bool]:
+        """(bound, exact) of the query in direction ``sense``; bound None means unbounded."""
+        sign = 1 if sense == "min" else -1
+        ch = self.sess.ch
+        z = ch.z3_term(q.term)
+        dom = self.domain(q)
+        extra = [(f"{q.id} domain", q.domain)]
+        end = time.monotonic() + budget / 1000
+
+        def val(model: Model) -> int:
+            return sign * int(py_eval(q.term, model))
+
+        status, om, vals = self.sess.optimize([(sense, z)], dom, budget_ms=int(budget * OPTIMIZE_SHARE))
+        unbounded_claim = status == SAT and vals and vals[0] is None
+        if unbounded_claim and linear:
+            return None, True
+        if status == SAT and om is not None:
+            self.keep(om, extra)
+            if val(om) < val(m):
+                m = om
+        best, lo, step = val(m), None, 1
+        probe_first = status == SAT and not unbounded_claim
+        gallops = 0
+        while lo is None or lo < best:
+            if time.monotonic() >= end:
+                return sign * best, False
+            if probe_first:
+                mid, probe_first = best - 1, False
+            elif lo is None:
+                if gallops >= GALLOP_LIMIT:
+                    return (None, False)
+                mid, step, gallops = best - step, step * 2, gallops + 1
+            else:
+                mid = lo + (best - lo) // 2
+            bound = z <= sign * mid if sign == 1 else z >= sign * mid
+            left = max(1, int((end - time.monotonic()) * 1000))
+            out = self.sess.check(dom, [self.sess.lit(bound)], budget_ms=left)
+            if out.status == SAT:
+                self.keep(out.model, extra)
+                best = min(best, val(out.model))
+            elif out.status == UNSAT:
+                lo = mid + 1
+            else:
+                return sign * best, False
+        return sign * best, True
+
+
+def _kind(q: Query) -> str:
+    return "bool" if q.is_bool else "int"
