@@ -15,7 +15,7 @@ def solve(problem: Problem, deadline: Deadline) -> dict[str, Any]:
 
         small = shrink(problem, deadline, objective="sum")
         res: dict[str, Any] = {"status": small["status"]}
-        for k in ("model", "core", "reason"):
+        for k in ("model", "core", "reason", "optimal", "warnings"):
             if k in small:
                 res[k] = small[k]
         return res

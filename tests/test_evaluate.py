@@ -1,0 +1,114 @@
+"""evaluate (SPEC §2): every verdict, witness and bound confirmed by brute-force enumeration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from small_problems import Expr, Small, conditions, holds, int_exprs, small_problems
+
+from solver import prepare, run
+from solver.checker import Deadline
+from solver.evaluate import evaluate
+
+
+def _defined(q: Expr, env: dict[str, int]) -> Any:
+    try:
+        return q.fn(env)
+    except ZeroDivisionError:
+        return None
+
+
+@st.composite
+def with_queries(draw: st.DrawFn) -> tuple[Small, list[Expr]]:
+    small = draw(small_problems(hints=False))
+    names = tuple(small.boxes)
+    qs = draw(st.lists(st.one_of(int_exprs(names), conditions(names)), min_size=1, max_size=3))
+    return small, qs
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=with_queries())
+def test_evaluate_matches_enumeration(case: tuple[Small, list[Expr]]) -> None:
+    small, qs = case
+    res = run("evaluate", {**small.doc, "queries": [q.text for q in qs]})
+    feasible = small.feasible()
+    assert res["status"] == ("sat" if feasible else "unsat")
+    assert [r["id"] for r in res["queries"]] == [f"q{i}" for i in range(len(qs))]
+    for q, row in zip(qs, res["queries"]):
+        vals = [v for v in (_defined(q, e) for e in feasible) if v is not None]
+        is_bool = row["kind"] == "bool"
+        if not vals:
+            assert row["value"] is None
+            continue
+        if is_bool:
+            truths = {bool(v) for v in vals}
+            expect = "depends" if len(truths) == 2 else truths.pop()
+            assert row["value"] == expect
+            if expect == "depends":
+                for key, want in (("when_true", True), ("when_false", False)):
+                    m = row[key]
+                    assert m in feasible and bool(q.fn(m)) is want
+        else:
+            assert row["exact"] is True
+            if min(vals) == max(vals):
+                assert row["value"] == vals[0]
+            else:
+                assert (row["min"], row["max"]) == (min(vals), max(vals))
+        if len(vals) < len(feasible):
+            assert any(row["id"] in w for w in res["warnings"])
+
+
+def test_spec_example() -> None:
+    doc = {"symbols": {"s0": {"min": 2, "max": 4096, "hint": 64}, "s1": {"min": 2, "hint": 3}},
+           "asserts": ["Eq(Mod(s0, 8), 0)", {"id": "in_range", "expr": "s0 <= 8*s1"}],
+           "guards": ["s0 >= 16", {"id": "g_ne", "expr": "Ne(s1, 1)"}],
+           "queries": ["FloorDiv(s0*4, 2)", "s0 > s1", "Mod(s0, 8)", {"id": "big", "expr": "s0 >= 16"}, "s1"]}
+    res = run("evaluate", doc)
+    rows = {r["id"]: r for r in res["queries"]}
+    assert res["status"] == "sat"
+    assert rows["q0"] == {"id": "q0", "kind": "int", "min": 32, "max": 8192, "exact": True}
+    assert rows["q1"]["value"] == "depends"
+    assert rows["q1"]["when_true"]["s0"] > rows["q1"]["when_true"]["s1"]
+    assert rows["q2"] == {"id": "q2", "kind": "int", "value": 0, "exact": True}
+    assert rows["big"]["value"] is True
+    assert rows["q4"] == {"id": "q4", "kind": "int", "min": 2, "max": None, "exact": True}
+
+
+def test_unbounded_below_and_renaming() -> None:
+    a = run("evaluate", {"symbols": {"x": {"min": None, "max": 10}}, "queries": ["2*x + 1", "x <= 10"]})
+    b = run("evaluate", {"symbols": {"y": {"min": None, "max": 10}}, "queries": ["y <= 10", "2*y + 1"]})
+    assert a["queries"][0] == {"id": "q0", "kind": "int", "min": None, "max": 21, "exact": True}
+    assert a["key"] == b["key"] and b["queries"][1] == {**a["queries"][0], "id": "q1"}
+    assert a["queries"][1]["value"] is True
+
+
+def test_nonlinear_bounds_are_proven_or_marked_inexact() -> None:
+    res = run("evaluate", {"symbols": {"a": {"min": 2, "max": 50}, "b": {"min": 3, "max": 7}},
+                           "guards": ["Eq(Mod(a*b, 6), 0)"], "queries": ["a*b", "a*b - b*b"]})
+    q0, q1 = res["queries"]
+    assert (q0["min"], q0["max"], q0["exact"]) == (6, 336, True)  # (2, 3) and (48, 7)
+    pts = [(a, b) for a in range(2, 51) for b in range(3, 8) if a * b % 6 == 0]
+    assert (q1["min"], q1["max"]) == (min(a * b - b * b for a, b in pts), max(a * b - b * b for a, b in pts))
+
+
+def test_unsat_problem_gives_null_values() -> None:
+    res = run("evaluate", {"guards": ["s0 > 5", "s0 < 3"], "queries": ["s0", "s0 > 4"]})
+    assert res["status"] == "unsat"
+    assert [r["value"] for r in res["queries"]] == [None, None]
+
+
+def test_query_dividing_by_zero_somewhere() -> None:
+    res = run("evaluate", {"symbols": {"d": {"min": 0, "max": 3}}, "queries": ["12 // d", "12 // (d - d) > 0"]})
+    q0, q1 = res["queries"]
+    assert (q0["min"], q0["max"]) == (4, 12)
+    assert q1["value"] is None
+    assert len(res["warnings"]) == 2
+
+
+def test_no_time_left_is_unknown() -> None:
+    _, canon = prepare({"guards": ["s0 > 5"], "queries": ["s0 * s1", "s0 > s1"]})
+    res = evaluate(canon.problem, Deadline(0))
+    assert res["status"] == "unknown"
+    assert all(r["value"] == "unknown" for r in res["queries"])

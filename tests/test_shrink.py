@@ -1,0 +1,159 @@
+"""shrink (SPEC §2): optimum, distinctness and ranges checked against brute-force enumeration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from small_problems import Env, Small, holds, small_problems
+
+from solver import prepare, run
+from solver.checker import Deadline
+from solver.shrink import METHODS, shrink
+
+PROFILE = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def score(objective: str, names: list[str], env: Env) -> Any:
+    vals = [abs(env[n]) for n in names]
+    return {"sum": sum(vals), "max": max(vals), "lex": vals}[objective]
+
+
+def distinct_pairs(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    hinted = [(n, d["hint"]) for n, d in doc["symbols"].items() if "hint" in d]
+    return [(a, b) for i, (a, ha) in enumerate(hinted) for b, hb in hinted[i + 1:] if ha != hb]
+
+
+def check_model(small: Small, model: dict[str, int]) -> None:
+    assert set(model) == set(small.boxes)
+    for n, (lo, hi) in small.boxes.items():
+        assert lo <= model[n] <= hi
+    assert all(holds(g.fn, model) for g in small.guards)
+
+
+@PROFILE
+@given(small=small_problems(), objective=st.sampled_from(["sum", "max", "lex"]))
+def test_shrink_matches_enumeration(small: Small, objective: str) -> None:
+    doc = dict(small.doc, options={**small.doc["options"], "objective": objective})
+    res = run("shrink", doc)
+    feasible = small.feasible()
+    if not feasible:
+        assert res["status"] == "unsat"
+        assert "model" not in res
+        return
+    assert res["status"] == "sat"
+    model = res["model"]
+    check_model(small, model)
+    pairs = distinct_pairs(doc)
+    kept = [e for e in feasible if all(e[a] != e[b] for a, b in pairs)]
+    if kept:
+        assert all(model[a] != model[b] for a, b in pairs)
+    else:  # nothing keeps them apart: dropped, with a warning
+        assert any("preserve_distinct" in w for w in res["warnings"])
+        kept = feasible
+    names = list(small.boxes)
+    assert res["objective"] == objective
+    assert res["objective_value"] == score(objective, names, model)
+    assert res["optimal"] is True
+    assert res["objective_value"] == min(score(objective, names, e) for e in kept)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small=small_problems())
+def test_methods_agree(small: Small) -> None:
+    """z3 Optimize (proposer) and plain bisection reach the same proven optimum."""
+    _, canon = prepare(small.doc)
+    values = {m: shrink(canon.problem, Deadline(20000), method=m) for m in METHODS}
+    assert {r["status"] for r in values.values()} in ({"sat"}, {"unsat"})
+    if values["descend"]["status"] == "sat":
+        assert values["descend"]["objective_value"] == values["optimize"]["objective_value"]
+        assert all(r["optimal"] for r in values.values())
+
+
+def test_distinct_hints_are_not_merged() -> None:
+    """The only smallest models merge a and b (2, 2); their hints differ, so they must not."""
+    doc = {"symbols": {"a": {"min": 2, "hint": 5}, "b": {"min": 2, "hint": 7}, "c": {"min": 2, "hint": 7}},
+           "guards": ["a*b >= 4", "Eq(Mod(b, 2), Mod(c, 2))"]}
+    res = run("shrink", doc)
+    assert res["status"] == "sat" and res["optimal"] is True
+    m = res["model"]
+    assert m["a"] != m["b"] and m["a"] != m["c"]
+    assert m["b"] == m["c"] == 2  # equal hints may stay equal
+    assert res["objective_value"] == 7
+    off = run("shrink", {**doc, "options": {"preserve_distinct": False}})
+    assert off["model"] == {"a": 2, "b": 2, "c": 2}
+
+
+def test_distinct_dropped_when_impossible() -> None:
+    res = run("shrink", {"symbols": {"a": {"hint": 3}, "b": {"hint": 4}}, "guards": ["Eq(a, b)", "a >= 5"]})
+    assert res["status"] == "sat" and res["model"] == {"a": 5, "b": 5}
+    assert any("preserve_distinct" in w for w in res["warnings"])
+    assert any("hints violate" in w for w in res["warnings"])
+
+
+def test_no_time_left_returns_the_hints_not_optimal() -> None:
+    doc = {"symbols": {"s0": {"min": 2, "hint": 64}, "s1": {"min": 2, "hint": 48}},
+           "guards": ["Eq(Mod(s0, 8), 0)", "s1 < s0"]}
+    _, canon = prepare(doc)
+    for method in METHODS:
+        res = shrink(canon.problem, Deadline(0), method=method)
+        assert res["status"] == "sat" and res["optimal"] is False
+        assert sorted(res["model"].values()) == [48, 64]
+
+
+def test_no_time_left_and_no_hints_is_unknown() -> None:
+    _, canon = prepare({"guards": ["Eq(Mod(s0, 8), 0)", "s0 > 20"]})
+    res = shrink(canon.problem, Deadline(0))
+    assert res["status"] == "unknown" and res["reason"] == "timeout" and "model" not in res
+
+
+def test_unsat_has_a_core_and_no_model() -> None:
+    res = run("shrink", {"guards": ["s0 >= 16", {"id": "low", "expr": "s0 < 8"}, "s1 >= 0"]})
+    assert res["status"] == "unsat" and "model" not in res
+    assert sorted(res["core"]) == ["g0", "low"]
+
+
+def test_input_shapes_in_callers_order() -> None:
+    doc = {"symbols": {"s0": {"min": 2, "hint": 64}, "s1": {"min": 2, "hint": 3}},
+           "guards": ["Eq(Mod(s0, 8), 0)"],
+           "inputs": {"z": ["s0", 3, "s1"], "a": ["s1", "FloorDiv(s0, 8)"]}}
+    res = run("shrink", doc)
+    assert res["model"] == {"s0": 8, "s1": 2}
+    assert list(res["input_shapes"].items()) == [("z", [8, 3, 2]), ("a", [2, 1])]
+
+
+def test_lex_follows_declaration_order() -> None:
+    doc = {"symbols": {"b": {"min": 1}, "a": {"min": 1}}, "guards": ["a + b >= 10", "a <= 6"],
+           "options": {"objective": "lex"}}
+    res = run("shrink", doc)
+    assert res["model"] == {"b": 4, "a": 6} and res["objective_value"] == [4, 6]
+
+
+def test_negative_ranges_minimize_distance_to_zero() -> None:
+    res = run("shrink", {"symbols": {"x": {"min": None, "max": -3}, "y": {"min": None}},
+                         "guards": ["y >= x*x"]})
+    assert res["model"] == {"x": -3, "y": 9} and res["optimal"] is True
+
+
+def test_nonlinear_is_bounded_by_the_deadline() -> None:
+    # x*y == z*z + 7 with large bounds: hard for NIA; must answer, sound either way
+    doc = {"symbols": {"x": {"min": 1000, "hint": 1234567}, "y": {"min": 1000, "hint": 2},
+                       "z": {"min": 1000, "hint": 3}},
+           "guards": ["x*y*z - z*z*z*x >= 12345", "Mod(x*y + z, 7919) == 13"],
+           "options": {"timeout_ms": 300}}
+    res = run("shrink", doc)
+    assert res["status"] in ("sat", "unknown")
+    if res["status"] == "sat":
+        m = res["model"]
+        assert m["x"] * m["y"] * m["z"] - m["z"] ** 3 * m["x"] >= 12345
+
+
+@pytest.mark.parametrize("objective", ["sum", "max", "lex"])
+def test_solve_minimize_is_shrink_sum(objective: str) -> None:
+    doc = {"symbols": {"s0": {"min": 2}, "s1": {"min": 2}}, "guards": ["s0*s1 >= 12", "s0 > s1"],
+           "options": {"minimize": True, "objective": objective}}
+    res = run("solve", doc)
+    assert res["status"] == "sat" and res["optimal"] is True
+    assert sum(res["model"].values()) == 7  # (4, 3)
