@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import cheap, ir
+from . import cheap, ir, ray
 from .checker import SAT, UNSAT, Deadline
 from .optimum import Model, Session, is_linear, problem_terms
 from .problem import Problem, Query
@@ -37,6 +37,7 @@ from .pyeval import holds
 from .selfcheck import verify_model
 
 GALLOP_LIMIT = 64  # doublings of the probe step before a bound is reported as "kept growing"
+RAY_AFTER = 4  # doublings before asking for an unboundedness certificate (``ray``)
 OPTIMIZE_SHARE = 0.5  # of a bound's budget z3 Optimize may use
 
 
@@ -173,16 +174,22 @@ class _Run:
         unbounded_claim = status == SAT and vals and vals[0] is None
         if unbounded_claim and linear:
             return None, True
+        found = [m]
         if status == SAT and om is not None:
-            self.keep(om, extra)
+            found.append(self.keep(om, extra))
             if val(om) < val(m):
                 m = om
         best, lo, step = val(m), None, 1
         probe_first = status == SAT and not unbounded_claim
-        gallops = 0
+        gallops, ray_tried = 0, False
         while lo is None or lo < best:
             if time.monotonic() >= end:
                 return sign * best, False
+            if lo is None and not ray_tried and (unbounded_claim or gallops >= RAY_AFTER):
+                ray_tried = True  # the values keep growing: look for a certificate, once
+                left = max(1, int((end - time.monotonic()) * 1000) // 2)
+                if ray.unbounded(self.p, q.term, q.domain, sense, found, self.deadline, left):
+                    return None, True
             if probe_first:
                 mid, probe_first = best - 1, False
             elif lo is None:
@@ -195,7 +202,7 @@ class _Run:
             left = max(1, int((end - time.monotonic()) * 1000))
             out = self.sess.check(dom, [self.sess.lit(bound)], budget_ms=left)
             if out.status == SAT:
-                self.keep(out.model, extra)
+                found.append(self.keep(out.model, extra))
                 best = min(best, val(out.model))
             elif out.status == UNSAT:
                 lo = mid + 1

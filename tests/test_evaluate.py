@@ -25,6 +25,10 @@ def with_queries(draw: st.DrawFn) -> tuple[Small, list[Expr]]:
     small = draw(small_problems(hints=False))
     names = tuple(small.boxes)
     qs = draw(st.lists(st.one_of(int_exprs(names), conditions(names)), min_size=1, max_size=3))
+    if draw(st.booleans()):  # upper bounds as guards: the ranges look unbounded, the set is not
+        doc = dict(small.doc, symbols={n: {"min": lo} for n, (lo, _) in small.boxes.items()},
+                   guards=small.doc["guards"] + [f"{n} <= {hi}" for n, (_, hi) in small.boxes.items()])
+        small = Small(doc, small.boxes, small.guards)
     return small, qs
 
 
