@@ -25,6 +25,7 @@ import z3
 
 from . import ir
 from .checker import SAT, UNSAT, Checker, Deadline, Outcome
+from .errors import InternalError
 from .problem import Problem
 from .pyeval import Value
 
@@ -89,6 +90,8 @@ class Session:
                 out = self.check(lits=[*fixed, self.lit(o.le(mid))])
                 if out.status == SAT:
                     accept(out.model)
+                    if o.value(out.model) > mid:  # pragma: no cover - encoding and Python disagree
+                        raise InternalError(f"objective bound {mid} not met by the solver's model {out.model}")
                     model, best = out.model, o.value(out.model)
                 elif out.status == UNSAT:
                     lo = mid + 1

@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from small_problems import Expr, Small, conditions, holds, int_exprs, small_problems
+from small_problems import Expr, Small, conditions, int_exprs, small_problems
 
 from solver import prepare, run
 from solver.checker import Deadline
