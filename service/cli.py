@@ -164,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", metavar="RESULTS.jsonl")
     p.add_argument("--resume", action="store_true", help="skip inputs already answered in --out")
+    p.add_argument("--grace-ms", type=int, default=10_000,
+                   help="a worker gets an input's timeout_ms plus this long before it is killed")
     remote(p)
     p.set_defaults(func=_cmd_batch)
 

@@ -1,0 +1,164 @@
+"""``symguard batch`` in-process: streaming lines, skipped files, crashes, hangs, resume, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+from batch_helpers import misbehaving_runner
+
+from service.batch import answered_inputs, collect_inputs, run_batch
+from service.cli import build_parser, main
+
+GOOD = {"symbols": {"s0": {"min": 2, "max": 64, "hint": 8}},
+        "asserts": ["Eq(Mod(s0, 2), 0)"], "guards": ["s0 >= 4", "s0 >= 2", "Ne(s0, 3)"]}
+UNSAT = {"symbols": {"s0": {"min": 2, "max": 64}}, "guards": ["s0 >= 100"]}
+BAD = {"guards": ["s0 >>> 3"]}
+
+
+def _write(folder: Path, name: str, doc: Any) -> Path:
+    p = folder / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    return p
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8")
+    assert text == "" or text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _by_input(lines: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        assert line["input"] not in out, f"two lines for {line['input']}"
+        out[line["input"]] = line
+    return out
+
+
+def _args(*argv: str) -> Any:
+    return build_parser().parse_args(["batch", *argv])
+
+
+def test_collect_inputs_recurses_sorts_and_skips_non_problems(tmp_path: Path) -> None:
+    a = _write(tmp_path, "b/a.json", GOOD)
+    z = _write(tmp_path, "a.smt2", "(declare-const x Int)")
+    broken = _write(tmp_path, "c/broken.json", "{not json")
+    _write(tmp_path, "b/expected.json", {"a.json": {}})
+    _write(tmp_path, "MANIFEST.json", {"guards": 3})  # skipped by name even if it looks like one
+    _write(tmp_path, "b/list.json", [1, 2])
+    _write(tmp_path, "b/results.json", {"results": []})
+    _write(tmp_path, "notes.txt", "x")
+    assert collect_inputs([str(tmp_path)]) == [str(z), str(a), str(broken)]
+    # a file named explicitly is always an input; the same file twice runs once
+    assert collect_inputs([str(a), str(tmp_path / "b")]) == [str(a)]
+    assert collect_inputs([str(tmp_path / "missing.json")]) == [str(tmp_path / "missing.json")]
+
+
+def test_folder_with_good_and_bad_inputs_two_jobs(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    for i in range(3):
+        _write(src, f"good{i}.json", GOOD)
+    _write(src, "sub/unsat.json", UNSAT)
+    _write(src, "sub/bad.json", BAD)
+    _write(src, "sub/broken.json", "{")
+    _write(src, "expected.json", {"ignored": True})
+    out = tmp_path / "r.jsonl"
+    rc = main(["batch", str(src), "--op", "redundancy", "--jobs", "2", "--out", str(out)], out=io.StringIO())
+    assert rc == 2  # some input was bad input
+    rows = _by_input(_lines(out))
+    assert len(rows) == 6
+    for i in range(3):
+        r = rows[str(src / f"good{i}.json")]
+        assert r["op"] == "redundancy" and r["status"] == "sat"
+        assert [g["verdict"] for g in r["guards"]] == ["required", "always_true", "always_true"]
+    assert rows[str(src / "sub/unsat.json")]["status"] == "unsat"
+    assert rows[str(src / "sub/bad.json")]["error"]["code"] == "parse_error"
+    assert rows[str(src / "sub/broken.json")]["error"]["code"] == "invalid_problem"
+
+
+def test_stdout_when_no_out_and_exit_zero_when_all_answered(tmp_path: Path) -> None:
+    _write(tmp_path, "a.json", GOOD)
+    _write(tmp_path, "b.json", UNSAT)
+    buf = io.StringIO()
+    assert main(["batch", str(tmp_path), "--op", "solve"], out=buf) == 0
+    rows = _by_input([json.loads(x) for x in buf.getvalue().splitlines()])
+    assert rows[str(tmp_path / "a.json")]["status"] == "sat"
+    assert rows[str(tmp_path / "b.json")]["status"] == "unsat"
+
+
+def test_crash_hang_and_bug_become_error_lines_and_the_run_goes_on(tmp_path: Path) -> None:
+    _write(tmp_path, "1_crash.json", {**GOOD, "test_behaviour": "crash"})
+    _write(tmp_path, "2_hang.json", {**GOOD, "test_behaviour": "hang", "options": {"timeout_ms": 100}})
+    _write(tmp_path, "3_raise.json", {**GOOD, "test_behaviour": "raise"})
+    for i in range(3):
+        _write(tmp_path, f"4_good{i}.json", GOOD)
+    out = tmp_path / "r.jsonl"
+    args = _args(str(tmp_path), "--op", "solve", "--jobs", "2", "--out", str(out), "--grace-ms", "500")
+    rc = run_batch(args, misbehaving_runner, io.StringIO())
+    assert rc == 1
+    rows = _by_input(_lines(out))
+    assert len(rows) == 6
+    crash, hang, bug = (rows[str(tmp_path / n)]["error"] for n in ("1_crash.json", "2_hang.json", "3_raise.json"))
+    assert crash["code"] == hang["code"] == bug["code"] == "internal_error"
+    assert "died" in crash["message"] and "exit code 7" in crash["message"]
+    assert "wall limit" in hang["message"]
+    assert "Traceback" not in bug["message"]
+    for i in range(3):
+        assert rows[str(tmp_path / f"4_good{i}.json")]["status"] == "sat"
+
+
+def test_resume_skips_answered_and_repairs_a_truncated_last_line(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    paths = [str(_write(src, f"p{i}.json", GOOD)) for i in range(4)]
+    out = tmp_path / "r.jsonl"
+    done = {"input": paths[0], "op": "solve", "status": "sat", "marker": "old"}
+    foreign = "not json at all"
+    out.write_text(json.dumps(done) + "\n" + foreign + "\n" + '{"input": "' + paths[1] + '", "op": "so',
+                   encoding="utf-8")
+    rc = main(["batch", str(src), "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO())
+    assert rc == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith(json.dumps(done) + "\n" + foreign + "\n")
+    rows = _by_input([json.loads(x) for x in text.splitlines() if x != foreign])
+    assert rows[paths[0]]["marker"] == "old"  # not run again
+    assert set(rows) == set(paths)
+    # a second resume has nothing left to do
+    assert main(["batch", str(src), "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO()) == 0
+    assert out.read_text(encoding="utf-8") == text
+
+
+def test_answered_inputs_completes_a_final_line_missing_only_its_newline(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"input": "a"}\n{"input": "b"}', encoding="utf-8")
+    assert answered_inputs(out) == {"a", "b"}
+    assert out.read_text(encoding="utf-8") == '{"input": "a"}\n{"input": "b"}\n'
+
+
+def test_without_resume_the_out_file_starts_afresh(tmp_path: Path) -> None:
+    p = _write(tmp_path / "in", "a.json", GOOD)
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"input": "old"}\n', encoding="utf-8")
+    assert main(["batch", str(p), "--op", "solve", "--out", str(out)], out=io.StringIO()) == 0
+    assert [r["input"] for r in _lines(out)] == [str(p)]
+
+
+def test_sigterm_stops_between_lines_and_resume_finishes(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    _write(src, "0_term.json", {**GOOD, "test_behaviour": "sigterm_parent",
+                                    "flag_file": str(tmp_path / "signalled")})
+    for i in range(3):
+        _write(src, f"1_good{i}.json", GOOD)
+    out = tmp_path / "r.jsonl"
+    args = _args(str(src), "--op", "solve", "--out", str(out))
+    assert run_batch(args, misbehaving_runner, io.StringIO()) == 128 + signal.SIGTERM
+    first = _lines(out)
+    assert len(first) < 4
+    args = _args(str(src), "--op", "solve", "--out", str(out), "--resume")
+    assert run_batch(args, misbehaving_runner, io.StringIO()) == 0
+    rows = _by_input(_lines(out))
+    assert len(rows) == 4 and all(r["status"] == "sat" for r in rows.values())
