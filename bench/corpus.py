@@ -1,0 +1,233 @@
+"""symguard against what else one could run, over the whole corpus, side by side in one run.
+
+    python bench/corpus.py [--quick] [--ops solve,redundancy,shrink] [--repeat N] [FILE.json|DIR ...]
+
+Without paths: every problem ``*.json`` under ``smt2_corpus/`` (the torch corpus included as it
+appears) and ``../shared/corpus_sample`` next to the checkout when present; identical problems
+(the same symbols, asserts and guards under two names) are counted once. ``--quick`` is one
+repetition instead of three. Prints markdown tables (they go into BENCHMARKS.md as they are).
+
+Per operation, three approaches on the same problem:
+
+- **symguard**: ``solver.run`` in-process (parse, canonicalize, interval pre-pass, z3, Python
+  re-check of every model; no cache);
+- **plain z3**: ``bench/baselines.py``, the script a user would write with z3's Python API over
+  the same parsed guards (our overhead is the difference);
+- **today**: what PyTorch users have — ``redundancy``: sympy static evaluation as in
+  ``ShapeEnv._maybe_evaluate_static`` (``bench/sympy_static.py``; the real ShapeEnv when torch is
+  importable); ``solve``: the trace-time hints, checked by substitution (sympy); ``shrink``: the
+  trace-time shapes themselves (their sum is the repro size a user has without us).
+
+Times are medians over the repetitions, in milliseconds, parsing included for every approach.
+The redundancy count is how many guards an approach proves unnecessary (always true or implied
+by the kept ones). A sympy ``always true`` that symguard does not also prove is flagged as a
+disagreement (a soundness tripwire for both sides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.baselines import plain_redundancy, plain_shrink, plain_solve
+from bench.sympy_static import HAVE_TORCH, SympyProblem
+from service.batch import collect_inputs
+from solver import run
+
+OPS = ("solve", "redundancy", "shrink")
+
+
+def corpus(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """(name, problem) for every distinct JSON problem under ``paths``."""
+    if not paths:
+        paths = [str(ROOT / "smt2_corpus")]
+        sample = ROOT.parent / "shared" / "corpus_sample"
+        if sample.is_dir():
+            paths.append(str(sample))
+    seen: set[str] = set()
+    out = []
+    for f in collect_inputs(paths):
+        if not f.endswith(".json"):
+            continue
+        try:
+            doc = json.loads(Path(f).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        ident = hashlib.sha256(json.dumps([doc.get(k) for k in ("symbols", "asserts", "guards", "options")],
+                                          sort_keys=True).encode()).hexdigest()
+        if ident in seen:
+            continue
+        seen.add(ident)
+        p = Path(f)
+        out.append((f"{p.parent.name}/{p.stem}", doc))
+    return out
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    times, res = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        res = fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), res
+
+
+def timeout_of(doc: dict[str, Any]) -> int:
+    return int((doc.get("options") or {}).get("timeout_ms", 2000))
+
+
+# ------------------------------------------------------------------ one row per problem and op
+
+def row_redundancy(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
+    t_sg, r = timed(lambda: run("redundancy", doc), repeat)
+    verdicts = [g["verdict"] for g in r["guards"]]
+    t_z3, z = timed(lambda: plain_redundancy(doc, timeout_of(doc)), repeat)
+    t_sp, s = timed(lambda: SympyProblem(doc).redundancy(), repeat)
+    sg_true = {i for i, v in enumerate(verdicts) if v == "always_true"}
+    undecided = {i for i, v in enumerate(verdicts) if v in ("unknown", "unsupported")}
+    disagree = len(set(s["always_ids"]) - sg_true - undecided)
+    return {"guards": len(verdicts), "sg_ms": t_sg, "z3_ms": t_z3, "sp_ms": t_sp,
+            "sg": sum(v in ("always_true", "redundant") for v in verdicts),
+            "sg_unknown": sum(v == "unknown" for v in verdicts),
+            "z3": z.get("always_true", 0) + z.get("redundant", 0),
+            "sp": s["always_true"] + s["redundant"], "sp_unread": s["unreadable"], "disagree": disagree}
+
+
+def row_solve(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
+    t_sg, r = timed(lambda: run("solve", doc), repeat)
+    t_z3, z = timed(lambda: plain_solve(doc, timeout_of(doc)), repeat)
+    t_sp, s = timed(lambda: SympyProblem(doc).hints_hold(), repeat)
+    return {"guards": len(doc.get("guards") or []), "sg_ms": t_sg, "z3_ms": t_z3, "sp_ms": t_sp,
+            "sg": r["status"], "z3": z["status"], "sp": s}
+
+
+def row_shrink(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
+    t_sg, r = timed(lambda: run("shrink", doc), repeat)
+    t_z3, z = timed(lambda: plain_shrink(doc, timeout_of(doc)), repeat)
+    hints = [v.get("hint") for v in (doc.get("symbols") or {}).values() if isinstance(v, dict)]
+    hint_sum = sum(abs(h) for h in hints) if hints and None not in hints else None
+    sg_val = r.get("objective_value")
+    z_val = z.get("objective_value")
+    # symguard claims a proven optimum: plain z3 finding a smaller one would be a bug (ours or its)
+    wrong = r.get("optimal") is True and isinstance(z_val, int) and isinstance(sg_val, int) and z_val < sg_val
+    return {"guards": len(doc.get("guards") or []), "sg_ms": t_sg, "z3_ms": t_z3 if z_val is not None else None,
+            "sp_ms": None, "disagree": int(wrong),
+            "sg": f"{sg_val}{'' if r.get('optimal') else '?'}" if sg_val is not None else r["status"],
+            "z3": z.get("objective_value", z["status"]), "sp": hint_sum if hint_sum is not None else "-"}
+
+
+ROWS = {"solve": row_solve, "redundancy": row_redundancy, "shrink": row_shrink}
+HEADS = {"solve": ("status", "status", "hints"), "redundancy": ("proven", "proven", "proven"),
+         "shrink": ("sum", "sum", "hint sum")}
+
+
+# ------------------------------------------------------------------ tables
+
+def ratio(a: float | None, b: float) -> float | None:
+    return None if a is None or b <= 0 else a / b
+
+
+def fmt(x: Any, nd: int = 1) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.{nd}f}" if isinstance(x, float) else str(x)
+
+
+def print_op(op: str, rows: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    h = HEADS[op]
+    today = "sympy static" if op == "redundancy" else "hints (sympy)" if op == "solve" else "trace shapes"
+    print(f"\n### {op}\n")
+    print(f"| problem | guards | symguard ms | {h[0]} | plain z3 ms | {h[1]} | {today} ms | {h[2]} "
+          "| z3/symguard | today/symguard |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, r in rows:
+        print(f"| {name} | {r['guards']} | {fmt(r['sg_ms'])} | {r['sg']} | {fmt(r['z3_ms'])} | {r['z3']} "
+              f"| {fmt(r['sp_ms'])} | {r['sp']} | {fmt(ratio(r['z3_ms'], r['sg_ms']), 2)} "
+              f"| {fmt(ratio(r['sp_ms'], r['sg_ms']), 2)} |")
+    tot = {k: sum(r[k] for _, r in rows if r[k] is not None) for k in ("sg_ms", "z3_ms")}
+    tot["sp_ms"] = sum(r["sp_ms"] for _, r in rows if r["sp_ms"] is not None)
+    z3r = [(x, n) for n, r in rows if (x := ratio(r["z3_ms"], r["sg_ms"])) is not None]
+    spr = [(ratio(r["sp_ms"], r["sg_ms"]), n) for n, r in rows if r["sp_ms"] is not None]
+    summary: dict[str, Any] = {"op": op, "n": len(rows), **tot,
+                               "z3_median": statistics.median(x for x, _ in z3r) if z3r else None,
+                               "z3_worst": min(z3r) if z3r else None,
+                               "z3_slower_on": sum(1 for x, _ in z3r if x is not None and x < 1)}
+    if spr:
+        summary |= {"sp_median": statistics.median(x for x, _ in spr), "sp_worst": min(spr),
+                    "sp_total_ratio": ratio(tot["sp_ms"], tot["sg_ms"])}
+    if op == "shrink":
+        summary["disagree"] = sum(r["disagree"] for _, r in rows)
+    if op == "redundancy":
+        summary |= {k: sum(r[k] for _, r in rows) for k in ("guards", "sg", "z3", "sp", "sg_unknown",
+                                                                 "sp_unread", "disagree")}
+    return summary
+
+
+def print_summary(sums: list[dict[str, Any]]) -> None:
+    print("\n### summary\n")
+    print("| op | problems | symguard total ms | plain z3 total ms | today total ms | median z3/symguard "
+          "| worst z3/symguard (problem) | median today/symguard | worst today/symguard (problem) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for s in sums:
+        zw = s["z3_worst"]
+        sw = s.get("sp_worst")
+        print(f"| {s['op']} | {s['n']} | {s['sg_ms']:.0f} | {s['z3_ms']:.0f} | "
+              f"{s['sp_ms']:.0f} | {fmt(s['z3_median'], 2)} | {fmt(zw[0], 2)} ({zw[1]}) | "
+              f"{fmt(s.get('sp_median'), 2)} | {fmt(sw[0], 2) + ' (' + sw[1] + ')' if sw else '-'} |")
+    for s in sums:
+        if s["op"] == "shrink":
+            print(f"\nshrink: proven optima that plain z3 Optimize beat (would be a bug): {s['disagree']}.")
+        if s["op"] != "redundancy":
+            continue
+        g = s["guards"]
+        print(f"\n**Guards proven unnecessary** (of {g}): symguard {s['sg']} ({100 * s['sg'] / max(g, 1):.0f}%), "
+              f"plain z3 {s['z3']} ({100 * s['z3'] / max(g, 1):.0f}%), "
+              f"sympy static evaluation {s['sp']} ({100 * s['sp'] / max(g, 1):.0f}%"
+              f"{'; real ShapeEnv' if HAVE_TORCH else '; sympy equivalent, torch not importable'}). "
+              f"symguard unknown verdicts: {s['sg_unknown']}; guards sympy could not read: {s['sp_unread']}; "
+              f"sympy-true guards symguard did not prove: {s['disagree']}.")
+        ok10 = (s.get("sp_total_ratio") or 0) >= 10
+        print(f"\nTargets: redundancy ≥10× faster than the sympy path over the corpus: "
+              f"{'met' if ok10 else 'MISSED'} ({fmt(s.get('sp_total_ratio'), 2)}× in total, median "
+              f"{fmt(s.get('sp_median'), 2)}×); faster than plain z3 on every instance: "
+              f"{'met' if s['z3_slower_on'] == 0 else 'MISSED on ' + str(s['z3_slower_on']) + ' of ' + str(s['n'])}.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("paths", nargs="*")
+    ap.add_argument("--quick", action="store_true", help="one repetition (default three)")
+    ap.add_argument("--repeat", type=int, default=None)
+    ap.add_argument("--ops", default=",".join(OPS))
+    args = ap.parse_args(argv)
+    repeat = args.repeat or (1 if args.quick else 3)
+    ops = [o for o in args.ops.split(",") if o]
+    for op in ops:
+        if op not in ROWS:
+            ap.error(f"unknown op {op!r}")
+    problems = corpus(args.paths)
+    warm = {"symbols": {"s0": {"min": 2, "max": 8, "hint": 4}}, "guards": ["s0 >= 3", "Eq(Mod(s0, 2), 0)"]}
+    for op in ops:  # imports and z3 start-up are not part of any measurement
+        ROWS[op](warm, 1)
+    print(f"{len(problems)} distinct problems, {repeat} repetition(s), "
+          f"today = {'torch ShapeEnv' if HAVE_TORCH else 'sympy equivalent of ShapeEnv static evaluation'}")
+    sums = []
+    for op in ops:
+        rows = [(name, ROWS[op](doc, repeat)) for name, doc in problems]
+        sums.append(print_op(op, rows))
+    print_summary(sums)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
