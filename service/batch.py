@@ -6,6 +6,9 @@ named ``expected.json`` / ``manifest.json`` (any case; corpus answer keys and in
 documents that parse but are not an object with at least one of ``symbols``, ``asserts``,
 ``guards``, ``queries``. Malformed JSON is *not* skipped: it is an input and gets its error line.
 
+Inputs are dispatched largest file first (a cheap proxy for the slowest ones), so with
+``--jobs N`` no long input is left running alone at the end; lines arrive in completion order.
+
 Output: one JSON line per input as soon as it is answered — the SPEC §2 result, or the §5 error
 body, with ``"input": PATH`` first. With ``--out`` each line is appended, flushed and fsynced
 before the next one, so the file is valid JSON lines at every instant. Without ``--resume`` an
@@ -205,7 +208,7 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
             if todo:
                 pool = (ThreadPool(runner, jobs) if getattr(args, "remote", None)
                         else ProcessPool(runner, min(jobs, len(todo)), grace_s=grace_s))
-            queue = [Task(i, args.op, p) for i, p in enumerate(todo)][::-1]
+            queue = [Task(i, args.op, p) for i, p in enumerate(_largest_first(todo))][::-1]
             while pool is not None and (queue or pool.busy()) and stop.signum is None:
                 while queue and pool.idle():
                     pool.submit(queue.pop())
@@ -225,6 +228,17 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     if stop.signum is not None:
         return 128 + stop.signum
     return worst
+
+
+def _largest_first(paths: list[str]) -> list[str]:
+    """Dispatch order: big files first (a proxy for slow inputs), so no long one runs alone at the end."""
+    def size(p: str) -> int:
+        try:
+            return os.path.getsize(p)
+        except OSError:
+            return 0
+
+    return sorted(paths, key=lambda p: -size(p))  # stable: equal sizes keep the sorted path order
 
 
 def _line(a: Answer) -> dict[str, Any]:
