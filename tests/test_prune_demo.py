@@ -1,0 +1,90 @@
+"""The guard pruning demo (``tools/prune_demo.py``) on a few corpus problems, in bounded time.
+
+The claim under test is SPEC §2's guarantee: asserts ∧ minimal accepts and rejects exactly the
+shapes asserts ∧ all guards does. The sample must be able to catch a wrong ``minimal``: dropping a
+required guard must show up as a mismatch.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_demo() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("prune_demo", ROOT / "tools" / "prune_demo.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("prune_demo", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+demo = _load_demo()
+FILES = demo.corpus_files(ROOT)
+PREFERRED = ("unet_compile", "resnet_cnn_compile", "vit_patchify_export")
+
+
+def _few() -> list[Path]:
+    """Up to three small corpus files, the known ones first (bounded time)."""
+    named = [f for f in FILES if f.stem in PREFERRED]
+    rest = sorted((f for f in FILES if f not in named), key=lambda f: f.stat().st_size)
+    return (named + rest)[:3]
+
+
+@pytest.fixture(scope="module")
+def few_files() -> list[Path]:
+    files = _few()
+    if not files:
+        pytest.skip("no corpus files (smt2_corpus/torch/ nor the shared corpus sample)")
+    return files
+
+
+def test_minimal_accepts_exactly_the_same_shapes(few_files: list[Path]) -> None:
+    for f in few_files:
+        rep = demo.check_file(f, n_random=100, seed=1)
+        assert rep.mismatches == [], (f.name, rep.mismatches[:3])
+        assert rep.minimal <= rep.guards
+        assert 0 < rep.accepted < rep.points, "the sample must hold accepted and rejected shapes"
+
+
+def test_dropping_a_required_guard_is_caught() -> None:
+    doc = {"symbols": {"s0": {"min": 2, "max": 64, "hint": 24}},
+           "guards": ["Eq(Mod(s0, 8), 0)", "s0 >= 16", "Ne(s0, 1)", "Eq(Mod(s0, 4), 0)"]}
+    problem = demo.load_problem(doc)
+    res = demo.run("redundancy", doc)
+    assert sorted(res["minimal"]) == ["g0", "g1"]
+    points = demo.sample_points(problem, n_random=50, seed=0)
+    assert demo.compare(problem, res["minimal"], points) == []
+    assert demo.compare(problem, ["g1"], points), "the sample missed a dropped divisibility guard"
+    assert demo.compare(problem, ["g0"], points), "the sample missed a dropped lower bound"
+
+
+def test_samples_stay_in_range_and_include_the_hint() -> None:
+    problem = demo.load_problem({"symbols": {"a": {"min": 2, "max": 10, "hint": 7}, "b": {"min": 3, "hint": 5}},
+                                 "guards": ["a <= b"]})
+    pts = demo.sample_points(problem, n_random=30, seed=3)
+    assert pts[0] == {"a": 7, "b": 5}
+    assert all(2 <= p["a"] <= 10 and p["b"] >= 3 for p in pts)
+    assert {2, 10} <= {p["a"] for p in pts}
+    assert len({tuple(sorted(p.items())) for p in pts}) == len(pts)
+
+
+def test_table_totals() -> None:
+    r = [demo.PruneReport("m1", 10, 2, points=5, accepted=3), demo.PruneReport("m2", 30, 6, points=7, accepted=1)]
+    table = demo.format_table(r)
+    total = [line for line in table.splitlines() if line.startswith("TOTAL")][0].split()
+    assert total[1:5] == ["40", "8", "80%", "12"]
+
+
+def test_corpus_files_are_problem_documents() -> None:
+    for f in FILES[:20]:
+        doc = json.loads(f.read_text())
+        assert isinstance(doc.get("guards"), list)
