@@ -22,6 +22,8 @@ as axioms.
 
 from __future__ import annotations
 
+import ast
+import logging
 import re
 from fractions import Fraction
 from typing import Any
@@ -31,8 +33,11 @@ from sympy.parsing.sympy_parser import parse_expr
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-try:
+try:  # torch is optional
     import torch  # noqa: F401
+
+    # value-range analysis logs every operation it cannot bound; that is data, not news
+    logging.getLogger("torch.utils._sympy.interp").setLevel(logging.ERROR)
     HAVE_TORCH = True
 except ImportError:
     HAVE_TORCH = False
@@ -97,7 +102,7 @@ class SympyProblem:
     def parse(self, entry: Any) -> Any:
         text = entry["expr"] if isinstance(entry, dict) else entry
         try:
-            return parse_expr(str(text), local_dict=dict(self.local), evaluate=True)
+            return parse_expr(_calls_for_operators(str(text)), local_dict=dict(self.local), evaluate=True)
         except Exception:  # noqa: BLE001 - sympy failing to read a guard is a data point, not a crash
             return None
 
@@ -162,6 +167,28 @@ class SympyProblem:
             except Exception:  # noqa: BLE001
                 return "violated"
         return "sat"
+
+
+class _DivToCalls(ast.NodeTransformer):
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        name = {ast.FloorDiv: "FloorDiv", ast.Mod: "PythonMod"}.get(type(node.op))
+        if name is None:
+            return node
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[node.left, node.right], keywords=[])
+
+
+def _calls_for_operators(text: str) -> str:
+    """``a // b`` -> ``FloorDiv(a, b)``, ``a % b`` -> ``PythonMod(a, b)``: what PyTorch printed.
+
+    Plain sympy would read ``a // b`` as ``floor(a/b)``, a rational that torch's value-range
+    analysis cannot bound; PyTorch itself holds ``FloorDiv`` nodes, so we rebuild those.
+    """
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return text
+    return ast.unparse(_DivToCalls().visit(tree))
 
 
 def _implications(a: Any) -> dict[Any, Any]:
