@@ -162,3 +162,27 @@ def test_sigterm_stops_between_lines_and_resume_finishes(tmp_path: Path) -> None
     assert run_batch(args, misbehaving_runner, io.StringIO()) == 0
     rows = _by_input(_lines(out))
     assert len(rows) == 4 and all(r["status"] == "sat" for r in rows.values())
+
+
+def test_remote_mode_uses_the_given_runner_in_threads(tmp_path: Path) -> None:
+    from solver import run
+    from solver.errors import ParseError
+
+    calls: list[str] = []
+
+    def runner(op: str, doc: dict[str, Any]) -> dict[str, Any]:  # stands in for Client.run
+        calls.append(op)
+        if doc.get("guards") == BAD["guards"]:
+            raise ParseError("rebuilt from a 400 body", where="guards[0]")
+        return run(op, doc)
+
+    _write(tmp_path, "a.json", GOOD)
+    _write(tmp_path, "b.json", BAD)
+    buf = io.StringIO()
+    args = _args(str(tmp_path), "--op", "solve", "--jobs", "2", "--remote", "http://127.0.0.1:9")
+    assert run_batch(args, runner, buf) == 2
+    rows = _by_input([json.loads(x) for x in buf.getvalue().splitlines()])
+    assert rows[str(tmp_path / "a.json")]["status"] == "sat"
+    assert rows[str(tmp_path / "b.json")]["error"] == {"code": "parse_error", "message": "rebuilt from a 400 body",
+                                                        "where": "guards[0]"}
+    assert sorted(calls) == ["solve", "solve"]
