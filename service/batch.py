@@ -209,10 +209,17 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
                 pool = (ThreadPool(runner, jobs) if getattr(args, "remote", None)
                         else ProcessPool(runner, min(jobs, len(todo)), grace_s=grace_s))
             queue = [Task(i, args.op, p) for i, p in enumerate(_largest_first(todo))][::-1]
+            retried: set[int] = set()
             while pool is not None and (queue or pool.busy()) and stop.signum is None:
                 while queue and pool.idle():
                     pool.submit(queue.pop())
                 for a in pool.poll(POLL_S):
+                    if a.kind == "interrupted" and (stop.signum is not None or a.task.index not in retried):
+                        # killed by Ctrl-C/SIGTERM aimed at us all, or by someone else: not the input's
+                        # fault; run it again once (or leave it to --resume when we are stopping)
+                        retried.add(a.task.index)
+                        queue.append(a.task)
+                        continue
                     sink.write(dumps(_line(a)))
                     tally.add(a.task.path, a.body, a.wall_s)
                     progress.advance()
@@ -249,6 +256,6 @@ def _worse(status: int, kind: str) -> int:
     """Bad input outranks other failures, as in ``cli.run_files``."""
     if kind == "bad_input":
         return EXIT_BAD_INPUT
-    if kind == "failure" and status != EXIT_BAD_INPUT:
+    if kind in ("failure", "interrupted") and status != EXIT_BAD_INPUT:
         return EXIT_FAILURE
     return status

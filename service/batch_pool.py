@@ -24,8 +24,11 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing as mp
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -36,6 +39,7 @@ from .errors import error_body
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 DEFAULT_TIMEOUT_MS = 2000  # SPEC §1.3 default, used to size the wall limit of an input
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 BOOT_LIMIT_S = 120.0  # a fresh interpreter importing z3 on a loaded machine: generous
 
 
@@ -52,7 +56,7 @@ class Answer:
 
     task: Task
     body: dict[str, Any]
-    kind: str  # "ok" | "bad_input" | "failure"
+    kind: str  # "ok" | "bad_input" | "failure" | "interrupted" (worker stopped by a signal from outside)
     wall_s: float
 
 
@@ -112,10 +116,20 @@ def _worker_main(conn: Connection, runner: Runner) -> None:
         conn.send(("done", index, body, kind))
 
 
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _ignore_sigint() -> None:
     """Workers leave Ctrl-C to the parent, which stops them in order (the file stays valid)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -146,7 +160,8 @@ class ProcessPool:
     def _start(self) -> _Slot:
         parent, child = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(target=_worker_entry, args=(child, self._runner), daemon=True)
-        proc.start()
+        with _sigint_ignored():  # inherited through exec: Ctrl-C never reaches a booting worker
+            proc.start()
         child.close()
         return _Slot(proc=proc, conn=parent)
 
@@ -211,7 +226,10 @@ class ProcessPool:
         if slot.proc.is_alive():
             return []
         code = slot.proc.exitcode
-        return [self._replace(i, f"the worker died (exit code {code}) while answering this input")]
+        answer = self._replace(i, f"the worker died (exit code {code}) while answering this input")
+        if code is not None and -code in STOP_SIGNALS:  # stopped from outside, not by the input
+            answer = Answer(answer.task, answer.body, "interrupted", answer.wall_s)
+        return [answer]
 
     def _replace(self, i: int, why: str) -> Answer:
         slot = self._slots[i]

@@ -26,6 +26,12 @@ def misbehaving_runner(op: str, doc: dict[str, Any]) -> dict[str, Any]:
         if not os.path.exists(flag):
             open(flag, "w").close()
             os.kill(os.getppid(), signal.SIGTERM)
+    if how == "sigterm_self_once":  # as if an operator killed this worker: not the input's fault
+        flag = doc.pop("flag_file")
+        if not os.path.exists(flag):
+            open(flag, "w").close()
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(60)
     if how == "raise":
         raise RuntimeError("a bug")
     from solver import run

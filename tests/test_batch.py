@@ -186,3 +186,14 @@ def test_remote_mode_uses_the_given_runner_in_threads(tmp_path: Path) -> None:
     assert rows[str(tmp_path / "b.json")]["error"] == {"code": "parse_error", "message": "rebuilt from a 400 body",
                                                         "where": "guards[0]"}
     assert sorted(calls) == ["solve", "solve"]
+
+
+def test_a_worker_killed_from_outside_is_replaced_and_its_input_runs_again(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    _write(src, "a.json", {**GOOD, "test_behaviour": "sigterm_self_once", "flag_file": str(tmp_path / "killed")})
+    _write(src, "b.json", GOOD)
+    out = tmp_path / "r.jsonl"
+    assert run_batch(_args(str(src), "--op", "solve", "--out", str(out)), misbehaving_runner, io.StringIO()) == 0
+    rows = _by_input(_lines(out))
+    assert (tmp_path / "killed").exists()
+    assert [r["status"] for r in rows.values()] == ["sat", "sat"]
