@@ -18,7 +18,9 @@ Per operation, three approaches on the same problem:
   importable); ``solve``: the trace-time hints, checked by substitution (sympy); ``shrink``: the
   trace-time shapes themselves (their sum is the repro size a user has without us).
 
-Times are medians over the repetitions, in milliseconds, parsing included for every approach.
+Times are medians over the repetitions, in milliseconds, parsing included for every approach;
+sympy's and torch's memo caches are cleared before each sympy repetition (symguard runs without
+its cache too).
 The redundancy count is how many guards an approach proves unnecessary (always true or implied
 by the kept ones). A sympy ``always true`` that symguard does not also prove is flagged as a
 disagreement (a soundness tripwire for both sides).
@@ -40,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.baselines import plain_redundancy, plain_shrink, plain_solve
-from bench.sympy_static import HAVE_TORCH, SympyProblem
+from bench.sympy_static import HAVE_TORCH, SympyProblem, clear_caches
 from service.batch import collect_inputs
 from solver import run
 
@@ -73,9 +75,11 @@ def corpus(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+def timed(fn: Callable[[], Any], repeat: int, reset: Callable[[], None] | None = None) -> tuple[float, Any]:
     times, res = [], None
     for _ in range(repeat):
+        if reset is not None:
+            reset()
         t0 = time.perf_counter()
         res = fn()
         times.append((time.perf_counter() - t0) * 1000)
@@ -92,7 +96,7 @@ def row_redundancy(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
     t_sg, r = timed(lambda: run("redundancy", doc), repeat)
     verdicts = [g["verdict"] for g in r["guards"]]
     t_z3, z = timed(lambda: plain_redundancy(doc, timeout_of(doc)), repeat)
-    t_sp, s = timed(lambda: SympyProblem(doc).redundancy(), repeat)
+    t_sp, s = timed(lambda: SympyProblem(doc).redundancy(), repeat, clear_caches)
     sg_true = {i for i, v in enumerate(verdicts) if v == "always_true"}
     undecided = {i for i, v in enumerate(verdicts) if v in ("unknown", "unsupported")}
     disagree = len(set(s["always_ids"]) - sg_true - undecided)
@@ -106,7 +110,7 @@ def row_redundancy(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
 def row_solve(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
     t_sg, r = timed(lambda: run("solve", doc), repeat)
     t_z3, z = timed(lambda: plain_solve(doc, timeout_of(doc)), repeat)
-    t_sp, s = timed(lambda: SympyProblem(doc).hints_hold(), repeat)
+    t_sp, s = timed(lambda: SympyProblem(doc).hints_hold(), repeat, clear_caches)
     return {"guards": len(doc.get("guards") or []), "sg_ms": t_sg, "z3_ms": t_z3, "sp_ms": t_sp,
             "sg": r["status"], "z3": z["status"], "sp": s}
 

@@ -191,6 +191,20 @@ def _calls_for_operators(text: str) -> str:
     return ast.unparse(_DivToCalls().visit(tree))
 
 
+def clear_caches() -> None:
+    """Forget what sympy and torch memoized, so a repetition is not a cache hit (symguard's
+    in-process ``run`` has no cache either)."""
+    from sympy.core.cache import clear_cache
+
+    clear_cache()
+    if HAVE_TORCH:
+        from torch.fx.experimental import symbolic_shapes
+
+        worker = getattr(symbolic_shapes, "_maybe_evaluate_static_worker", None)
+        if worker is not None and hasattr(worker, "cache_clear"):
+            worker.cache_clear()
+
+
 def _implications(a: Any) -> dict[Any, Any]:
     """``a`` is true: the trivial consequences PyTorch's ``get_implications`` substitutes."""
     out: dict[Any, Any] = {}
