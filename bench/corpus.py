@@ -159,7 +159,8 @@ def print_op(op: str, rows: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
               f"| {fmt(r['sp_ms'])} | {r['sp']} | {fmt(ratio(r['z3_ms'], r['sg_ms']), 2)} "
               f"| {fmt(ratio(r['sp_ms'], r['sg_ms']), 2)} |")
     tot = {k: sum(r[k] for _, r in rows if r[k] is not None) for k in ("sg_ms", "z3_ms")}
-    tot["sp_ms"] = sum(r["sp_ms"] for _, r in rows if r["sp_ms"] is not None)
+    sp_times = [r["sp_ms"] for _, r in rows if r["sp_ms"] is not None]
+    tot["sp_ms"] = sum(sp_times) if sp_times else None
     z3r = [(x, n) for n, r in rows if (x := ratio(r["z3_ms"], r["sg_ms"])) is not None]
     spr = [(ratio(r["sp_ms"], r["sg_ms"]), n) for n, r in rows if r["sp_ms"] is not None]
     summary: dict[str, Any] = {"op": op, "n": len(rows), **tot,
@@ -186,7 +187,7 @@ def print_summary(sums: list[dict[str, Any]]) -> None:
         zw = s["z3_worst"]
         sw = s.get("sp_worst")
         print(f"| {s['op']} | {s['n']} | {s['sg_ms']:.0f} | {s['z3_ms']:.0f} | "
-              f"{s['sp_ms']:.0f} | {fmt(s['z3_median'], 2)} | {fmt(zw[0], 2)} ({zw[1]}) | "
+              f"{fmt(s['sp_ms'], 0)} | {fmt(s['z3_median'], 2)} | {fmt(zw[0], 2)} ({zw[1]}) | "
               f"{fmt(s.get('sp_median'), 2)} | {fmt(sw[0], 2) + ' (' + sw[1] + ')' if sw else '-'} |")
     for s in sums:
         if s["op"] == "shrink":
