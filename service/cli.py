@@ -128,6 +128,17 @@ def _cmd_batch(args: argparse.Namespace, out: TextIO) -> int:
     return run_batch(args, _runner(args), out)
 
 
+def _cmd_shrink_model(args: argparse.Namespace, out: TextIO) -> int:
+    from .shrink_model import main_args
+
+    try:
+        out.write(dumps(main_args(args, _runner(args))) + "\n")
+    except SymguardError as e:
+        out.write(dumps(error_body(e)) + "\n")
+        return exit_code(e)
+    return EXIT_OK
+
+
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from .server import serve
 
@@ -168,6 +179,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a worker gets an input's timeout_ms plus this long before it is killed")
     remote(p)
     p.set_defaults(func=_cmd_batch)
+
+    p = sub.add_parser("shrink-model", help="export a PyTorch model described by SPEC.py and write a pytest "
+                       "file that runs it at its smallest input shapes (docs/shrink_model.md)")
+    p.add_argument("spec", metavar="SPEC.py")
+    p.add_argument("--out", metavar="TEST.py", help="default: tests/generated/test_<name>.py")
+    p.add_argument("--objective", choices=("sum", "max", "lex"), default="sum")
+    p.add_argument("--timeout-ms", type=int, default=20_000, help="budget of each shrink/redundancy call")
+    remote(p)
+    p.set_defaults(func=_cmd_shrink_model)
 
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")

@@ -1,0 +1,234 @@
+"""``symguard shrink-model SPEC.py``: shrink a PyTorch model's inputs to a small regression test.
+
+A SPEC module is the user's own Python file (run locally, by their choice — never client input
+over HTTP) with this contract (``docs/shrink_model.md`` has a worked example):
+
+    build_model() -> torch.nn.Module      # random init from a fixed seed; never load weights
+    example_inputs() -> tuple[Tensor, …]  # the positional forward arguments; their sizes are the hints
+    dynamic_shapes                        # torch.export style (Dim, Dim.AUTO, None) for those arguments
+    NAME = "…"                            # optional: names the emitted test (default: the file stem)
+    SEED, ATOL, RTOL                      # optional: 0, 1e-5, 1e-4
+    make_inputs(shapes) -> tuple          # optional: inputs of {arg name: shape} (default: random
+                                          # like the examples; integer inputs keep their value range)
+
+The workflow: export with ``torch.export.export(strict=False)`` at the example inputs, take the
+problem (symbols with ranges and hints, asserts, every guard, the inputs' symbolic shapes) from the
+ShapeEnv, run ``shrink`` (and ``redundancy`` for the report) in-process or against a server, and
+write a pytest file (``shrink_template``) that checks the small shapes against every guard and
+runs the model eagerly and exported at them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from solver.errors import InvalidProblemError
+
+from . import shrink_template
+
+Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
+OBJECTIVES = ("sum", "max", "lex")
+DEFAULT_TIMEOUT_MS = 20_000  # the objective's proof can take seconds on 100+ non-linear guards
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A loaded SPEC module and the settings it chose."""
+
+    name: str
+    path: Path
+    module: ModuleType
+    seed: int = 0
+    atol: float = 1e-5
+    rtol: float = 1e-4
+
+
+@dataclass(frozen=True)
+class ShrinkOutcome:
+    """What one run found and wrote; ``summary()`` is the CLI's JSON line."""
+
+    spec: ModelSpec
+    problem: dict[str, Any]
+    shrink: dict[str, Any]
+    minimal: list[str]
+    input_names: list[str]
+    original_shapes: list[list[int]]
+    small_shapes: list[list[int]]
+    test_path: Path | None = None
+
+    def summary(self) -> dict[str, Any]:
+        return {"op": "shrink-model", "name": self.spec.name, "status": self.shrink["status"],
+                "test": str(self.test_path) if self.test_path else None,
+                "objective": self.shrink.get("objective"), "optimal": self.shrink.get("optimal"),
+                "model": self.shrink.get("model"),
+                "inputs": {n: {"original": o, "small": s} for n, o, s in
+                           zip(self.input_names, self.original_shapes, self.small_shapes)},
+                "numel": {"original": numel(self.original_shapes), "small": numel(self.small_shapes)},
+                "guards": len(self.problem.get("guards", ())), "minimal": len(self.minimal),
+                "warnings": self.shrink.get("warnings", [])}
+
+
+def numel(shapes: list[list[int]]) -> int:
+    """Total number of elements over all inputs."""
+    return sum(math.prod(s) for s in shapes)
+
+
+def load_spec(path: str | Path) -> ModelSpec:
+    """Import the user's SPEC module by path and check the contract up front."""
+    p = Path(path)
+    if not p.is_file():
+        raise InvalidProblemError(f"no such SPEC file: {p}", where=str(p))
+    spec = importlib.util.spec_from_file_location(f"symguard_spec_{p.stem}", p)
+    if spec is None or spec.loader is None:
+        raise InvalidProblemError(f"{p} is not a Python module", where=str(p))
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)  # the user's own code, run at their request
+    except Exception as e:
+        raise InvalidProblemError(f"importing {p} failed: {type(e).__name__}: {e}", where=str(p)) from e
+    missing = [n for n in ("build_model", "example_inputs", "dynamic_shapes") if not hasattr(mod, n)]
+    if missing:
+        raise InvalidProblemError(f"{p} must define build_model(), example_inputs() and dynamic_shapes "
+                                  f"(missing: {', '.join(missing)}); see docs/shrink_model.md", where=str(p))
+    name = str(getattr(mod, "NAME", p.stem))
+    if not name.isidentifier():
+        raise InvalidProblemError(f"NAME must be a Python identifier, got {name!r}", where=f"{p}:NAME")
+    return ModelSpec(name, p, mod, int(getattr(mod, "SEED", 0)), float(getattr(mod, "ATOL", 1e-5)),
+                     float(getattr(mod, "RTOL", 1e-4)))
+
+
+def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[list[int]]]:
+    """Export at the example inputs; the SPEC problem, the input names and their original shapes."""
+    try:
+        import torch
+    except ImportError:
+        raise InvalidProblemError("shrink-model needs PyTorch: pip install 'symguard[torch]'") from None
+    torch.manual_seed(spec.seed)
+    try:
+        model = spec.module.build_model().eval()
+        args = tuple(spec.module.example_inputs())
+    except Exception as e:
+        raise InvalidProblemError(f"building the model or its example inputs failed: {type(e).__name__}: {e}",
+                                  where=str(spec.path)) from e
+    if not all(isinstance(a, torch.Tensor) for a in args):
+        raise InvalidProblemError("example_inputs() must return a tuple of tensors (the positional forward "
+                                  "arguments)", where=f"{spec.path}:example_inputs")
+    try:
+        ep = torch.export.export(model, args, dynamic_shapes=spec.module.dynamic_shapes, strict=False)
+    except Exception as e:  # the user's model or dynamic_shapes: say what torch said, briefly
+        first = str(e).strip().splitlines()[:12]
+        raise InvalidProblemError(f"torch.export.export failed ({type(e).__name__}): " + "\n".join(first),
+                                  where=f"{spec.path}:dynamic_shapes") from None
+    problem, names = problem_from_exported(ep)
+    problem["source"] = f"{spec.name} | torch {torch.__version__} | torch.export (strict=False) | symguard shrink-model"
+    return problem, names, [list(a.shape) for a in args]
+
+
+def problem_from_exported(ep: Any) -> tuple[dict[str, Any], list[str]]:
+    """The SPEC problem of an ExportedProgram and its user input names, in forward order.
+
+    Minimal ShapeEnv extraction until the torch bridge (``service.torch_bridge``) lands; kept
+    explicit about PyTorch's assumptions: ranges are the ShapeEnv's (backed sizes start at 2 from
+    0/1 specialization), hints are the traced sizes, replacements (``s27 -> s12``, ``s53 -> 4*s18``)
+    and deferred runtime asserts are asserts, every ShapeGuard is a guard.
+    """
+    import torch
+    from torch.utils._sympy.numbers import int_oo
+
+    names = list(ep.graph_signature.user_inputs)
+    vals = {n.name: n.meta.get("val") for n in ep.graph.nodes if n.op == "placeholder"}
+    env = None
+    inputs: dict[str, list[int | str]] = {}
+    for n in names:
+        dims: list[int | str] = []
+        for d in getattr(vals.get(n), "shape", ()):
+            if isinstance(d, torch.SymInt):
+                env = d.node.shape_env
+                dims.append(str(d.node.expr))
+            else:
+                dims.append(int(d))
+        inputs[n] = dims
+    if env is None:
+        return {"symbols": {}, "asserts": [], "guards": [], "inputs": inputs}, names
+    hints = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
+
+    def bound(b: Any) -> int | None:
+        return None if b in (int_oo, -int_oo) or not getattr(b, "is_finite", True) else int(b)
+
+    symbols = {str(s): {"min": bound(r.lower), "max": bound(r.upper),
+                        **({"hint": int(hints[s])} if s in hints else {})}
+               for s, r in sorted(env.var_to_range.items(), key=lambda kv: str(kv[0]))}
+    asserts = [f"Eq({s}, {e})" for s, e in env.replacements.items() if str(s) != str(e)]
+    asserts += [str(ra.expr) for ras in env.deferred_runtime_asserts.values() for ra in ras]
+    guards: list[str] = []
+    for g in env.guards:
+        text = str(g.expr)
+        if text not in guards:
+            guards.append(text)
+    return {"symbols": symbols, "asserts": asserts, "guards": guards, "inputs": inputs}, names
+
+
+def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, objective: str = "sum",
+                 runner: Runner | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 write: bool = True) -> ShrinkOutcome:
+    """The whole workflow for one SPEC file; writes the test unless ``write`` is false."""
+    if objective not in OBJECTIVES:
+        raise InvalidProblemError(f"objective must be one of {', '.join(OBJECTIVES)}", where="--objective")
+    if runner is None:
+        from solver import run as runner
+    spec = load_spec(spec_path)
+    problem, names, original = export_problem(spec)
+    problem["options"] = {**problem.get("options", {}), "objective": objective, "timeout_ms": timeout_ms}
+    res = runner("shrink", problem)
+    if res.get("status") != "sat":
+        raise InvalidProblemError(f"shrink found no small shapes ({res.get('status')}: "
+                                  f"{res.get('reason') or res.get('core')}); the guards may be unsatisfiable",
+                                  where=str(spec.path))
+    small = [list(res["input_shapes"][n]) for n in names]
+    red = runner("redundancy", {**problem, "options": {"timeout_ms": timeout_ms}})
+    outcome = ShrinkOutcome(spec, problem, res, list(red.get("minimal", [])), names, original, small)
+    if not write:
+        return outcome
+    path = Path(out) if out else Path("tests") / "generated" / f"test_{spec.name}.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_test(outcome, path), encoding="utf-8")
+    return ShrinkOutcome(spec, problem, res, outcome.minimal, names, original, small, path)
+
+
+def render_test(o: ShrinkOutcome, test_path: Path) -> str:
+    """The emitted pytest file for an outcome, finding the SPEC relative to ``test_path``."""
+    spec_rel = Path(os.path.relpath(o.spec.path.resolve(), test_path.resolve().parent)).as_posix()
+    embedded = {k: o.problem[k] for k in ("source", "symbols", "asserts", "guards", "inputs") if k in o.problem}
+    return shrink_template.render(
+        spec_arg=_display_path(o.spec.path), name=o.spec.name, spec_rel=spec_rel, seed=o.spec.seed,
+        atol=o.spec.atol, rtol=o.spec.rtol, problem=embedded, minimal_ids=o.minimal,
+        model=o.shrink["model"], input_names=o.input_names, original_shapes=o.original_shapes,
+        small_shapes=o.small_shapes, original=_shapes_text(o.original_shapes),
+        small=_shapes_text(o.small_shapes), original_numel=numel(o.original_shapes),
+        small_numel=numel(o.small_shapes), objective=o.shrink.get("objective"),
+        optimal=o.shrink.get("optimal"), guards=len(o.problem.get("guards", ())), minimal=len(o.minimal))
+
+
+def _shapes_text(shapes: list[list[int]]) -> str:
+    return ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
+
+
+def _display_path(p: Path) -> str:
+    """The SPEC path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return p.name
+
+
+def main_args(args: Any, runner: Runner) -> dict[str, Any]:
+    """The CLI entry (``service.cli``): run and return the summary line."""
+    return shrink_model(args.spec, out=args.out, objective=args.objective, runner=runner,
+                        timeout_ms=args.timeout_ms).summary()
