@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import signal
 import statistics
 import sys
 import time
@@ -86,6 +87,29 @@ def timed(fn: Callable[[], Any], repeat: int, reset: Callable[[], None] | None =
     return statistics.median(times), res
 
 
+SYMPY_LIMIT_S = 60.0  # sympy has no budget of its own; past this the sympy path counts as "timeout"
+
+
+class SympyTimeout(Exception):
+    pass
+
+
+def timed_sympy(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """``timed`` for the sympy path, stopped by SIGALRM after ``SYMPY_LIMIT_S`` (result None)."""
+    def alarm(signum: int, frame: Any) -> None:
+        raise SympyTimeout
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, SYMPY_LIMIT_S)
+    try:
+        return timed(fn, repeat, clear_caches)
+    except SympyTimeout:
+        return SYMPY_LIMIT_S * 1000, None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def timeout_of(doc: dict[str, Any]) -> int:
     return int((doc.get("options") or {}).get("timeout_ms", 2000))
 
@@ -96,7 +120,9 @@ def row_redundancy(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
     t_sg, r = timed(lambda: run("redundancy", doc), repeat)
     verdicts = [g["verdict"] for g in r["guards"]]
     t_z3, z = timed(lambda: plain_redundancy(doc, timeout_of(doc)), repeat)
-    t_sp, s = timed(lambda: SympyProblem(doc).redundancy(), repeat, clear_caches)
+    t_sp, s = timed_sympy(lambda: SympyProblem(doc).redundancy(), repeat)
+    if s is None:  # timed out: nothing proven
+        s = {"always_true": 0, "redundant": 0, "unreadable": 0, "always_ids": [], "timeout": True}
     sg_true = {i for i, v in enumerate(verdicts) if v == "always_true"}
     undecided = {i for i, v in enumerate(verdicts) if v in ("unknown", "unsupported")}
     disagree = len(set(s["always_ids"]) - sg_true - undecided)
@@ -104,13 +130,16 @@ def row_redundancy(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
             "sg": sum(v in ("always_true", "redundant") for v in verdicts),
             "sg_unknown": sum(v == "unknown" for v in verdicts),
             "z3": z.get("always_true", 0) + z.get("redundant", 0),
-            "sp": s["always_true"] + s["redundant"], "sp_unread": s["unreadable"], "disagree": disagree}
+            "sp": f">{SYMPY_LIMIT_S:.0f} s" if s.get("timeout") else s["always_true"] + s["redundant"],
+            "sp_proven": s["always_true"] + s["redundant"], "sp_unread": s["unreadable"], "disagree": disagree,
+            "sp_timeout": int(bool(s.get("timeout")))}
 
 
 def row_solve(doc: dict[str, Any], repeat: int) -> dict[str, Any]:
     t_sg, r = timed(lambda: run("solve", doc), repeat)
     t_z3, z = timed(lambda: plain_solve(doc, timeout_of(doc)), repeat)
-    t_sp, s = timed(lambda: SympyProblem(doc).hints_hold(), repeat, clear_caches)
+    t_sp, s = timed_sympy(lambda: SympyProblem(doc).hints_hold(), repeat)
+    s = s or "timeout"
     return {"guards": len(doc.get("guards") or []), "sg_ms": t_sg, "z3_ms": t_z3, "sp_ms": t_sp,
             "sg": r["status"], "z3": z["status"], "sp": s}
 
@@ -173,8 +202,8 @@ def print_op(op: str, rows: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     if op == "shrink":
         summary["disagree"] = sum(r["disagree"] for _, r in rows)
     if op == "redundancy":
-        summary |= {k: sum(r[k] for _, r in rows) for k in ("guards", "sg", "z3", "sp", "sg_unknown",
-                                                                 "sp_unread", "disagree")}
+        summary |= {k: sum(r[k] for _, r in rows) for k in ("guards", "sg", "z3", "sp_proven", "sg_unknown",
+                                                                 "sp_unread", "disagree", "sp_timeout")}
     return summary
 
 
@@ -197,9 +226,10 @@ def print_summary(sums: list[dict[str, Any]]) -> None:
         g = s["guards"]
         print(f"\n**Guards proven unnecessary** (of {g}): symguard {s['sg']} ({100 * s['sg'] / max(g, 1):.0f}%), "
               f"plain z3 {s['z3']} ({100 * s['z3'] / max(g, 1):.0f}%), "
-              f"sympy static evaluation {s['sp']} ({100 * s['sp'] / max(g, 1):.0f}%"
+              f"sympy static evaluation {s['sp_proven']} ({100 * s['sp_proven'] / max(g, 1):.0f}%"
               f"{'; real ShapeEnv' if HAVE_TORCH else '; sympy equivalent, torch not importable'}). "
               f"symguard unknown verdicts: {s['sg_unknown']}; guards sympy could not read: {s['sp_unread']}; "
+              f"problems where sympy ran past {SYMPY_LIMIT_S:.0f} s: {s['sp_timeout']}; "
               f"sympy-true guards symguard did not prove: {s['disagree']}.")
         ok10 = (s.get("sp_total_ratio") or 0) >= 10
         print(f"\nTargets: redundancy ≥10× faster than the sympy path over the corpus: "
