@@ -20,7 +20,8 @@ run between two lines: workers are killed, the summary says so, the exit status 
 and ``--resume`` continues where it stopped.
 
 Exit status: 0 when every input was answered (sat, unsat and unknown are answers), 2 when some
-input was bad input (§5), 1 for any other failure (crash, hang, unreadable ``--out``).
+input was bad input (§5) or ``--out`` cannot be written, 1 for any other failure (a worker that
+crashed or hung).
 """
 
 from __future__ import annotations
@@ -196,7 +197,7 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
         from solver.errors import InvalidProblemError
 
         out.write(dumps(InvalidProblemError(f"cannot use --out {out_path}: {e}", where="--out").to_json()) + "\n")
-        return EXIT_FAILURE
+        return EXIT_BAD_INPUT  # a wrong command line (SPEC §4)
     todo = [p for p in inputs if p not in done]
     tally.skipped = len(inputs) - len(todo)
     worst = EXIT_OK

@@ -197,3 +197,11 @@ def test_a_worker_killed_from_outside_is_replaced_and_its_input_runs_again(tmp_p
     rows = _by_input(_lines(out))
     assert (tmp_path / "killed").exists()
     assert [r["status"] for r in rows.values()] == ["sat", "sat"]
+
+
+def test_an_unwritable_out_is_a_command_line_error(tmp_path: Path) -> None:
+    p = _write(tmp_path, "a.json", GOOD)
+    buf = io.StringIO()
+    rc = main(["batch", str(p), "--op", "solve", "--out", str(tmp_path / "no" / "such" / "dir.jsonl")], out=buf)
+    assert rc == 2
+    assert json.loads(buf.getvalue())["error"]["where"] == "--out"
