@@ -1,0 +1,156 @@
+"""``symguard shrink-model``: a SPEC module in, a passing pytest file out.
+
+The end-to-end test exports a tiny model, shrinks it and runs the emitted file with pytest in a
+subprocess (it needs torch). The rest checks the SPEC contract errors and the emitted file's
+guard checks without torch.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.cli import main
+from service.shrink_model import ModelSpec, ShrinkOutcome, load_spec, numel, render_test, shrink_model
+from solver import InvalidProblemError, run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TINY_SPEC = '''
+import torch
+from torch import nn
+from torch.export import Dim
+
+NAME = "tiny_view"
+
+
+class Tiny(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+
+    def forward(self, x):
+        b, m = x.shape
+        return self.lin(x.view(b, m // 4, 4)).sum(1)
+
+
+def build_model():
+    return Tiny()
+
+
+def example_inputs():
+    return (torch.randn(3, 24),)
+
+
+dynamic_shapes = ({0: Dim.AUTO(min=1, max=64), 1: Dim.AUTO(min=2, max=4096)},)
+'''
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def test_end_to_end_tiny_model(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    spec = _write(tmp_path, "tiny_spec.py", TINY_SPEC)
+    calls: list[str] = []
+
+    def runner(op: str, problem: dict[str, Any]) -> dict[str, Any]:  # stands in for --remote
+        calls.append(op)
+        return run(op, problem)
+
+    out = tmp_path / "gen" / "test_tiny_view.py"
+    o = shrink_model(spec, out=out, runner=runner)
+    assert calls == ["shrink", "redundancy"]
+    assert o.test_path == out and out.exists()
+    assert o.original_shapes == [[3, 24]]
+    (b, m), = o.small_shapes
+    assert m % 4 == 0 and 2 <= b < 3 and m < 24, o.small_shapes  # the view needs m divisible by 4
+    assert numel(o.small_shapes) < numel(o.original_shapes)
+    assert o.shrink["optimal"] is True and len(o.minimal) <= len(o.problem["guards"])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-W", "error", "-p", "no:cacheprovider", str(out)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "4 passed" in proc.stdout
+
+
+def test_cli_writes_the_test_and_prints_a_summary(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    spec = _write(tmp_path, "tiny_spec.py", TINY_SPEC)
+    out, buf = tmp_path / "t.py", io.StringIO()
+    assert main(["shrink-model", str(spec), "--out", str(out), "--objective", "lex"], buf) == 0
+    line = json.loads(buf.getvalue())
+    assert line["op"] == "shrink-model" and line["objective"] == "lex" and line["test"] == str(out)
+    assert line["numel"]["small"] < line["numel"]["original"]
+    assert "def test_small_shapes_satisfy_every_guard" in out.read_text()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("x = 1\n", "missing: build_model, example_inputs, dynamic_shapes"),
+    ("raise RuntimeError('boom')\n", "importing"),
+    ("NAME = 'a-b'\nbuild_model = example_inputs = dynamic_shapes = None\n", "identifier"),
+])
+def test_spec_contract_errors(tmp_path: Path, text: str, message: str) -> None:
+    spec = _write(tmp_path, "bad_spec.py", text)
+    with pytest.raises(InvalidProblemError, match=message):
+        load_spec(spec)
+
+
+def test_cli_bad_spec_is_bad_input(tmp_path: Path) -> None:
+    buf = io.StringIO()
+    assert main(["shrink-model", str(tmp_path / "absent.py")], buf) == 2
+    assert json.loads(buf.getvalue())["error"]["code"] == "invalid_problem"
+    assert main(["shrink-model", str(tmp_path / "absent.py"), "--objective", "median"], io.StringIO()) == 2
+
+
+def _outcome(tmp_path: Path, model: dict[str, int], small: list[list[int]]) -> ShrinkOutcome:
+    spec_path = _write(tmp_path, "s.py", "build_model = example_inputs = dynamic_shapes = None\n")
+    problem = {"symbols": {"s0": {"min": 2, "max": 64, "hint": 24}, "s1": {"min": 2, "hint": 3}},
+               "asserts": [], "guards": ["Eq(Mod(s0, 4), 0)", "Ne(s0//4, 1)", "s1 < 16"],
+               "inputs": {"x": ["s1", "s0", 7]}}
+    res = {"status": "sat", "model": model, "objective": "sum", "optimal": True}
+    return ShrinkOutcome(load_spec(spec_path), problem, res, ["g0", "g1", "g2"], ["x"], [[3, 24, 7]], small)
+
+
+def _guard_tests(tmp_path: Path, o: ShrinkOutcome) -> Any:
+    path = tmp_path / "test_emitted.py"
+    path.write_text(render_test(o, path))
+    spec = importlib.util.spec_from_file_location("emitted_under_test", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_emitted_guard_checks_pass_on_a_model(tmp_path: Path) -> None:
+    mod = _guard_tests(tmp_path, _outcome(tmp_path, {"s0": 8, "s1": 2}, [[2, 8, 7]]))
+    assert mod.SPEC_PATH.resolve() == (tmp_path / "s.py").resolve()
+    mod.test_small_shapes_satisfy_every_guard()
+    mod.test_small_shapes_match_the_symbolic_input_shapes()
+
+
+def test_emitted_guard_checks_catch_a_violation(tmp_path: Path) -> None:
+    mod = _guard_tests(tmp_path, _outcome(tmp_path, {"s0": 4, "s1": 2}, [[2, 4, 7]]))  # breaks Ne(s0//4, 1)
+    with pytest.raises(AssertionError, match="Ne"):
+        mod.test_small_shapes_satisfy_every_guard()
+    mod = _guard_tests(tmp_path, _outcome(tmp_path, {"s0": 8, "s1": 2}, [[2, 12, 7]]))
+    with pytest.raises(AssertionError):
+        mod.test_small_shapes_match_the_symbolic_input_shapes()
+
+
+def test_spec_defaults(tmp_path: Path) -> None:
+    spec = load_spec(_write(tmp_path, "my_model.py", "build_model = example_inputs = dynamic_shapes = None\n"))
+    assert isinstance(spec, ModelSpec)
+    assert (spec.name, spec.seed, spec.atol, spec.rtol) == ("my_model", 0, 1e-5, 1e-4)
