@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import signal
 import threading
 import time
@@ -207,8 +208,7 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     try:
         with _stop_on_signals() as stop:
             if todo:
-                pool = (ThreadPool(runner, jobs) if getattr(args, "remote", None)
-                        else ProcessPool(runner, min(jobs, len(todo)), grace_s=grace_s))
+                pool = _pool(runner, jobs, len(todo), remote=bool(getattr(args, "remote", None)), grace_s=grace_s)
             queue = [Task(i, args.op, p) for i, p in enumerate(_largest_first(todo))][::-1]
             retried: set[int] = set()
             while pool is not None and (queue or pool.busy()) and stop.signum is None:
@@ -236,6 +236,19 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     if stop.signum is not None:
         return 128 + stop.signum
     return worst
+
+
+def _pool(runner: Runner, jobs: int, n: int, *, remote: bool, grace_s: float) -> ProcessPool | ThreadPool:
+    """Threads for ``--remote`` (no z3 here); else worker processes, which need a runner they can
+    import by name. A runner that cannot be pickled (a closure, in a test or an embedding) runs
+    on one thread: strictly serialized, so z3 stays safe, but without crash or hang isolation."""
+    if remote:
+        return ThreadPool(runner, jobs)
+    try:
+        pickle.dumps(runner)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return ThreadPool(runner, 1)
+    return ProcessPool(runner, min(jobs, n), grace_s=grace_s)
 
 
 def _largest_first(paths: list[str]) -> list[str]:

@@ -205,3 +205,13 @@ def test_an_unwritable_out_is_a_command_line_error(tmp_path: Path) -> None:
     rc = main(["batch", str(p), "--op", "solve", "--out", str(tmp_path / "no" / "such" / "dir.jsonl")], out=buf)
     assert rc == 2
     assert json.loads(buf.getvalue())["error"]["where"] == "--out"
+
+
+def test_a_runner_that_cannot_be_pickled_runs_serialized_in_process(tmp_path: Path) -> None:
+    from solver import run
+
+    _write(tmp_path, "a.json", GOOD)
+    _write(tmp_path, "b.json", UNSAT)
+    buf = io.StringIO()
+    assert run_batch(_args(str(tmp_path), "--op", "solve", "--jobs", "2"), lambda op, doc: run(op, doc), buf) == 0
+    assert sorted(json.loads(x)["status"] for x in buf.getvalue().splitlines()) == ["sat", "unsat"]
