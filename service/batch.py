@@ -199,7 +199,9 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
 
         out.write(dumps(InvalidProblemError(f"cannot use --out {out_path}: {e}", where="--out").to_json()) + "\n")
         return EXIT_BAD_INPUT  # a wrong command line (SPEC §4)
-    todo = [p for p in inputs if p not in done]
+    # `dir/a.json` and `./dir/a.json` are the same input: compare real paths as well
+    done_real = {os.path.realpath(d) for d in done}
+    todo = [p for p in inputs if p not in done and os.path.realpath(p) not in done_real]
     tally.skipped = len(inputs) - len(todo)
     worst = EXIT_OK
     progress = Progress(len(todo), results_on_tty=not out_path and _is_tty(out))

@@ -127,8 +127,10 @@ def test_resume_skips_answered_and_repairs_a_truncated_last_line(tmp_path: Path)
     rows = _by_input([json.loads(x) for x in text.splitlines() if x != foreign])
     assert rows[paths[0]]["marker"] == "old"  # not run again
     assert set(rows) == set(paths)
-    # a second resume has nothing left to do
-    assert main(["batch", str(src), "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO()) == 0
+    # a second resume has nothing left to do, even when the folder is reached another way
+    link = tmp_path / "link"
+    link.symlink_to(src, target_is_directory=True)
+    assert main(["batch", str(link), "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO()) == 0
     assert out.read_text(encoding="utf-8") == text
 
 
