@@ -88,3 +88,14 @@ def test_corpus_files_are_problem_documents() -> None:
     for f in FILES[:20]:
         doc = json.loads(f.read_text())
         assert isinstance(doc.get("guards"), list)
+
+
+def test_replacements_are_sampled_consistently() -> None:
+    """PyTorch replacements (``Eq(s53, 4*s18)``) would reject almost every independent random point."""
+    problem = demo.load_problem({"symbols": {"s18": {"min": 2, "max": 256, "hint": 12},
+                                             "s53": {"min": 8, "max": 1024, "hint": 48}},
+                                 "asserts": ["Eq(s53, 4*s18)"], "guards": ["Ne(s18, 3)"]})
+    pts = demo.sample_points(problem, n_random=40, seed=2)
+    defined = [p for p in pts if p["s53"] == 4 * p["s18"]]
+    assert len(defined) > 20
+    assert sum(demo.accepts(problem, p) for p in pts) >= len(defined) - 5

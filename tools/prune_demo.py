@@ -22,6 +22,7 @@ import argparse
 import itertools
 import json
 import random
+import re
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -33,11 +34,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from solver import Problem, load_problem, run  # noqa: E402
-from solver.pyeval import holds  # noqa: E402
+from solver import Problem, SymguardError, load_problem, run  # noqa: E402
+from solver.ir import SYM, Term, iter_dag  # noqa: E402
+from solver.pyeval import evaluate, holds  # noqa: E402
+from solver.sympy_parser import parse_sympy  # noqa: E402
 
 Point = dict[str, int]
 GRID_LIMIT = 4096  # a full product grid up to this many points, else a random subset of it
+_EQ_DEF = re.compile(r"Eq\((\w+), (.+)\)\Z")
 
 
 def corpus_files(root: Path = ROOT) -> list[Path]:
@@ -106,14 +110,45 @@ def sample_points(problem: Problem, *, n_random: int = 200, seed: int = 0) -> li
             pts.append({**base, n: v})
     for _ in range(n_random):
         pts.append({n: rng.randint(*box[n]) for n in names})
+    defs = _definitions(problem)
     seen: set[tuple[int, ...]] = set()
     out = []
-    for p in pts:
+    for p in pts + [_define(p, defs) for p in pts if defs]:
         key = tuple(p[n] for n in names)
         if key not in seen:
             seen.add(key)
             out.append(p)
     return out
+
+
+def _definitions(problem: Problem) -> list[tuple[str, Term]]:
+    """Asserts ``Eq(s, expr)`` defining a symbol (PyTorch's replacements, ``s27 -> s12``).
+
+    Points drawn independently almost never satisfy them, so every sampled point is also tried
+    with such symbols recomputed from the others.
+    """
+    names = {s.name for s in problem.symbols}
+    out = []
+    for c in problem.asserts:
+        m = _EQ_DEF.match(c.text.strip())
+        if m and m.group(1) in names:
+            try:
+                rhs = parse_sympy(m.group(2)).term
+            except SymguardError:
+                continue
+            if m.group(1) not in {t.value for t in iter_dag(rhs) if t.kind == SYM}:
+                out.append((m.group(1), rhs))
+    return out
+
+
+def _define(p: Point, defs: Sequence[tuple[str, Term]]) -> Point:
+    q = dict(p)
+    for name, rhs in defs:
+        try:
+            q[name] = int(evaluate(rhs, q))
+        except (ZeroDivisionError, KeyError):
+            pass
+    return q
 
 
 def accepts(problem: Problem, env: Mapping[str, int], guard_ids: Iterable[str] | None = None) -> bool:
