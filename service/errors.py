@@ -1,19 +1,60 @@
 """Where symguard errors become HTTP statuses and CLI exit codes: the one mapping.
 
 SPEC §5: bad input is HTTP 400 / exit 2; anything else is ours (HTTP 500 / exit 1). Oversized
-bodies (413) and overload (503) are decided by the service before a problem is ever read.
+bodies (413), a missing token (401) and overload (503) are decided by the service before a
+problem is ever read; they are ``ServiceError`` subclasses of the one tree::
+
+    SymguardError (solver.errors)
+    └── ServiceError               refused by the HTTP layer, body is still SPEC §5
+        ├── Unauthorized           401 "unauthorized"
+        ├── PayloadTooLarge        413 "too_large"
+        └── Overloaded             503 "overloaded", with Retry-After
+
+The HTTP handlers are registered by exception class (``install_handlers``); routes only raise.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.errors import BadInput, InternalError, SymguardError
+from solver.errors import (BadInput, InternalError, InvalidProblemError, ParseError, SymguardError,
+                           TooLargeError, UnsupportedError)
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 
+class ServiceError(SymguardError):
+    """A request the service refuses before solving; ``status`` is its HTTP status."""
+
+    status = 500
+
+
+class Unauthorized(ServiceError):
+    code = "unauthorized"
+    status = 401
+
+
+class PayloadTooLarge(ServiceError):
+    code = "too_large"
+    status = 413
+
+
+class Overloaded(ServiceError):
+    code = "overloaded"
+    status = 503
+
+    def __init__(self, message: str, *, retry_after_s: int = 1, where: str | None = None,
+                 offset: int | None = None) -> None:
+        super().__init__(message, where=where, offset=offset)
+        self.retry_after_s = retry_after_s
+
+
 def http_status(exc: BaseException) -> int:
+    if isinstance(exc, ServiceError):
+        return exc.status
     return 400 if isinstance(exc, BadInput) else 500
 
 
@@ -26,3 +67,57 @@ def error_body(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, SymguardError):
         return exc.to_json()
     return InternalError(f"internal error ({type(exc).__name__}); please report this input").to_json()
+
+
+_BY_CODE: dict[str, type[SymguardError]] = {
+    c.code: c for c in (ParseError, UnsupportedError, InvalidProblemError, TooLargeError, InternalError,
+                        Unauthorized, Overloaded)
+}
+
+
+def error_from_body(body: Any, *, status: int | None = None) -> SymguardError:
+    """Rebuild the exception a §5 body describes (the client, and answers from a worker).
+
+    A 400 always rebuilds a ``BadInput`` subclass, so the CLI's ``--remote`` prints the same error
+    JSON and exits 2 exactly as a local run would.
+    """
+    err = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(err, dict) or not isinstance(err.get("message"), str):
+        return InternalError(f"unexpected error response (HTTP {status}): {str(body)[:200]}")
+    cls = _BY_CODE.get(str(err.get("code")), InternalError)
+    if status == 400 and not issubclass(cls, BadInput):
+        cls = InvalidProblemError
+    where, offset = err.get("where"), err.get("offset")
+    return cls(err["message"], where=where if isinstance(where, str) else None,
+               offset=offset if isinstance(offset, int) and not isinstance(offset, bool) else None)
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Every error response of the app, looked up by exception class."""
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+
+    async def symguard(_: Request, exc: Exception) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, Overloaded) else None
+        if isinstance(exc, Unauthorized):
+            headers = {"WWW-Authenticate": "Bearer"}
+        return JSONResponse(error_body(exc), status_code=http_status(exc), headers=headers)
+
+    async def http(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        body = {"error": {"code": "not_found" if exc.status_code == 404 else "http_error",
+                          "message": str(exc.detail)}}
+        return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    async def validation(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(InvalidProblemError(f"invalid request: {exc}"[:500]).to_json(), status_code=400)
+
+    async def other(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse(error_body(exc), status_code=500)
+
+    app.add_exception_handler(SymguardError, symguard)
+    app.add_exception_handler(HTTPException, http)
+    app.add_exception_handler(RequestValidationError, validation)
+    app.add_exception_handler(Exception, other)

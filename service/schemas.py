@@ -1,0 +1,145 @@
+"""Pydantic v2 models of every request and response, for OpenAPI (``/docs``) and typing.
+
+They document; they do not validate requests. ``solver.problem.load_problem`` is the validator
+(it runs anyway, in a worker, and its errors name the exact place: ``guards[3]``, offset 12);
+validating the same body twice in pydantic would cost time on the event loop and produce a
+second, different error format. Responses are the solver's dicts serialized as they are (the
+same JSON as the CLI), so these models are permissive (``extra="allow"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Op = Literal["solve", "redundancy", "evaluate", "shrink"]
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# ------------------------------------------------------------------ request (SPEC §1)
+
+class SymbolDecl(BaseModel):
+    min: int | None = Field(None, description="inclusive lower bound; omitted = options.default_min, null = unbounded")
+    max: int | None = Field(None, description="inclusive upper bound; omitted or null = unbounded")
+    hint: int | None = Field(None, description="the value seen at trace time (PyTorch var_to_val)")
+
+
+class Entry(BaseModel):
+    id: str = Field(..., description="caller's id; default a0…, g0…, q0… by position")
+    expr: str = Field(..., description="a sympy-syntax (or SMT-LIB) expression")
+
+
+class Options(BaseModel):
+    timeout_ms: int = Field(2000, ge=1, le=3_600_000, description="budget of the operation (the server may cap it)")
+    default_min: int | None = Field(0, description="lower bound of undeclared symbols")
+    on_unsupported: Literal["error", "skip"] = "error"
+    minimize: bool = Field(False, description="solve: return a small model")
+    prefer: Literal["cheap", "order"] = Field("cheap", description="redundancy: which guards to drop first")
+    objective: Literal["sum", "max", "lex"] = Field("sum", description="shrink objective")
+    preserve_distinct: bool | None = Field(None, description="shrink: keep symbols with different hints apart")
+
+
+class Problem(BaseModel):
+    """A SPEC §1 problem."""
+
+    symbols: dict[str, SymbolDecl] = Field(default_factory=dict)
+    asserts: list[Union[str, Entry]] = Field(default_factory=list, description="facts assumed true")
+    guards: list[Union[str, Entry]] = Field(default_factory=list, description="conditions under analysis")
+    queries: list[Union[str, Entry]] = Field(default_factory=list, description="expressions for evaluate")
+    inputs: dict[str, list[Union[int, str]]] = Field(default_factory=dict, description="tensor shapes for shrink")
+    syntax: Literal["sympy", "smtlib"] = "sympy"
+    options: Options = Field(default_factory=Options)
+
+
+class BatchItem(BaseModel):
+    op: Op
+    problem: Problem
+
+
+class BatchRequest(BaseModel):
+    items: list[BatchItem]
+
+
+# ------------------------------------------------------------------ responses (SPEC §2, §5)
+
+class ErrorDetail(BaseModel):
+    code: str = Field(..., description="parse_error | unsupported | invalid_problem | too_large | "
+                      "unauthorized | overloaded | internal_error")
+    message: str
+    where: str | None = Field(None, description="e.g. guards[3], symbols.s0.min")
+    offset: int | None = Field(None, description="character offset in the expression")
+
+
+class ErrorBody(BaseModel):
+    """SPEC §5 error body."""
+
+    error: ErrorDetail
+
+
+class Result(_Open):
+    """The envelope every result carries."""
+
+    op: Op
+    status: Literal["sat", "unsat", "unknown"]
+    key: str = Field(..., description="hex digest of the canonical problem (SPEC §3)")
+    cached: bool
+    elapsed_ms: float
+    warnings: list[str]
+    reason: Literal["timeout", "incomplete", "resource"] | None = Field(None, description="when unknown")
+
+
+class SolveResult(Result):
+    model: dict[str, int | bool] | None = Field(None, description="sat: a satisfying assignment")
+    core: list[str] | None = Field(None, description="unsat: ids that are together unsatisfiable")
+
+
+class GuardVerdict(BaseModel):
+    id: str
+    verdict: Literal["always_true", "always_false", "redundant", "required", "unknown", "unsupported"]
+    implied_by: list[str]
+
+
+class RedundancyResult(Result):
+    guards: list[GuardVerdict]
+    minimal: list[str] = Field(..., description="kept guard ids, equivalent to all guards under the asserts")
+
+
+class QueryResult(_Open):
+    id: str
+    kind: Literal["bool", "int"]
+    value: Any = Field(None, description="bool: true/false/\"depends\"/\"unknown\"; int: the constant value")
+    min: int | None = None
+    max: int | None = None
+    when_true: dict[str, int | bool] | None = None
+    when_false: dict[str, int | bool] | None = None
+
+
+class EvaluateResult(Result):
+    queries: list[QueryResult]
+
+
+class ShrinkResult(Result):
+    model: dict[str, int | bool] | None = None
+    objective: Literal["sum", "max", "lex"] | None = None
+    objective_value: int | None = None
+    optimal: bool | None = None
+    input_shapes: dict[str, list[int]] | None = None
+
+
+RESULTS: dict[str, type[Result]] = {"solve": SolveResult, "redundancy": RedundancyResult,
+                                    "evaluate": EvaluateResult, "shrink": ShrinkResult}
+
+
+class BatchResponse(BaseModel):
+    results: list[Union[SolveResult, RedundancyResult, EvaluateResult, ShrinkResult, ErrorBody]] = Field(
+        ..., description="one per item, in order; a failed item holds its §5 error body")
+
+
+class Health(BaseModel):
+    status: str
+    workers: int | None = None
+    redis: bool | None = None

@@ -1,0 +1,23 @@
+"""``symguard serve``: one uvicorn process (the event loop) plus the solver worker processes.
+
+Settings come from the environment (``SYMGUARD_*``); the command line's host/port/workers win.
+SIGTERM / Ctrl-C: uvicorn stops accepting, lets requests in flight finish (up to
+``graceful_s``), then the app's lifespan stops the workers.
+"""
+
+from __future__ import annotations
+
+import uvicorn
+
+from .app import create_app
+from .settings import Settings
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, *, graceful_s: int = 70) -> int:
+    """Run the service until stopped; the exit status for the CLI."""
+    settings = Settings(workers=workers)
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=host, port=port, proxy_headers=True, access_log=False,
+                            timeout_graceful_shutdown=graceful_s, log_level="info")
+    uvicorn.Server(config).run()
+    return 0

@@ -1,0 +1,104 @@
+"""A real symguard server on 127.0.0.1 (uvicorn in a thread, workers as processes) for tests."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from service.app import create_app
+from service.cli import main
+from service.settings import Settings
+from service.workers import DEFAULT_ARGV
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_server(settings: Settings, *, worker_argv: Sequence[str] = DEFAULT_ARGV) -> Iterator[str]:
+    """Yield the base URL of a server that is up (lifespan done: workers ready)."""
+    port = free_port()
+    config = uvicorn.Config(create_app(settings, worker_argv=worker_argv), host="127.0.0.1", port=port,
+                            log_level="warning", access_log=False, timeout_graceful_shutdown=30)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+
+
+@contextlib.contextmanager
+def redis_url() -> Iterator[str | None]:
+    """CI's Redis (SYMGUARD_TEST_REDIS_URL), else a private redis-server from PATH, else None."""
+    import os
+
+    url = os.environ.get("SYMGUARD_TEST_REDIS_URL")
+    if url:
+        yield url
+        return
+    exe = shutil.which("redis-server")
+    if exe is None:
+        yield None
+        return
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def cli(argv: list[str]) -> tuple[int, list[dict[str, Any]]]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def comparable(res: dict[str, Any]) -> dict[str, Any]:
+    """A result without what legitimately differs between two runs (timings, cache flag)."""
+    out = {k: v for k, v in res.items() if k not in ("elapsed_ms", "cached")}
+    if isinstance(out.get("stats"), dict):
+        out["stats"] = {k: v for k, v in out["stats"].items() if not k.endswith("_ms")}
+    return out
+
+
+def write(tmp: Path, name: str, doc: dict[str, Any]) -> Path:
+    p = tmp / name
+    p.write_text(json.dumps(doc))
+    return p
+
+
+def post(client: httpx.Client, op: str, doc: Any) -> httpx.Response:
+    return client.post(f"/v1/{op}", json=doc)
