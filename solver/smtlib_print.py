@@ -1,0 +1,212 @@
+"""IR -> SMT-LIB text, and whole problems -> ``.smt2`` scripts (``symguard export --to smt2``).
+
+Python's floor division and modulus are written with SMT-LIB's Euclidean ``div``/``mod`` on a
+positive divisor, which is exact:
+
+* For ``b > 0`` the Euclidean remainder lies in ``[0, b)``, so ``div a b = floor(a/b)`` and
+  ``mod a b = a % b`` (Python).
+* For ``b < 0``: ``floor(a/b) = floor((-a)/(-b))`` and ``-b > 0``, so ``a // b = div (-a) (-b)``.
+  Python's ``a % b = a - b*(a//b)``; with ``a//b = (-a)//(-b)`` this is
+  ``-((-a) - (-b)*((-a)//(-b))) = -((-a) % (-b))``, and ``(-a) % (-b)`` is again Euclidean
+  because ``-b > 0``. Hence
+
+      a // b  =  (ite (> b 0) (div a b) (div (- a) (- b)))
+      a %  b  =  (ite (> b 0) (mod a b) (- (mod (- a) (- b))))
+
+  (the textbook ``a - b*floor(a/b)`` is equivalent but introduces a product ``b*q``, which is
+  non-linear for a symbolic ``b``; the form above stays linear). ``b = 0`` is excluded by the
+  implicit ``b != 0`` of SPEC §1.2, which the reader conjoins again for every ``div``/``mod``.
+
+``Max``/``Min`` become ``ite`` chains. The lowering is done on the IR (hash-consed, so ``a`` and
+``b`` stay shared nodes), and the printer binds every non-leaf node used more than once with a
+``let`` (one ``let`` per dependency level), so the text is linear in the DAG size. Everything is
+iterative and memoized.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from . import ir
+from .errors import UnsupportedError
+from .ir import Term
+
+_SIMPLE = re.compile(r"[A-Za-z~!@$%^&*_\-+=<>.?/][A-Za-z0-9~!@$%^&*_\-+=<>.?/]*\Z")
+_RESERVED = {"let", "!", "as", "_", "forall", "exists", "match", "par", "true", "false", "NUMERAL",
+             "DECIMAL", "STRING", "BINARY", "HEXADECIMAL"}
+
+
+def quote_symbol(name: str) -> str:
+    """``name`` as an SMT-LIB symbol, |quoted| when needed."""
+    if _SIMPLE.match(name) and name not in _RESERVED:
+        return name
+    if "|" in name or "\\" in name:
+        raise UnsupportedError(f"name {name!r} cannot be written in SMT-LIB (contains '|' or '\\')")
+    return f"|{name}|"
+
+
+def lower(t: Term) -> Term:
+    """``t`` with FLOORDIV/MOD/MAX/MIN rewritten into EDIV/EMOD/ITE (same meaning, see above)."""
+    memo: dict[Term, Term] = {}
+    for n in ir.iter_dag(t):
+        a = [memo[x] for x in n.args]
+        memo[n] = _lower_one(n, a)
+    return memo[t]
+
+
+def _lower_one(n: Term, a: list[Term]) -> Term:
+    k = n.kind
+    if not a:
+        return n
+    if k in (ir.FLOORDIV, ir.MOD):
+        x, y = a
+        pos = ir.mk_gt(y, ir.ZERO)
+        if k == ir.FLOORDIV:
+            return ir.mk_ite(pos, ir.mk_ediv(x, y), ir.mk_ediv(ir.mk_neg(x), ir.mk_neg(y)))
+        return ir.mk_ite(pos, ir.mk_emod(x, y), ir.mk_neg(ir.mk_emod(ir.mk_neg(x), ir.mk_neg(y))))
+    if k in (ir.MAX, ir.MIN):
+        acc = a[0]
+        for x in a[1:]:
+            better = ir.mk_gt(x, acc) if k == ir.MAX else ir.mk_lt(x, acc)
+            acc = ir.mk_ite(better, x, acc)
+        return acc
+    return _REBUILD[k](a)
+
+
+_REBUILD = {
+    ir.ADD: lambda a: ir.mk_add(*a), ir.MUL: lambda a: ir.mk_mul(*a),
+    ir.EDIV: lambda a: ir.mk_ediv(*a), ir.EMOD: lambda a: ir.mk_emod(*a),
+    ir.ITE: lambda a: ir.mk_ite(*a), ir.LE: lambda a: ir.mk_le(a[0], ir.ZERO),
+    ir.EQ: lambda a: ir.mk_eq(a[0], ir.ZERO), ir.NOT: lambda a: ir.mk_not(a[0]),
+    ir.AND: lambda a: ir.mk_and(*a), ir.OR: lambda a: ir.mk_or(*a), ir.IFF: lambda a: ir.mk_iff(*a),
+}
+
+
+def to_smtlib(t: Term, *, bool_symbols_as: bool = False) -> str:
+    """SMT-LIB text of ``t`` (after ``lower``). With ``bool_symbols_as`` a Bool constant ``p`` is
+    written ``(as p Bool)`` so a lone term string carries its sort (``parse_term`` reads it)."""
+    t = lower(t)
+    order = ir.iter_dag(t)
+    uses: dict[Term, int] = {}
+    for n in order:
+        for c in n.args:
+            uses[c] = uses.get(c, 0) + 1
+    names = {n.value for n in order if n.kind in (ir.SYM, ir.BSYM)}
+    prefix = "?x"
+    while any(str(s).startswith(prefix) for s in names):
+        prefix = "?" + prefix
+    text: dict[Term, str] = {}
+    level: dict[Term, int] = {}
+    lets: list[list[tuple[str, str]]] = []
+    for n in order:
+        s = _one(n, [text[c] for c in n.args], bool_symbols_as)
+        lv = max((level[c] for c in n.args), default=0)
+        if n.args and uses.get(n, 0) > 1 and n is not t:
+            while len(lets) <= lv:
+                lets.append([])
+            name = f"{prefix}{sum(map(len, lets))}"
+            lets[lv].append((name, s))
+            s, lv = name, lv + 1
+        text[n] = s
+        level[n] = lv
+    out = text[t]
+    for group in reversed(lets):
+        if group:
+            binds = " ".join(f"({nm} {val})" for nm, val in group)
+            out = f"(let ({binds}) {out})"
+    return out
+
+
+def _int(v: int) -> str:
+    return str(v) if v >= 0 else f"(- {-v})"
+
+
+def _one(n: Term, a: list[str], bool_as: bool) -> str:
+    k = n.kind
+    if k == ir.CONST:
+        return _int(n.value)
+    if k == ir.SYM:
+        return quote_symbol(n.value)
+    if k == ir.BSYM:
+        return f"(as {quote_symbol(n.value)} Bool)" if bool_as else quote_symbol(n.value)
+    if k == ir.BCONST:
+        return "true" if n.value else "false"
+    if k == ir.MUL and n.args[0].kind == ir.CONST and n.args[0].value == -1:
+        rest = a[1:]
+        return f"(- {rest[0]})" if len(rest) == 1 else f"(- (* {' '.join(rest)}))"
+    op = {ir.ADD: "+", ir.MUL: "*", ir.EDIV: "div", ir.EMOD: "mod", ir.ITE: "ite", ir.NOT: "not",
+          ir.AND: "and", ir.OR: "or", ir.IFF: "="}.get(k)
+    if op is not None:
+        return f"({op} {' '.join(a)})"
+    if k in (ir.LE, ir.EQ):
+        return _relation(n, a[0])
+    raise AssertionError(k)  # FLOORDIV/MOD/MAX/MIN are gone after lower()
+
+
+def _relation(n: Term, e: str) -> str:
+    """``e <= 0`` / ``e = 0``, written ``(<= x 5)`` rather than ``(<= (+ x (- 5)) 0)`` when ``e``
+    is a single monomial plus a constant (the common bound)."""
+    op = "<=" if n.kind == ir.LE else "="
+    arg = n.args[0]
+    if arg.kind == ir.ADD and len(arg.args) == 2 and arg.args[1].kind == ir.CONST and arg.args[0].kind == ir.SYM:
+        return f"({op} {quote_symbol(arg.args[0].value)} {_int(-arg.args[1].value)})"
+    return f"({op} {e} 0)"
+
+
+# ------------------------------------------------------------------ whole problems
+
+def problem_to_smt2(doc: Mapping[str, Any]) -> str:
+    """A ``.smt2`` script with the same meaning as the SPEC problem ``doc`` (either syntax).
+
+    Kept: every symbol (``declare-const``), its range (an unnamed assert), every assert (unnamed:
+    assert ids become ``a0, a1, …`` on reading back) and every guard as ``(! … :named id)``.
+    Dropped on reading back: hints, queries, inputs and options; they are written as
+    ``; symguard:`` JSON comments for a human reader. A guard or assert skipped as unsupported
+    (``on_unsupported: "skip"``) is written only as a comment.
+    """
+    from .problem import load_problem
+
+    p = load_problem(doc)
+    lines = ["; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)",
+             "; Python floor division/modulus are written with Euclidean div/mod on a positive divisor."]
+    extra = {k: doc[k] for k in ("queries", "inputs", "options") if doc.get(k)}
+    hints = {s.name: s.hint for s in p.symbols if s.hint is not None}
+    if hints:
+        extra["hints"] = hints
+    for k, v in extra.items():
+        lines.append(f"; symguard: {k} = {json.dumps(v, ensure_ascii=True)}")
+    lines.append("(set-logic ALL)")
+    for s in p.symbols:
+        lines.append(f"(declare-const {quote_symbol(s.name)} {'Bool' if s.is_bool else 'Int'})")
+    for s in p.symbols:
+        name = quote_symbol(s.name)
+        if s.lo is not None and s.hi is not None:
+            lines.append(f"(assert (<= {_int(s.lo)} {name} {_int(s.hi)}))")
+        elif s.lo is not None:
+            lines.append(f"(assert (>= {name} {_int(s.lo)}))")
+        elif s.hi is not None:
+            lines.append(f"(assert (<= {name} {_int(s.hi)}))")
+    for c in p.asserts:
+        if c.term is None:
+            lines.append(f"; skipped {_comment(c.where, c.id, c.skipped)}")
+        else:
+            lines.append(f"(assert {to_smtlib(c.term)})  ; {_comment(c.id)}")
+    for c in p.guards:
+        if c.term is None:
+            lines.append(f"; skipped {_comment(c.where, c.id, c.skipped)}")
+            continue
+        try:
+            ident = quote_symbol(c.id)
+        except UnsupportedError as e:
+            raise e.located(f"{c.where}.id") from None
+        lines.append(f"(assert (! {to_smtlib(c.term)} :named {ident}))")
+    lines.append("(check-sat)")
+    return "\n".join(lines) + "\n"
+
+
+def _comment(*parts: object) -> str:
+    """User text inside a ``;`` comment, escaped so that it cannot end the comment line."""
+    return " ".join(json.dumps(str(x), ensure_ascii=True) for x in parts)
