@@ -258,8 +258,15 @@ def main(argv: list[str] | None = None) -> int:
           f"today = {'torch ShapeEnv' if HAVE_TORCH else 'sympy equivalent of ShapeEnv static evaluation'}")
     sums = []
     for op in ops:
-        rows = [(name, ROWS[op](doc, repeat)) for name, doc in problems]
+        rows, failed = [], []
+        for name, doc in problems:
+            try:
+                rows.append((name, ROWS[op](doc, repeat)))
+            except Exception as e:  # noqa: BLE001 - one broken problem must not sink the whole table
+                failed.append(f"{name} ({type(e).__name__}: {str(e)[:120]})")
         sums.append(print_op(op, rows))
+        if failed:
+            print(f"\nLeft out of the {op} table (an approach raised): " + "; ".join(failed))
     print_summary(sums)
     return 0
 
