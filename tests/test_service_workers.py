@@ -1,0 +1,127 @@
+"""Worker isolation over real HTTP: a budget overrun is killed and answered ``unknown``; overload is 503."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from service_helpers import running_server
+
+from service.settings import Settings
+
+# A worker whose solver ignores its deadline for one marked problem (timeout_ms == 777): the
+# server must enforce the budget from outside. Everything else is the real worker.
+SLOW_WORKER = (sys.executable, "-c", """
+import time
+import solver.api as api
+real = api.compute
+def compute(op, canon):
+    if canon.options.timeout_ms == 777:
+        time.sleep(600)
+    return real(op, canon)
+api.compute = compute
+from service.worker_proc import main
+main()
+""")
+
+PROBLEM: dict[str, Any] = {"symbols": {"s0": {"min": 2}, "s1": {"min": 2}},
+                           "guards": ["s0 >= 16", "s0 >= 8", "Ne(s1, 1)"],
+                           "queries": ["s0 > 3", "FloorDiv(s0, 2)"]}
+SLOW = {**PROBLEM, "options": {"timeout_ms": 777}}
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    settings = Settings(workers=2, grace_ms=300, queue_size=1, recycle_after=3)
+    with running_server(settings, worker_argv=SLOW_WORKER) as u:
+        yield u
+
+
+def _metric(url: str, name: str) -> float:
+    total = 0.0
+    for line in httpx.get(url + "/metrics").text.splitlines():
+        if line.startswith(name) and not line.startswith("#"):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def _all_workers_up(url: str, n: int = 2) -> None:
+    """Wait until replacements of killed workers have booted (they take a second or two)."""
+    for _ in range(1200):
+        if httpx.get(url + "/readyz").json()["workers"] == n:
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError("workers did not come back")
+
+
+@pytest.mark.parametrize("op", ["solve", "redundancy", "evaluate", "shrink"])
+def test_overrun_is_killed_and_answered_unknown_while_others_are_served(url: str, op: str) -> None:
+    _all_workers_up(url)
+    before = _metric(url, 'symguard_worker_restarts_total{reason="timeout"}')
+    slow: dict[str, Any] = {}
+
+    def ask_slow() -> None:
+        slow["r"] = httpx.post(f"{url}/v1/{op}", json=SLOW, timeout=60)
+
+    t = threading.Thread(target=ask_slow)
+    t.start()
+    with httpx.Client(base_url=url, timeout=60) as c:  # the other worker keeps answering
+        while t.is_alive():
+            r = c.post("/v1/solve", json=PROBLEM)
+            assert r.status_code in (200, 503)
+            t.join(timeout=0.05)
+    r = slow["r"]
+    assert r.status_code == 200
+    res = r.json()
+    assert res["op"] == op and res["status"] == "unknown" and res["reason"] == "timeout"
+    assert res["cached"] is False and res["elapsed_ms"] >= 777 and len(res["key"]) == 64
+    if op == "redundancy":  # sound: nothing dropped
+        assert res["minimal"] == ["g0", "g1", "g2"]
+        assert {g["verdict"] for g in res["guards"]} == {"unknown"}
+    if op == "evaluate":
+        assert [q["id"] for q in res["queries"]] == ["q0", "q1"]
+    assert _metric(url, 'symguard_worker_restarts_total{reason="timeout"}') == before + 1
+    again = httpx.post(f"{url}/v1/{op}", json=PROBLEM, timeout=60)  # the replacement works
+    assert again.status_code == 200 and again.json()["status"] == "sat"
+
+
+def test_timeout_answers_are_not_cached(url: str) -> None:
+    r = httpx.post(f"{url}/v1/solve", json=SLOW, timeout=60).json()
+    assert r["reason"] == "timeout" and r["cached"] is False
+    r = httpx.post(f"{url}/v1/solve", json=SLOW, timeout=60).json()
+    assert r["reason"] == "timeout" and r["cached"] is False
+
+
+def test_full_queue_is_503_with_retry_after(url: str) -> None:
+    _all_workers_up(url)
+    done: list[httpx.Response] = []
+
+    def ask(i: int) -> None:  # distinct slow problems: none can be answered from a cache
+        done.append(httpx.post(f"{url}/v1/solve", json={**SLOW, "guards": [f"s0 >= {i}"]}, timeout=60))
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(3)]
+    for t in threads:  # 2 workers busy + 1 waiting = the bound (queue_size=1)
+        t.start()
+    while not (_metric(url, "symguard_workers_busy") == 2 and _metric(url, "symguard_queue_depth") == 1):
+        assert any(t.is_alive() for t in threads), "the slow requests ended before the queue filled"
+        threading.Event().wait(0.01)
+    refused = httpx.post(f"{url}/v1/solve", json={**PROBLEM, "options": {"timeout_ms": 1998}}, timeout=60)
+    for t in threads:
+        t.join()
+    assert refused.status_code == 503
+    assert refused.headers["retry-after"] == "1" and refused.json()["error"]["code"] == "overloaded"
+    assert [r.status_code for r in done] == [200, 200, 200]
+
+
+def test_workers_are_recycled(url: str) -> None:
+    _all_workers_up(url)
+    before = _metric(url, 'symguard_worker_restarts_total{reason="recycle"}')
+    with httpx.Client(base_url=url, timeout=60) as c:
+        for i in range(8):  # distinct problems: each one reaches a worker
+            r = c.post("/v1/solve", json={**PROBLEM, "options": {"timeout_ms": 3000 + i}})
+            assert r.status_code == 200
+    assert _metric(url, 'symguard_worker_restarts_total{reason="recycle"}') >= before + 2
