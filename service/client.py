@@ -104,6 +104,12 @@ class Client:
     def close(self) -> None:
         self._http.close()
 
+    def __del__(self) -> None:  # the CLI's --remote runner holds a Client for the whole run
+        try:
+            self._http.close()
+        except Exception:  # noqa: BLE001 - interpreter teardown
+            pass
+
     def __enter__(self) -> Client:
         return self
 
