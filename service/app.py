@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
@@ -50,6 +50,11 @@ async def read_body(request: Request, limit: int) -> bytes:
             raise PayloadTooLarge(f"body exceeds the limit of {limit} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def answerer(request: Request) -> Answerer:
+    """The app's ``Answerer`` (made by the lifespan), as a FastAPI dependency."""
+    return request.app.state.answerer  # type: ignore[no-any-return]
 
 
 def _json(obj: Any, status: int = 200) -> Response:
@@ -88,14 +93,11 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
         if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), token):
             raise Unauthorized("a valid bearer token is required (Authorization: Bearer …)")
 
-    def answerer(request: Request) -> Answerer:
-        return request.app.state.answerer  # type: ignore[no-any-return]
-
     problem_body = {"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}}
 
     def add_op(op: str) -> None:
-        async def endpoint(request: Request, a: Answerer = Depends(answerer)) -> Response:
+        async def endpoint(request: Request, a: Annotated[Answerer, Depends(answerer)]) -> Response:
             body = await read_body(request, settings.max_body_bytes)
             return _json(await a.answer(op, body))
 
@@ -109,7 +111,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
               dependencies=[Depends(authorized)], summary="many operations, results in order",
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/json": {"schema": {"$ref": "#/components/schemas/BatchRequest"}}}}})
-    async def batch(request: Request, a: Answerer = Depends(answerer)) -> Response:
+    async def batch(request: Request, a: Annotated[Answerer, Depends(answerer)]) -> Response:
         items = _batch_items(await read_body(request, settings.max_body_bytes), settings.batch_max_items)
         a.pool.check_capacity()  # the batch as a whole is refused (503) when the line is full
         gate = asyncio.Semaphore(settings.workers)  # one batch never floods the waiting line
@@ -132,7 +134,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
     @app.get("/readyz", response_model=schemas.Health, summary="readiness: workers are up",
              responses={503: {"model": schemas.Health}})
-    async def readyz(a: Answerer = Depends(answerer)) -> Response:
+    async def readyz(a: Annotated[Answerer, Depends(answerer)]) -> Response:
         ready = a.pool.ready()
         body = {"status": "ready" if ready else "not_ready", "workers": a.pool.size(),
                 "redis": await a.cache.ping()}

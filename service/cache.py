@@ -16,6 +16,7 @@ Three layers, all holding only *final* answers (``solver.api.is_final``):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -120,7 +121,5 @@ class ResultCache:
         if self._pending:
             await asyncio.wait(list(self._pending), timeout=1.0)
         if self._redis is not None:
-            try:
+            with contextlib.suppress(Exception):
                 await self._redis.aclose()
-            except Exception:  # noqa: BLE001
-                pass

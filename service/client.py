@@ -10,6 +10,7 @@ else — unreachable server, 401, 500 — raises ``RemoteError`` with a message 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from typing import Any
@@ -105,10 +106,8 @@ class Client:
         self._http.close()
 
     def __del__(self) -> None:  # the CLI's --remote runner holds a Client for the whole run
-        try:
+        with contextlib.suppress(Exception):  # interpreter teardown
             self._http.close()
-        except Exception:  # noqa: BLE001 - interpreter teardown
-            pass
 
     def __enter__(self) -> Client:
         return self

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import (BadInput, InternalError, InvalidProblemError, ParseError, SymguardError,
-                           TooLargeError, UnsupportedError)
+from solver.errors import (
+    BadInput,
+    InternalError,
+    InvalidProblemError,
+    ParseError,
+    SymguardError,
+    TooLargeError,
+    UnsupportedError,
+)
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -112,7 +119,11 @@ def install_handlers(app: FastAPI) -> None:
         return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
     async def validation(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse(InvalidProblemError(f"invalid request: {exc}"[:500]).to_json(), status_code=400)
+        assert isinstance(exc, RequestValidationError)
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ())) or None
+        err = InvalidProblemError(f"invalid request: {first.get('msg', 'validation failed')}", where=where)
+        return JSONResponse(err.to_json(), status_code=400)
 
     async def other(_: Request, exc: Exception) -> JSONResponse:
         return JSONResponse(error_body(exc), status_code=500)

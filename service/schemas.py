@@ -9,7 +9,7 @@ same JSON as the CLI), so these models are permissive (``extra="allow"``).
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,9 +23,9 @@ class _Open(BaseModel):
 # ------------------------------------------------------------------ request (SPEC §1)
 
 class SymbolDecl(BaseModel):
-    min: int | None = Field(None, description="inclusive lower bound; omitted = options.default_min, null = unbounded")
-    max: int | None = Field(None, description="inclusive upper bound; omitted or null = unbounded")
-    hint: int | None = Field(None, description="the value seen at trace time (PyTorch var_to_val)")
+    min: int | None = Field(default=None, description="inclusive lower bound; omitted = options.default_min, null = unbounded")
+    max: int | None = Field(default=None, description="inclusive upper bound; omitted or null = unbounded")
+    hint: int | None = Field(default=None, description="the value seen at trace time (PyTorch var_to_val)")
 
 
 class Entry(BaseModel):
@@ -34,23 +34,23 @@ class Entry(BaseModel):
 
 
 class Options(BaseModel):
-    timeout_ms: int = Field(2000, ge=1, le=3_600_000, description="budget of the operation (the server may cap it)")
-    default_min: int | None = Field(0, description="lower bound of undeclared symbols")
+    timeout_ms: int = Field(default=2000, ge=1, le=3_600_000, description="budget of the operation (the server may cap it)")
+    default_min: int | None = Field(default=0, description="lower bound of undeclared symbols")
     on_unsupported: Literal["error", "skip"] = "error"
-    minimize: bool = Field(False, description="solve: return a small model")
-    prefer: Literal["cheap", "order"] = Field("cheap", description="redundancy: which guards to drop first")
-    objective: Literal["sum", "max", "lex"] = Field("sum", description="shrink objective")
-    preserve_distinct: bool | None = Field(None, description="shrink: keep symbols with different hints apart")
+    minimize: bool = Field(default=False, description="solve: return a small model")
+    prefer: Literal["cheap", "order"] = Field(default="cheap", description="redundancy: which guards to drop first")
+    objective: Literal["sum", "max", "lex"] = Field(default="sum", description="shrink objective")
+    preserve_distinct: bool | None = Field(default=None, description="shrink: keep symbols with different hints apart")
 
 
 class Problem(BaseModel):
     """A SPEC §1 problem."""
 
     symbols: dict[str, SymbolDecl] = Field(default_factory=dict)
-    asserts: list[Union[str, Entry]] = Field(default_factory=list, description="facts assumed true")
-    guards: list[Union[str, Entry]] = Field(default_factory=list, description="conditions under analysis")
-    queries: list[Union[str, Entry]] = Field(default_factory=list, description="expressions for evaluate")
-    inputs: dict[str, list[Union[int, str]]] = Field(default_factory=dict, description="tensor shapes for shrink")
+    asserts: list[str | Entry] = Field(default_factory=list, description="facts assumed true")
+    guards: list[str | Entry] = Field(default_factory=list, description="conditions under analysis")
+    queries: list[str | Entry] = Field(default_factory=list, description="expressions for evaluate")
+    inputs: dict[str, list[int | str]] = Field(default_factory=dict, description="tensor shapes for shrink")
     syntax: Literal["sympy", "smtlib"] = "sympy"
     options: Options = Field(default_factory=Options)
 
@@ -70,8 +70,8 @@ class ErrorDetail(BaseModel):
     code: str = Field(..., description="parse_error | unsupported | invalid_problem | too_large | "
                       "unauthorized | overloaded | internal_error")
     message: str
-    where: str | None = Field(None, description="e.g. guards[3], symbols.s0.min")
-    offset: int | None = Field(None, description="character offset in the expression")
+    where: str | None = Field(default=None, description="e.g. guards[3], symbols.s0.min")
+    offset: int | None = Field(default=None, description="character offset in the expression")
 
 
 class ErrorBody(BaseModel):
@@ -89,12 +89,12 @@ class Result(_Open):
     cached: bool
     elapsed_ms: float
     warnings: list[str]
-    reason: Literal["timeout", "incomplete", "resource"] | None = Field(None, description="when unknown")
+    reason: Literal["timeout", "incomplete", "resource"] | None = Field(default=None, description="when unknown")
 
 
 class SolveResult(Result):
-    model: dict[str, int | bool] | None = Field(None, description="sat: a satisfying assignment")
-    core: list[str] | None = Field(None, description="unsat: ids that are together unsatisfiable")
+    model: dict[str, int | bool] | None = Field(default=None, description="sat: a satisfying assignment")
+    core: list[str] | None = Field(default=None, description="unsat: ids that are together unsatisfiable")
 
 
 class GuardVerdict(BaseModel):
@@ -111,7 +111,7 @@ class RedundancyResult(Result):
 class QueryResult(_Open):
     id: str
     kind: Literal["bool", "int"]
-    value: Any = Field(None, description="bool: true/false/\"depends\"/\"unknown\"; int: the constant value")
+    value: Any = Field(default=None, description="bool: true/false/\"depends\"/\"unknown\"; int: the constant value")
     min: int | None = None
     max: int | None = None
     when_true: dict[str, int | bool] | None = None
@@ -135,7 +135,7 @@ RESULTS: dict[str, type[Result]] = {"solve": SolveResult, "redundancy": Redundan
 
 
 class BatchResponse(BaseModel):
-    results: list[Union[SolveResult, RedundancyResult, EvaluateResult, ShrinkResult, ErrorBody]] = Field(
+    results: list[SolveResult | RedundancyResult | EvaluateResult | ShrinkResult | ErrorBody] = Field(default=
         ..., description="one per item, in order; a failed item holds its §5 error body")
 
 

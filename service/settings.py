@@ -16,26 +16,26 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SYMGUARD_", extra="ignore")
 
     # worker processes (z3 never runs in the server process)
-    workers: int = Field(2, ge=1, le=256, description="solver worker processes")
-    queue_size: int = Field(64, ge=0, description="requests waiting for a worker before 503")
-    retry_after_s: int = Field(1, ge=1, description="Retry-After sent with 503")
-    recycle_after: int = Field(500, ge=1, description="a worker is replaced after this many tasks")
-    grace_ms: int = Field(2000, ge=0, description="a worker gets timeout_ms plus this before it is killed")
-    prepare_limit_ms: int = Field(30_000, ge=100, description="wall limit for reading one problem")
-    max_timeout_ms: int = Field(60_000, ge=1, description="options.timeout_ms above this is capped")
-    boot_limit_s: float = Field(120.0, gt=0, description="a fresh worker must be ready within this")
+    workers: int = Field(default=2, ge=1, le=256, description="solver worker processes")
+    queue_size: int = Field(default=64, ge=0, description="requests waiting for a worker before 503")
+    retry_after_s: int = Field(default=1, ge=1, description="Retry-After sent with 503")
+    recycle_after: int = Field(default=500, ge=1, description="a worker is replaced after this many tasks")
+    grace_ms: int = Field(default=2000, ge=0, description="a worker gets timeout_ms plus this before it is killed")
+    prepare_limit_ms: int = Field(default=30_000, ge=100, description="wall limit for reading one problem")
+    max_timeout_ms: int = Field(default=60_000, ge=1, description="options.timeout_ms above this is capped")
+    boot_limit_s: float = Field(default=120.0, gt=0, description="a fresh worker must be ready within this")
 
     # request limits
-    max_body_bytes: int = Field(8 * 1024 * 1024, ge=1024, description="larger bodies get 413")
-    batch_max_items: int = Field(1000, ge=1, description="items per /v1/batch request")
+    max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024, description="larger bodies get 413")
+    batch_max_items: int = Field(default=1000, ge=1, description="items per /v1/batch request")
 
     # caches
-    cache_size: int = Field(10_000, ge=0, description="canonical results kept in the local LRU")
-    exact_cache_size: int = Field(2_000, ge=0, description="byte-identical requests kept (fast path)")
-    redis_url: str | None = Field(None, description="shared L2 cache, e.g. redis://redis:6379/0")
-    redis_timeout_ms: int = Field(100, ge=1, description="per Redis call; slower counts as an error")
-    redis_ttl_s: int = Field(7 * 24 * 3600, ge=1, description="lifetime of an L2 entry")
-    redis_backoff_s: float = Field(5.0, ge=0, description="after a Redis error, local-only this long")
+    cache_size: int = Field(default=10_000, ge=0, description="canonical results kept in the local LRU")
+    exact_cache_size: int = Field(default=2_000, ge=0, description="byte-identical requests kept (fast path)")
+    redis_url: str | None = Field(default=None, description="shared L2 cache, e.g. redis://redis:6379/0")
+    redis_timeout_ms: int = Field(default=100, ge=1, description="per Redis call; slower counts as an error")
+    redis_ttl_s: int = Field(default=7 * 24 * 3600, ge=1, description="lifetime of an L2 entry")
+    redis_backoff_s: float = Field(default=5.0, ge=0, description="after a Redis error, local-only this long")
 
     # security
-    api_token: SecretStr | None = Field(None, description="bearer token required on /v1/* when set")
+    api_token: SecretStr | None = Field(default=None, description="bearer token required on /v1/* when set")

@@ -76,7 +76,9 @@ def _decode(body: bytes) -> Any:
 def _cap_timeout(doc: Any, cap_ms: int) -> list[str]:
     """Lower ``options.timeout_ms`` to the server's cap (an invalid value is left to the validator)."""
     opts = doc.get("options") if isinstance(doc, dict) else None
-    t = opts.get("timeout_ms") if isinstance(opts, dict) else None
+    if not isinstance(opts, dict):
+        return []
+    t = opts.get("timeout_ms")
     if isinstance(t, int) and not isinstance(t, bool) and t > cap_ms:
         opts["timeout_ms"] = cap_ms
         return [f"options.timeout_ms {t} was capped at {cap_ms} by the server"]
@@ -127,9 +129,10 @@ def main() -> None:
     os.dup2(2, 1)  # print() now goes to stderr
     sys.stdout = sys.stderr
     rin = sys.stdin.buffer
-    import solver.api  # noqa: F401 - pay the imports before saying ready
-    import solver.redundancy  # noqa: F401
-    import solver.solve  # noqa: F401
+    import importlib
+
+    for mod in ("solver.api", "solver.solve", "solver.redundancy"):  # pay the imports before "ready"
+        importlib.import_module(mod)
 
     write_frame(wout, ("ready", os.getpid()))
     while True:

@@ -1,0 +1,83 @@
+"""Shared L2 cache: two servers on one Redis (the docker-compose topology without Docker).
+
+Uses CI's Redis (``SYMGUARD_TEST_REDIS_URL``), else starts ``redis-server`` from PATH, else skips.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from service_helpers import comparable, free_port, redis_url, running_server
+
+from service.settings import Settings
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[str]:
+    with redis_url() as url:
+        if url is None:
+            pytest.skip("no Redis: set SYMGUARD_TEST_REDIS_URL or install redis-server (apt-get install -y "
+                        "redis-server)")
+        yield url
+
+
+@pytest.fixture(scope="module")
+def two_servers(redis: str) -> Iterator[tuple[str, str]]:
+    settings = Settings(workers=1, redis_url=redis, redis_timeout_ms=2000)
+    with running_server(settings) as a, running_server(settings) as b:
+        yield a, b
+
+
+def _fresh_problem() -> dict[str, Any]:
+    """A problem no earlier run can have cached (Redis may be shared across test runs)."""
+    n = uuid.uuid4().int % 10_000_000 + 100
+    return {"symbols": {"s0": {"min": 2, "hint": 64}}, "guards": [f"s0 >= {n}", f"s0 >= {n // 2}", "Ne(s0, 1)"]}
+
+
+@pytest.mark.parametrize("op", ["solve", "redundancy"])
+def test_answer_computed_by_one_server_is_a_hit_on_the_other(redis: str, two_servers: tuple[str, str],
+                                                             op: str) -> None:
+    a, b = two_servers
+    doc = _fresh_problem()
+    first = httpx.post(f"{a}/v1/{op}", json=doc, timeout=60).json()
+    assert first["cached"] is False
+    import redis as redis_sync
+
+    with redis_sync.Redis.from_url(redis) as r:  # the write to Redis follows the answer: wait for it
+        for _ in range(400):
+            if r.exists(f"symguard:v1:{op}:{first['key']}"):
+                break
+            threading.Event().wait(0.01)
+    renamed = {"symbols": {"batch": doc["symbols"]["s0"]},
+               "guards": [g.replace("s0", "batch") for g in reversed(doc["guards"])]}
+    second = httpx.post(f"{b}/v1/{op}", json=renamed, timeout=60).json()
+    assert second["cached"] is True and second["key"] == first["key"]
+    if op == "solve":
+        assert set(second["model"]) == {"batch"}
+    else:
+        from solver import run
+
+        assert comparable(second) == comparable(run(op, renamed))
+    metrics = httpx.get(f"{b}/metrics").text
+    assert 'symguard_cache_hits_total{layer="redis"}' in metrics
+    assert httpx.get(f"{b}/readyz").json()["redis"] is True
+
+
+def test_redis_down_still_answers(redis: str) -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with running_server(Settings(workers=1, redis_url=dead, redis_timeout_ms=50)) as url:
+        for _ in range(2):
+            r = httpx.post(f"{url}/v1/redundancy", json=_fresh_problem(), timeout=60)
+            assert r.status_code == 200 and r.json()["status"] == "sat"
+        metrics = httpx.get(f"{url}/metrics").text
+        errors = [line for line in metrics.splitlines() if line.startswith("symguard_redis_errors_total")]
+        assert errors and float(errors[0].split()[-1]) >= 1
+        ready = httpx.get(f"{url}/readyz")
+        assert ready.status_code == 200 and ready.json()["redis"] is False
