@@ -8,8 +8,9 @@ expressions a meaning is ``smtlib_terms``' job. Top-level expressions are produc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import ParseError, TooLargeError
 
@@ -23,16 +24,14 @@ _SYMBOL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 _DELIMS = frozenset(" \t\r\n\f\v();\"|")
 
 
-@dataclass(frozen=True, slots=True)
-class Atom:
+class Atom(NamedTuple):
     kind: str
     text: str  # symbols: without |quotes|; strings: unescaped
     start: int
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class SList:
+class SList(NamedTuple):
     items: tuple[Atom | SList, ...]
     start: int
     end: int
@@ -57,30 +56,23 @@ def iter_top(text: str) -> Iterator[Node]:
     if len(text) > MAX_SCRIPT_CHARS:
         raise TooLargeError(f"text of {len(text)} characters (limit {MAX_SCRIPT_CHARS})")
     stack: list[tuple[int, list[Node]]] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in " \t\r\n\f\v":
-            i += 1
-            continue
-        if c == ";":
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
+    for m in _TOKEN.finditer(text):
+        c = m.group()
+        i = m.start()
+        if c[0] in _SKIP:
             continue
         if c == "(":
             if len(stack) >= MAX_DEPTH:
                 raise TooLargeError(f"expression nested deeper than {MAX_DEPTH} levels", offset=i)
             stack.append((i, []))
-            i += 1
             continue
         if c == ")":
             if not stack:
                 raise ParseError("unexpected ')'", offset=i)
             start, items = stack.pop()
             node: Node = SList(tuple(items), start, i + 1)
-            i += 1
         else:
-            node, i = _atom(text, i)
+            node = _atom(text, i, m.end(), c)
         if stack:
             stack[-1][1].append(node)
         else:
@@ -105,7 +97,28 @@ def read_one(text: str) -> Node:
     return first
 
 
-def _atom(text: str, i: int) -> tuple[Atom, int]:
+# one token per match: blanks and comments (skipped), parens, a quoted symbol or string (scanned
+# again by _atom for errors and escapes), or a run of non-delimiters
+_TOKEN = re.compile(r'[ \t\r\n\f\v]+|;[^\n]*|[()]|\|[^|]*\|?|"(?:[^"]|"")*"?|[^ \t\r\n\f\v();"|]+')
+_SKIP = frozenset(" \t\r\n\f\v;")
+
+
+_PLAIN_SYMBOL = re.compile(r"[A-Za-z~!@$%^&*_\-+=<>.?/][A-Za-z0-9~!@$%^&*_\-+=<>.?/]*\Z")
+_NUMERAL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+
+
+def _atom(text: str, i: int, end: int, tok: str) -> Atom:
+    if _PLAIN_SYMBOL.match(tok):  # the common cases first, without the character-level scan
+        return Atom(SYMBOL, tok, i, end)
+    if _NUMERAL.match(tok):
+        return Atom(NUM, tok, i, end)
+    a, stop = _scan(text, i)
+    if stop != end:  # pragma: no cover - the token pattern and the scanner agree
+        raise ParseError("invalid token", offset=i)
+    return a
+
+
+def _scan(text: str, i: int) -> tuple[Atom, int]:
     c = text[i]
     n = len(text)
     if c == "|":

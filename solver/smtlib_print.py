@@ -53,8 +53,14 @@ def lower(t: Term) -> Term:
     memo: dict[Term, Term] = {}
     for n in ir.iter_dag(t):
         a = [memo[x] for x in n.args]
-        memo[n] = _lower_one(n, a)
+        if n.kind in _LOWERED or any(x is not y for x, y in zip(a, n.args)):
+            memo[n] = _lower_one(n, a)
+        else:  # nothing to rewrite below: keep the node (rebuilding would only re-normalize it)
+            memo[n] = n
     return memo[t]
+
+
+_LOWERED = frozenset({ir.FLOORDIV, ir.MOD, ir.MAX, ir.MIN})
 
 
 def _lower_one(n: Term, a: list[Term]) -> Term:

@@ -310,7 +310,8 @@ class TermBuilder:
 
 
 def _chain(rel: Callable[[Term, Term], Term]) -> Callable[[TermBuilder, list[Term]], Term]:
-    return lambda _b, a: ir.mk_and(*(rel(x, y) for x, y in pairwise(a)))
+    # the common binary case skips mk_and (its complement check builds a negation per operand)
+    return lambda _b, a: rel(a[0], a[1]) if len(a) == 2 else ir.mk_and(*(rel(x, y) for x, y in pairwise(a)))
 
 
 def _minus(_b: TermBuilder, a: list[Term]) -> Term:
