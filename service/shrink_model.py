@@ -8,12 +8,13 @@ over HTTP) with this contract (``docs/shrink_model.md`` has a worked example):
     dynamic_shapes                        # torch.export style (Dim, Dim.AUTO, None) for those arguments
     NAME = "…"                            # optional: names the emitted test (default: the file stem)
     SEED, ATOL, RTOL                      # optional: 0, 1e-5, 1e-4
+    REQUIRES = ("transformers",)          # optional: modules the emitted test skips without
     make_inputs(shapes) -> tuple          # optional: inputs of {arg name: shape} (default: random
                                           # like the examples; integer inputs keep their value range)
 
 The workflow: export with ``torch.export.export(strict=False)`` at the example inputs, take the
-problem (symbols with ranges and hints, asserts, every guard, the inputs' symbolic shapes) from the
-ShapeEnv, run ``shrink`` (and ``redundancy`` for the report) in-process or against a server, and
+problem (symbols with ranges before guards and hints, asserts, every guard, the inputs' symbolic
+shapes) from the ShapeEnv through the bridge (``torch_bridge.capture_export``), run ``shrink`` (and ``redundancy`` for the report) in-process or against a server, and
 write a pytest file (``shrink_template``) that checks the small shapes against every guard and
 runs the model eagerly and exported at them.
 """
@@ -48,6 +49,7 @@ class ModelSpec:
     seed: int = 0
     atol: float = 1e-5
     rtol: float = 1e-4
+    requires: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,11 @@ def load_spec(path: str | Path) -> ModelSpec:
     name = str(getattr(mod, "NAME", p.stem))
     if not name.isidentifier():
         raise InvalidProblemError(f"NAME must be a Python identifier, got {name!r}", where=f"{p}:NAME")
+    requires = getattr(mod, "REQUIRES", ())
+    if isinstance(requires, str) or not all(isinstance(r, str) and r for r in requires):
+        raise InvalidProblemError("REQUIRES must be a tuple of module names", where=f"{p}:REQUIRES")
     return ModelSpec(name, p, mod, int(getattr(mod, "SEED", 0)), float(getattr(mod, "ATOL", 1e-5)),
-                     float(getattr(mod, "RTOL", 1e-4)))
+                     float(getattr(mod, "RTOL", 1e-4)), tuple(requires))
 
 
 def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[list[int]]]:
@@ -110,6 +115,7 @@ def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[lis
         import torch
     except ImportError:
         raise InvalidProblemError("shrink-model needs PyTorch: pip install 'symguard[torch]'") from None
+    from .torch_bridge import capture_export
     torch.manual_seed(spec.seed)
     try:
         model = spec.module.build_model().eval()
@@ -120,59 +126,18 @@ def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[lis
     if not all(isinstance(a, torch.Tensor) for a in args):
         raise InvalidProblemError("example_inputs() must return a tuple of tensors (the positional forward "
                                   "arguments)", where=f"{spec.path}:example_inputs")
+    source = f"{spec.name} | torch {torch.__version__} | torch.export (strict=False) | symguard shrink-model"
     try:
-        ep = torch.export.export(model, args, dynamic_shapes=spec.module.dynamic_shapes, strict=False)
+        problem = capture_export(model, args, dynamic_shapes=spec.module.dynamic_shapes, source=source)
     except Exception as e:  # the user's model or dynamic_shapes: say what torch said, briefly
         first = str(e).strip().splitlines()[:12]
         raise InvalidProblemError(f"torch.export.export failed ({type(e).__name__}): " + "\n".join(first),
                                   where=f"{spec.path}:dynamic_shapes") from None
-    problem, names = problem_from_exported(ep)
-    problem["source"] = f"{spec.name} | torch {torch.__version__} | torch.export (strict=False) | symguard shrink-model"
+    names = list(problem.get("inputs", {}))
+    if len(names) != len(args):
+        raise InvalidProblemError(f"export saw {len(names)} user inputs for {len(args)} example inputs",
+                                  where=f"{spec.path}:example_inputs")
     return problem, names, [list(a.shape) for a in args]
-
-
-def problem_from_exported(ep: Any) -> tuple[dict[str, Any], list[str]]:
-    """The SPEC problem of an ExportedProgram and its user input names, in forward order.
-
-    Minimal ShapeEnv extraction until the torch bridge (``service.torch_bridge``) lands; kept
-    explicit about PyTorch's assumptions: ranges are the ShapeEnv's (backed sizes start at 2 from
-    0/1 specialization), hints are the traced sizes, replacements (``s27 -> s12``, ``s53 -> 4*s18``)
-    and deferred runtime asserts are asserts, every ShapeGuard is a guard.
-    """
-    import torch
-    from torch.utils._sympy.numbers import int_oo
-
-    names = list(ep.graph_signature.user_inputs)
-    vals = {n.name: n.meta.get("val") for n in ep.graph.nodes if n.op == "placeholder"}
-    env = None
-    inputs: dict[str, list[int | str]] = {}
-    for n in names:
-        dims: list[int | str] = []
-        for d in getattr(vals.get(n), "shape", ()):
-            if isinstance(d, torch.SymInt):
-                env = d.node.shape_env
-                dims.append(str(d.node.expr))
-            else:
-                dims.append(int(d))
-        inputs[n] = dims
-    if env is None:
-        return {"symbols": {}, "asserts": [], "guards": [], "inputs": inputs}, names
-    hints = env.backed_var_to_val if hasattr(env, "backed_var_to_val") else env.var_to_val
-
-    def bound(b: Any) -> int | None:
-        return None if b in (int_oo, -int_oo) or not getattr(b, "is_finite", True) else int(b)
-
-    symbols = {str(s): {"min": bound(r.lower), "max": bound(r.upper),
-                        **({"hint": int(hints[s])} if s in hints else {})}
-               for s, r in sorted(env.var_to_range.items(), key=lambda kv: str(kv[0]))}
-    asserts = [f"Eq({s}, {e})" for s, e in env.replacements.items() if str(s) != str(e)]
-    asserts += [str(ra.expr) for ras in env.deferred_runtime_asserts.values() for ra in ras]
-    guards: list[str] = []
-    for g in env.guards:
-        text = str(g.expr)
-        if text not in guards:
-            guards.append(text)
-    return {"symbols": symbols, "asserts": asserts, "guards": guards, "inputs": inputs}, names
 
 
 def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, objective: str = "sum",
@@ -208,6 +173,7 @@ def render_test(o: ShrinkOutcome, test_path: Path) -> str:
     embedded = {k: o.problem[k] for k in ("source", "symbols", "asserts", "guards", "inputs") if k in o.problem}
     return shrink_template.render(
         spec_arg=_display_path(o.spec.path), name=o.spec.name, spec_rel=spec_rel, seed=o.spec.seed,
+        requires=o.spec.requires,
         atol=o.spec.atol, rtol=o.spec.rtol, problem=embedded, minimal_ids=o.minimal,
         model=o.shrink["model"], input_names=o.input_names, original_shapes=o.original_shapes,
         small_shapes=o.small_shapes, original=_shapes_text(o.original_shapes),

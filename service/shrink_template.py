@@ -43,6 +43,7 @@ from solver.pyeval import evaluate, holds
 
 SPEC_PATH = Path(__file__).resolve().parent / {spec_rel!r}
 SEED = {seed!r}
+REQUIRES: tuple[str, ...] = {requires!r}  # modules the SPEC needs besides torch (skipped without them)
 ATOL, RTOL = {atol!r}, {rtol!r}
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
@@ -74,14 +75,19 @@ def test_small_shapes_match_the_symbolic_input_shapes() -> None:
         assert [evaluate(d, MODEL) for d in dims[name]] == shape, name
 
 
-def _spec() -> Any:
+@pytest.fixture(scope="module")
+def traced() -> tuple[Any, Any, Any]:
+    """The SPEC module, the model (seeded random init) and its export at the example inputs."""
     torch = pytest.importorskip("torch")
+    for extra in REQUIRES:
+        pytest.importorskip(extra)
     spec = importlib.util.spec_from_file_location("shrink_spec_{name}", SPEC_PATH)
     assert spec is not None and spec.loader is not None, SPEC_PATH
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     torch.manual_seed(SEED)
-    return mod
+    model = mod.build_model().eval()
+    return mod, model, _export(mod, model, tuple(mod.example_inputs()))
 
 
 def _inputs(mod: Any, shapes: list[list[int]]) -> tuple[Any, ...]:
@@ -115,32 +121,27 @@ def _flat(out: Any) -> list[Any]:
     return [t for t in torch.utils._pytree.tree_leaves(out) if isinstance(t, torch.Tensor)]
 
 
-def test_eager_and_exported_agree_at_small_shapes() -> None:
-    mod = _spec()
+def test_eager_and_exported_agree_at_small_shapes(traced: tuple[Any, Any, Any]) -> None:
     import torch
 
-    model = mod.build_model().eval()
+    mod, model, ep = traced
     small = _inputs(mod, SMALL_SHAPES)
     assert [list(t.shape) for t in small] == SMALL_SHAPES
     with torch.no_grad():
-        eager = model(*small)
-        exported = _export(mod, model, tuple(mod.example_inputs())).module()(*small)
-    want, got = _flat(eager), _flat(exported)
+        want, got = _flat(model(*small)), _flat(ep.module()(*small))
     assert len(want) == len(got)
     for a, b in zip(want, got):
         assert a.shape == b.shape
         torch.testing.assert_close(b, a, atol=ATOL, rtol=RTOL)
 
 
-def test_small_shapes_trace_the_same_operators() -> None:
-    mod = _spec()
-    model = mod.build_model().eval()
+def test_small_shapes_trace_the_same_operators(traced: tuple[Any, Any, Any]) -> None:
+    mod, model, ep = traced
 
-    def ops(args: tuple[Any, ...]) -> list[str]:
-        graph = _export(mod, model, args).graph
+    def ops(graph: Any) -> list[str]:
         return [str(n.target) for n in graph.nodes if n.op == "call_function"]
 
-    assert ops(_inputs(mod, SMALL_SHAPES)) == ops(tuple(mod.example_inputs()))
+    assert ops(_export(mod, model, _inputs(mod, SMALL_SHAPES)).graph) == ops(ep.graph)
 '''
 
 

@@ -101,6 +101,7 @@ def test_cli_writes_the_test_and_prints_a_summary(tmp_path: Path) -> None:
     ("x = 1\n", "missing: build_model, example_inputs, dynamic_shapes"),
     ("raise RuntimeError('boom')\n", "importing"),
     ("NAME = 'a-b'\nbuild_model = example_inputs = dynamic_shapes = None\n", "identifier"),
+    ("REQUIRES = 'numpy'\nbuild_model = example_inputs = dynamic_shapes = None\n", "REQUIRES"),
 ])
 def test_spec_contract_errors(tmp_path: Path, text: str, message: str) -> None:
     spec = _write(tmp_path, "bad_spec.py", text)
@@ -153,4 +154,4 @@ def test_emitted_guard_checks_catch_a_violation(tmp_path: Path) -> None:
 def test_spec_defaults(tmp_path: Path) -> None:
     spec = load_spec(_write(tmp_path, "my_model.py", "build_model = example_inputs = dynamic_shapes = None\n"))
     assert isinstance(spec, ModelSpec)
-    assert (spec.name, spec.seed, spec.atol, spec.rtol) == ("my_model", 0, 1e-5, 1e-4)
+    assert (spec.name, spec.seed, spec.atol, spec.rtol, spec.requires) == ("my_model", 0, 1e-5, 1e-4, ())

@@ -122,16 +122,16 @@ def sample_points(problem: Problem, *, n_random: int = 200, seed: int = 0) -> li
 
 
 def _definitions(problem: Problem) -> list[tuple[str, Term]]:
-    """Asserts ``Eq(s, expr)`` defining a symbol (PyTorch's replacements, ``s27 -> s12``).
+    """Asserts and guards ``Eq(s, expr)`` defining a symbol (PyTorch's replacements, ``s27 -> s12``).
 
     Points drawn independently almost never satisfy them, so every sampled point is also tried
-    with such symbols recomputed from the others.
+    with such symbols recomputed from the others (only more points: the check stays the same).
     """
     names = {s.name for s in problem.symbols}
-    out = []
-    for c in problem.asserts:
+    out: list[tuple[str, Term]] = []
+    for c in (*problem.asserts, *problem.guards):
         m = _EQ_DEF.match(c.text.strip())
-        if m and m.group(1) in names:
+        if m and m.group(1) in names and m.group(1) not in {n for n, _ in out}:
             try:
                 rhs = parse_sympy(m.group(2)).term
             except SymguardError:
