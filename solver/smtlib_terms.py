@@ -45,6 +45,7 @@ class Macro:
     params: tuple[tuple[str, str], ...]  # (name, sort)
     sort: str
     body: Node
+    seq: int  # definition order: a body may only call macros defined before it (no recursion)
 
 
 def sort_of(node: Node) -> str:
@@ -71,6 +72,8 @@ class TermBuilder:
         self._bind: dict[str, list[tuple[int, Term]]] = {}
         self._level = 0
         self._barrier = 0
+        self._limit = 1 << 62  # seq of the macro whose body is being expanded
+        self._defined = 0
         self.steps = 0
 
     # -------------------------------------------------------------- public
@@ -86,7 +89,8 @@ class TermBuilder:
             t = self.build(body)
             self._check_sort(t, sort, body, f"the body of {name}")
             return t, tuple(self.domain)
-        return Macro(name, params, sort, body)
+        self._defined += 1
+        return Macro(name, params, sort, body, self._defined)
 
     # -------------------------------------------------------------- the walk
     def _run(self, root: Node) -> Term:
@@ -123,8 +127,9 @@ class TermBuilder:
                         del self._bind[nm]
                 self._level -= 1
                 if task[2] is not None:  # end of a macro body: restore the barrier, memoize
-                    key, barrier, macro, call, dom_mark = task[2]
+                    key, barrier, macro, call, dom_mark, limit = task[2]
                     self._barrier = barrier
+                    self._limit = limit
                     t = vals[-1]
                     self._check_sort(t, macro.sort, call, f"the result of {macro.name}")
                     self._memo[key] = (t, tuple(self.domain[dom_mark:]))
@@ -282,6 +287,9 @@ class TermBuilder:
             raise ParseError(f"{m.name} takes {len(m.params)} argument(s), got {len(args)}", offset=node.start)
         for (pn, ps), a, sub in zip(m.params, args, node.items[1:]):
             self._check_sort(a, ps, sub, f"argument {pn} of {m.name}")
+        if m.seq >= self._limit:
+            raise ParseError(f"{m.name} is used before its definition (define-fun cannot be recursive)",
+                             offset=node.start)
         key = (m.name, tuple(args))
         hit = self._memo.get(key)
         if hit is not None:
@@ -294,7 +302,8 @@ class TermBuilder:
         self._barrier = self._level
         for nm, v in zip(names, args):
             self._bind.setdefault(nm, []).append((self._level, v))
-        tasks.append(("unbind", names, (key, barrier, m, node, len(self.domain))))
+        tasks.append(("unbind", names, (key, barrier, m, node, len(self.domain), self._limit)))
+        self._limit = m.seq
         tasks.append(("eval", m.body))
 
     def _check_sort(self, t: Term, sort: str, node: Node, what: str) -> None:

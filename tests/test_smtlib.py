@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from small_problems import Small, small_problems
 
 from solver import ir, run
-from solver.errors import ParseError, TooLargeError, UnsupportedError
+from solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
 from solver.smtlib import parse_term, problem_to_smt2, script_problem
 from solver.sympy_parser import parse_sympy
 
@@ -265,6 +266,15 @@ def test_define_fun_macros_are_closed_memoized_and_bounded() -> None:
         script_problem("\n".join(big))
 
 
+@pytest.mark.parametrize("text", [
+    "(declare-const x Int)(define-fun f ((v Int)) Int (f v))(assert (> (f x) 0))",
+    "(declare-const x Int)(define-fun f ((v Int)) Int (g v))(define-fun g ((v Int)) Int (f v))(assert (> (f x) 0))",
+])
+def test_recursive_macros_are_refused(text: str) -> None:
+    with pytest.raises(ParseError, match="before its definition"):
+        script_problem(text)
+
+
 def test_nullary_macro_keeps_its_divisor_domain() -> None:
     doc = script_problem("(declare-const x Int)(declare-const y Int)(define-fun k () Int (div x y))"
                          "(assert (= y 0))(assert (! (= k k) :named g))")
@@ -328,3 +338,18 @@ def test_round_trip_keeps_solve_and_redundancy_answers(sp: Small) -> None:
             assert va[k] == vb[k], (k, va, vb)
     if "unknown" not in (*va.values(), *vb.values()):
         assert ra["minimal"] == rb["minimal"]
+
+
+_TOKENS = ["(", ")", "(", ")", " ", "x", "y", "p", "0", "7", "-", "+", "*", "div", "mod", "abs", "<=", "=",
+           "and", "not", "ite", "let", "!", ":named", "as", "Int", "Bool", "|q|", "1.5", "\"s\"", "_", "f",
+           "assert", "declare-const", "define-fun", "push", "pop", "check-sat", ";c\n", "distinct", "=>"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=40).map(" ".join))
+def test_garbage_is_bad_input_never_a_crash(text: str) -> None:
+    for fn in (parse_term, script_problem):
+        try:
+            fn(text)
+        except BadInput as e:
+            assert e.offset is None or 0 <= e.offset <= len(text)
