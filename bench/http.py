@@ -23,18 +23,18 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import json  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import asyncio
+import json
+import signal
+import socket
+import statistics
+import subprocess
+import time
+from collections.abc import Callable
+from typing import Any
 
-import httpx  # noqa: E402
+import httpx
 
 CLIENTS = 4
 
@@ -120,12 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("SYMGUARD_API_TOKEN", None)
     env.pop("SYMGUARD_REDIS_URL", None)
     procs = [
-        subprocess.Popen([sys.executable, "-c", "import sys; from service.server import serve; "
-                          f"sys.exit(serve('127.0.0.1', {sg_port}, {args.workers}))"],
+        subprocess.Popen([sys.executable, "-c", ("import sys; from service.server import serve; "
+                                                 f"sys.exit(serve('127.0.0.1', {sg_port}, {args.workers}))")],
                          env=env, stderr=subprocess.DEVNULL),
-        subprocess.Popen([sys.executable, "-c", NOOP_APP + "\nimport uvicorn\n"
-                          f"uvicorn.run(app, host='127.0.0.1', port={noop_port}, log_level='warning', "
-                          "access_log=False)"], stderr=subprocess.DEVNULL),
+        subprocess.Popen([sys.executable, "-c", (NOOP_APP + "\nimport uvicorn\n"
+                                                 f"uvicorn.run(app, host='127.0.0.1', port={noop_port}, "
+                                                 "log_level='warning', access_log=False)")],
+                         stderr=subprocess.DEVNULL),
     ]
     try:
         sg, noop = f"http://127.0.0.1:{sg_port}", f"http://127.0.0.1:{noop_port}"
