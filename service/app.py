@@ -65,7 +65,8 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
     """A fresh app with its own workers, caches and metrics (started by the ASGI lifespan)."""
     settings = settings or Settings()
     metrics = Metrics()
-    token = settings.api_token.get_secret_value().encode() if settings.api_token else None
+    secret = settings.api_token.get_secret_value() if settings.api_token else ""
+    token = secret.encode() if secret else None  # an empty SYMGUARD_API_TOKEN means no token
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
