@@ -39,13 +39,22 @@ _RESERVED = {"let", "!", "as", "_", "forall", "exists", "match", "par", "true", 
              "DECIMAL", "STRING", "BINARY", "HEXADECIMAL"}
 
 
-def quote_symbol(name: str) -> str:
-    """``name`` as an SMT-LIB symbol, |quoted| when needed."""
+def quote_symbol(name: str, *, constant: bool = False) -> str:
+    """``name`` as an SMT-LIB symbol, |quoted| when needed. A ``constant`` cannot be named like a
+    predefined function: ``|div|`` and ``div`` are the same SMT-LIB symbol."""
+    if constant and name in _predefined():
+        raise UnsupportedError(f"symbol {name!r} is a predefined SMT-LIB name; rename it to export")
     if _SIMPLE.match(name) and name not in _RESERVED:
         return name
     if "|" in name or "\\" in name:
         raise UnsupportedError(f"name {name!r} cannot be written in SMT-LIB (contains '|' or '\\')")
     return f"|{name}|"
+
+
+def _predefined() -> frozenset[str]:
+    from .smtlib_terms import _ARITY
+
+    return frozenset(_ARITY) | _RESERVED
 
 
 def lower(t: Term) -> Term:
@@ -135,9 +144,10 @@ def _one(n: Term, a: list[str], bool_as: bool) -> str:
     if k == ir.CONST:
         return _int(n.value)
     if k == ir.SYM:
-        return quote_symbol(n.value)
+        return quote_symbol(n.value, constant=True)
     if k == ir.BSYM:
-        return f"(as {quote_symbol(n.value)} Bool)" if bool_as else quote_symbol(n.value)
+        name = quote_symbol(n.value, constant=True)
+        return f"(as {name} Bool)" if bool_as else name
     if k == ir.BCONST:
         return "true" if n.value else "false"
     if k == ir.MUL and n.args[0].kind == ir.CONST and n.args[0].value == -1:
@@ -186,7 +196,11 @@ def problem_to_smt2(doc: Mapping[str, Any]) -> str:
         lines.append(f"; symguard: {k} = {json.dumps(v, ensure_ascii=True)}")
     lines.append("(set-logic ALL)")
     for s in p.symbols:
-        lines.append(f"(declare-const {quote_symbol(s.name)} {'Bool' if s.is_bool else 'Int'})")
+        try:
+            name = quote_symbol(s.name, constant=True)
+        except UnsupportedError as e:
+            raise e.located(f"symbols.{s.name}") from None
+        lines.append(f"(declare-const {name} {'Bool' if s.is_bool else 'Int'})")
     for s in p.symbols:
         name = quote_symbol(s.name)
         if s.lo is not None and s.hi is not None:

@@ -303,6 +303,12 @@ def test_export_declares_ranges_and_quotes_ids() -> None:
     assert script_problem(text)["guards"][0]["id"] == "x y"
 
 
+def test_export_refuses_symbols_named_like_smtlib_functions() -> None:
+    with pytest.raises(UnsupportedError) as e:
+        problem_to_smt2({"guards": ["div >= 2"]})
+    assert e.value.where == "symbols.div"
+
+
 def test_export_of_smtlib_problem_round_trips_bools() -> None:
     doc = script_problem(SCRIPT)
     again = script_problem(problem_to_smt2(doc))
