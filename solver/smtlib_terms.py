@@ -68,7 +68,7 @@ class TermBuilder:
         # nullary macros are stored built, with the divisors they need (re-recorded at each use)
         self.macros: dict[str, Macro | tuple[Term, tuple[Term, ...]]] = {}
         self.domain: list[Term] = []
-        self._memo: dict[tuple[str, tuple[Term, ...]], tuple[Term, tuple[Term, ...]]] = {}
+        self._memo: dict[tuple[int, tuple[Term, ...]], tuple[Term, tuple[Term, ...]]] = {}
         self._bind: dict[str, list[tuple[int, Term]]] = {}
         self._level = 0
         self._barrier = 0
@@ -290,7 +290,7 @@ class TermBuilder:
         if m.seq >= self._limit:
             raise ParseError(f"{m.name} is used before its definition (define-fun cannot be recursive)",
                              offset=node.start)
-        key = (m.name, tuple(args))
+        key = (m.seq, tuple(args))  # seq, not the name: a popped macro may be redefined
         hit = self._memo.get(key)
         if hit is not None:
             vals.append(hit[0])

@@ -275,6 +275,20 @@ def test_recursive_macros_are_refused(text: str) -> None:
         script_problem(text)
 
 
+def test_popped_macro_can_be_redefined() -> None:
+    text = """(declare-const x Int)
+(push 1)
+(define-fun f ((v Int)) Int (+ v 1))
+(assert (> (f x) 0))
+(pop 1)
+(define-fun f ((v Int)) Int (- v 1))
+(assert (! (> (f x) 0) :named g))
+(check-sat)"""
+    doc = script_problem(text)
+    assert doc["symbols"] == {"x": {"min": None}} and doc["asserts"] == []
+    assert parse_term(doc["guards"][0]["expr"]).term is ir.mk_gt(ir.mk_sym("x"), ir.ONE)
+
+
 def test_nullary_macro_keeps_its_divisor_domain() -> None:
     doc = script_problem("(declare-const x Int)(declare-const y Int)(define-fun k () Int (div x y))"
                          "(assert (= y 0))(assert (! (= k k) :named g))")
