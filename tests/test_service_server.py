@@ -1,0 +1,52 @@
+"""``symguard serve`` as a real process, and graceful shutdown with a request in flight."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+from service_helpers import free_port, running_server
+from test_service_workers import SLOW, SLOW_WORKER
+
+from service.settings import Settings
+
+
+def test_symguard_serve_answers_and_stops_on_sigterm() -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGUARD_")}
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "symguard serve did not come up"
+            time.sleep(0.1)
+        r = httpx.post(url + "/v1/redundancy", json={"guards": ["s0 >= 16", "s0 >= 8"]}, timeout=60)
+        assert r.status_code == 200 and r.json()["minimal"] == ["g0"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=60)
+    assert code in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has shut down cleanly
+
+
+def test_shutdown_finishes_requests_in_flight() -> None:
+    got: dict[str, httpx.Response] = {}
+    settings = Settings(workers=1, grace_ms=500)
+    with running_server(settings, worker_argv=SLOW_WORKER) as url:
+        t = threading.Thread(target=lambda: got.update(r=httpx.post(f"{url}/v1/solve", json=SLOW, timeout=60)))
+        t.start()
+        time.sleep(0.3)  # the request is with the worker when the server is told to stop
+    t.join(timeout=60)
+    r = got["r"]
+    assert r.status_code == 200 and r.json()["status"] == "unknown" and r.json()["reason"] == "timeout"
