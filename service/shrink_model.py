@@ -132,7 +132,7 @@ def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[lis
     except Exception as e:  # the user's model or dynamic_shapes: say what torch said, briefly
         first = str(e).strip().splitlines()[:12]
         raise InvalidProblemError(f"torch.export.export failed ({type(e).__name__}): " + "\n".join(first),
-                                  where=f"{spec.path}:dynamic_shapes") from None
+                                  where=f"{spec.path}:dynamic_shapes") from e
     names = list(problem.get("inputs", {}))
     if len(names) != len(args):
         raise InvalidProblemError(f"export saw {len(names)} user inputs for {len(args)} example inputs",
@@ -147,7 +147,9 @@ def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, object
     if objective not in OBJECTIVES:
         raise InvalidProblemError(f"objective must be one of {', '.join(OBJECTIVES)}", where="--objective")
     if runner is None:
-        from solver import run as runner
+        from solver import run
+
+        runner = run
     spec = load_spec(spec_path)
     problem, names, original = export_problem(spec)
     problem["options"] = {**problem.get("options", {}), "objective": objective, "timeout_ms": timeout_ms}

@@ -80,7 +80,7 @@ def test_samples_stay_in_range_and_include_the_hint() -> None:
 def test_table_totals() -> None:
     r = [demo.PruneReport("m1", 10, 2, points=5, accepted=3), demo.PruneReport("m2", 30, 6, points=7, accepted=1)]
     table = demo.format_table(r)
-    total = [line for line in table.splitlines() if line.startswith("TOTAL")][0].split()
+    total = next(line for line in table.splitlines() if line.startswith("TOTAL")).split()
     assert total[1:5] == ["40", "8", "80%", "12"]
 
 

@@ -34,10 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from solver import Problem, SymguardError, load_problem, run  # noqa: E402
-from solver.ir import SYM, Term, iter_dag  # noqa: E402
-from solver.pyeval import evaluate, holds  # noqa: E402
-from solver.sympy_parser import parse_sympy  # noqa: E402
+from solver import Problem, SymguardError, load_problem, run
+from solver.ir import SYM, Term, iter_dag
+from solver.pyeval import evaluate, holds
+from solver.sympy_parser import parse_sympy
 
 Point = dict[str, int]
 GRID_LIMIT = 4096  # a full product grid up to this many points, else a random subset of it

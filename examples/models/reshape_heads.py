@@ -28,9 +28,9 @@ class ChunkedAttention(nn.Module):
         x = nn.functional.pad(x, (0, 0, 0, pad))
         n = x.shape[1] // CHUNK
         q, k, v = self.qkv(x).chunk(3, dim=-1)
-        split = lambda z: z.view(b * n, CHUNK, HEADS, HEAD_DIM).transpose(1, 2)  # noqa: E731
-        att = torch.softmax(split(q) @ split(k).transpose(-1, -2) / HEAD_DIM**0.5, dim=-1)
-        y = (att @ split(v)).transpose(1, 2).reshape(b, n * CHUNK, HEADS * HEAD_DIM)
+        q, k, v = (z.view(b * n, CHUNK, HEADS, HEAD_DIM).transpose(1, 2) for z in (q, k, v))
+        att = torch.softmax(q @ k.transpose(-1, -2) / HEAD_DIM**0.5, dim=-1)
+        y = (att @ v).transpose(1, 2).reshape(b, n * CHUNK, HEADS * HEAD_DIM)
         return self.out(y[:, :t])
 
 

@@ -8,7 +8,6 @@ elements); objective sum, optimal: True. 9 guards, 4 of them needed
 (symguard redundancy). Regenerate with the command above rather than editing by hand.
 """
 
-# ruff: noqa: E501
 from __future__ import annotations
 
 import importlib.util
@@ -26,21 +25,27 @@ REQUIRES: tuple[str, ...] = ()  # modules the SPEC needs besides torch (skipped 
 ATOL, RTOL = 1e-05, 0.0001
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
-PROBLEM: dict[str, Any] = {'source': 'cnn_strided | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
- 'symbols': {'s0': {'min': 2, 'max': None, 'hint': 56},
-             's53': {'min': 2, 'max': None, 'hint': 40},
-             's77': {'min': 2, 'max': 64, 'hint': 4}},
- 'asserts': [],
- 'guards': ['Ne((((s0 - 1)//2)) + 1, 1)',
-            'Ne((((s53 - 1)//2)) + 1, 1)',
-            'Ne(((((s0 - 1)//2)) + 1)*((((s53 - 1)//2)) + 1), 1)',
-            '(((((((s0 - 1)//2)) - 1)//2)) + 1 >= 1) & (((((((s53 - 1)//2)) - 1)//2)) + 1 >= 1)',
-            'Ne(((((((s0 - 1)//2)) - 1)//2)) + 1, 1)',
-            'Ne(((((((s53 - 1)//2)) - 1)//2)) + 1, 1)',
-            'Ne(((((((s0 - 1)//2)) - 1)//4)) + 1, 1)',
-            'Ne(((((((s53 - 1)//2)) - 1)//4)) + 1, 1)',
-            'Ne(Max(1, ((((((s0 - 1)//2)) - 1)//4)) + 1)*Max(1, ((((((s53 - 1)//2)) - 1)//4)) + 1), 1)'],
- 'inputs': {'x': ['s77', 3, 's53', 's0']}}
+PROBLEM: dict[str, Any] = {
+    'source': 'cnn_strided | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
+    'symbols': {
+        's0': {'min': 2, 'max': None, 'hint': 56},
+        's53': {'min': 2, 'max': None, 'hint': 40},
+        's77': {'min': 2, 'max': 64, 'hint': 4},
+    },
+    'asserts': [],
+    'guards': [
+        'Ne((((s0 - 1)//2)) + 1, 1)',
+        'Ne((((s53 - 1)//2)) + 1, 1)',
+        'Ne(((((s0 - 1)//2)) + 1)*((((s53 - 1)//2)) + 1), 1)',
+        '(((((((s0 - 1)//2)) - 1)//2)) + 1 >= 1) & (((((((s53 - 1)//2)) - 1)//2)) + 1 >= 1)',
+        'Ne(((((((s0 - 1)//2)) - 1)//2)) + 1, 1)',
+        'Ne(((((((s53 - 1)//2)) - 1)//2)) + 1, 1)',
+        'Ne(((((((s0 - 1)//2)) - 1)//4)) + 1, 1)',
+        'Ne(((((((s53 - 1)//2)) - 1)//4)) + 1, 1)',
+        'Ne(Max(1, ((((((s0 - 1)//2)) - 1)//4)) + 1)*Max(1, ((((((s53 - 1)//2)) - 1)//4)) + 1), 1)',
+    ],
+    'inputs': {'x': ['s77', 3, 's53', 's0']},
+}
 
 # symguard's minimal equivalent guard set (ids into PROBLEM["guards"]).
 MINIMAL: list[str] = ['g0', 'g1', 'g6', 'g7']

@@ -8,7 +8,6 @@ elements); objective sum, optimal: True. 6 guards, 2 of them needed
 (symguard redundancy). Regenerate with the command above rather than editing by hand.
 """
 
-# ruff: noqa: E501
 from __future__ import annotations
 
 import importlib.util
@@ -26,20 +25,26 @@ REQUIRES: tuple[str, ...] = ()  # modules the SPEC needs besides torch (skipped 
 ATOL, RTOL = 1e-05, 0.0001
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
-PROBLEM: dict[str, Any] = {'source': 'unet_tiny | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
- 'symbols': {'s0': {'min': 8, 'max': 1024, 'hint': 36},
-             's18': {'min': 2, 'max': 256, 'hint': 12},
-             's23': {'min': 2, 'max': 256, 'hint': 9},
-             's53': {'min': 8, 'max': 1024, 'hint': 48},
-             's77': {'min': 2, 'max': 16, 'hint': 2}},
- 'asserts': [],
- 'guards': ['Eq((s53//2), 2*((s53//4)))',
-            'Eq((s0//2), 2*((s0//4)))',
-            'Eq(s53, 4*((s53//4)))',
-            'Eq(s0, 4*((s0//4)))',
-            'Eq(s53, 4*s18)',
-            'Eq(s0, 4*s23)'],
- 'inputs': {'x': ['s77', 3, '4*s18', '4*s23']}}
+PROBLEM: dict[str, Any] = {
+    'source': 'unet_tiny | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
+    'symbols': {
+        's0': {'min': 8, 'max': 1024, 'hint': 36},
+        's18': {'min': 2, 'max': 256, 'hint': 12},
+        's23': {'min': 2, 'max': 256, 'hint': 9},
+        's53': {'min': 8, 'max': 1024, 'hint': 48},
+        's77': {'min': 2, 'max': 16, 'hint': 2},
+    },
+    'asserts': [],
+    'guards': [
+        'Eq((s53//2), 2*((s53//4)))',
+        'Eq((s0//2), 2*((s0//4)))',
+        'Eq(s53, 4*((s53//4)))',
+        'Eq(s0, 4*((s0//4)))',
+        'Eq(s53, 4*s18)',
+        'Eq(s0, 4*s23)',
+    ],
+    'inputs': {'x': ['s77', 3, '4*s18', '4*s23']},
+}
 
 # symguard's minimal equivalent guard set (ids into PROBLEM["guards"]).
 MINIMAL: list[str] = ['g4', 'g5']

@@ -8,7 +8,6 @@ elements); objective sum, optimal: True. 23 guards, 2 of them needed
 (symguard redundancy). Regenerate with the command above rather than editing by hand.
 """
 
-# ruff: noqa: E501
 from __future__ import annotations
 
 import importlib.util
@@ -26,33 +25,37 @@ REQUIRES: tuple[str, ...] = ('transformers',)  # modules the SPEC needs besides 
 ATOL, RTOL = 1e-05, 0.0001
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
-PROBLEM: dict[str, Any] = {'source': 'wav2vec2_tiny | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
- 'symbols': {'s6': {'min': 2, 'max': 16, 'hint': 2}, 's76': {'min': 2, 'max': None, 'hint': 1000}},
- 'asserts': [],
- 'guards': ['s76 >= 10',
-            '8*s6*(((s76//5)) - 1) >= 2',
-            'Ne(((s76//5)) - 1, 1)',
-            'Ne(s6*(((s76//5)) - 1), 1)',
-            'Ne(8*s6*(((s76//5)) - 1), 0)',
-            '((s76//5)) - 1 >= 3',
-            '8*s6*(((s76//10)) - 1) >= 2',
-            'Ne(((s76//10)) - 1, 1)',
-            '((s76//10)) - 1 >= 3',
-            'Ne(8*s6*(((s76//10)) - 1), 0)',
-            '8*s6*(((s76//20)) - 1) >= 2',
-            'Ne(((s76//20)) - 1, 1)',
-            's6*(((s76//20)) - 1) >= 2',
-            'Ne(s6*(((s76//20)) - 1), -1)',
-            's6*(((s76//20)) - 1) >= 0',
-            'Ne(8*s6*(((s76//20)) - 1), 0)',
-            'Ne(s6*(((s76//20)) - 1), s6)',
-            'Ne(Mod(s6, s6*(((s76//20)) - 1)), 0)',
-            'Ne(s6*(((s76//20)) - 1), 1)',
-            '16*s6*(((s76//20)) - 1) >= 2',
-            '16*((s76//20)) - 16 > 16',
-            's6*(((s76//20)) - 1)**2 >= 2',
-            'Max(1, ((s76//20)) - 1)**2 > 1'],
- 'inputs': {'input_values': ['s6', 's76']}}
+PROBLEM: dict[str, Any] = {
+    'source': 'wav2vec2_tiny | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
+    'symbols': {'s6': {'min': 2, 'max': 16, 'hint': 2}, 's76': {'min': 2, 'max': None, 'hint': 1000}},
+    'asserts': [],
+    'guards': [
+        's76 >= 10',
+        '8*s6*(((s76//5)) - 1) >= 2',
+        'Ne(((s76//5)) - 1, 1)',
+        'Ne(s6*(((s76//5)) - 1), 1)',
+        'Ne(8*s6*(((s76//5)) - 1), 0)',
+        '((s76//5)) - 1 >= 3',
+        '8*s6*(((s76//10)) - 1) >= 2',
+        'Ne(((s76//10)) - 1, 1)',
+        '((s76//10)) - 1 >= 3',
+        'Ne(8*s6*(((s76//10)) - 1), 0)',
+        '8*s6*(((s76//20)) - 1) >= 2',
+        'Ne(((s76//20)) - 1, 1)',
+        's6*(((s76//20)) - 1) >= 2',
+        'Ne(s6*(((s76//20)) - 1), -1)',
+        's6*(((s76//20)) - 1) >= 0',
+        'Ne(8*s6*(((s76//20)) - 1), 0)',
+        'Ne(s6*(((s76//20)) - 1), s6)',
+        'Ne(Mod(s6, s6*(((s76//20)) - 1)), 0)',
+        'Ne(s6*(((s76//20)) - 1), 1)',
+        '16*s6*(((s76//20)) - 1) >= 2',
+        '16*((s76//20)) - 16 > 16',
+        's6*(((s76//20)) - 1)**2 >= 2',
+        'Max(1, ((s76//20)) - 1)**2 > 1',
+    ],
+    'inputs': {'input_values': ['s6', 's76']},
+}
 
 # symguard's minimal equivalent guard set (ids into PROBLEM["guards"]).
 MINIMAL: list[str] = ['g8', 'g11']
