@@ -13,7 +13,8 @@ random points alone are mostly rejected by guards like ``Eq(Mod(s0, 8), 0)``. So
 random points in each range (unbounded ranges are capped at a few times the hint).
 
 Run ``python tools/prune_demo.py [FILES…] [--points N] [--seed S]``; it prints one table row per
-problem and exits 1 if any shape is judged differently.
+problem and exits 1 if any shape is judged differently. A ``.py`` FILE is a shrink-model SPEC
+(``docs/shrink_model.md``), exported first: ``python tools/prune_demo.py examples/models/*.py``.
 """
 
 from __future__ import annotations
@@ -209,6 +210,12 @@ def check_problem(name: str, doc: Mapping[str, Any], *, n_random: int = 200, see
 
 
 def check_file(path: Path, **kw: Any) -> PruneReport:
+    """A problem ``.json``, or a shrink-model SPEC ``.py`` exported first (needs torch)."""
+    if path.suffix == ".py":
+        from service.shrink_model import export_problem, load_spec
+
+        spec = load_spec(path)
+        return check_problem(spec.name, export_problem(spec)[0], **kw)
     doc = json.loads(path.read_text(encoding="utf-8"))
     return check_problem(path.stem, doc, **kw)
 
@@ -234,7 +241,8 @@ def format_table(reports: Sequence[PruneReport]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("files", nargs="*", type=Path, help="problem .json files (default: the corpus)")
+    ap.add_argument("files", nargs="*", type=Path,
+                    help="problem .json files or shrink-model SPEC .py files (default: the corpus)")
     ap.add_argument("--points", type=int, default=200, help="random shapes per problem (besides the grid)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout-ms", type=int, default=10_000)
