@@ -20,7 +20,7 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 
-from solver.errors import InvalidProblemError, SymguardError
+from solver.errors import InvalidProblemError, SymguardError, TooLargeError
 from solver.problem import OPS
 
 from . import schemas
@@ -152,6 +152,8 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 def _batch_items(raw: bytes, limit: int) -> list[Any]:
     try:
         doc = json.loads(raw)
+    except RecursionError:
+        raise TooLargeError("the JSON document is nested too deeply", where="$") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise InvalidProblemError(f"invalid JSON: {e}"[:300], where="$") from None
     items = doc.get("items") if isinstance(doc, dict) else None

@@ -62,10 +62,12 @@ def timeout_result(op: str, canon: Any) -> dict[str, Any]:
 
 
 def _decode(body: bytes) -> Any:
-    from solver.errors import InvalidProblemError
+    from solver.errors import InvalidProblemError, TooLargeError
 
     try:
         return json.loads(body)
+    except RecursionError:
+        raise TooLargeError("the JSON document is nested too deeply", where="$") from None
     except UnicodeDecodeError:
         raise InvalidProblemError("the body is not UTF-8 text", where="$") from None
     except json.JSONDecodeError as e:

@@ -9,9 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from service_helpers import cli, comparable, model_ok, running_server, write
 
-from service.settings import Settings
+from service.settings import Settings as ServiceSettings
 from solver.problem import OPS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +31,7 @@ PROBLEM: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with running_server(Settings(workers=2, max_body_bytes=64 * 1024)) as u:
+    with running_server(ServiceSettings(workers=2, max_body_bytes=64 * 1024)) as u:
         yield u
 
 
@@ -127,6 +129,36 @@ def test_malformed_json_is_400(client: httpx.Client) -> None:
     r = client.post("/v1/redundancy", content=b'{"guards": [', headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_problem"
     assert "invalid JSON" in r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("op", ["solve", "batch"])
+def test_deeply_nested_json_is_400_not_a_crash(client: httpx.Client, op: str) -> None:
+    body = b'{"items": ' * (op == "batch") + b"[" * 20_000 + b"]" * 20_000 + b"}" * (op == "batch")
+    r = client.post(f"/v1/{op}", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "too_large"
+    assert client.get("/readyz").status_code == 200
+
+
+@settings(max_examples=12, deadline=None)
+@given(order=st.permutations(range(4)), names=st.lists(st.from_regex(r"x_[a-z0-9]{1,6}", fullmatch=True),
+                                                        min_size=2, max_size=2, unique=True),
+       dup=st.integers(0, 3))
+def test_cache_key_and_answer_invariant_under_renaming_and_permutation(url: str, order: list[int],
+                                                                       names: list[str], dup: int) -> None:
+    base = {"symbols": PROBLEM["symbols"], "asserts": PROBLEM["asserts"], "guards": PROBLEM["guards"]}
+    a, b = names
+    text = json.dumps(base).replace("s0", "\u0001").replace("s1", b).replace("\u0001", a)
+    other = json.loads(text)
+    again = other["guards"][order[dup]]
+    again = {**again, "id": "again"} if isinstance(again, dict) else again  # ids stay unique
+    other["guards"] = [other["guards"][i] for i in order] + [again]
+    with httpx.Client(base_url=url, timeout=120) as c:
+        ref = c.post("/v1/redundancy", json=base).json()
+        got = c.post("/v1/redundancy", json=other).json()
+    assert got["key"] == ref["key"] and got["cached"] is True
+    from solver import run
+
+    assert comparable(got) == comparable(run("redundancy", other))
 
 
 def test_oversized_body_is_413(client: httpx.Client) -> None:
