@@ -44,6 +44,9 @@ DIV_KINDS = frozenset({FLOORDIV, MOD, EDIV, EMOD})
 
 MAX_INT_DIGITS = 4000  # integer literals / folded constants beyond this are `too_large`
 MAX_TERM_SIZE = 200_000  # tree size (with sharing counted once per parent) beyond this is `too_large`
+# symbolic factors in one product: z3 expands powers of sums when a formula is asserted, outside
+# its time limit ((s0+1)**4096 took 14 s in Z3_solver_assert with a 1 s budget)
+MAX_FACTORS = 256
 
 
 class Term:
@@ -204,6 +207,8 @@ def mk_mul(*ts: Term) -> Term:
             raise TooLargeError(f"integer with more than {MAX_INT_DIGITS} digits")
     if c == 0:
         return ZERO
+    if len(factors) > MAX_FACTORS:
+        raise TooLargeError(f"product of more than {MAX_FACTORS} symbolic factors")
     if not factors:
         return mk_int(c)
     if len(factors) == 1:

@@ -48,6 +48,8 @@ def parse_sympy(text: str) -> Parsed:
     except SyntaxError as e:
         col = (e.offset or 1) - 1
         msg = e.msg
+        if "Exceeds the limit" in msg:  # Python's int max_str_digits
+            raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", offset=lead + max(col, 0)) from None
         if "too many nested" in msg:
             raise TooLargeError(f"expression nested too deeply: {msg}", offset=lead + col) from None
         raise ParseError(f"invalid syntax: {msg}", offset=lead + max(col, 0)) from None
