@@ -7,6 +7,7 @@ guard checks without torch.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import io
 import json
@@ -18,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from service import shrink_template
 from service.cli import main
 from service.shrink_model import ModelSpec, ShrinkOutcome, load_spec, numel, render_test, shrink_model
 from solver import InvalidProblemError, run
@@ -155,3 +159,15 @@ def test_spec_defaults(tmp_path: Path) -> None:
     spec = load_spec(_write(tmp_path, "my_model.py", "build_model = example_inputs = dynamic_shapes = None\n"))
     assert isinstance(spec, ModelSpec)
     assert (spec.name, spec.seed, spec.atol, spec.rtol, spec.requires) == ("my_model", 0, 1e-5, 1e-4, ())
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+                     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner, max_size=6),
+                     max_leaves=40)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_json)
+def test_emitted_literals_read_back_unchanged(value: Any) -> None:
+    """The embedded PROBLEM/MODEL are Python literals of exactly the data symguard solved."""
+    assert ast.literal_eval(shrink_template.literal(value)) == value
