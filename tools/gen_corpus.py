@@ -1,0 +1,124 @@
+"""Generate the PyTorch corpus: every model of ``gen_corpus_models`` traced with
+``torch.export.export(strict=False, Dim.AUTO(min, max))`` and with ``torch.compile(dynamic=True,
+fullgraph=True)`` and a capturing backend, each ShapeEnv written as a SPEC problem
+``smt2_corpus/torch/<model>_<mode>.json`` (plus ``.smt2`` when ``solver.smtlib`` can export).
+
+Needs the ``torch`` extra. Each (model, mode) runs in its own subprocess with a time limit, so a
+model that hangs or crashes is skipped with the reason logged and the others still run::
+
+    python tools/gen_corpus.py                 # all models, both modes
+    python tools/gen_corpus.py swin:compile    # one
+    python tools/gen_corpus.py --timeout 300 --out smt2_corpus/torch
+
+Then ``python tools/corpus_manifest.py`` checks every problem with symguard and writes MANIFEST.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODES = ("export", "compile")
+
+
+def trace_one(name: str, mode: str) -> dict[str, Any]:
+    """Trace one model in one mode (in this process) and return its SPEC problem."""
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tools"))
+    import torch
+    from gen_corpus_models import MODELS
+
+    from service import torch_bridge as tb
+
+    desc, build, dims = MODELS[name]
+    torch.manual_seed(0)
+    model, args = build()
+    model.eval()
+    how = ("torch.export.export(strict=False) with Dim.AUTO(min, max)" if mode == "export"
+           else "torch.compile(dynamic=True, fullgraph=True)")
+    source = f"{name}: {desc} | torch {torch.__version__.split('+')[0]} CPU | {how}"
+    if mode == "export":
+        Dim = torch.export.Dim
+        shapes = tuple({d: Dim.AUTO(min=lo, max=hi) for d, (lo, hi) in dims.get(i, {}).items()} or None
+                       for i in range(len(args)))
+        with torch.no_grad():
+            doc = tb.capture_export(model, args, dynamic_shapes=shapes, source=source)
+    else:
+        doc = tb.capture_compile(model, *args, source=source)
+    doc["meta"]["example_shapes"] = [list(a.shape) for a in args]
+    return doc
+
+
+def _child(name: str, mode: str, out: Path) -> int:
+    t0 = time.monotonic()
+    doc = trace_one(name, mode)
+    doc["meta"]["trace_seconds"] = round(time.monotonic() - t0, 1)
+    path = out / f"{name}_{mode}.json"
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+    _export_smt2(path)
+    print(json.dumps({"file": path.name, "symbols": len(doc["symbols"]), "guards": len(doc["guards"]),
+                      "asserts": len(doc["asserts"]), "seconds": doc["meta"]["trace_seconds"]}))
+    return 0
+
+
+def _export_smt2(path: Path) -> None:
+    """The equivalent .smt2 through ``symguard export`` when the SMT-LIB printer exists."""
+    try:
+        from solver import smtlib  # noqa: F401
+    except ImportError:
+        return
+    from io import StringIO
+
+    from service.cli import main
+    buf = StringIO()
+    if main(["export", str(path), "--to", "smt2"], buf) == 0:
+        path.with_suffix(".smt2").write_text(buf.getvalue())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("only", nargs="*", help="model or model:mode (default: all)")
+    ap.add_argument("--out", default=str(ROOT / "smt2_corpus" / "torch"))
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per model and mode")
+    ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if a.child:
+        return _child(a.child[0], a.child[1], out)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import gen_corpus_models
+
+    jobs = []
+    for name in gen_corpus_models.MODELS:
+        for mode in MODES:
+            if not a.only or name in a.only or f"{name}:{mode}" in a.only:
+                jobs.append((name, mode))
+    failed = 0
+    for name, mode in jobs:
+        t0 = time.monotonic()
+        try:
+            r = subprocess.run([sys.executable, __file__, "--child", name, mode, "--out", str(out)],
+                               capture_output=True, text=True, timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"SKIP {name}:{mode}: no result within {a.timeout:.0f} s", flush=True)
+            failed += 1
+            continue
+        if r.returncode != 0:
+            lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip() and not ln.startswith(" ")]
+            print(f"SKIP {name}:{mode}: {' | '.join(lines[-3:])[:600]}", flush=True)
+            failed += 1
+            continue
+        print(f"OK   {name}:{mode} {r.stdout.strip().splitlines()[-1]} ({time.monotonic() - t0:.0f} s wall)",
+              flush=True)
+    return 1 if failed == len(jobs) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
