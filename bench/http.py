@@ -82,9 +82,12 @@ def _fresh(i: int) -> dict[str, Any]:
     return {**PROBLEM, "guards": [*PROBLEM["guards"], f"s0 <= {4096 - i}"]}
 
 
-async def _drive(url: str, path: str, bodies: Callable[[int], bytes], n: int) -> tuple[list[float], float]:
-    """``n`` requests spread over ``CLIENTS`` concurrent clients; latencies (ms) and wall time (s)."""
+async def _drive(url: str, path: str, bodies: Callable[[int], bytes], n: int
+                 ) -> tuple[list[float], float, list[float]]:
+    """``n`` requests over ``CLIENTS`` concurrent clients: latencies (ms), wall time (s), and the
+    server's own ``elapsed_ms`` (its time from request to answer, without HTTP and client)."""
     lat: list[float] = []
+    server: list[float] = []
     counter = iter(range(n))
 
     async def client() -> None:
@@ -97,15 +100,19 @@ async def _drive(url: str, path: str, bodies: Callable[[int], bytes], n: int) ->
                 lat.append((time.perf_counter() - t0) * 1000)
                 if r.status_code != 200:
                     raise RuntimeError(f"{path}: HTTP {r.status_code} {r.text[:200]}")
+                if "elapsed_ms" in r.text:
+                    server.append(r.json()["elapsed_ms"])
 
     t0 = time.perf_counter()
     await asyncio.gather(*(client() for _ in range(CLIENTS)))
-    return lat, time.perf_counter() - t0
+    return lat, time.perf_counter() - t0, server
 
 
-def _row(name: str, lat: list[float], wall: float) -> str:
+def _row(name: str, lat: list[float], wall: float, server: list[float]) -> str:
     q = statistics.quantiles(lat, n=100, method="inclusive")
-    return f"| {name:<17} | {len(lat):>6} | {statistics.median(lat):>8.2f} | {q[98]:>8.2f} | {len(lat) / wall:>9.0f} |"
+    inner = f"{statistics.median(server):>8.2f}" if server else f"{'-':>8}"
+    return (f"| {name:<17} | {len(lat):>6} | {statistics.median(lat):>8.2f} | {q[98]:>8.2f} | "
+            f"{len(lat) / wall:>7.0f} | {inner} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,10 +150,10 @@ def main(argv: list[str] | None = None) -> int:
             ("miss", *asyncio.run(_drive(sg, op, lambda i: json.dumps(_fresh(i)).encode(), max(20, n // 5)))),
         ]
         print(f"\n{args.op}, {CLIENTS} concurrent clients, {args.workers} workers, {os.cpu_count()} cores\n")
-        print("| scenario          |   reqs | p50 (ms) | p99 (ms) | req/s     |")
-        print("|-------------------|-------:|---------:|---------:|----------:|")
-        for name, lat, wall in rows:
-            print(_row(name, lat, wall))
+        print("| scenario          |   reqs | p50 (ms) | p99 (ms) |   req/s | server p50 |")
+        print("|-------------------|-------:|---------:|---------:|--------:|---------:|")
+        for name, lat, wall, server in rows:
+            print(_row(name, lat, wall, server))
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
