@@ -151,7 +151,9 @@ def _map_redundancy(res: Result, problem: Problem, canon: Canonical, g_first: di
     out_rows = []
     for i, (g, j) in enumerate(zip(problem.guards, canon.guards)):
         row = rows[j]
-        verdict, implied = row["verdict"], [cid(x) for x in row["implied_by"]]
+        # canonical guards are sorted by text: give implied_by back in the caller's input order
+        by_input = sorted(row["implied_by"], key=lambda x: (x[0] != "a", g_first.get(int(x[1:]), 0)))
+        verdict, implied = row["verdict"], [cid(x) for x in by_input]
         if g_first[j] != i and verdict not in ("always_true", "always_false", "unsupported"):
             # a repeat of an earlier guard is implied by that guard (or by what implies it)
             verdict = "redundant"

@@ -164,6 +164,9 @@ class _Run:
         for i in live:
             if self.verdict[i] is None and ch.check(self.A + [self.sel(i)], budget_ms=self.budget(len(live))).status == UNSAT:
                 self.verdict[i] = ALWAYS_FALSE
+            elif self.verdict[i] is None and ch.check(self.A + [ch.negation(self.guards[i].term)],  # type: ignore[arg-type]
+                                                      budget_ms=self.budget(len(live))).status == UNSAT:
+                self.verdict[i] = ALWAYS_TRUE  # SPEC: implied by the asserts alone, even when A & G is unsat
         cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
         # always_false guards are the last to go: one of them alone explains the conflict
         order = sorted(self.removal_order(cands), key=lambda i: self.verdict[i] == ALWAYS_FALSE)
