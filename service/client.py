@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -21,6 +21,9 @@ from solver.errors import InternalError
 from solver.problem import OPS
 
 from .errors import error_from_body
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 Result = dict[str, Any]
 MAX_RETRY_WAIT_S = 10.0
@@ -109,7 +112,7 @@ class Client:
         with contextlib.suppress(Exception):  # interpreter teardown
             self._http.close()
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -157,7 +160,7 @@ class AsyncClient:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self) -> AsyncClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
