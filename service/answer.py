@@ -15,6 +15,7 @@ from .metrics import Metrics
 from .workers import WorkerPool
 
 Result = dict[str, Any]
+EXACT_MAX_BODY = 256 * 1024  # larger requests skip the exact layer: it counts entries, not bytes
 
 
 class Answerer:
@@ -40,7 +41,8 @@ class Answerer:
                 self.cache.put(op, done.key, done.fresh)
             out = done.result
             out["elapsed_ms"] = _ms(t0)
-            if done.fresh is not None or done.layer is not None:  # final: safe to replay verbatim
+            final = done.fresh is not None or done.layer is not None  # safe to replay verbatim
+            if final and len(body) <= EXACT_MAX_BODY:
                 self.cache.put_exact(ek, dict(out))
         self._m.outcomes.labels(op, str(out.get("status"))).inc()
         return out
