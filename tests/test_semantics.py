@@ -174,7 +174,7 @@ def test_floor_div_identity_holds_for_free_operands() -> None:
     # no point with b != 0 violates a == b*(a//b) + a%b, and 0 <= a%b < b or b < a%b <= 0
     p = {"symbols": {"a": {"min": -50, "max": 50}, "b": {"min": -9, "max": 9}},
          "asserts": ["Ne(b, 0)"],
-         "guards": ["Ne(a, b*(a // b) + a % b) | ((b > 0) & ((a % b < 0) | (a % b >= b)))"
-                    " | ((b < 0) & ((a % b > 0) | (a % b <= b)))"]}
+         "guards": [("Ne(a, b*(a // b) + a % b) | ((b > 0) & ((a % b < 0) | (a % b >= b)))"
+                    " | ((b < 0) & ((a % b > 0) | (a % b <= b)))")]}
     assert run("solve", p)["status"] == "unsat"
     assert math.floor(-7 / 2) == -7 // 2  # the reference itself
