@@ -271,7 +271,32 @@ def capture_export(model: Any, args: tuple[Any, ...], *, dynamic_shapes: Any,
 
     with record_ranges() as rec:
         ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=strict)
+    _apply_dim_hints(ep, dynamic_shapes, rec)
     return problem_from_exported(ep, initial_ranges=rec, source=source)
+
+
+def _apply_dim_hints(ep: Any, dynamic_shapes: Any, initial: dict[Any, Any]) -> None:
+    """``Dim.AUTO(min, max)`` ranges are the input contract, but export applies them after tracing
+    by assigning ``var_to_range`` directly (not seen by ``record_ranges``): intersect them in.
+    Handles the common case of positional tensor arguments."""
+    import torch
+    from torch.utils._sympy.numbers import int_oo
+    from torch.utils._sympy.value_ranges import ValueRanges
+
+    specs = list(dynamic_shapes.values()) if isinstance(dynamic_shapes, dict) else list(dynamic_shapes or ())
+    vals = {n.name: n.meta.get("val") for n in ep.graph.nodes if n.op == "placeholder"}
+    for name, spec in zip(ep.graph_signature.user_inputs, specs):
+        shape = getattr(vals.get(name), "shape", None)
+        if not isinstance(spec, dict) or shape is None:
+            continue
+        for d, hint in spec.items():
+            lo, hi = getattr(hint, "min", None), getattr(hint, "max", None)
+            size = shape[d] if isinstance(d, int) and d < len(shape) else None
+            if (lo is None and hi is None) or not isinstance(size, torch.SymInt):
+                continue
+            sym = size.node.expr
+            if sym.is_Symbol and sym in initial:
+                initial[sym] = initial[sym] & ValueRanges(0 if lo is None else lo, int_oo if hi is None else hi)
 
 
 # ------------------------------------------------------------------ checking with symguard

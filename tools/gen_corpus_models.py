@@ -24,7 +24,8 @@ class _Hidden(nn.Module):
         super().__init__()
         self.model, self.names, self.extra = model, names, extra
 
-    def forward(self, *args: torch.Tensor) -> torch.Tensor:
+    def forward(self, x0: torch.Tensor, x1: torch.Tensor | None = None) -> torch.Tensor:
+        args = (x0,) if x1 is None else (x0, x1)
         out = self.model(**dict(zip(self.names, args)), **self.extra)
         return out.last_hidden_state
 
