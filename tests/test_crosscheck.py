@@ -1,0 +1,96 @@
+"""Soundness cross-check (``bench/crosscheck.py``): symguard's verdicts and models re-decided by
+cvc5 (an independent encoding and ours) and by brute force. Any disagreement is a bug.
+
+Bounded for CI: cvc5 gets a short limit per check (its ``unknown`` is counted, never a failure),
+corpus problems are brute-forced on a box of a few thousand points around their hints.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from crosscheck_gen import with_asserts
+from hypothesis import HealthCheck, given, settings
+from small_problems import small_problems
+
+pytest.importorskip("cvc5", reason="the cross-check needs cvc5 (pip install cvc5)")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("crosscheck", ROOT / "bench" / "crosscheck.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("crosscheck", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+cc = _load()
+# CI: the shared sample of real PyTorch guard sets (bench/crosscheck.py runs the whole corpus)
+CORPUS = [f for f in cc.corpus_files() if "corpus_sample" in f.parts]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("path", CORPUS, ids=[f.stem for f in CORPUS])
+def test_corpus_agrees_with_cvc5_and_brute_force(path: Path) -> None:
+    tally = cc.crosscheck_corpus([path], encodings=("ref",), clip_points=1000, timeout_ms=300)
+    print("\n" + cc.table(tally))
+    assert tally.disagreements == []
+    assert tally.problems == 1 and sum(tally.checks.values()) > 0
+
+
+def test_corpus_present() -> None:
+    if not CORPUS:
+        pytest.skip("shared/corpus_sample is not beside the repository")
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(with_asserts(small_problems(hints=True, timeout_ms=20000)))
+def test_generated_problems_agree(case: Any) -> None:
+    doc, boxes, oracle = case
+    tally = cc.crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, oracle), timeout_ms=2000)
+    assert tally.disagreements == [], (doc, tally.disagreements)
+
+
+def test_reference_encoding_is_python_floor_semantics() -> None:
+    """The second path's own encoding, pinned: x // y and x % y for every sign of y (cvc5, no z3)."""
+    from solver import load_problem
+
+    for x, y in [(7, 2), (-7, 2), (7, -2), (-7, -2), (0, -3), (6, 3), (-6, -3)]:
+        doc = {"symbols": {"x": {"min": x, "max": x}, "y": {"min": y, "max": y}},
+               "guards": [f"Eq(x // y, {x // y})", f"Eq(Mod(x, y), {x % y})", "Eq(TruncDiv(x, y), "
+                          f"{int(x / y)})", f"Eq(CeilDiv(x, y), {-((-x) // y)})"]}
+        c = cc.Cvc5(load_problem(doc))
+        p = load_problem(doc)
+        assert c.check([g.term for g in p.guards])[0] == "sat", (x, y)
+        for g in p.guards:
+            assert c.check([], negated=g.term)[0] == "unsat", (x, y, g.text)
+
+
+def test_a_wrong_verdict_is_caught() -> None:
+    """The checker is not vacuous: a forged 'redundant' verdict is reported by every path."""
+    from solver import load_problem
+
+    doc = {"symbols": {"s0": {"min": 0, "max": 20}}, "guards": ["s0 >= 4", "s0 >= 9"]}
+    p = load_problem(doc)
+    forged = {"status": "sat", "minimal": ["g0"], "guards": [
+        {"id": "g0", "verdict": "required", "implied_by": []},
+        {"id": "g1", "verdict": "redundant", "implied_by": ["g0"]}]}
+    for path in (cc.Cvc5Path(doc, p, "ref", 2000), cc.BrutePath({"s0": (0, 20)},
+                                                                lambda i, e: cc.py_holds(
+                                                                    {g.id: g.term for g in p.guards}[i], e))):
+        tally = cc.Tally()
+        try:
+            cc.check_redundancy(p, forged, path, tally)
+        finally:
+            if isinstance(path, cc.Cvc5Path):
+                path.close()
+        assert any("g1" in d for d in tally.disagreements), path.name
