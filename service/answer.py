@@ -1,5 +1,10 @@
 """One operation on one request body: exact cache → worker (canonical caches inside) → metrics.
 
+Concurrent requests for one canonical problem are coalesced: while a worker computes a key, a
+second request for it (renamed, permuted, …) waits for that answer instead of computing it again
+(its worker idles meanwhile; CPU, not worker slots, is what a 2-core host lacks). If the first
+computation does not end final (timeout, error), the waiter computes for itself.
+
 The routes call ``Answerer.answer`` and nothing else; it returns the caller's SPEC §2 result with
 ``cached`` and ``elapsed_ms`` (wall time in this server, queueing included) filled in, or raises a
 ``SymguardError`` that ``service.errors`` turns into the §5 response.
@@ -7,12 +12,13 @@ The routes call ``Answerer.answer`` and nothing else; it returns the caller's SP
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 from .cache import ResultCache, exact_key
 from .metrics import Metrics
-from .workers import WorkerPool
+from .workers import Done, WorkerPool
 
 Result = dict[str, Any]
 EXACT_MAX_BODY = 256 * 1024  # larger requests skip the exact layer: it counts entries, not bytes
@@ -23,6 +29,7 @@ class Answerer:
         self.pool = pool
         self.cache = cache
         self._m = metrics
+        self._inflight: dict[tuple[str, str], asyncio.Future[Result | None]] = {}
 
     async def answer(self, op: str, body: bytes, *, bounded: bool = True) -> Result:
         t0 = time.perf_counter()
@@ -32,7 +39,7 @@ class Answerer:
             self._m.cache_hits.labels("exact").inc()
             out = {**hit, "cached": True, "elapsed_ms": _ms(t0)}
         else:
-            done = await self.pool.run(op, body, self.cache.lookup, bounded=bounded)
+            done = await self._run(op, body, bounded)
             if done.layer is not None:
                 self._m.cache_hits.labels(done.layer).inc()
             else:
@@ -46,6 +53,29 @@ class Answerer:
                 self.cache.put_exact(ek, dict(out))
         self._m.outcomes.labels(op, str(out.get("status"))).inc()
         return out
+
+    async def _run(self, op: str, body: bytes, bounded: bool) -> Done:
+        mine: list[tuple[str, str]] = []
+
+        async def lookup(op: str, key: str) -> tuple[str, Result] | None:
+            hit = await self.cache.lookup(op, key)
+            if hit is not None:
+                return hit
+            other = self._inflight.get((op, key))
+            if other is not None:
+                res = await asyncio.shield(other)
+                return ("coalesced", res) if res is not None else None
+            self._inflight[(op, key)] = asyncio.get_running_loop().create_future()
+            mine.append((op, key))
+            return None
+
+        done: Done | None = None
+        try:
+            done = await self.pool.run(op, body, lookup, bounded=bounded)
+            return done
+        finally:
+            for k in mine:
+                self._inflight.pop(k).set_result(done.fresh if done is not None else None)
 
 
 def _ms(t0: float) -> float:

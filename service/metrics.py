@@ -20,7 +20,8 @@ class Metrics:
         self.latency = Histogram("symguard_request_seconds", "request latency by route", ["route"],
                                  buckets=_BUCKETS, registry=r)
         self.cache_hits = Counter("symguard_cache_hits", "answers served from a cache, by layer "
-                                  "(exact: byte-identical request; local: canonical LRU; redis: shared L2)",
+                                  "(exact: byte-identical request; local: canonical LRU; redis: shared L2; "
+                                  "coalesced: waited for the same problem computed concurrently)",
                                   ["layer"], registry=r)
         self.cache_misses = Counter("symguard_cache_misses", "answers computed by a worker", registry=r)
         self.outcomes = Counter("symguard_solver_outcomes", "results by operation and status",

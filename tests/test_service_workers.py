@@ -14,7 +14,8 @@ from service_helpers import running_server
 from service.settings import Settings
 
 # A worker whose solver ignores its deadline for one marked problem (timeout_ms == 777): the
-# server must enforce the budget from outside. Everything else is the real worker.
+# server must enforce the budget from outside; and is slow but within budget for another (4778).
+# Everything else is the real worker.
 SLOW_WORKER = (sys.executable, "-c", """
 import time
 import solver.api as api
@@ -22,6 +23,8 @@ real = api.compute
 def compute(op, canon):
     if canon.options.timeout_ms == 777:
         time.sleep(600)
+    if canon.options.timeout_ms == 4778:
+        time.sleep(1.5)
     return real(op, canon)
 api.compute = compute
 from service.worker_proc import main
@@ -125,3 +128,23 @@ def test_workers_are_recycled(url: str) -> None:
             r = c.post("/v1/solve", json={**PROBLEM, "options": {"timeout_ms": 3000 + i}})
             assert r.status_code == 200
     assert _metric(url, 'symguard_worker_restarts_total{reason="recycle"}') >= before + 2
+
+
+def test_concurrent_requests_for_one_problem_are_computed_once(url: str) -> None:
+    _all_workers_up(url)
+    before = _metric(url, 'symguard_cache_hits_total{layer="coalesced"}')
+    doc = {**PROBLEM, "options": {"timeout_ms": 4778}}
+    renamed = {"symbols": {"a": {"min": 2}, "b": {"min": 2}},
+               "guards": ["Ne(b, 1)", "a >= 8", "a >= 16"], "queries": ["a > 3", "FloorDiv(a, 2)"],
+               "options": {"timeout_ms": 4778}}
+    out: list[dict[str, Any]] = []
+    threads = [threading.Thread(target=lambda d=d: out.append(httpx.post(f"{url}/v1/redundancy", json=d,
+                                                                         timeout=60).json()))
+               for d in (doc, renamed)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r["cached"] for r in out) == [False, True]
+    assert out[0]["key"] == out[1]["key"]
+    assert _metric(url, 'symguard_cache_hits_total{layer="coalesced"}') == before + 1
