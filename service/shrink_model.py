@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,13 +110,15 @@ def load_spec(path: str | Path) -> ModelSpec:
                      float(getattr(mod, "RTOL", 1e-4)), tuple(requires))
 
 
-def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[list[int]]]:
-    """Export at the example inputs; the SPEC problem, the input names and their original shapes."""
+def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[list[int]], list[dict[str, str]]]:
+    """Export at the example inputs: the bridge's SPEC problem, the input names, their original
+    shapes, and the exported program's input range checks as asserts (see ``input_checks``)."""
     try:
         import torch
     except ImportError:
         raise InvalidProblemError("shrink-model needs PyTorch: pip install 'symguard[torch]'") from None
-    from .torch_bridge import capture_export
+    from .torch_bridge import problem_from_exported, record_ranges
+
     torch.manual_seed(spec.seed)
     try:
         model = spec.module.build_model().eval()
@@ -128,16 +131,34 @@ def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[lis
                                   "arguments)", where=f"{spec.path}:example_inputs")
     source = f"{spec.name} | torch {torch.__version__} | torch.export (strict=False) | symguard shrink-model"
     try:
-        problem = capture_export(model, args, dynamic_shapes=spec.module.dynamic_shapes, source=source)
+        with record_ranges() as initial:
+            ep = torch.export.export(model, args, dynamic_shapes=spec.module.dynamic_shapes, strict=False)
     except Exception as e:  # the user's model or dynamic_shapes: say what torch said, briefly
         first = str(e).strip().splitlines()[:12]
         raise InvalidProblemError(f"torch.export.export failed ({type(e).__name__}): " + "\n".join(first),
                                   where=f"{spec.path}:dynamic_shapes") from e
+    problem = problem_from_exported(ep, initial_ranges=initial, source=source)
     names = list(problem.get("inputs", {}))
     if len(names) != len(args):
         raise InvalidProblemError(f"export saw {len(names)} user inputs for {len(args)} example inputs",
                                   where=f"{spec.path}:example_inputs")
-    return problem, names, [list(a.shape) for a in args]
+    return problem, names, [list(a.shape) for a in args], input_checks(ep)
+
+
+def input_checks(ep: Any) -> list[dict[str, str]]:
+    """The bounds the exported program checks on every call (``ep.range_constraints``), as asserts.
+
+    They may be narrower than the ranges before guards (PyTorch folds guards into them), which is
+    why they are kept out of the guard-pruning count — but the small shapes must pass them, or the
+    exported program rejects its own repro ("Guard failed: x.size()[2] >= 16").
+    """
+    checks = []
+    for expr, vr in ep.range_constraints.items():
+        for side, bound, op in (("min", vr.lower, ">="), ("max", vr.upper, "<=")):
+            if getattr(bound, "is_integer", False) and getattr(bound, "is_finite", False):
+                name = re.sub(r"\W+", "_", str(expr)).strip("_")
+                checks.append({"id": f"input_{side}_{name}", "expr": f"{expr} {op} {int(bound)}"})
+    return checks
 
 
 def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, objective: str = "sum",
@@ -151,15 +172,15 @@ def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, object
 
         runner = run
     spec = load_spec(spec_path)
-    problem, names, original = export_problem(spec)
-    problem["options"] = {**problem.get("options", {}), "objective": objective, "timeout_ms": timeout_ms}
-    res = runner("shrink", problem)
+    bridged, names, original, checks = export_problem(spec)
+    problem = {**bridged, "asserts": [*bridged.get("asserts", []), *checks]}
+    res = runner("shrink", {**problem, "options": {"objective": objective, "timeout_ms": timeout_ms}})
     if res.get("status") != "sat":
         raise InvalidProblemError(f"shrink found no small shapes ({res.get('status')}: "
                                   f"{res.get('reason') or res.get('core')}); the guards may be unsatisfiable",
                                   where=str(spec.path))
     small = [list(res["input_shapes"][n]) for n in names]
-    red = runner("redundancy", {**problem, "options": {"timeout_ms": timeout_ms}})
+    red = runner("redundancy", {**bridged, "options": {"timeout_ms": timeout_ms}})
     outcome = ShrinkOutcome(spec, problem, res, list(red.get("minimal", [])), names, original, small)
     if not write:
         return outcome

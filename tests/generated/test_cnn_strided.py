@@ -32,7 +32,14 @@ PROBLEM: dict[str, Any] = {
         's53': {'min': 2, 'max': None, 'hint': 40},
         's77': {'min': 2, 'max': 64, 'hint': 4},
     },
-    'asserts': [],
+    'asserts': [
+        {'id': 'input_min_s77', 'expr': 's77 >= 2'},
+        {'id': 'input_max_s77', 'expr': 's77 <= 64'},
+        {'id': 'input_min_s53', 'expr': 's53 >= 8'},
+        {'id': 'input_max_s53', 'expr': 's53 <= 1024'},
+        {'id': 'input_min_s0', 'expr': 's0 >= 8'},
+        {'id': 'input_max_s0', 'expr': 's0 <= 1024'},
+    ],
     'guards': [
         'Ne((((s0 - 1)//2)) + 1, 1)',
         'Ne((((s53 - 1)//2)) + 1, 1)',

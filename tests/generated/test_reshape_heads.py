@@ -33,7 +33,12 @@ PROBLEM: dict[str, Any] = {
         's27': {'min': 2, 'max': None, 'hint': 23},
         's52': {'min': 2, 'max': None, 'hint': 3},
     },
-    'asserts': [],
+    'asserts': [
+        {'id': 'input_min_s23', 'expr': 's23 >= 2'},
+        {'id': 'input_max_s23', 'expr': 's23 <= 64'},
+        {'id': 'input_min_s12', 'expr': 's12 >= 2'},
+        {'id': 'input_max_s12', 'expr': 's12 <= 4096'},
+    ],
     'guards': [
         'Eq(s27, s12)',
         'Eq(s52, s23)',

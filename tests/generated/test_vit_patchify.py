@@ -3,7 +3,7 @@
 The smallest inputs of vit_patchify that take the same program path as its example inputs (every
 guard PyTorch recorded still holds).
 
-Original input shapes (2, 3, 34, 45) (9180 elements) shrink to (2, 3, 10, 9) (540
+Original input shapes (2, 3, 34, 45) (9180 elements) shrink to (2, 3, 9, 10) (540
 elements); objective sum, optimal: True. 95 guards, 2 of them needed
 (symguard redundancy). Regenerate with the command above rather than editing by hand.
 """
@@ -32,7 +32,14 @@ PROBLEM: dict[str, Any] = {
         's53': {'min': 8, 'max': 1024, 'hint': 34},
         's77': {'min': 2, 'max': 32, 'hint': 2},
     },
-    'asserts': [],
+    'asserts': [
+        {'id': 'input_min_s77', 'expr': 's77 >= 2'},
+        {'id': 'input_max_s77', 'expr': 's77 <= 32'},
+        {'id': 'input_min_s53', 'expr': 's53 >= 8'},
+        {'id': 'input_max_s53', 'expr': 's53 <= 1024'},
+        {'id': 'input_min_s0', 'expr': 's0 >= 8'},
+        {'id': 'input_max_s0', 'expr': 's0 <= 1024'},
+    ],
     'guards': [
         's53 - (Mod(s53, 4)) >= 0',
         '3*s0*s77*(s53 - (Mod(s53, 4))) >= 2',
@@ -137,10 +144,10 @@ PROBLEM: dict[str, Any] = {
 MINIMAL: list[str] = ['g3', 'g9']
 
 # The shrunk symbol values and the concrete input shapes they give, in forward-argument order.
-MODEL: dict[str, int] = {'s0': 9, 's53': 10, 's77': 2}
+MODEL: dict[str, int] = {'s0': 10, 's53': 9, 's77': 2}
 INPUT_NAMES: list[str] = ['x']
 ORIGINAL_SHAPES: list[list[int]] = [[2, 3, 34, 45]]
-SMALL_SHAPES: list[list[int]] = [[2, 3, 10, 9]]
+SMALL_SHAPES: list[list[int]] = [[2, 3, 9, 10]]
 
 
 def test_small_shapes_satisfy_every_guard() -> None:

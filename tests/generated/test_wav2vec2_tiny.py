@@ -28,7 +28,12 @@ ATOL, RTOL = 1e-05, 0.0001
 PROBLEM: dict[str, Any] = {
     'source': 'wav2vec2_tiny | torch 2.13.0+cpu | torch.export (strict=False) | symguard shrink-model',
     'symbols': {'s6': {'min': 2, 'max': 16, 'hint': 2}, 's76': {'min': 2, 'max': None, 'hint': 1000}},
-    'asserts': [],
+    'asserts': [
+        {'id': 'input_min_s6', 'expr': 's6 >= 2'},
+        {'id': 'input_max_s6', 'expr': 's6 <= 16'},
+        {'id': 'input_min_s76', 'expr': 's76 >= 60'},
+        {'id': 'input_max_s76', 'expr': 's76 <= 100000'},
+    ],
     'guards': [
         's76 >= 10',
         '8*s6*(((s76//5)) - 1) >= 2',
