@@ -1,0 +1,92 @@
+"""SPEC §3: the key is invariant under renaming, permutation, duplication and ids; a result for
+the renamed problem is the same result in the caller's own names and ids."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from guard_grammar import boxes
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import load_problem, prepare, run
+from solver.pyeval import holds
+
+
+def _rename(text: str, names: dict[str, str]) -> str:
+    return re.sub(r"\b[a-z]\b", lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def _variant(doc: dict[str, Any], perm_a: list[int], perm_g: list[int], dup: bool) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+    """Renamed symbols (declared in reverse), permuted and relabelled entries, one guard repeated."""
+    names = {s: f"n_{s}{i}" for i, s in enumerate(doc["symbols"])}
+    symbols = {names[s]: d for s, d in reversed(list(doc["symbols"].items()))}
+    a = [{"id": f"A{i}", "expr": _rename(doc["asserts"][i], names)} for i in perm_a]
+    g = [{"id": f"G{i}", "expr": _rename(doc["guards"][i], names)} for i in perm_g]
+    if dup and g:
+        g.append({"id": "dup", "expr": g[0]["expr"]})
+    gid = {f"g{i}": f"G{i}" for i in range(len(doc["guards"]))}
+    return {"symbols": symbols, "asserts": a, "guards": g, "options": doc["options"]}, names, gid
+
+
+@st.composite
+def variants(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str, str], dict[str, str]]:
+    doc = draw(boxes())
+    doc["options"] = {"prefer": "cheap", "timeout_ms": 30_000}
+    pa = draw(st.permutations(range(len(doc["asserts"]))))
+    pg = draw(st.permutations(range(len(doc["guards"]))))
+    v, names, gid = _variant(doc, list(pa), list(pg), draw(st.booleans()))
+    return doc, v, names, gid
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variants())
+def test_key_invariant_and_answers_mapped_back(case: tuple[Any, ...]) -> None:
+    doc, var, _names, gid = case
+    assert prepare(doc)[1].key == prepare(var)[1].key
+    r0, r1 = run("solve", doc), run("solve", var)
+    assert r0["status"] == r1["status"]
+    if r1["status"] == "sat":  # the renamed model satisfies the renamed problem
+        p = load_problem(var)
+        assert set(r1["model"]) == set(var["symbols"])
+        assert all(holds(c.term, r1["model"]) for c in p.asserts + p.guards)
+    else:
+        ids = {e["id"] for e in var["asserts"] + var["guards"]}
+        assert set(r1["core"]) <= ids
+    d0, d1 = run("redundancy", doc), run("redundancy", var)
+    v0 = {gid[g["id"]]: g["verdict"] for g in d0["guards"]}
+    v1 = {g["id"]: g["verdict"] for g in d1["guards"] if g["id"] != "dup"}
+    assert v0 == v1
+    assert sorted(gid[i] for i in d0["minimal"]) == sorted(i for i in d1["minimal"])
+    assert [g["id"] for g in d1["guards"]] == [g["id"] for g in var["guards"]]
+
+
+def test_spellings_share_a_key() -> None:
+    keys = {prepare({"guards": [g]})[1].key for g in ["s0 < s1", "s1 > s0", "Lt(s0, s1)", "s0 + 1 <= s1"]}
+    assert len(keys) == 1
+
+
+def test_options_and_ranges_are_part_of_the_key() -> None:
+    base = {"symbols": {"s0": {"min": 2}}, "guards": ["s0 > 3"]}
+    k = prepare(base)[1].key
+    assert prepare({**base, "symbols": {"s0": {"min": 3}}})[1].key != k
+    assert prepare({**base, "options": {"prefer": "order"}})[1].key != k
+    assert prepare({**base, "guards": ["s0 > 4"]})[1].key != k
+
+
+def test_cached_answer_in_callers_names() -> None:
+    from solver import compute, finish
+
+    a = {"symbols": {"s0": {"min": 2, "max": 9}, "s1": {"min": 0}}, "guards": ["s1 >= 2*s0 + 1", "s1 >= 3"]}
+    b = {"symbols": {"w": {"min": 0}, "h": {"min": 2, "max": 9}},
+         "guards": [{"id": "big", "expr": "w >= 3"}, {"id": "rel", "expr": "w >= 2*h + 1"}]}
+    _pa, ca = prepare(a)
+    pb, cb = prepare(b)
+    assert ca.key == cb.key
+    canon = compute("redundancy", ca.problem)  # computed for a, served to b
+    out = finish("redundancy", canon, pb, cb, cached=True, elapsed_ms=0.0)
+    fresh = run("redundancy", b)
+    for k in ("status", "key", "guards", "minimal", "warnings"):
+        assert out[k] == fresh[k], k
+    assert out["minimal"] == ["rel"] and out["guards"][0] == {"id": "big", "verdict": "redundant", "implied_by": ["rel"]}

@@ -1,0 +1,23 @@
+"""The public surface of ``solver`` is small and pinned (STYLE §11)."""
+
+import solver
+
+
+def test_all_is_pinned() -> None:
+    assert sorted(solver.__all__) == sorted([
+        "OPS", "BadInput", "Canonical", "InternalError", "InvalidProblemError", "ParseError",
+        "Problem", "SymguardError", "TooLargeError", "UnsupportedError", "compute", "finish",
+        "is_final", "load_problem", "prepare", "run",
+    ])
+    for name in solver.__all__:
+        assert getattr(solver, name) is not None
+
+
+def test_ops() -> None:
+    assert solver.OPS == ("solve", "redundancy", "evaluate", "shrink")
+
+
+def test_error_tree() -> None:
+    for cls in (solver.ParseError, solver.UnsupportedError, solver.InvalidProblemError, solver.TooLargeError):
+        assert issubclass(cls, solver.BadInput) and issubclass(cls, solver.SymguardError)
+    assert not issubclass(solver.InternalError, solver.BadInput)
