@@ -95,18 +95,24 @@ class SympyTimeout(Exception):
 
 
 def timed_sympy(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """``timed`` for the sympy path, stopped by SIGALRM after ``SYMPY_LIMIT_S`` (result None)."""
+    """``timed`` for the sympy path; each repetition stopped by SIGALRM after ``SYMPY_LIMIT_S``
+    (then the result is None and the time the limit)."""
     def alarm(signum: int, frame: Any) -> None:
         raise SympyTimeout
 
+    def limited() -> Any:
+        signal.setitimer(signal.ITIMER_REAL, SYMPY_LIMIT_S)
+        try:
+            return fn()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
     old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, SYMPY_LIMIT_S)
     try:
-        return timed(fn, repeat, clear_caches)
+        return timed(limited, repeat, clear_caches)
     except SympyTimeout:
         return SYMPY_LIMIT_S * 1000, None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
 
 
