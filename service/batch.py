@@ -27,6 +27,7 @@ crashed or hung).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pickle
@@ -128,15 +129,26 @@ class Sink:
     """Where result lines go: stdout, or a file made durable line by line."""
 
     def __init__(self, out: TextIO, path: str | None, *, resume: bool) -> None:
-        # held open for the whole run, closed by close()
-        self._file = open(path, "a" if resume else "w", encoding="utf-8") if path else None  # noqa: SIM115
+        # held open for the whole run, closed by close(); unbuffered, so a failed write leaves
+        # nothing pending that a later flush or close could half-write
+        self._file = open(path, "ab" if resume else "wb", buffering=0) if path else None  # noqa: SIM115
         self._out = out
 
     def write(self, line: str) -> None:
+        """Append one line durably, or raise OSError with the file as it was (disk full, I/O error)."""
         if self._file is not None:
-            self._file.write(line + "\n")
-            self._file.flush()
-            os.fsync(self._file.fileno())
+            fd = self._file.fileno()
+            start = os.fstat(fd).st_size
+            data = (line + "\n").encode("utf-8")
+            try:
+                while data:
+                    n = self._file.write(data)
+                    data = data[n or 0:]
+                os.fsync(fd)
+            except OSError:
+                with contextlib.suppress(OSError):  # cut a partial line (not possible on e.g. /dev/full)
+                    os.ftruncate(fd, start)
+                raise
         else:
             self._out.write(line + "\n")
             self._out.flush()
@@ -207,13 +219,14 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     progress = Progress(len(todo), results_on_tty=not out_path and _is_tty(out))
     pool: ProcessPool | ThreadPool | None = None
     interrupted: str | None = None
+    write_failed: OSError | None = None
     try:
         with _stop_on_signals() as stop:
             if todo:
                 pool = _pool(runner, jobs, len(todo), remote=bool(getattr(args, "remote", None)), grace_s=grace_s)
             queue = [Task(i, args.op, p) for i, p in enumerate(_largest_first(todo))][::-1]
             retried: set[int] = set()
-            while pool is not None and (queue or pool.busy()) and stop.signum is None:
+            while pool is not None and (queue or pool.busy()) and stop.signum is None and write_failed is None:
                 while queue and pool.idle():
                     pool.submit(queue.pop())
                 for a in pool.poll(POLL_S):
@@ -223,7 +236,11 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
                         retried.add(a.task.index)
                         queue.append(a.task)
                         continue
-                    sink.write(dumps(_line(a)))
+                    try:
+                        sink.write(dumps(_line(a)))
+                    except OSError as e:  # disk full, I/O error: stop; the lines written stay valid
+                        write_failed = e
+                        break
                     tally.add(a.task.path, a.body, a.wall_s)
                     progress.advance()
                     worst = _worse(worst, a.kind)
@@ -235,6 +252,11 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
             pool.close()
         sink.close()
     print_summary(tally, time.monotonic() - t0, interrupted=interrupted)
+    if write_failed is not None:
+        out.write(dumps({"error": {"code": "io_error", "where": "--out", "message": (
+            f"cannot write to {out_path}: {write_failed.strerror or write_failed}; the lines already in it are "
+            "complete, run again with --resume to finish")}}) + "\n")
+        return EXIT_FAILURE
     if stop.signum is not None:
         return 128 + stop.signum
     return worst

@@ -236,8 +236,13 @@ class WorkerPool:
             await self._lost(w, "timeout")
             return Done(fallback, None, key, None)
         except (EOFError, OSError, asyncio.IncompleteReadError):
+            # killed from outside (OOM killer, an operator) or crashed mid-solve: the sound answer
+            # is still unknown (issue 7: a fault costs one answer, never a 500 or the server)
             await self._lost(w, "crash")
-            raise InternalError("the worker died while answering this problem; please report it") from None
+            died = {**fallback, "reason": "resource",
+                    "warnings": [*fallback.get("warnings", ()), "the worker solving this problem died; "
+                                 "answered unknown (retrying may succeed)"]}
+            return Done(died, None, key, None)
         if reply[0] == "error":
             raise error_from_body(reply[1], status=reply[2])
         return Done(reply[1], reply[2], key, cached[0] if cached else None)
