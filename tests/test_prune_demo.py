@@ -29,13 +29,16 @@ def _load_demo() -> ModuleType:
 
 demo = _load_demo()
 FILES = demo.corpus_files(ROOT)
-PREFERRED = ("unet_compile", "resnet_cnn_compile", "vit_patchify_export")
+# Quick ones with guards worth pruning, in the project corpus or the shared sample.
+PREFERRED = ("resnet_cnn_compile", "wav2vec2_compile", "vit_export", "unet_compile", "vit_patchify_export")
 
 
 def _few() -> list[Path]:
-    """Up to three small corpus files, the known ones first (bounded time)."""
-    named = [f for f in FILES if f.stem in PREFERRED]
-    rest = sorted((f for f in FILES if f not in named), key=lambda f: f.stat().st_size)
+    """Up to three small corpus files with guards, the known ones first (bounded time)."""
+    by_stem = {f.stem: f for f in FILES}
+    named = [by_stem[n] for n in PREFERRED if n in by_stem]
+    rest = sorted((f for f in FILES if f not in named and json.loads(f.read_text()).get("guards")),
+                  key=lambda f: f.stat().st_size)
     return (named + rest)[:3]
 
 
