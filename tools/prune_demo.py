@@ -96,8 +96,10 @@ def sample_points(problem: Problem, *, n_random: int = 200, seed: int = 0) -> li
     names = list(box)
     hint = {s.name: s.hint for s in problem.symbols if s.name in box}
     cands = {n: _candidates(*box[n], hint[n]) for n in names}
-    base = {n: (hint[n] if hint[n] is not None and box[n][0] <= hint[n] <= box[n][1] else box[n][0])
-            for n in names}
+    base: Point = {}
+    for n in names:
+        h = hint[n]
+        base[n] = h if h is not None and box[n][0] <= h <= box[n][1] else box[n][0]
     pts: list[Point] = [dict(base)]
     grid_size = 1
     for n in names:
