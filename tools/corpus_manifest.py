@@ -11,6 +11,7 @@ took (``tests/test_corpus_torch.py`` uses it to mark slow instances). No torch n
 from __future__ import annotations
 
 import collections
+import hashlib
 import json
 import sys
 import time
@@ -69,13 +70,19 @@ def entry(path: Path) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     folder = Path(args[0]) if args else ROOT / "smt2_corpus" / "torch"
+    mpath = folder / "MANIFEST.json"
+    old = json.loads(mpath.read_text()) if mpath.exists() else {}
     manifest: dict[str, Any] = {}
     for path in sorted(folder.glob("*.json")):
         if path.name == "MANIFEST.json":
             continue
-        manifest[path.name] = entry(path)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        if old.get(path.name, {}).get("sha256") == digest:  # unchanged file: keep its entry
+            manifest[path.name] = old[path.name]
+            continue
+        manifest[path.name] = {**entry(path), "sha256": digest}
         print(path.name, json.dumps(manifest[path.name]), flush=True)
-    (folder / "MANIFEST.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    mpath.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return 0
 
 

@@ -50,7 +50,9 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
         with torch.no_grad():
             doc = tb.capture_export(model, args, dynamic_shapes=shapes, source=source)
     else:
-        doc = tb.capture_compile(model, *args, source=source)
+        # dynamo refuses nn.LSTM/GRU unless allowed ("Attempted to wrap RNN, GRU, or LSTM")
+        with torch._dynamo.config.patch(allow_rnn=True):
+            doc = tb.capture_compile(model, *args, source=source)
     doc["meta"]["example_shapes"] = [list(a.shape) for a in args]
     return doc
 

@@ -1,0 +1,82 @@
+"""The PyTorch corpus (smt2_corpus/torch) against its MANIFEST.json: fresh symguard runs must give
+the recorded counts, and the traced sizes (hints) must satisfy every assert and guard.
+
+Instances whose redundancy took more than 5 s when the manifest was written are marked slow;
+those over 60 s are skipped here (the benchmarks cover them) so the suite stays short.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver import load_problem, run
+from solver.pyeval import holds
+
+CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
+MANIFEST: dict[str, Any] = json.loads((CORPUS / "MANIFEST.json").read_text()) if (CORPUS / "MANIFEST.json").exists() else {}
+SLOW_S, SKIP_S = 5.0, 60.0
+
+
+def _problem(name: str) -> dict[str, Any]:
+    doc = json.loads((CORPUS / name).read_text())
+    doc.pop("meta", None)
+    doc["options"] = {"timeout_ms": 60_000}
+    return doc
+
+
+def _params() -> list[Any]:
+    out = []
+    for name, e in sorted(MANIFEST.items()):
+        secs = e["redundancy_seconds"] + e["solve_seconds"]
+        marks = [pytest.mark.slow] if secs > SLOW_S else []
+        if secs > SKIP_S:
+            marks.append(pytest.mark.skip(reason=f"redundancy took {secs:.0f} s when the manifest was written"))
+        out.append(pytest.param(name, id=name.removesuffix(".json"), marks=marks))
+    return out
+
+
+def test_manifest_lists_every_file() -> None:
+    files = {p.name for p in CORPUS.glob("*.json")} - {"MANIFEST.json"}
+    assert files == set(MANIFEST)
+    assert len({n.rsplit("_", 1)[0] for n in files}) >= 12
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_counts_and_hints(name: str) -> None:
+    doc = _problem(name)
+    e = MANIFEST[name]
+    assert (len(doc["symbols"]), len(doc["guards"]), len(doc["asserts"])) == (e["symbols"], e["guards"], e["asserts"])
+    p = load_problem(doc)
+    hinted = {s.name: s.hint for s in p.symbols if s.hint is not None}
+    for c in (*p.asserts, *p.guards):  # those over hinted symbols only (unbacked ones have no hint)
+        assert c.term is not None
+        if set(_names(c.text)) <= set(hinted):
+            assert holds(c.term, hinted), f"{c.id} false at the traced sizes: {c.text}"
+
+
+def _names(text: str) -> list[str]:
+    import re
+
+    return [n for n in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text) if not n[0].isupper() and n not in {"and", "or", "not"}]
+
+
+@pytest.mark.parametrize("name", _params())
+def test_fresh_run_matches_manifest(name: str) -> None:
+    doc, e = _problem(name), MANIFEST[name]
+    assert run("solve", doc)["status"] == e["solve"] == "sat"
+    red = run("redundancy", doc)
+    verdicts = dict(collections.Counter(g["verdict"] for g in red["guards"]))
+    if "unknown" in e["verdicts"] or red["status"] == "unknown":
+        # undecided checks depend on the time budget and the machine's load: only sound facts
+        assert red["status"] in ("sat", "unknown") and "always_false" not in verdicts
+        assert len(red["minimal"]) == sum(v in ("required", "unknown", "unsupported") for v in
+                                          (g["verdict"] for g in red["guards"]))
+        return
+    assert red["status"] == e["redundancy_status"]
+    assert verdicts == e["verdicts"]
+    assert len(red["minimal"]) == e["minimal"]
