@@ -9,6 +9,7 @@ model that hangs or crashes is skipped with the reason logged and the others sti
     python tools/gen_corpus.py                 # all models, both modes
     python tools/gen_corpus.py swin:compile    # one
     python tools/gen_corpus.py --timeout 300 --out smt2_corpus/torch
+    python tools/gen_corpus.py --smt2-only     # rewrite the .smt2 of every .json (no torch needed)
 
 Then ``python tools/corpus_manifest.py`` checks every problem with symguard and writes MANIFEST.json.
 """
@@ -88,12 +89,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("only", nargs="*", help="model or model:mode (default: all)")
     ap.add_argument("--out", default=str(ROOT / "smt2_corpus" / "torch"))
     ap.add_argument("--timeout", type=float, default=600, help="seconds per model and mode")
+    ap.add_argument("--smt2-only", action="store_true", help="only (re)write the .smt2 of every .json (no torch)")
     ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     if a.child:
         return _child(a.child[0], a.child[1], out)
+    if a.smt2_only:
+        for path in sorted(out.glob("*.json")):
+            if path.name != "MANIFEST.json":
+                _export_smt2(path)
+        return 0
     sys.path.insert(0, str(ROOT / "tools"))
     import gen_corpus_models
 

@@ -1,0 +1,11 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"x": ["s77", 11, 8]}
+; symguard: hints = {"s27": 11, "s77": 3}
+(set-logic ALL)
+(declare-const s27 Int)
+(declare-const s77 Int)
+(assert (>= s27 2))
+(assert (<= 2 s77 64))
+(assert (! (= s27 11) :named g0))
+(check-sat)
