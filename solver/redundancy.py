@@ -187,7 +187,9 @@ class _Run:
     def core_guards(self, core: tuple[int, ...], exclude: int) -> list[int]:
         by_handle = {self.sel(j): j for j in range(len(self.guards))
                      if self.guards[j].term is not None and self.rep[j] == j and j != exclude}
-        return sorted(by_handle[h] for h in core if h in by_handle)
+        # a guard spelled like an assert shares its selector: that handle is the assert's, not the guard's
+        asserted = set(self.A)
+        return sorted(by_handle[h] for h in core if h in by_handle and h not in asserted)
 
     # -------------------------------------------------------------- result
     def report(self, status: str) -> dict[str, Any]:

@@ -53,6 +53,8 @@ def boxes(draw: st.DrawFn) -> dict[str, Any]:
         symbols[s] = {"min": lo, "max": lo + draw(st.integers(0, 5))}
     asserts = draw(st.lists(conds(names), max_size=2))
     guards = draw(st.lists(conds(names), min_size=1, max_size=5))
+    if asserts and draw(st.booleans()):  # a guard spelled like an assert shares its solver selector
+        guards.insert(draw(st.integers(0, len(guards))), asserts[0])
     prefer = draw(st.sampled_from(["cheap", "order"]))
     return {"symbols": symbols, "asserts": asserts, "guards": guards,
             "options": {"prefer": prefer, "timeout_ms": 30_000}}

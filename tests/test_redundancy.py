@@ -113,6 +113,15 @@ def test_implied_by_is_in_input_order() -> None:
     assert res["minimal"] == ["z_last", "m_mid"]
 
 
+def test_implied_by_never_names_a_guard_outside_minimal() -> None:
+    # regression: g0 repeats the assert and shares its selector; the removal core of g2 held that
+    # selector and implied_by named g0 (always_true, not kept) instead of the assert
+    res = run("redundancy", {"asserts": ["s0 >= s1"], "guards": ["s0 >= s1", "s1 >= 5", "s0 >= 5"],
+                             "options": {"prefer": "order"}})
+    assert [g["verdict"] for g in res["guards"]] == ["always_true", "required", "redundant"]
+    assert res["guards"][2]["implied_by"] == ["g1"] and res["minimal"] == ["g1"]
+
+
 def test_unsat_box() -> None:
     doc = {"symbols": {"x": {"min": -3, "max": 3}, "y": {"min": -3, "max": 3}},
            "asserts": ["x + y >= 5"], "guards": ["x // -2 >= 0", "y % -3 == 0", "x > y"]}
