@@ -70,12 +70,12 @@ def record_ranges() -> Iterator[dict[Any, Any]]:
             _local.fact -= 1
 
     ShapeEnv._update_var_to_range = update  # type: ignore[method-assign]
-    ShapeEnv.constrain_symbol_range = constrain  # type: ignore[method-assign]
+    ShapeEnv.constrain_symbol_range = constrain  # type: ignore[method-assign,assignment]
     try:
         yield initial
     finally:
         ShapeEnv._update_var_to_range = orig_update  # type: ignore[method-assign]
-        ShapeEnv.constrain_symbol_range = orig_constrain  # type: ignore[method-assign]
+        ShapeEnv.constrain_symbol_range = orig_constrain  # type: ignore[method-assign,assignment]
 
 
 def _bound(b: Any) -> int | None:
@@ -225,7 +225,7 @@ def problem_from_graph(gm: Any, example_inputs: list[Any], *, initial_ranges: Ma
     env = None
     ctx = torch._guards.TracingContext.try_get()
     if ctx is not None and getattr(ctx, "fake_mode", None) is not None:
-        env = ctx.fake_mode.shape_env
+        env = getattr(ctx.fake_mode, "shape_env", None)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     inputs: dict[str, list[int | str]] = {}
     for i, node in enumerate(placeholders):

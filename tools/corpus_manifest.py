@@ -21,9 +21,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import run  # noqa: E402
-from solver.problem import load_problem  # noqa: E402
-from solver.pyeval import holds  # noqa: E402
+from solver import run
+from solver.problem import load_problem
+from solver.pyeval import holds
 
 TIMEOUT_MS = 60_000
 

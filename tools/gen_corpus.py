@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         try:
             r = subprocess.run([sys.executable, __file__, "--child", name, mode, "--out", str(out)],
-                               capture_output=True, text=True, timeout=a.timeout)
+                               check=False, capture_output=True, text=True, timeout=a.timeout)
         except subprocess.TimeoutExpired:
             print(f"SKIP {name}:{mode}: no result within {a.timeout:.0f} s", flush=True)
             failed += 1
