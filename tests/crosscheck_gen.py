@@ -2,7 +2,8 @@
 
 Built on ``small_problems``: some of the generated conditions become asserts, and guards that are
 implied by construction (a weakening ``g | h`` of a guard ``g``, a repeat) are mixed in so that
-``redundant`` verdicts actually occur. The oracle answers by id with the independent closures.
+``redundant`` verdicts actually occur. Half the time the box is given as asserts over unbounded
+symbols instead of as ranges (what interval reasoning must pick up from the asserts). The oracle answers by id with the independent closures.
 """
 
 from __future__ import annotations
@@ -33,8 +34,15 @@ def with_asserts(draw: st.DrawFn, smalls: st.SearchStrategy[Small]) -> Case:
         guards.append(_or(g, draw(st.sampled_from(conds))) if kind == "weaken" else g)
     order = draw(st.permutations(range(len(guards))))
     guards = [guards[i] for i in order]
-    by_id = {f"a{i}": a for i, a in enumerate(asserts)} | {f"g{i}": g for i, g in enumerate(guards)}
     doc = dict(small.doc)
+    if draw(st.booleans()):  # the box as asserts over unbounded symbols (interval facts from asserts)
+        bounds = []
+        for n, (lo, hi) in small.boxes.items():
+            bounds += [Expr(f"{n} >= {lo}", lambda e, n=n, lo=lo: e[n] >= lo),
+                       Expr(f"{hi} >= {n}", lambda e, n=n, hi=hi: e[n] <= hi)]
+        asserts = [*bounds, *asserts]
+        doc["symbols"] = {n: {**d, "min": None, "max": None} for n, d in small.doc["symbols"].items()}
+    by_id = {f"a{i}": a for i, a in enumerate(asserts)} | {f"g{i}": g for i, g in enumerate(guards)}
     doc["asserts"] = [a.text for a in asserts]
     doc["guards"] = [g.text for g in guards]
     doc["options"] = {**doc.get("options", {}),

@@ -52,7 +52,7 @@ def test_corpus_present() -> None:
         pytest.skip("shared/corpus_sample is not beside the repository")
 
 
-@settings(max_examples=80, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(with_asserts(small_problems(hints=True, timeout_ms=20000)))
 def test_generated_problems_agree(case: Any) -> None:
     doc, boxes, oracle = case
