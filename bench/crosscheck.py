@@ -31,7 +31,7 @@ import multiprocessing
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -499,11 +499,10 @@ def table(t: Tally) -> str:
 def generated(n: int, seed: int) -> Tally:
     """``n`` random small problems (tests/small_problems.py) through cvc5 (both encodings) and brute force."""
     sys.path.insert(0, str(ROOT / "tests"))
+    from crosscheck_gen import with_asserts  # type: ignore[import-not-found]
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as hypothesis_seed
     from small_problems import small_problems
-
-    from crosscheck_gen import with_asserts  # type: ignore[import-not-found]
 
     total = Tally()
 

@@ -24,19 +24,19 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
-import subprocess  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import json
+import random
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
 
-import httpx  # noqa: E402
+import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

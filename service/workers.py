@@ -239,9 +239,8 @@ class WorkerPool:
             # killed from outside (OOM killer, an operator) or crashed mid-solve: the sound answer
             # is still unknown (issue 7: a fault costs one answer, never a 500 or the server)
             await self._lost(w, "crash")
-            died = {**fallback, "reason": "resource",
-                    "warnings": [*fallback.get("warnings", ()), "the worker solving this problem died; "
-                                 "answered unknown (retrying may succeed)"]}
+            note = "the worker solving this problem died; answered unknown (retrying may succeed)"
+            died = {**fallback, "reason": "resource", "warnings": [*fallback.get("warnings", ()), note]}
             return Done(died, None, key, None)
         if reply[0] == "error":
             raise error_from_body(reply[1], status=reply[2])

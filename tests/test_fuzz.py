@@ -150,8 +150,8 @@ SMT_CHARS = "()xys0123456789 +-*<=>!:|;\"#_\n.abdefgilmnortv"
 
 
 def _scripts() -> list[str]:
-    out = ["(set-logic QF_NIA)(declare-fun x () Int)(declare-const b Bool)(define-fun d ((a Int)) Int (* 2 a))"
-           "(assert (>= x 2))(assert (! (= (mod (d x) 4) 0) :named g0))(push 1)(check-sat)(get-model)(pop 1)(exit)"]
+    out = [("(set-logic QF_NIA)(declare-fun x () Int)(declare-const b Bool)(define-fun d ((a Int)) Int (* 2 a))"
+           "(assert (>= x 2))(assert (! (= (mod (d x) 4) 0) :named g0))(push 1)(check-sat)(get-model)(pop 1)(exit)")]
     for f in sorted(SHARED.glob("corpus_sample/*.json"))[:4]:
         doc = json.loads(f.read_text())
         doc["guards"] = doc.get("guards", [])[:15]
