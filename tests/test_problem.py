@@ -1,0 +1,54 @@
+"""``load_problem``: SPEC §1 defaults (ids, domains, options) and up-front validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import InvalidProblemError, load_problem, run
+from solver.problem import Options
+
+
+def test_default_ids_by_position() -> None:
+    p = load_problem({"asserts": ["s0 > 1", {"id": "named", "expr": "s0 > 2"}],
+                      "guards": ["s0 > 3", "s0 > 4"], "queries": ["s0 + 1"]})
+    assert [c.id for c in p.asserts] == ["a0", "named"]
+    assert [c.id for c in p.guards] == ["g0", "g1"]
+    assert [q.id for q in p.queries] == ["q0"]
+    assert p.guards[1].where == "guards[1]"
+
+
+def test_symbol_domains() -> None:
+    p = load_problem({"symbols": {"a": {"min": None}, "b": {"max": 9}, "c": {"min": -3, "max": 3, "hint": 1}},
+                      "guards": ["a + b + c + d > 0"], "options": {"default_min": 2}})
+    assert [(s.name, s.lo, s.hi) for s in p.symbols] == [("a", None, None), ("b", 2, 9), ("c", -3, 3), ("d", 2, None)]
+    assert p.symbol("c").hint == 1
+
+
+def test_undeclared_symbols_are_non_negative() -> None:
+    res = run("solve", {"guards": ["s0 + s1 <= 0"]})
+    assert res["status"] == "sat" and res["model"] == {"s0": 0, "s1": 0}
+    assert run("solve", {"guards": ["s0 < 0"]})["status"] == "unsat"
+    assert run("solve", {"guards": ["s0 < 0"], "options": {"default_min": None}})["status"] == "sat"
+
+
+def test_option_defaults() -> None:
+    assert load_problem({}).options == Options(timeout_ms=2000, default_min=0, on_unsupported="error",
+                                               minimize=False, prefer="cheap", objective="sum")
+
+
+def test_ranges_are_constraints() -> None:
+    res = run("solve", {"symbols": {"s0": {"min": 5, "max": 7}}, "guards": ["s0 != 5", "s0 != 6"]})
+    assert res["model"] == {"s0": 7}
+    assert run("solve", {"symbols": {"s0": {"min": 5, "max": 7}}, "guards": ["s0 > 7"]})["status"] == "unsat"
+
+
+def test_syntax_must_be_known() -> None:
+    with pytest.raises(InvalidProblemError) as e:
+        load_problem({"syntax": "python"})
+    assert e.value.where == "syntax"
+
+
+def test_problem_is_immutable() -> None:
+    p = load_problem({"guards": ["s0 > 1"]})
+    with pytest.raises(AttributeError):
+        p.guards = ()  # type: ignore[misc]
