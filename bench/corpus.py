@@ -40,10 +40,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# `python bench/x.py` puts bench/ first on sys.path, where bench/http.py would shadow the stdlib
+# `http` (and break `import torch`): import from the checkout root only
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 from bench.baselines import plain_redundancy, plain_shrink, plain_solve
-from bench.sympy_static import HAVE_TORCH, SympyProblem, clear_caches
+from bench.sympy_static import HAVE_TORCH, TORCH_ERROR, SympyProblem, clear_caches
 from service.batch import collect_inputs
 from solver import run
 
@@ -261,7 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     for op in ops:  # imports and z3 start-up are not part of any measurement
         ROWS[op](warm, 1)
     print(f"{len(problems)} distinct problems, {repeat} repetition(s), "
-          f"today = {'torch ShapeEnv' if HAVE_TORCH else 'sympy equivalent of ShapeEnv static evaluation'}")
+          f"today = {'torch ShapeEnv' if HAVE_TORCH else 'sympy equivalent of ShapeEnv static evaluation'}"
+          + ("" if HAVE_TORCH else f" (import torch: {TORCH_ERROR or 'not installed'})"))
     sums = []
     for op in ops:
         rows, failed = [], []

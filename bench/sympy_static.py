@@ -39,8 +39,11 @@ try:  # torch is optional
     # value-range analysis logs every operation it cannot bound; that is data, not news
     logging.getLogger("torch.utils._sympy.interp").setLevel(logging.ERROR)
     HAVE_TORCH = True
-except ImportError:
+except ImportError as e:  # say why in the table header: a half-installed torch is not "no torch"
     HAVE_TORCH = False
+    TORCH_ERROR = f"{type(e).__name__}: {e}"[:200]
+else:
+    TORCH_ERROR = ""
 
 
 def _funcs() -> dict[str, Any]:
