@@ -294,7 +294,7 @@ def _apply_dim_hints(ep: Any, dynamic_shapes: Any, initial: dict[Any, Any]) -> N
             size = shape[d] if isinstance(d, int) and d < len(shape) else None
             if (lo is None and hi is None) or not isinstance(size, torch.SymInt):
                 continue
-            sym = size.node.expr
+            sym = getattr(size.node, "_expr", size.node.expr)  # before replacements (s40 -> s0)
             if sym.is_Symbol and sym in initial:
                 initial[sym] = initial[sym] & ValueRanges(0 if lo is None else lo, int_oo if hi is None else hi)
 
