@@ -119,8 +119,9 @@ def _map_back(op: str, res: Result, problem: Problem, canon: Canonical) -> Resul
     out = dict(res)
     if "model" in out:
         out["model"] = model(out["model"])
-    if "core" in out:
-        out["core"] = [cid(i) for i in out["core"]]
+    if "core" in out:  # in the caller's order: asserts, then guards, each by input position
+        pos = {c.id: k for k, c in enumerate((*problem.asserts, *problem.guards))}
+        out["core"] = sorted((cid(i) for i in out["core"]), key=lambda x: pos.get(x, len(pos)))
     if op == "redundancy":
         out.update(_map_redundancy(res, problem, canon, g_first, cid))
     if op == "evaluate":

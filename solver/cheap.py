@@ -186,6 +186,8 @@ def _mul(x: Interval, y: Interval) -> Interval:
 
 def _floordiv(x: Interval, y: Interval) -> Interval:
     (a, b), (c, d) = x, y
+    if (a is not None and b is not None and a > b) or (c is not None and d is not None and c > d):
+        return FULL  # an empty range (contradictory bound asserts): no point, any answer is sound
     if c is None or d is None or c <= 0 <= d:
         if c is not None and c > 0 and a is not None and a >= 0:
             return (0, None if b is None else b // c)

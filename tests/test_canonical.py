@@ -34,6 +34,9 @@ def _variant(doc: dict[str, Any], perm_a: list[int], perm_g: list[int], dup: boo
 def variants(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str, str], dict[str, str]]:
     doc = draw(boxes())
     doc["options"] = {"prefer": "cheap", "timeout_ms": 30_000}
+    if draw(st.booleans()):  # distinct hints: colour refinement separates every symbol
+        for i, d in enumerate(doc["symbols"].values()):
+            d["hint"] = 100 + i  # need not lie in the range: only shrink reads hints
     pa = draw(st.permutations(range(len(doc["asserts"]))))
     pg = draw(st.permutations(range(len(doc["guards"]))))
     v, names, gid = _variant(doc, list(pa), list(pg), draw(st.booleans()))
@@ -44,7 +47,10 @@ def variants(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str,
 @given(variants())
 def test_key_invariant_and_answers_mapped_back(case: tuple[Any, ...]) -> None:
     doc, var, _names, gid = case
-    assert prepare(doc)[1].key == prepare(var)[1].key
+    if all("hint" in d for d in doc["symbols"].values()):
+        # without distinct hints a tie that refinement cannot break falls back to declaration
+        # order (canonical docstring): a possible cache miss, never a wrong answer (checked below)
+        assert prepare(doc)[1].key == prepare(var)[1].key
     r0, r1 = run("solve", doc), run("solve", var)
     assert r0["status"] == r1["status"]
     if r1["status"] == "sat":  # the renamed model satisfies the renamed problem

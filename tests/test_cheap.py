@@ -9,7 +9,7 @@ from guard_grammar import Box, boxes, terms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import cheap, load_problem
+from solver import cheap, load_problem, run
 from solver.pyeval import evaluate, holds
 
 
@@ -48,3 +48,13 @@ def test_bound_asserts_tighten_ranges() -> None:
     facts = cheap.Facts.from_problem(p)
     assert facts.ranges["s0"] == (16, 64)
     assert cheap.decide(p.guards[0].term, facts) is True
+
+
+def test_empty_range_from_asserts_does_not_crash() -> None:
+    # regression: x in [-1, -1] with assert x >= 0 left x in the empty range [0, -1]; the interval
+    # of FloorDiv(x, x) then divided by the range's end 0 (ZeroDivisionError, an internal error)
+    doc = {"symbols": {"x": {"min": -1, "max": -1}}, "asserts": ["x < x", "(0 - x) < 1"],
+           "guards": ["x < FloorDiv(x, x)"]}
+    res = run("redundancy", doc)
+    assert res["status"] == "unsat" and res["guards"][0]["verdict"] == "always_false"
+    assert run("solve", doc)["status"] == "unsat"

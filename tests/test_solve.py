@@ -49,3 +49,9 @@ def test_model_covers_undeclared_symbols() -> None:
     assert res["status"] == "sat" and list(res["model"]) == ["s1", "s0"]
     m = res["model"]
     assert m["s0"] >= m["s1"] + 3 and m["s0"] % 4 == 1 and m["s1"] >= 2
+
+
+def test_core_is_in_input_order() -> None:
+    doc = {"symbols": {"s0": {"min": 0, "max": 100}},
+           "guards": [{"id": "zz", "expr": "s0 >= 50"}, {"id": "aa", "expr": "s0 <= 10"}]}
+    assert run("solve", doc)["core"] == ["zz", "aa"]
