@@ -157,11 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--requests", type=int, default=10_000, help="stop after this many requests")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--recycle-after", type=int, default=500)
+    ap.add_argument("--queue-size", type=int, default=64, help="small values exercise the 503 path")
     args = ap.parse_args(argv)
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "SYMGUARD_RECYCLE_AFTER": str(args.recycle_after), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "SYMGUARD_RECYCLE_AFTER": str(args.recycle_after), "SYMGUARD_QUEUE_SIZE": str(args.queue_size),
+           "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
                                "--port", str(port), "--workers", str(args.workers)],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -207,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             server.kill()
 
     allv = [x for xs in stats.lat.values() for x in xs]
-    print(f"## load: {args.clients} clients, {args.workers} workers, loopback, {wall:.1f} s\n")
+    print(f"## load: {args.clients} clients, {args.workers} workers, queue {args.queue_size}, loopback, {wall:.1f} s\n")
     print(f"requests {stats.n}   throughput {stats.n / wall:.1f} req/s   status codes "
           + ", ".join(f"{k}={v}" for k, v in sorted(stats.codes.items())))
     print(f"\n{'kind':6} {'n':>7} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
