@@ -93,7 +93,7 @@ def timed(fn: Callable[[], Any], repeat: int, reset: Callable[[], None] | None =
 SYMPY_LIMIT_S = 60.0  # sympy has no budget of its own; past this the sympy path counts as "timeout"
 
 
-class SympyTimeout(Exception):
+class SympyTimeout(BaseException):  # not Exception: sympy and torch code catch those
     pass
 
 
