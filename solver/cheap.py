@@ -135,8 +135,8 @@ class _Intervals:
             return (lo, hi)
         if k == ir.MUL:
             acc = a[0]
-            for x in a[1:]:
-                acc = _mul(acc, x)
+            for iv in a[1:]:
+                acc = _mul(acc, iv)
             return acc
         if k == ir.MAX:
             return (_ext(max, [x for x, _ in a], any_none=False), _ext(max, [y for _, y in a], any_none=True))
@@ -217,3 +217,7 @@ def _mod(x: Interval, y: Interval) -> Interval:
     if d is not None and d < 0:
         return (None if c is None else c + 1, 0)
     return FULL
+
+
+# interval arithmetic shared with ``rewrite``
+mul_iv, floordiv_iv, mod_iv = _mul, _floordiv, _mod

@@ -16,16 +16,29 @@ Algorithm (one incremental solver, selectors for every guard and its negation):
 
 If ``A & G`` is unsat, step 3 becomes deletion-based unsat-core minimization instead.
 An ``unknown`` check keeps the guard: never a guess.
+
+Levers before z3 (each sound on its own, counted in ``stats.levers``):
+
+* ``rewrite``: every term is first put in ``rewrite``'s canonical form under the ranges and the
+  asserts' facts; a guard that becomes a constant is decided, two guards with one canonical form
+  are duplicates, and z3 only ever sees the (smaller, division-light) canonical forms;
+* ``points``: ``sampling.Pool`` points of ``ranges & A`` (hints, moves from them, z3 models):
+  one where ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set
+  holds proves ``required`` — re-checked on the original terms first;
+* ``facts``: ``g`` rewritten under the atoms of the asserts and of the other kept guards becomes
+  ``True``: redundant, implied by the guards whose facts were consulted.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import cheap, ir
+from . import cheap, ir, rewrite
 from .checker import SAT, UNSAT, Checker, Deadline
 from .problem import Problem
-from .pyeval import holds
+from .sampling import Pool
+
+SEED_POINTS = 48
 
 ALWAYS_TRUE, ALWAYS_FALSE, REDUNDANT, REQUIRED, UNKNOWN, UNSUPPORTED = (
     "always_true", "always_false", "redundant", "required", "unknown", "unsupported")
@@ -56,17 +69,32 @@ class _Run:
         self.implied: list[list[int]] = [[] for _ in range(n)]
         self.rep = list(range(n))
         self.avoided = 0
+        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "z3": 0}
         self.ch: Checker | None = None
+        facts = cheap.Facts.from_problem(problem)
+        # asserts: canonical under the declared ranges only (under their own facts they are True)
+        plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
+        self.can_asserts = [plain.rewrite(c.term) for c in problem.asserts if c.term is not None]
+        self.base_env = rewrite.facts_env(facts.ranges, [(t, None) for t in self.can_asserts])
+        rw = rewrite.Rewriter(self.base_env)
+        self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
+        self.pool = Pool(problem, self.can)
 
     # -------------------------------------------------------------- plumbing
     def checker(self) -> Checker:
         if self.ch is None:
             self.ch = Checker(self.p, self.deadline)
-            self.A = [self.ch.selector(c.term) for c in self.p.asserts if c.term is not None]
+            self.A = [self.ch.selector(t) for t in self.can_asserts]
         return self.ch
 
     def sel(self, i: int) -> int:
-        return self.checker().selector(self.guards[i].term)  # type: ignore[arg-type]
+        return self.checker().selector(self.can[i])  # type: ignore[arg-type]
+
+    def neg(self, i: int) -> int:
+        return self.checker().negation(self.can[i])  # type: ignore[arg-type]
+
+    def learn(self, model: dict[str, int | bool]) -> None:
+        self.pool.add(dict(model))
 
     def budget(self, pending: int) -> int:
         rem = self.deadline.remaining_ms()
@@ -79,25 +107,39 @@ class _Run:
         facts = cheap.Facts.from_problem(self.p)
         first: dict[ir.Term, int] = {}
         for i, c in enumerate(g):
-            if c.term is None:
+            t = self.can[i]
+            if c.term is None or t is None:
                 self.verdict[i] = UNSUPPORTED
                 continue
-            if c.term in first:
-                self.rep[i] = first[c.term]
+            decided = bool(t.value) if t.kind == ir.BCONST else None
+            if decided is None and t in first:
+                self.rep[i] = first[t]
                 self.avoided += 1
+                self.levers["duplicate"] += 1
                 continue
-            first[c.term] = i
-            decided = cheap.decide(c.term, facts, asserts)
+            first.setdefault(t, i)
+            if decided is None:
+                decided = cheap.decide(c.term, facts, asserts)
             if decided is not None:
                 self.verdict[i] = ALWAYS_TRUE if decided else ALWAYS_FALSE
                 self.avoided += 1
+                self.levers["rewrite"] += 1
         live = [i for i in range(len(g)) if self.rep[i] == i and self.verdict[i] != UNSUPPORTED]
         if any(self.verdict[i] == ALWAYS_FALSE for i in live):
             status = UNSAT
         else:
             pending = [i for i in live if self.verdict[i] is None]
-            out = self.checker().check(self.A + [self.sel(i) for i in pending])
-            status = out.status
+            self.pool.seed_points(SEED_POINTS)
+            mask = sum(1 << i for i in pending)
+            if any(m & mask == 0 and self.pool.holds_all(pt, pending)
+                   for pt, m in zip(self.pool.points, self.pool.masks)):
+                status = SAT  # a point (the hints, usually) satisfies everything: no solver needed
+                self.avoided += 1
+            else:
+                out = self.checker().check(self.A + [self.sel(i) for i in pending])
+                status = out.status
+                if status == SAT:
+                    self.learn(out.model)
         if status == UNSAT:
             self.unsat_minimize(live)
         else:
@@ -107,20 +149,18 @@ class _Run:
 
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
-        refuted: set[int] = set()
         ch = self.checker()
         for k, i in enumerate(pending):
-            if i in refuted:
+            if self.pool.fails_somewhere(i, verified=True):
                 self.avoided += 1
+                self.levers["points"] += 1
                 continue
-            out = ch.check(self.A + [ch.negation(self.guards[i].term)],  # type: ignore[arg-type]
-                           budget_ms=self.budget(len(pending) - k))
+            out = ch.check(self.A + [self.neg(i)], budget_ms=self.budget(len(pending) - k))
+            self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.verdict[i] = ALWAYS_TRUE
             elif out.status == SAT:
-                for j in pending[k + 1:]:
-                    if j not in refuted and not holds(self.guards[j].term, out.model):  # type: ignore[arg-type]
-                        refuted.add(j)
+                self.learn(out.model)
 
     def removal_order(self, idx: list[int]) -> list[int]:
         if self.p.options.prefer == "order":
@@ -131,28 +171,60 @@ class _Run:
         ch = self.checker()
         keep = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
         kept = set(keep)
+        kept_mask = sum(1 << i for i in keep)
         removed_core: dict[int, list[int]] = {}
         order = self.removal_order(keep)
         for k, i in enumerate(order):
+            if self.pool.refuting(i, kept_mask) is not None:
+                self.verdict[i] = REQUIRED
+                self.avoided += 1
+                self.levers["points"] += 1
+                continue
+            by_facts = self.implied_by_facts(i, kept)
+            if by_facts is not None:
+                kept.discard(i)
+                kept_mask &= ~(1 << i)
+                self.verdict[i] = REDUNDANT
+                removed_core[i] = by_facts
+                self.avoided += 1
+                self.levers["facts"] += 1
+                continue
             others = [self.sel(j) for j in sorted(kept) if j != i]
-            out = ch.check(self.A + others + [ch.negation(self.guards[i].term)],  # type: ignore[arg-type]
-                           budget_ms=self.budget(len(order) - k))
+            out = ch.check(self.A + others + [self.neg(i)], budget_ms=self.budget(len(order) - k))
+            self.levers["z3"] += 1
             if out.status == UNSAT:
                 kept.discard(i)
+                kept_mask &= ~(1 << i)
                 self.verdict[i] = REDUNDANT
                 removed_core[i] = self.core_guards(out.core, exclude=i)
             elif out.status == SAT:
-                self.verdict[i] = REQUIRED
+                self.learn(out.model)
+                ok = self.pool.verify(out.model, i, kept_mask)
+                self.verdict[i] = REQUIRED if ok else UNKNOWN  # a model Python disagrees with decides nothing
             else:
                 self.verdict[i] = UNKNOWN
         for i, core in removed_core.items():
             if set(core) <= kept:
                 self.implied[i] = core
                 continue
-            out = ch.check(self.A + [self.sel(j) for j in sorted(kept)] +
-                           [ch.negation(self.guards[i].term)],  # type: ignore[arg-type]
+            by_facts = self.implied_by_facts(i, kept)
+            if by_facts is not None:
+                self.implied[i] = by_facts
+                continue
+            out = ch.check(self.A + [self.sel(j) for j in sorted(kept)] + [self.neg(i)],
                            budget_ms=self.budget(1))
             self.implied[i] = self.core_guards(out.core, exclude=i) if out.status == UNSAT else sorted(kept)
+
+    def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
+        """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""
+        env = rewrite.facts_env(self.base_env.ranges, [(self.can[j], j) for j in sorted(kept) if j != i])  # type: ignore[misc]
+        for t in self.can_asserts:
+            for atom in (t.args if t.kind == ir.AND else (t,)):
+                rewrite.add_atom(env, atom)
+        rw = rewrite.Rewriter(env)
+        if rw.rewrite(self.can[i]) is not ir.TRUE:  # type: ignore[arg-type]
+            return None
+        return sorted(rw.used & kept)
 
     def unsat_minimize(self, live: list[int]) -> None:
         ch = self.checker()
@@ -164,7 +236,7 @@ class _Run:
         for i in live:
             if self.verdict[i] is None and ch.check(self.A + [self.sel(i)], budget_ms=self.budget(len(live))).status == UNSAT:
                 self.verdict[i] = ALWAYS_FALSE
-            elif self.verdict[i] is None and ch.check(self.A + [ch.negation(self.guards[i].term)],  # type: ignore[arg-type]
+            elif self.verdict[i] is None and ch.check(self.A + [self.neg(i)],
                                                       budget_ms=self.budget(len(live))).status == UNSAT:
                 self.verdict[i] = ALWAYS_TRUE  # SPEC: implied by the asserts alone, even when A & G is unsat
         cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
@@ -186,7 +258,7 @@ class _Run:
 
     def core_guards(self, core: tuple[int, ...], exclude: int) -> list[int]:
         by_handle = {self.sel(j): j for j in range(len(self.guards))
-                     if self.guards[j].term is not None and self.rep[j] == j and j != exclude}
+                     if self.can[j] is not None and self.rep[j] == j and j != exclude}
         # a guard spelled like an assert shares its selector: that handle is the assert's, not the guard's
         asserted = set(self.A)
         return sorted(by_handle[h] for h in core if h in by_handle and h not in asserted)
@@ -196,7 +268,7 @@ class _Run:
         g = self.guards
         kept_states = (REQUIRED, UNKNOWN, UNSUPPORTED)
         if status == UNSAT:
-            kept = getattr(self, "minimal_unsat", set())
+            kept: set[int] = getattr(self, "minimal_unsat", set())
             in_min = {i for i in range(len(g)) if i in kept or self.verdict[i] == UNSUPPORTED}
         else:
             in_min = {i for i in range(len(g)) if self.rep[i] == i and
@@ -221,5 +293,6 @@ class _Run:
             "guards": rows,
             "minimal": [g[i].id for i in sorted(in_min)],
             "stats": {"checks": ch.checks if ch else 0, "avoided": self.avoided,
-                      "solver_ms": round(ch.solver_ms, 3) if ch else 0.0},
+                      "solver_ms": round(ch.solver_ms, 3) if ch else 0.0, "levers": dict(self.levers),
+                      "points": len(self.pool.points)},
         }

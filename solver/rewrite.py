@@ -1,0 +1,559 @@
+"""Structural canonicalization of guards under ranges and facts: structure before search.
+
+PyTorch prints one quantity many ways (``s - Mod(s, 4)``, ``4*(s//4)``, ``Max(1, s//4 + 1)`` when
+``s >= 0``), and z3 pays for every spelling with fresh quotient/remainder pairs and non-linear
+products. ``Rewriter.rewrite`` rebuilds a term bottom-up through the ``ir`` constructors and
+applies exact rules, each valid at every point of the symbol ranges (and of the ``Env`` facts)
+where the term's divisors are non-zero:
+
+* ``x = c*(x//c) + Mod(x, c)``: a sum over ``x``, ``x//c`` and ``Mod(x, c)`` is rewritten to the
+  spelling with fewest monomials (``s - Mod(s, 4)`` -> ``4*(s//4)``, ``x - 4*(x//4)`` -> ``Mod(x, 4)``);
+* ``(c*L + R)//c = L + R//c``, ``Mod(c*L + R, c) = Mod(R, c)``, ``Mod(y, k*c) ≡ y (mod c)`` inside
+  ``Mod(·, c)``, ``(x//a)//b = x//(a*b)`` for positive literals, ``(k*d)//d = k``, ``Mod(k*d, d) = 0``;
+* the content of a sum inside a product is pulled into the coefficient (``(16q + 16) = 16*(q + 1)``);
+* interval facts: a term whose interval is one point is that constant, a ``Max``/``Min`` argument
+  dominated by another is dropped, a comparison decided by its interval is a constant.
+
+Why it is sound where divisors vanish: the parsers conjoin ``divisor != 0`` for every division
+(``ir``), so at a point where some divisor is 0 the original condition is false, and so is the
+rewritten one (the innermost vanishing divisor's own ``!= 0`` conjunct contains no division and
+is rewritten exactly). ``Env`` facts must hold wherever the rewritten term is used: symbol ranges
+and asserts always, guard facts only in checks that assume those guards (``redundancy``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from . import ir
+from .cheap import FULL, Interval, floordiv_iv, mod_iv
+from .ir import Term
+
+
+@dataclass
+class Env:
+    """What is known at every point considered: ranges, bounds of terms, values, true atoms."""
+
+    ranges: dict[str, Interval]
+    bounds: dict[Term, Interval] = field(default_factory=dict)
+    subst: dict[Term, Term] = field(default_factory=dict)
+    excluded: dict[Term, set[int]] = field(default_factory=dict)
+    atoms: set[Term] = field(default_factory=set)
+    # which conditions (by caller's index) a fact came from: Term keys, or symbol names for ranges
+    src: dict[object, set[int]] = field(default_factory=dict)
+
+    def note(self, key: object, source: int | None) -> None:
+        if source is not None:
+            self.src.setdefault(key, set()).add(source)
+
+    def empty(self) -> bool:
+        ivs = list(self.ranges.values()) + list(self.bounds.values())
+        return any(lo is not None and hi is not None and lo > hi for lo, hi in ivs)
+
+
+class Rewriter:
+    """Rewrites terms under one ``Env``; results and intervals are memoized per instance."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.memo: dict[Term, Term] = {}
+        self.iv: dict[Term, Interval] = {}
+        self.off = env.empty()  # contradictory facts: no point to reason about, rewrite nothing
+        self.used: set[int] = set()  # sources of the facts consulted (``Env.src``)
+
+    def _use(self, key: object) -> None:
+        s = self.env.src.get(key)
+        if s:
+            self.used |= s
+
+    # -------------------------------------------------------------- entry points
+    def rewrite(self, t: Term) -> Term:
+        if self.off:
+            return t
+        memo = self.memo
+        if t in memo:
+            return memo[t]
+        stack: list[tuple[Term, bool]] = [(t, False)]
+        while stack:
+            n, ready = stack.pop()
+            if n in memo:
+                continue
+            if ready:
+                memo[n] = self._one(n, [memo[a] for a in n.args])
+                continue
+            stack.append((n, True))
+            stack.extend((a, False) for a in n.args if a not in memo)
+        return memo[t]
+
+    def truth(self, t: Term) -> bool | None:
+        r = self.rewrite(t)
+        return bool(r.value) if r.kind == ir.BCONST else None
+
+    def interval(self, t: Term) -> Interval:
+        """Over-approximation of a (rewritten) integer term's values."""
+        iv = self.iv
+        if t in iv:
+            return iv[t]
+        stack: list[tuple[Term, bool]] = [(t, False)]
+        while stack:
+            n, ready = stack.pop()
+            if n in iv:
+                continue
+            if ready:
+                iv[n] = self._restrict(n, self._iv_one(n))
+                continue
+            stack.append((n, True))
+            stack.extend((a, False) for a in n.args if a not in iv and not a.is_bool)
+        return iv[t]
+
+    # -------------------------------------------------------------- intervals
+    def _restrict(self, n: Term, v: Interval) -> Interval:
+        b = self.env.bounds.get(n)
+        lo, hi = v
+        if b is not None:
+            self._use(n)
+            lo = b[0] if lo is None else lo if b[0] is None else max(lo, b[0])
+            hi = b[1] if hi is None else hi if b[1] is None else min(hi, b[1])
+        ex = self.env.excluded.get(n)
+        if ex:
+            self._use(n)
+            while lo is not None and lo in ex:
+                lo += 1
+            while hi is not None and hi in ex:
+                hi -= 1
+        if lo is not None and hi is not None and lo > hi:
+            return FULL  # contradictory facts about this term: claim nothing
+        return (lo, hi)
+
+    def _iv_one(self, n: Term) -> Interval:
+        k = n.kind
+        if k == ir.CONST:
+            return (n.value, n.value)
+        if k == ir.SYM:
+            self._use(n.value)
+            return self.env.ranges.get(n.value, FULL)
+        if k == ir.ADD:
+            lo: int | None = 0
+            hi: int | None = 0
+            for x in n.args:
+                a, b = self.iv[x]
+                lo = None if lo is None or a is None else lo + a
+                hi = None if hi is None or b is None else hi + b
+            return (lo, hi)
+        if k == ir.MUL:
+            acc = self.iv[n.args[0]]
+            for x in n.args[1:]:
+                acc = mul_iv(acc, self.iv[x])
+            return acc
+        if k == ir.FLOORDIV:
+            return floordiv_iv(self.iv[n.args[0]], self.iv[n.args[1]])
+        if k == ir.MOD:
+            return mod_iv(self.iv[n.args[0]], self.iv[n.args[1]])
+        if k in (ir.MAX, ir.MIN):
+            los = [self.iv[x][0] for x in n.args]
+            his = [self.iv[x][1] for x in n.args]
+            if k == ir.MAX:
+                known = [x for x in los if x is not None]
+                return (max(known) if known else None, None if None in his else max(his))  # type: ignore[type-var]
+            known = [x for x in his if x is not None]
+            return (None if None in los else min(los), min(known) if known else None)  # type: ignore[type-var]
+        if k == ir.ITE:
+            (l1, h1), (l2, h2) = self.iv[n.args[1]], self.iv[n.args[2]]
+            return (None if l1 is None or l2 is None else min(l1, l2),
+                    None if h1 is None or h2 is None else max(h1, h2))
+        if k == ir.EMOD:
+            bl, bh = self.iv[n.args[1]]
+            return (0, None) if bl is None or bh is None else (0, max(abs(bl), abs(bh)) - 1)
+        return FULL
+
+    # -------------------------------------------------------------- rules
+    def _one(self, n: Term, a: list[Term]) -> Term:
+        k = n.kind
+        if k in (ir.CONST, ir.BCONST, ir.BSYM):
+            return n
+        if k == ir.SYM:
+            r = n
+        elif k == ir.ADD:
+            r = _fold_add(ir.mk_add(*a))
+        elif k == ir.MUL:
+            r = _mul(a)
+        elif k == ir.FLOORDIV:
+            r = self._floordiv(a[0], a[1])
+        elif k == ir.MOD:
+            r = self._mod(a[0], a[1])
+        elif k == ir.EDIV:
+            r = ir.mk_ediv(a[0], a[1])
+        elif k == ir.EMOD:
+            r = ir.mk_emod(a[0], a[1])
+        elif k in (ir.MAX, ir.MIN):
+            r = self._extreme(k, a)
+        elif k == ir.ITE:
+            r = a[1] if a[0] is ir.TRUE else a[2] if a[0] is ir.FALSE else ir.mk_ite(a[0], a[1], a[2])
+        else:
+            return self._bool(n, a)
+        return self._settle(r)
+
+    def _settle(self, r: Term) -> Term:
+        """Facts about the finished integer term: a known value, a point interval."""
+        s = self.env.subst.get(r)
+        if s is not None:
+            self._use(r)
+            return s
+        if r.kind != ir.CONST:
+            lo, hi = self.interval(r)
+            if lo is not None and lo == hi:
+                return ir.mk_int(lo)
+        return r
+
+    def _bool(self, n: Term, a: list[Term]) -> Term:
+        k = n.kind
+        if k == ir.LE:
+            r = ir.mk_le(a[0], ir.ZERO)
+        elif k == ir.EQ:
+            r = ir.mk_eq(a[0], ir.ZERO)
+        elif k == ir.NOT:
+            r = ir.mk_not(a[0])
+        elif k == ir.AND:
+            r = ir.mk_and(*a)
+        elif k == ir.OR:
+            r = ir.mk_or(*a)
+        elif k == ir.IFF:
+            r = ir.mk_iff(a[0], a[1])
+        else:
+            raise AssertionError(k)
+        if r.kind in (ir.LE, ir.EQ):
+            lo, hi = self.interval(r.args[0])
+            if r.kind == ir.LE:
+                if hi is not None and hi <= 0:
+                    return ir.TRUE
+                if lo is not None and lo > 0:
+                    return ir.FALSE
+            else:
+                if lo == 0 and hi == 0:
+                    return ir.TRUE
+                if (lo is not None and lo > 0) or (hi is not None and hi < 0) or self._excluded_zero(r.args[0]):
+                    return ir.FALSE
+        atoms = self.env.atoms
+        if atoms:
+            if r in atoms:
+                self._use(r)
+                return ir.TRUE
+            neg = ir.mk_not(r)
+            if neg in atoms:
+                self._use(neg)
+                return ir.FALSE
+        return r
+
+    def _excluded_zero(self, e: Term) -> bool:
+        """``c*m + k == 0`` where ``m != -k/c`` is a fact."""
+        coefs, k = ir.linear(e)
+        if len(coefs) != 1:
+            return False
+        (m, c), = coefs.items()
+        if (-k) % c == 0 and (-k) // c in self.env.excluded.get(m, ()):
+            self._use(m)
+            return True
+        return False
+
+    def _floordiv(self, a: Term, b: Term) -> Term:
+        if b.kind == ir.CONST and b.value != 0:
+            c = b.value
+            coefs, const = ir.linear(a)
+            g = math.gcd(_content(coefs, const), c)
+            if g > 1:  # (g*a')//(g*c') = a'//c'
+                return self._floordiv(_div_linear(coefs, const, g), ir.mk_int(c // g))
+            pull = {m: v // c for m, v in coefs.items() if v % c == 0}
+            t0, r0 = divmod(const, c)
+            if pull or t0:
+                rest = ir.from_linear({m: v for m, v in coefs.items() if m not in pull}, r0)
+                return self._settle(ir.mk_add(ir.from_linear(pull, t0), self._floordiv(rest, b)))
+            if a.kind == ir.FLOORDIV and a.args[1].kind == ir.CONST and a.args[1].value > 0 and c > 0:
+                return self._floordiv(a.args[0], ir.mk_int(a.args[1].value * c))
+            return self._settle(ir.mk_floordiv(a, b))
+        q = divide(a, b)
+        if q is not None:
+            return q
+        if self._below(a, b):
+            return ir.ZERO
+        return self._settle(ir.mk_floordiv(a, b))
+
+    def _mod(self, a: Term, b: Term) -> Term:
+        if b.kind == ir.CONST and b.value != 0:
+            c = b.value
+            coefs, const = ir.linear(a)
+            out: dict[Term, int] = {}
+            for m, v in coefs.items():
+                inner = m.args[1] if m.kind == ir.MOD else None
+                if inner is not None and inner.kind == ir.CONST and inner.value % c == 0:
+                    ycoefs, yconst = ir.linear(m.args[0])  # Mod(y, k*c) ≡ y (mod c)
+                    for y, w in ycoefs.items():
+                        out[y] = out.get(y, 0) + v * w
+                    const += v * yconst
+                else:
+                    out[m] = out.get(m, 0) + v
+            kept = {m: v for m, v in out.items() if v % c != 0}
+            const %= c
+            g = math.gcd(_content(kept, const), c)
+            if g > 1 and kept:  # Mod(g*a', g*c') = g*Mod(a', c')
+                inner_mod = self._mod(_div_linear(kept, const, g), ir.mk_int(c // g))
+                return self._settle(ir.mk_mul(ir.mk_int(g), inner_mod))
+            return self._settle(ir.mk_mod(ir.from_linear(kept, const), b))
+        if divide(a, b) is not None:
+            return ir.ZERO
+        if self._below(a, b):
+            return a
+        return self._settle(ir.mk_mod(a, b))
+
+    def _below(self, a: Term, b: Term) -> bool:
+        """``0 <= a < b`` everywhere (then ``a // b = 0`` and ``Mod(a, b) = a``)."""
+        lo, _ = self.interval(a)
+        if lo is None or lo < 0:
+            return False
+        r = divide(b, a)
+        if r is not None and lo >= 1:  # b = a*r: b - a = a*(r - 1)
+            rlo, _ = self.interval(self.rewrite(r))
+            return rlo is not None and rlo >= 2
+        dlo, _ = self.interval(self.rewrite(ir.mk_sub(b, a)))
+        return dlo is not None and dlo >= 1
+
+    def _extreme(self, kind: str, a: list[Term]) -> Term:
+        args = sorted(set(a))
+        keep = []
+        for x in args:
+            dominated = False
+            for y in args:
+                if y is x:
+                    continue
+                lo, hi = self.interval(self.rewrite(ir.mk_sub(y, x)))
+                if (kind == ir.MAX and lo is not None and lo >= 0) or (kind == ir.MIN and hi is not None and hi <= 0):
+                    # y dominates x; of two equal ones keep the first in term order
+                    if lo == hi == 0 and y > x:
+                        continue
+                    dominated = True
+                    break
+            if not dominated:
+                keep.append(x)
+        return ir.mk_max(*keep) if kind == ir.MAX else ir.mk_min(*keep)
+
+
+# ------------------------------------------------------------------ pure structural helpers
+
+def _content(coefs: Mapping[Term, int], const: int) -> int:
+    g = abs(const)
+    for v in coefs.values():
+        g = math.gcd(g, v)
+    return g
+
+
+def _div_linear(coefs: Mapping[Term, int], const: int, g: int) -> Term:
+    return ir.from_linear({m: v // g for m, v in coefs.items()}, const // g)
+
+
+def _factors(m: Term) -> tuple[int, list[Term]]:
+    if m.kind == ir.MUL:
+        if m.args[0].kind == ir.CONST:
+            return m.args[0].value, list(m.args[1:])
+        return 1, list(m.args)
+    if m.kind == ir.CONST:
+        return m.value, []
+    return 1, [m]
+
+
+def divide(a: Term, b: Term) -> Term | None:
+    """``q`` with ``a = b*q`` as polynomials (exact division), else None."""
+    if b.kind == ir.CONST:
+        return None
+    ca, ka = ir.linear(a)
+    cb, kb = ir.linear(b)
+    if len(cb) == 1 and kb == 0:  # b = c*f1*...*fk: divide every monomial of a
+        (mb, vb), = cb.items()
+        _, fb = _factors(mb)
+        if ka != 0 or not ca:
+            return None
+        parts = []
+        for m, v in ca.items():
+            c0, fa = _factors(m)
+            for f in fb:
+                if f not in fa:
+                    return None
+                fa.remove(f)
+            if (c0 * v) % vb:
+                return None
+            parts.append(ir.mk_mul(ir.mk_int(c0 * v // vb), *fa))
+        return ir.mk_add(*parts)
+    if not cb or set(ca) != set(cb):  # b a sum: a = k*b
+        return _factor_of(a, b)
+    m0 = next(iter(cb))
+    if ca[m0] % cb[m0]:
+        return None
+    k = ca[m0] // cb[m0]
+    if all(ca[m] == k * v for m, v in cb.items()) and ka == k * kb:
+        return ir.mk_int(k)
+    return None
+
+
+def _factor_of(a: Term, b: Term) -> Term | None:
+    """``a`` a sum of monomials that all have the sum ``b`` as a factor."""
+    ca, ka = ir.linear(a)
+    if ka != 0 or not ca:
+        return None
+    out: dict[Term, int] = {}
+    for m, v in ca.items():
+        c0, fa = _factors(m)
+        if b not in fa:
+            return None
+        fa.remove(b)
+        t = ir.mk_mul(ir.mk_int(c0 * v), *fa)
+        tc, tk = ir.linear(t)
+        if tk:
+            return None
+        for y, w in tc.items():
+            out[y] = out.get(y, 0) + w
+    return ir.from_linear(out, 0)
+
+
+def mul_iv(x: Interval, y: Interval) -> Interval:
+    """Interval product with unbounded ends (None) treated as ±infinity, 0*inf = 0."""
+    (a, b), (c, d) = x, y
+    inf = math.inf
+    xs = (-inf if a is None else a, inf if b is None else b)
+    ys = (-inf if c is None else c, inf if d is None else d)
+    ps = [_times(p, q) for p in xs for q in ys]
+    lo, hi = min(ps), max(ps)
+    return (None if lo == -inf else int(lo), None if hi == inf else int(hi))
+
+
+def _mul(a: list[Term]) -> Term:
+    """A product with the content (gcd, sign) of every sum factor pulled into the coefficient."""
+    coef = 1
+    factors = []
+    for f in a:
+        if f.kind == ir.ADD:
+            coefs, const = ir.linear(f)
+            g = 0
+            for v in (*coefs.values(), const):
+                g = math.gcd(g, v)
+            first = min(coefs, key=lambda m: m.skey)
+            if coefs[first] < 0:
+                g = -g
+            if g not in (0, 1):
+                coef *= g
+                f = ir.from_linear({m: v // g for m, v in coefs.items()}, const // g)
+        factors.append(f)
+    return ir.mk_mul(ir.mk_int(coef), *factors)
+
+
+def _fold_add(t: Term) -> Term:
+    """Use ``x = c*(x//c) + Mod(x, c)`` to write a sum with as few monomials as possible."""
+    if t.kind != ir.ADD:
+        return t
+    coefs, const = ir.linear(t)
+    changed = True
+    while changed:
+        changed = False
+        for m in [m for m in coefs if m.kind in (ir.MOD, ir.FLOORDIV)]:
+            if m not in coefs or m.args[1].kind != ir.CONST or m.args[1].value == 0:
+                continue
+            best = _best_spelling(coefs, const, m)
+            if best is not None:
+                coefs, const = best
+                changed = True
+                break
+    return ir.from_linear(coefs, const)
+
+
+def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Term, int], int] | None:
+    x, cb = m.args
+    c = cb.value
+    q, r = ir.mk_floordiv(x, cb), ir.mk_mod(x, cb)
+    if q.kind != ir.FLOORDIV or r.kind != ir.MOD:
+        return None
+    xc, xk = ir.linear(x)
+    if not xc:
+        return None
+    m0 = next(iter(xc))
+    alpha = coefs.get(m0, 0) // xc[m0] if coefs.get(m0, 0) % xc[m0] == 0 else 0
+    if alpha and any(coefs.get(y, 0) != alpha * w for y, w in xc.items()):
+        alpha = 0
+    beta, gamma = coefs.get(q, 0), coefs.get(r, 0)
+    ts = {gamma, -alpha}
+    if beta % c == 0:
+        ts.add(beta // c)
+    best: tuple[int, int, dict[Term, int], int] | None = None
+    base = sum(1 for v in coefs.values() if v)
+    for t in sorted(ts):
+        if t == 0:
+            continue
+        new = dict(coefs)  # + t*x - t*c*q - t*r  (adds t*(x - c*q - r) = 0)
+        for y, w in xc.items():
+            new[y] = new.get(y, 0) + t * w
+        new[q] = new.get(q, 0) - t * c
+        new[r] = new.get(r, 0) - t
+        new = {y: w for y, w in new.items() if w}
+        n = len(new)
+        if n < base and (best is None or n < best[0]):
+            best = (n, t, new, const + t * xk)
+    return None if best is None else (best[2], best[3])
+
+
+def facts_env(ranges: Mapping[str, Interval], conds: Iterable[tuple[Term, int | None]]) -> Env:
+    """An ``Env`` holding what the (already rewritten) conditions say; each with its source id."""
+    env = Env(dict(ranges))
+    for cond, source in conds:
+        for atom in (cond.args if cond.kind == ir.AND else (cond,)):
+            add_atom(env, atom, source)
+    return env
+
+
+def add_atom(env: Env, atom: Term, source: int | None = None) -> None:
+    """Record one true atom: bounds of a single monomial, its value, or a value it avoids."""
+    env.atoms.add(atom)
+    env.note(atom, source)
+    if atom.kind == ir.NOT and atom.args[0].kind == ir.EQ:
+        coefs, k = ir.linear(atom.args[0].args[0])
+        if len(coefs) == 1:
+            (m, c), = coefs.items()
+            if (-k) % c == 0:
+                env.excluded.setdefault(m, set()).add((-k) // c)
+                env.note(m, source)
+        return
+    if atom.kind not in (ir.LE, ir.EQ):
+        return
+    coefs, k = ir.linear(atom.args[0])
+    if len(coefs) != 1:
+        return
+    (m, c), = coefs.items()
+    lo, hi = env.bounds.get(m, FULL)
+    if atom.kind == ir.EQ:
+        if (-k) % c:
+            lo, hi = 1, 0  # no integer solution: contradictory facts
+        else:
+            v = (-k) // c
+            lo, hi = (v if lo is None else max(lo, v)), (v if hi is None else min(hi, v))
+            if m.kind != ir.SYM:
+                env.subst.setdefault(m, ir.mk_int(v))
+    elif c > 0:
+        v = (-k) // c
+        hi = v if hi is None else min(hi, v)
+    else:
+        v = -((-k) // (-c))
+        lo = v if lo is None else max(lo, v)
+    env.bounds[m] = (lo, hi)
+    env.note(m, source)
+    if m.kind == ir.SYM:
+        slo, shi = env.ranges.get(m.value, FULL)
+        env.ranges[m.value] = (lo if slo is None else slo if lo is None else max(lo, slo),
+                               hi if shi is None else shi if hi is None else min(hi, shi))
+        env.note(m.value, source)
+        if lo is not None and lo == hi:
+            env.subst[m] = ir.mk_int(lo)
+
+
+def _times(p: float, q: float) -> float:
+    if p == 0 or q == 0:
+        return 0
+    if math.isinf(p) or math.isinf(q):
+        return math.inf if (p > 0) == (q > 0) else -math.inf
+    return p * q

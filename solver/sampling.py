@@ -1,0 +1,161 @@
+"""Refutation by points: concrete assignments that prove a guard is not implied.
+
+A point that satisfies the ranges and the asserts and where guard ``g`` fails proves ``g`` is not
+``always_true``; if every other guard still kept holds there too, it proves ``g`` ``required``
+(``A & (K - {g})`` has a model where ``g`` is false). No solver is needed for either claim, and
+the point stays valid while the kept set shrinks, so one point can decide several guards.
+
+The pool starts from the hints (PyTorch's trace-time sizes) and small deterministic moves away
+from them (one or two symbols at a time, which break few guards at once), and grows with every
+model z3 returns. Masks are computed on the terms the solver uses (``rewrite``'s canonical forms,
+one pass over their shared DAG per point); before a point decides anything, ``verify`` re-checks
+the claim on the original terms with ``pyeval`` — exactly the semantics of SPEC §1.2.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from . import ir
+from .ir import Term
+from .problem import Problem
+from .pyeval import Value, _one, holds
+
+MAX_POINTS = 400
+
+
+class Pool:
+    """Points of ``ranges & asserts`` and, per point, the bitmask of guards failing there."""
+
+    def __init__(self, problem: Problem, terms: Sequence[Term | None], seed: int = 0) -> None:
+        self.p = problem
+        self.terms = terms
+        self.originals = [c.term for c in problem.guards]
+        self.asserts = [c.term for c in problem.asserts if c.term is not None]
+        self.points: list[dict[str, Value]] = []
+        self.masks: list[int] = []
+        self._seen: set[tuple[tuple[str, Value], ...]] = set()
+        self.rng = random.Random(seed)
+        live = [t for t in terms if t is not None]
+        order: list[Term] = []
+        seen: set[int] = set()
+        for t in live:
+            for n in ir.iter_dag(t):
+                if id(n) not in seen:
+                    seen.add(id(n))
+                    order.append(n)
+        self._order = order
+        self.evaluated = 0
+
+    # -------------------------------------------------------------- building
+    def add(self, point: dict[str, Value]) -> bool:
+        """Keep ``point`` when it is in the ranges and satisfies every assert."""
+        key = tuple(sorted(point.items()))
+        if key in self._seen or len(self.points) >= MAX_POINTS:
+            return False
+        self._seen.add(key)
+        for s in self.p.symbols:
+            v = point.get(s.name)
+            if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):  # type: ignore[operator]
+                return False
+        if not all(holds(a, point) for a in self.asserts):
+            return False
+        self.points.append(point)
+        self.masks.append(self._mask(point))
+        return True
+
+    def _mask(self, point: dict[str, Value]) -> int:
+        """Bit ``i`` set when guard ``i`` fails at ``point`` (a zero divisor counts as failing)."""
+        self.evaluated += 1
+        val: dict[int, Value | None] = {}
+        for n in self._order:
+            a = [val[id(x)] for x in n.args]
+            if None in a:
+                val[id(n)] = None
+                continue
+            try:
+                val[id(n)] = _one(n, a, point)  # type: ignore[arg-type]
+            except ZeroDivisionError:
+                val[id(n)] = None
+        m = 0
+        for i, t in enumerate(self.terms):
+            if t is not None and not val[id(t)]:
+                m |= 1 << i
+        return m
+
+    def seed_points(self, limit: int) -> None:
+        """Deterministic moves from the hints (or from the low ends of the ranges)."""
+        ints = [s for s in self.p.symbols if not s.is_bool]
+        if not ints or any(s.is_bool for s in self.p.symbols):
+            return
+        base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
+        self.add(dict(base))
+        cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}
+        for s in ints:  # one symbol at a time
+            for v in cands[s.name]:
+                self.add({**base, s.name: v})
+        movable = [s for s in ints if cands[s.name]]
+        tries = 0
+        while movable and len(self.points) < limit and tries < 4 * limit:  # a few symbols at a time
+            tries += 1
+            pt = dict(base)
+            for s in self.rng.sample(movable, min(len(movable), self.rng.choice((2, 2, 3)))):
+                pt[s.name] = self.rng.choice(cands[s.name])
+            self.add(pt)
+
+    # -------------------------------------------------------------- queries
+    def fails_somewhere(self, i: int, *, verified: bool = True) -> bool:
+        """Some point of ``ranges & asserts`` where guard ``i`` fails: it is not always true."""
+        bit = 1 << i
+        return any(m & bit and (not verified or self.verify(pt, i, None))
+                   for pt, m in zip(self.points, self.masks))
+
+    def holds_all(self, pt: dict[str, Value], idx: Iterable[int]) -> bool:
+        """Every guard of ``idx`` holds at ``pt`` (original terms)."""
+        return all(self.originals[j] is None or holds(self.originals[j], pt) for j in idx)  # type: ignore[arg-type]
+
+    def refuting(self, i: int, kept_mask: int) -> dict[str, Value] | None:
+        """A point where guard ``i`` fails and every other kept guard holds (verified)."""
+        bit = 1 << i
+        for pt, m in zip(self.points, self.masks):
+            if m & kept_mask == bit and self.verify(pt, i, kept_mask):
+                return pt
+        return None
+
+    def verify(self, pt: dict[str, Value], i: int, kept_mask: int | None) -> bool:
+        """On the original terms: ``i`` fails at ``pt`` and every kept guard but ``i`` holds."""
+        g = self.originals[i]
+        if g is None or holds(g, pt):
+            return False
+        if kept_mask is None:
+            return True
+        return all(t is None or holds(t, pt) for j in _bits(kept_mask) if j != i
+                   for t in (self.originals[j],))
+
+
+def _bits(mask: int) -> Iterable[int]:
+    i = 0
+    while mask:
+        if mask & 1:
+            yield i
+        mask >>= 1
+        i += 1
+
+
+def _base(lo: int | None, hi: int | None, hint: int | None) -> int:
+    if hint is not None and (lo is None or hint >= lo) and (hi is None or hint <= hi):
+        return hint
+    if lo is not None:
+        return lo
+    return 0 if hi is None or hi >= 0 else hi
+
+
+def _moves(lo: int | None, hi: int | None, b: int) -> list[int]:
+    vals = {b + d for d in (-16, -8, -5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 8, 16)}
+    vals |= {2 * b, b // 2, 4 * b, b * b if abs(b) < 10_000 else b + 64}
+    if lo is not None:
+        vals |= {lo + d for d in range(9)}
+    else:
+        vals |= set(range(-4, 9))
+    return sorted(v for v in vals if (lo is None or v >= lo) and (hi is None or v <= hi) and v != b)
