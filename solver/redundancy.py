@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cheap, ir, rewrite
+from . import cheap, facts, ir, rewrite
 from .checker import SAT, UNSAT, Checker, Deadline
 from .problem import Problem
 from .sampling import Pool
@@ -71,11 +71,12 @@ class _Run:
         self.avoided = 0
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "z3": 0}
         self.ch: Checker | None = None
-        facts = cheap.Facts.from_problem(problem)
+        ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
         self.can_asserts = [plain.rewrite(c.term) for c in problem.asserts if c.term is not None]
-        self.base_env = rewrite.facts_env(facts.ranges, [(t, None) for t in self.can_asserts])
+        self.base_env = facts.facts_env(ranges.ranges, [(t, None) for t in self.can_asserts])
+        self.env: facts.Env | None = None  # base facts plus those of every greedy candidate
         rw = rewrite.Rewriter(self.base_env)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
         self.pool = Pool(problem, self.can)
@@ -172,6 +173,9 @@ class _Run:
         keep = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
         kept = set(keep)
         kept_mask = sum(1 << i for i in keep)
+        self.env = facts.facts_env(self.base_env.ranges, [(t, None) for t in self.can_asserts] +
+                                   [(self.can[j], j) for j in keep])  # type: ignore[misc]
+        self.candidates = set(keep)
         removed_core: dict[int, list[int]] = {}
         order = self.removal_order(keep)
         for k, i in enumerate(order):
@@ -203,28 +207,21 @@ class _Run:
                 self.verdict[i] = REQUIRED if ok else UNKNOWN  # a model Python disagrees with decides nothing
             else:
                 self.verdict[i] = UNKNOWN
-        for i, core in removed_core.items():
-            if set(core) <= kept:
-                self.implied[i] = core
-                continue
-            by_facts = self.implied_by_facts(i, kept)
-            if by_facts is not None:
-                self.implied[i] = by_facts
-                continue
-            out = ch.check(self.A + [self.sel(j) for j in sorted(kept)] + [self.neg(i)],
-                           budget_ms=self.budget(1))
-            self.implied[i] = self.core_guards(out.core, exclude=i) if out.status == UNSAT else sorted(kept)
+        # implied_by: a guard named in a removal proof but dropped later is replaced by what implied
+        # it (its own proof used guards kept at its removal, i.e. dropped later still or kept at the end)
+        for i in reversed(list(removed_core)):
+            out_set: set[int] = set()
+            for j in removed_core[i]:
+                out_set |= {j} if j in kept else set(self.implied[j])
+            self.implied[i] = sorted(out_set)
 
     def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
         """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""
-        env = rewrite.facts_env(self.base_env.ranges, [(self.can[j], j) for j in sorted(kept) if j != i])  # type: ignore[misc]
-        for t in self.can_asserts:
-            for atom in (t.args if t.kind == ir.AND else (t,)):
-                rewrite.add_atom(env, atom)
-        rw = rewrite.Rewriter(env)
+        assert self.env is not None
+        rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i})
         if rw.rewrite(self.can[i]) is not ir.TRUE:  # type: ignore[arg-type]
             return None
-        return sorted(rw.used & kept)
+        return sorted(rw.used)
 
     def unsat_minimize(self, live: list[int]) -> None:
         ch = self.checker()

@@ -25,48 +25,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 from . import ir
-from .cheap import FULL, Interval, floordiv_iv, mod_iv
+from .cheap import floordiv_iv, mod_iv
+from .facts import FULL, Env, Interval, Src
 from .ir import Term
 
-
-@dataclass
-class Env:
-    """What is known at every point considered: ranges, bounds of terms, values, true atoms."""
-
-    ranges: dict[str, Interval]
-    bounds: dict[Term, Interval] = field(default_factory=dict)
-    subst: dict[Term, Term] = field(default_factory=dict)
-    excluded: dict[Term, set[int]] = field(default_factory=dict)
-    atoms: set[Term] = field(default_factory=set)
-    # which conditions (by caller's index) a fact came from: Term keys, or symbol names for ranges
-    src: dict[object, set[int]] = field(default_factory=dict)
-
-    def note(self, key: object, source: int | None) -> None:
-        if source is not None:
-            self.src.setdefault(key, set()).add(source)
-
-    def empty(self) -> bool:
-        ivs = list(self.ranges.values()) + list(self.bounds.values())
-        return any(lo is not None and hi is not None and lo > hi for lo, hi in ivs)
+__all__ = ["Env", "Rewriter", "divide", "mul_iv"]
 
 
 class Rewriter:
     """Rewrites terms under one ``Env``; results and intervals are memoized per instance."""
 
-    def __init__(self, env: Env) -> None:
+    def __init__(self, env: Env, banned: Iterable[int] = ()) -> None:
         self.env = env
+        self.banned = frozenset(banned)
         self.memo: dict[Term, Term] = {}
         self.iv: dict[Term, Interval] = {}
-        self.off = env.empty()  # contradictory facts: no point to reason about, rewrite nothing
-        self.used: set[int] = set()  # sources of the facts consulted (``Env.src``)
+        self.off = env.empty()  # empty ranges: no point to reason about, rewrite nothing
+        self.used: set[int] = set()  # sources of the facts consulted
 
-    def _use(self, key: object) -> None:
-        s = self.env.src.get(key)
-        if s:
-            self.used |= s
+    def _ok(self, src: Src) -> bool:
+        if src & self.banned:
+            return False
+        self.used |= src
+        return True
 
     # -------------------------------------------------------------- entry points
     def rewrite(self, t: Term) -> Term:
@@ -110,15 +93,13 @@ class Rewriter:
 
     # -------------------------------------------------------------- intervals
     def _restrict(self, n: Term, v: Interval) -> Interval:
-        b = self.env.bounds.get(n)
         lo, hi = v
-        if b is not None:
-            self._use(n)
-            lo = b[0] if lo is None else lo if b[0] is None else max(lo, b[0])
-            hi = b[1] if hi is None else hi if b[1] is None else min(hi, b[1])
-        ex = self.env.excluded.get(n)
+        for src, (blo, bhi) in self.env.bounds.get(n, ()):
+            if self._ok(src):
+                lo = blo if lo is None else lo if blo is None else max(lo, blo)
+                hi = bhi if hi is None else hi if bhi is None else min(hi, bhi)
+        ex = self.excluded(n)
         if ex:
-            self._use(n)
             while lo is not None and lo in ex:
                 lo += 1
             while hi is not None and hi in ex:
@@ -127,12 +108,14 @@ class Rewriter:
             return FULL  # contradictory facts about this term: claim nothing
         return (lo, hi)
 
+    def excluded(self, n: Term) -> set[int]:
+        return {v for src, v in self.env.excluded.get(n, ()) if self._ok(src)}
+
     def _iv_one(self, n: Term) -> Interval:
         k = n.kind
         if k == ir.CONST:
             return (n.value, n.value)
         if k == ir.SYM:
-            self._use(n.value)
             return self.env.ranges.get(n.value, FULL)
         if k == ir.ADD:
             lo: int | None = 0
@@ -197,10 +180,6 @@ class Rewriter:
 
     def _settle(self, r: Term) -> Term:
         """Facts about the finished integer term: a known value, a point interval."""
-        s = self.env.subst.get(r)
-        if s is not None:
-            self._use(r)
-            return s
         if r.kind != ir.CONST:
             lo, hi = self.interval(r)
             if lo is not None and lo == hi:
@@ -237,12 +216,9 @@ class Rewriter:
                     return ir.FALSE
         atoms = self.env.atoms
         if atoms:
-            if r in atoms:
-                self._use(r)
+            if any(self._ok(src) for src in atoms.get(r, ())):
                 return ir.TRUE
-            neg = ir.mk_not(r)
-            if neg in atoms:
-                self._use(neg)
+            if any(self._ok(src) for src in atoms.get(ir.mk_not(r), ())):
                 return ir.FALSE
         return r
 
@@ -252,10 +228,7 @@ class Rewriter:
         if len(coefs) != 1:
             return False
         (m, c), = coefs.items()
-        if (-k) % c == 0 and (-k) // c in self.env.excluded.get(m, ()):
-            self._use(m)
-            return True
-        return False
+        return (-k) % c == 0 and (-k) // c in self.excluded(m)
 
     def _floordiv(self, a: Term, b: Term) -> Term:
         if b.kind == ir.CONST and b.value != 0:
@@ -361,57 +334,76 @@ def _factors(m: Term) -> tuple[int, list[Term]]:
     return 1, [m]
 
 
+def _norm_sum(f: Term) -> tuple[int, Term]:
+    """A sum as ``g * f0`` with ``f0``'s content 1 and its first monomial positive."""
+    coefs, const = ir.linear(f)
+    g = 0
+    for v in (*coefs.values(), const):
+        g = math.gcd(g, v)
+    first = min(coefs, key=lambda m: m.skey)
+    if coefs[first] < 0:
+        g = -g
+    if g in (0, 1):
+        return 1, f
+    return g, ir.from_linear({m: v // g for m, v in coefs.items()}, const // g)
+
+
+def _monomial(t: Term) -> tuple[int, list[Term]] | None:
+    """``t`` as ``c * f1*...*fk`` with normalized sum factors, or None for a proper sum."""
+    if t.kind == ir.ADD:
+        coefs, const = ir.linear(t)
+        if const == 0 and len(coefs) == 1:
+            (m, v), = coefs.items()
+            c, fs = _factors(m)
+            return v * c, [_norm_sum(f)[1] if f.kind == ir.ADD else f for f in fs]
+        g, f0 = _norm_sum(t)
+        return g, [f0]
+    c, fs = _factors(t)
+    out = []
+    for f in fs:
+        if f.kind == ir.ADD:
+            g, f = _norm_sum(f)
+            c *= g
+        out.append(f)
+    return c, out
+
+
 def divide(a: Term, b: Term) -> Term | None:
     """``q`` with ``a = b*q`` as polynomials (exact division), else None."""
     if b.kind == ir.CONST:
         return None
-    ca, ka = ir.linear(a)
-    cb, kb = ir.linear(b)
-    if len(cb) == 1 and kb == 0:  # b = c*f1*...*fk: divide every monomial of a
-        (mb, vb), = cb.items()
-        _, fb = _factors(mb)
-        if ka != 0 or not ca:
-            return None
-        parts = []
-        for m, v in ca.items():
-            c0, fa = _factors(m)
-            for f in fb:
-                if f not in fa:
-                    return None
-                fa.remove(f)
-            if (c0 * v) % vb:
-                return None
-            parts.append(ir.mk_mul(ir.mk_int(c0 * v // vb), *fa))
-        return ir.mk_add(*parts)
-    if not cb or set(ca) != set(cb):  # b a sum: a = k*b
-        return _factor_of(a, b)
-    m0 = next(iter(cb))
-    if ca[m0] % cb[m0]:
+    mb = _monomial(b)
+    if mb is None:
         return None
-    k = ca[m0] // cb[m0]
-    if all(ca[m] == k * v for m, v in cb.items()) and ka == k * kb:
-        return ir.mk_int(k)
-    return None
-
-
-def _factor_of(a: Term, b: Term) -> Term | None:
-    """``a`` a sum of monomials that all have the sum ``b`` as a factor."""
+    vb, fb = mb
+    if a.kind == ir.ADD:  # the whole sum as one factor: (4q + 4) / (q + 1)
+        whole = _quotient(_monomial(a), 1, vb, fb)
+        if whole is not None:
+            return whole
     ca, ka = ir.linear(a)
     if ka != 0 or not ca:
         return None
-    out: dict[Term, int] = {}
+    parts = []
     for m, v in ca.items():
-        c0, fa = _factors(m)
-        if b not in fa:
+        q = _quotient(_monomial(m), v, vb, fb)
+        if q is None:
             return None
-        fa.remove(b)
-        t = ir.mk_mul(ir.mk_int(c0 * v), *fa)
-        tc, tk = ir.linear(t)
-        if tk:
+        parts.append(q)
+    return ir.mk_add(*parts)
+
+
+def _quotient(ma: tuple[int, list[Term]] | None, v: int, vb: int, fb: list[Term]) -> Term | None:
+    if ma is None:
+        return None
+    c0, fa = ma
+    fa = list(fa)
+    for f in fb:
+        if f not in fa:
             return None
-        for y, w in tc.items():
-            out[y] = out.get(y, 0) + w
-    return ir.from_linear(out, 0)
+        fa.remove(f)
+    if (c0 * v) % vb:
+        return None
+    return ir.mk_mul(ir.mk_int(c0 * v // vb), *fa)
 
 
 def mul_iv(x: Interval, y: Interval) -> Interval:
@@ -431,16 +423,8 @@ def _mul(a: list[Term]) -> Term:
     factors = []
     for f in a:
         if f.kind == ir.ADD:
-            coefs, const = ir.linear(f)
-            g = 0
-            for v in (*coefs.values(), const):
-                g = math.gcd(g, v)
-            first = min(coefs, key=lambda m: m.skey)
-            if coefs[first] < 0:
-                g = -g
-            if g not in (0, 1):
-                coef *= g
-                f = ir.from_linear({m: v // g for m, v in coefs.items()}, const // g)
+            g, f = _norm_sum(f)
+            coef *= g
         factors.append(f)
     return ir.mk_mul(ir.mk_int(coef), *factors)
 
@@ -496,59 +480,6 @@ def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Te
         if n < base and (best is None or n < best[0]):
             best = (n, t, new, const + t * xk)
     return None if best is None else (best[2], best[3])
-
-
-def facts_env(ranges: Mapping[str, Interval], conds: Iterable[tuple[Term, int | None]]) -> Env:
-    """An ``Env`` holding what the (already rewritten) conditions say; each with its source id."""
-    env = Env(dict(ranges))
-    for cond, source in conds:
-        for atom in (cond.args if cond.kind == ir.AND else (cond,)):
-            add_atom(env, atom, source)
-    return env
-
-
-def add_atom(env: Env, atom: Term, source: int | None = None) -> None:
-    """Record one true atom: bounds of a single monomial, its value, or a value it avoids."""
-    env.atoms.add(atom)
-    env.note(atom, source)
-    if atom.kind == ir.NOT and atom.args[0].kind == ir.EQ:
-        coefs, k = ir.linear(atom.args[0].args[0])
-        if len(coefs) == 1:
-            (m, c), = coefs.items()
-            if (-k) % c == 0:
-                env.excluded.setdefault(m, set()).add((-k) // c)
-                env.note(m, source)
-        return
-    if atom.kind not in (ir.LE, ir.EQ):
-        return
-    coefs, k = ir.linear(atom.args[0])
-    if len(coefs) != 1:
-        return
-    (m, c), = coefs.items()
-    lo, hi = env.bounds.get(m, FULL)
-    if atom.kind == ir.EQ:
-        if (-k) % c:
-            lo, hi = 1, 0  # no integer solution: contradictory facts
-        else:
-            v = (-k) // c
-            lo, hi = (v if lo is None else max(lo, v)), (v if hi is None else min(hi, v))
-            if m.kind != ir.SYM:
-                env.subst.setdefault(m, ir.mk_int(v))
-    elif c > 0:
-        v = (-k) // c
-        hi = v if hi is None else min(hi, v)
-    else:
-        v = -((-k) // (-c))
-        lo = v if lo is None else max(lo, v)
-    env.bounds[m] = (lo, hi)
-    env.note(m, source)
-    if m.kind == ir.SYM:
-        slo, shi = env.ranges.get(m.value, FULL)
-        env.ranges[m.value] = (lo if slo is None else slo if lo is None else max(lo, slo),
-                               hi if shi is None else shi if hi is None else min(hi, shi))
-        env.note(m.value, source)
-        if lo is not None and lo == hi:
-            env.subst[m] = ir.mk_int(lo)
 
 
 def _times(p: float, q: float) -> float:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from . import ir
 from .ir import Term
@@ -46,6 +47,8 @@ class Pool:
                     seen.add(id(n))
                     order.append(n)
         self._order = order
+        self._names = [s.name for s in problem.symbols]
+        self._fast = _compile(order, terms, self._names)
         self.evaluated = 0
 
     # -------------------------------------------------------------- building
@@ -68,6 +71,11 @@ class Pool:
     def _mask(self, point: dict[str, Value]) -> int:
         """Bit ``i`` set when guard ``i`` fails at ``point`` (a zero divisor counts as failing)."""
         self.evaluated += 1
+        if self._fast is not None:
+            try:
+                return self._fast([point[n] for n in self._names])  # type: ignore[no-any-return]
+            except ZeroDivisionError:
+                pass  # some guard divides by zero here: the node-by-node path below isolates it
         val: dict[int, Value | None] = {}
         for n in self._order:
             a = [val[id(x)] for x in n.args]
@@ -132,6 +140,75 @@ class Pool:
             return True
         return all(t is None or holds(t, pt) for j in _bits(kept_mask) if j != i
                    for t in (self.originals[j],))
+
+
+def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[str]) -> Any:
+    """One Python function computing every guard's failure bit at a point, sharing subterms.
+
+    Generated from the IR only: the source holds generated identifiers (``t12``), integer
+    literals printed by ``int.__repr__`` and positional reads of the point (``e[3]``) — no user
+    text — so compiling it runs nothing a client wrote. It follows ``pyeval``'s strict semantics
+    (every node computed, ``//`` and ``%`` are Python's) and raises ZeroDivisionError where it
+    would; the caller then falls back to node-by-node evaluation.
+    """
+    if not order or len(order) > 50_000:
+        return None
+    pos = {n: i for i, n in enumerate(names)}
+    idx = {id(n): k for k, n in enumerate(order)}
+    lines = ["def f(e):"]
+    for k, n in enumerate(order):
+        a = [f"t{idx[id(x)]}" for x in n.args]
+        kind = n.kind
+        if kind == ir.CONST:
+            ex = repr(int(n.value))
+        elif kind == ir.BCONST:
+            ex = "True" if n.value else "False"
+        elif kind in (ir.SYM, ir.BSYM):
+            if n.value not in pos:
+                return None
+            ex = f"e[{pos[n.value]}]"
+        elif kind in _INFIX:
+            ex = _INFIX[kind].join(a)
+        elif kind in _CALL:
+            ex = f"{_CALL[kind]}(({', '.join(a)},))"
+        elif kind in (ir.EDIV, ir.EMOD):
+            ex = f"{kind}({a[0]}, {a[1]})"
+        elif kind == ir.ITE:
+            ex = f"({a[1]} if {a[0]} else {a[2]})"
+        elif kind == ir.LE:
+            ex = f"{a[0]} <= 0"
+        elif kind == ir.EQ:
+            ex = f"{a[0]} == 0"
+        elif kind == ir.NOT:
+            ex = f"not {a[0]}"
+        elif kind == ir.IFF:
+            ex = f"bool({a[0]}) == bool({a[1]})"
+        else:
+            return None
+        lines.append(f"    t{k} = {ex}")
+    lines.append("    m = 0")
+    for i, t in enumerate(terms):
+        if t is not None:
+            lines.append(f"    if not t{idx[id(t)]}: m |= {1 << i}")
+    lines.append("    return m")
+    ns: dict[str, Any] = {"__builtins__": {}, "max": max, "min": min, "all": all, "any": any, "bool": bool,
+                          ir.EDIV: _ediv, ir.EMOD: _emod}
+    exec(compile("\n".join(lines), "<guards>", "exec"), ns)  # noqa: S102 - generated from IR, see docstring
+    return ns["f"]
+
+
+_INFIX = {ir.ADD: " + ", ir.MUL: " * ", ir.FLOORDIV: " // ", ir.MOD: " % "}
+_CALL = {ir.MAX: "max", ir.MIN: "min", ir.AND: "all", ir.OR: "any"}
+
+
+def _ediv(x: int, y: int) -> int:
+    if y == 0:
+        raise ZeroDivisionError
+    return x // abs(y) * (1 if y > 0 else -1)
+
+
+def _emod(x: int, y: int) -> int:
+    return x - y * _ediv(x, y)
 
 
 def _bits(mask: int) -> Iterable[int]:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import ir, load_problem, rewrite
+from solver.facts import facts_env
 from solver.pyeval import evaluate, holds
 
 NAMES = ["x", "y", "z"]
@@ -98,7 +99,7 @@ def test_rewriting_under_facts_is_exact_where_the_facts_hold(text: str, facts: l
     ranges = _ranges(box, [False] * 3)
     base = rewrite.Rewriter(rewrite.Env(dict(ranges)))
     fs = [_cond(f) for f in facts]
-    env = rewrite.facts_env(ranges, [(base.rewrite(f), k) for k, f in enumerate(fs)])
+    env = facts_env(ranges, [(base.rewrite(f), k) for k, f in enumerate(fs)])
     c = _cond(text)
     rw = rewrite.Rewriter(env)
     r = rw.rewrite(base.rewrite(c))
@@ -122,7 +123,7 @@ def test_swin_shapes_canonicalize() -> None:
 
 def test_facts_report_their_sources() -> None:
     ranges = {"s": (2, None), "t": (2, None)}
-    env = rewrite.facts_env(ranges, [(_cond("t >= 5"), 7), (_cond("Eq(s, 3)"), 9)])
+    env = facts_env(ranges, [(_cond("t >= 5"), 7), (_cond("Eq(s, 3)"), 9)])
     rw = rewrite.Rewriter(env)
     assert rw.rewrite(_cond("t*s > 14")) is ir.TRUE
     assert rw.used == {7, 9}
