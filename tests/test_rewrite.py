@@ -127,3 +127,24 @@ def test_facts_report_their_sources() -> None:
     rw = rewrite.Rewriter(env)
     assert rw.rewrite(_cond("t*s > 14")) is ir.TRUE
     assert rw.used == {7, 9}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds(), st.lists(conds(), min_size=1, max_size=4), boxes, st.data())
+def test_banned_sources_are_not_used(text: str, facts: list[str], box: tuple[tuple[int, int], ...],
+                                     data: st.DataObject) -> None:
+    ranges = _ranges(box, [False] * 3)
+    base = rewrite.Rewriter(rewrite.Env(dict(ranges)))
+    fs = [_cond(f) for f in facts]
+    env = facts_env(ranges, [(base.rewrite(f), k) for k, f in enumerate(fs)])
+    banned = data.draw(st.sets(st.integers(0, len(fs) - 1)))
+    rw = rewrite.Rewriter(env, banned=banned)
+    c = _cond(text)
+    r = rw.rewrite(base.rewrite(c))
+    assert not rw.used & banned
+    allowed = [f for k, f in enumerate(fs) if k not in banned]
+    for pt in _points(box):
+        if all(holds(f, pt) for f in allowed):
+            assert holds(r, pt) == holds(c, pt), (text, facts, banned, r, pt)
+        if r is ir.TRUE and all(holds(fs[k], pt) for k in rw.used):
+            assert holds(c, pt), ("the facts used are a sufficient reason", text, facts, rw.used, pt)

@@ -1,0 +1,70 @@
+"""``sampling.Pool``: masks agree with Python's evaluation; a refuting point really refutes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guard_grammar import Box, boxes
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import load_problem
+from solver.pyeval import holds
+from solver.sampling import Pool
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boxes())
+def test_masks_match_python_at_every_point(doc: dict[str, Any]) -> None:
+    box = Box(doc)
+    terms = [c.term for c in box.p.guards]
+    pool = Pool(box.p, terms)
+    for pt in box.points:
+        if pool.add(dict(pt)):
+            m = pool.masks[-1]
+            for i, t in enumerate(terms):
+                assert bool(m >> i & 1) == (not holds(t, pt)), (doc, pt, i)
+        else:  # rejected: outside the asserts
+            assert not all(holds(a, pt) for a in box.asserts)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boxes(), st.data())
+def test_refuting_points_satisfy_the_kept_guards(doc: dict[str, Any], data: st.DataObject) -> None:
+    box = Box(doc)
+    terms = [c.term for c in box.p.guards]
+    pool = Pool(box.p, terms)
+    for pt in box.points:
+        pool.add(dict(pt))
+    pool.seed_points(8)
+    ids = list(box.guard)
+    kept = data.draw(st.sets(st.integers(0, len(ids) - 1)))
+    mask = sum(1 << i for i in kept)
+    for i in kept:
+        pt = pool.refuting(i, mask)
+        expected = not box.implies([ids[j] for j in kept if j != i], ids[i])
+        assert (pt is not None) == expected  # every box point is in the pool: complete here
+        if pt is not None:
+            assert not holds(terms[i], pt)
+            assert all(holds(terms[j], pt) for j in kept if j != i)
+            assert all(holds(a, pt) for a in box.asserts)
+
+
+def test_zero_divisor_falls_back_to_strict_evaluation() -> None:
+    p = load_problem({"symbols": {"x": {"min": -2, "max": 2}, "y": {"min": 0, "max": 2}},
+                      "guards": ["x // y >= 0", "x >= -1"]})
+    pool = Pool(p, [c.term for c in p.guards])
+    assert pool.add({"x": -2, "y": 0})
+    assert pool.masks[-1] == 0b11  # a zero divisor fails that guard only... and x >= -1 fails too
+    assert pool.add({"x": 1, "y": 0})
+    assert pool.masks[-1] == 0b01
+
+
+def test_seed_points_respect_ranges_and_asserts() -> None:
+    p = load_problem({"symbols": {"s": {"min": 2, "max": 9, "hint": 4}, "t": {"min": 2, "hint": 6}},
+                      "asserts": ["Eq(Mod(t, 2), 0)"], "guards": ["s < t"]})
+    pool = Pool(p, [c.term for c in p.guards])
+    pool.seed_points(30)
+    assert pool.points[0] == {"s": 4, "t": 6}
+    for pt in pool.points:
+        assert 2 <= pt["s"] <= 9 and pt["t"] >= 2 and pt["t"] % 2 == 0
