@@ -63,11 +63,16 @@ class Checker:
         self._lits: list[z3.BoolRef] = []
         self._by_zid: dict[int, int] = {}
         self._neg_selectors: dict[Term, int] = {}
+        self._lit_terms: list[Term | None] = []  # per handle: the IR term it switches on (or negates)
+        self._lit_impl: list[z3.BoolRef] = []  # per handle: ``lit -> formula`` as handed to z3
+        self._ranges_z3: list[z3.BoolRef] = []
+        self._defs_z3: dict[tuple[bool, Term, Term], z3.BoolRef] = {}
         self.checks = 0
         self.solver_ms = 0.0
         self._sym_z3 = {s.name: self.conv.convert(self.enc.symbol(s.name, s.is_bool)) for s in problem.symbols}
         for s in problem.symbols:
             self._add(self.enc.range_constraint(s))
+            self._ranges_z3.append(self.conv.convert(self.enc.range_constraint(s)))
 
     # -------------------------------------------------------------- building
     def _add(self, f: object) -> None:
@@ -90,7 +95,7 @@ class Checker:
         """A handle whose literal, when assumed, makes ``t`` hold."""
         h = self._selectors.get(t)
         if h is None:
-            h = self._new_lit(self.enc.formula(t))
+            h = self._new_lit(self.enc.formula(t), t)
             self._selectors[t] = h
         return h
 
@@ -98,17 +103,20 @@ class Checker:
         """A handle whose literal, when assumed, makes ``t`` fail."""
         h = self._neg_selectors.get(t)
         if h is None:
-            h = self._new_lit(self.enc.mgr.Not(self.enc.formula(t)))
+            h = self._new_lit(self.enc.mgr.Not(self.enc.formula(t)), t)
             self._neg_selectors[t] = h
         return h
 
-    def _new_lit(self, f: object) -> int:
+    def _new_lit(self, f: object, t: Term | None = None) -> int:
         h = len(self._lits)
         lit = z3.Bool(f".p{h}")
         self._lits.append(lit)
         self._by_zid[lit.get_id()] = h
+        self._lit_terms.append(t)
         try:
-            self.solver.add(z3.Implies(lit, self.conv.convert(f)))
+            impl = z3.Implies(lit, self.conv.convert(f))
+            self._lit_impl.append(impl)
+            self.solver.add(impl)
         except (PysmtException, z3.Z3Exception) as e:  # pragma: no cover
             raise InternalError(f"could not hand a formula to z3: {e}") from e
         self._sync_definitions()
@@ -139,6 +147,56 @@ class Checker:
                                 if c.get_id() in self._by_zid))
             return Outcome(UNSAT, core=core)
         return Outcome(UNKNOWN, reason=_reason(self.solver.reason_unknown(), self.deadline, ms))
+
+    def check_scoped(self, handles: Iterable[int], *, budget_ms: int | None = None) -> Outcome:
+        """As ``check``, in a fresh z3 solver holding only the selected formulas, the ranges and
+        the division definitions those formulas use. The incremental solver carries every
+        definition and selector ever created, and with non-linear terms among them z3's
+        arithmetic works on all of them in every check; a scoped check does not."""
+        remaining = self.deadline.remaining_ms()
+        ms = remaining if budget_ms is None else min(budget_ms, remaining)
+        if ms <= 0:
+            return Outcome(UNKNOWN, reason="timeout")
+        hs = list(handles)
+        s = z3.Solver()
+        s.set("timeout", ms)
+        s.add(*self._ranges_z3)
+        keys: dict[tuple[bool, Term, Term], None] = {}
+        for h in hs:
+            t = self._lit_terms[h]
+            if t is None:
+                raise InternalError("a scoped check needs selectors built from IR terms")
+            for k in self.enc.pairs_of(t):
+                keys[k] = None
+            s.add(self._lit_impl[h])
+        for k in keys:
+            d = self._defs_z3.get(k)
+            if d is None:
+                f = self.enc.pair_def.get(k)
+                if f is None:
+                    continue
+                d = self._defs_z3[k] = self.conv.convert(f)
+            s.add(d)
+        self.checks += 1
+        t0 = time.perf_counter()
+        try:
+            r = s.check(*[self._lits[h] for h in hs])
+        except z3.Z3Exception as e:
+            return Outcome(UNKNOWN, reason="resource" if "memory" in str(e).lower() else "incomplete")
+        finally:
+            self.solver_ms += (time.perf_counter() - t0) * 1000
+        if r == z3.sat:
+            m = s.model()
+            out: dict[str, int | bool] = {}
+            for name, v in self._sym_z3.items():
+                val = m.eval(v, model_completion=True)
+                out[name] = z3.is_true(val) if z3.is_bool(val) else val.as_long()
+            return Outcome(SAT, model=out)
+        if r == z3.unsat:
+            core = tuple(sorted(self._by_zid[c.get_id()] for c in s.unsat_core()
+                                if c.get_id() in self._by_zid))
+            return Outcome(UNSAT, core=core)
+        return Outcome(UNKNOWN, reason=_reason(s.reason_unknown(), self.deadline, ms))
 
     def _model(self) -> dict[str, int | bool]:
         m = self.solver.model()

@@ -34,16 +34,21 @@ from __future__ import annotations
 from typing import Any
 
 from . import cheap, facts, ir, rewrite
-from .checker import SAT, UNSAT, Checker, Deadline
+from .checker import SAT, UNSAT, Checker, Deadline, Outcome
 from .problem import Problem
 from .sampling import Pool
 
 SEED_POINTS = 48
+SCOPED = True  # z3 checks in a fresh solver with only what they select (Checker.check_scoped)
 
 ALWAYS_TRUE, ALWAYS_FALSE, REDUNDANT, REQUIRED, UNKNOWN, UNSUPPORTED = (
     "always_true", "always_false", "redundant", "required", "unknown", "unsupported")
 
 MIN_CHECK_MS = 50
+FIRST_MIN_MS, FIRST_MAX_MS = 10, 200
+SLICE_ROUNDS = 6
+ALWAYS_TRUE_SHARE = 0.25
+SCOPED_MAX = 48  # larger full checks go to the incremental solver (building a fresh one costs more)
 
 
 def cost(t: ir.Term) -> int:
@@ -80,13 +85,20 @@ class _Run:
         rw = rewrite.Rewriter(self.base_env)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
         self.pool = Pool(problem, self.can)
+        self.syms = [frozenset() if t is None else frozenset(ir.symbols_of(t)) for t in self.can]
+        self.assert_syms: set[str] = set().union(*(ir.symbols_of(t) for t in self.can_asserts))
 
     # -------------------------------------------------------------- plumbing
     def checker(self) -> Checker:
         if self.ch is None:
             self.ch = Checker(self.p, self.deadline)
-            self.A = [self.ch.selector(t) for t in self.can_asserts]
+            self._A = [self.ch.selector(t) for t in self.can_asserts]
         return self.ch
+
+    @property
+    def A(self) -> list[int]:
+        self.checker()
+        return self._A
 
     def sel(self, i: int) -> int:
         return self.checker().selector(self.can[i])  # type: ignore[arg-type]
@@ -94,12 +106,23 @@ class _Run:
     def neg(self, i: int) -> int:
         return self.checker().negation(self.can[i])  # type: ignore[arg-type]
 
+    def z3check(self, handles: list[int], budget_ms: int | None = None, *, scoped: bool = True) -> Outcome:
+        ch = self.checker()
+        if SCOPED and scoped:
+            return ch.check_scoped(handles, budget_ms=budget_ms)
+        return ch.check(handles, budget_ms=budget_ms)
+
     def learn(self, model: dict[str, int | bool]) -> None:
         self.pool.add(dict(model))
 
     def budget(self, pending: int) -> int:
         rem = self.deadline.remaining_ms()
         return max(MIN_CHECK_MS, rem // max(1, pending) * 3)
+
+    def first_budget(self, pending: int) -> int:
+        """A first pass spends at most its share of what is left: hard checks get a second pass."""
+        rem = self.deadline.remaining_ms()
+        return max(FIRST_MIN_MS, min(FIRST_MAX_MS, rem // max(1, pending)))
 
     # -------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
@@ -137,7 +160,7 @@ class _Run:
                 status = SAT  # a point (the hints, usually) satisfies everything: no solver needed
                 self.avoided += 1
             else:
-                out = self.checker().check(self.A + [self.sel(i) for i in pending])
+                out = self.z3check(self.A + [self.sel(i) for i in pending])
                 status = out.status
                 if status == SAT:
                     self.learn(out.model)
@@ -150,13 +173,17 @@ class _Run:
 
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
-        ch = self.checker()
+        # telling always_true from redundant only labels a guard that greedy drops anyway:
+        # solver time for it is capped so the deletion pass keeps most of the budget
+        floor_ms = self.deadline.remaining_ms() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(pending):
-            if self.pool.fails_somewhere(i, verified=True):
+            if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
-            out = ch.check(self.A + [self.neg(i)], budget_ms=self.budget(len(pending) - k))
+            if self.deadline.remaining_ms() < floor_ms:
+                continue
+            out = self.z3check(self.A + [self.neg(i)], budget_ms=self.first_budget(len(pending) - k))
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.verdict[i] = ALWAYS_TRUE
@@ -169,51 +196,92 @@ class _Run:
         return sorted(idx, key=lambda i: (-cost(self.guards[i].term), -i))  # type: ignore[arg-type]
 
     def greedy(self, live: list[int]) -> None:
-        ch = self.checker()
         keep = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
-        kept = set(keep)
-        kept_mask = sum(1 << i for i in keep)
+        self.kept = set(keep)
+        self.kept_mask = sum(1 << i for i in keep)
         self.env = facts.facts_env(self.base_env.ranges, [(t, None) for t in self.can_asserts] +
                                    [(self.can[j], j) for j in keep])  # type: ignore[misc]
         self.candidates = set(keep)
-        removed_core: dict[int, list[int]] = {}
+        self.removed_core: dict[int, list[int]] = {}
         order = self.removal_order(keep)
-        for k, i in enumerate(order):
-            if self.pool.refuting(i, kept_mask) is not None:
-                self.verdict[i] = REQUIRED
-                self.avoided += 1
-                self.levers["points"] += 1
-                continue
-            by_facts = self.implied_by_facts(i, kept)
-            if by_facts is not None:
-                kept.discard(i)
-                kept_mask &= ~(1 << i)
-                self.verdict[i] = REDUNDANT
-                removed_core[i] = by_facts
-                self.avoided += 1
-                self.levers["facts"] += 1
-                continue
-            others = [self.sel(j) for j in sorted(kept) if j != i]
-            out = ch.check(self.A + others + [self.neg(i)], budget_ms=self.budget(len(order) - k))
-            self.levers["z3"] += 1
-            if out.status == UNSAT:
-                kept.discard(i)
-                kept_mask &= ~(1 << i)
-                self.verdict[i] = REDUNDANT
-                removed_core[i] = self.core_guards(out.core, exclude=i)
-            elif out.status == SAT:
-                self.learn(out.model)
-                ok = self.pool.verify(out.model, i, kept_mask)
-                self.verdict[i] = REQUIRED if ok else UNKNOWN  # a model Python disagrees with decides nothing
-            else:
-                self.verdict[i] = UNKNOWN
+        retry = [i for k, i in enumerate(order) if self.decide(i, self.first_budget(len(order) - k)) == UNKNOWN]
+        # a second chance for the checks that ran out of their first budget: the kept set only
+        # shrank since, so earlier ``required`` verdicts still hold and each removal is justified
+        for k, i in enumerate(retry):
+            self.decide(i, self.budget(len(retry) - k))
         # implied_by: a guard named in a removal proof but dropped later is replaced by what implied
         # it (its own proof used guards kept at its removal, i.e. dropped later still or kept at the end)
-        for i in reversed(list(removed_core)):
+        kept = self.kept
+        for i in reversed(list(self.removed_core)):
             out_set: set[int] = set()
-            for j in removed_core[i]:
+            for j in self.removed_core[i]:
                 out_set |= {j} if j in kept else set(self.implied[j])
             self.implied[i] = sorted(out_set)
+
+    def decide(self, i: int, budget_ms: int) -> str:
+        """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so."""
+        if self.pool.refuting(i, self.kept_mask) is not None:
+            self.levers["points"] += 1
+            self.avoided += 1
+            self.verdict[i] = REQUIRED
+            return REQUIRED
+        by_facts = self.implied_by_facts(i, self.kept)
+        if by_facts is not None:
+            self.levers["facts"] += 1
+            self.avoided += 1
+            return self.drop(i, by_facts)
+        others = sorted(self.kept - {i})
+        # lazy slicing: check against the kept guards over g's own symbols, then add the kept
+        # guards a model violates (once extended with the hints), until unsat, a verified
+        # refutation, or the slice stops growing; unsat of a slice is unsat of the whole
+        near = [j for j in others if self.syms[j] <= self.syms[i]]
+        for _ in range(SLICE_ROUNDS):
+            if len(near) == len(others):
+                break
+            out = self.z3check(self.A + [self.sel(j) for j in near] + [self.neg(i)], budget_ms=budget_ms)
+            self.levers["z3"] += 1
+            if out.status == UNSAT:
+                return self.drop(i, self.core_guards(out.core, exclude=i))
+            if out.status != SAT:
+                break
+            pt = self.extend(out.model, near, i)
+            if self.required_at(i, pt):
+                return REQUIRED
+            bad = [j for j in others if j not in near and self.pool.mask_of(pt) >> j & 1]
+            if not bad:
+                break
+            near = sorted(set(near) | set(bad))
+        out = self.z3check(self.A + [self.sel(j) for j in others] + [self.neg(i)], budget_ms=budget_ms,
+                           scoped=len(others) <= SCOPED_MAX)
+        self.levers["z3"] += 1
+        if out.status == UNSAT:
+            return self.drop(i, self.core_guards(out.core, exclude=i))
+        if out.status == SAT and self.required_at(i, out.model):
+            return REQUIRED
+        self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
+        return UNKNOWN
+
+    def drop(self, i: int, proof: list[int]) -> str:
+        self.kept.discard(i)
+        self.kept_mask &= ~(1 << i)
+        self.verdict[i] = REDUNDANT
+        self.removed_core[i] = proof
+        return REDUNDANT
+
+    def required_at(self, i: int, point: dict[str, int | bool]) -> bool:
+        self.learn(point)
+        if self.pool.verify(point, i, self.kept_mask):
+            self.verdict[i] = REQUIRED
+            return True
+        return False
+
+    def extend(self, model: dict[str, int | bool], near: list[int], i: int) -> dict[str, int | bool]:
+        """A model of a slice, with the hints for the symbols the slice does not mention."""
+        hints = self.p.hints
+        if not hints:
+            return model
+        used = set(self.syms[i]).union(*(self.syms[j] for j in near), self.assert_syms)
+        return {k: (v if k in used or k not in hints else hints[k]) for k, v in model.items()}
 
     def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
         """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""

@@ -23,7 +23,9 @@ from .ir import Term
 from .problem import Problem
 from .pyeval import Value, _one, holds
 
-MAX_POINTS = 400
+MAX_POINTS = 1500
+MOVES_PER_SYMBOL = 12  # seeded single-symbol moves; targeted searches add the rest
+TARGET_TRIES = 48
 
 
 class Pool:
@@ -50,6 +52,7 @@ class Pool:
         self._names = [s.name for s in problem.symbols]
         self._fast = _compile(order, terms, self._names)
         self.evaluated = 0
+        self._last: tuple[object, int] = (None, 0)
 
     # -------------------------------------------------------------- building
     def add(self, point: dict[str, Value]) -> bool:
@@ -67,6 +70,13 @@ class Pool:
         self.points.append(point)
         self.masks.append(self._mask(point))
         return True
+
+    def mask_of(self, point: dict[str, Value]) -> int:
+        """The failing guards at any point (not added to the pool; a cache of the last one)."""
+        key = tuple(sorted(point.items()))
+        if self._last[0] != key:
+            self._last = (key, self._mask(point))
+        return self._last[1]
 
     def _mask(self, point: dict[str, Value]) -> int:
         """Bit ``i`` set when guard ``i`` fails at ``point`` (a zero divisor counts as failing)."""
@@ -101,7 +111,7 @@ class Pool:
         self.add(dict(base))
         cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}
         for s in ints:  # one symbol at a time
-            for v in cands[s.name]:
+            for v in _spread(cands[s.name], MOVES_PER_SYMBOL):
                 self.add({**base, s.name: v})
         movable = [s for s in ints if cands[s.name]]
         tries = 0
@@ -111,6 +121,33 @@ class Pool:
             for s in self.rng.sample(movable, min(len(movable), self.rng.choice((2, 2, 3)))):
                 pt[s.name] = self.rng.choice(cands[s.name])
             self.add(pt)
+
+    def search(self, i: int, syms: Iterable[str], kept_mask: int | None) -> dict[str, Value] | None:
+        """Targeted: move only guard ``i``'s symbols (from the hints) looking for a point where
+        ``i`` fails (and, with ``kept_mask``, every other kept guard holds). Verified, pooled."""
+        ints = {s.name: s for s in self.p.symbols if not s.is_bool}
+        names = sorted(n for n in syms if n in ints)
+        if self._fast is None or not names or any(s.is_bool for s in self.p.symbols):
+            return None
+        base = {n: _base(s.lo, s.hi, s.hint) for n, s in ints.items()}
+        vals = {n: _targets(ints[n].lo, ints[n].hi, base[n]) for n in names}
+        rng = random.Random(i)
+        if len(names) == 1:
+            combos = [{names[0]: v} for v in vals[names[0]]]
+        else:
+            combos = [{n: rng.choice(vals[n]) for n in names} for _ in range(TARGET_TRIES)]
+        bit = 1 << i
+        for c in combos:
+            pt = {**base, **c}
+            try:
+                m = self._fast([pt[n] for n in self._names])
+            except ZeroDivisionError:
+                continue
+            if not m & bit or (kept_mask is not None and m & kept_mask != bit):
+                continue
+            if self.add(pt) and self.verify(pt, i, kept_mask):
+                return pt
+        return None
 
     # -------------------------------------------------------------- queries
     def fails_somewhere(self, i: int, *, verified: bool = True) -> bool:
@@ -226,6 +263,25 @@ def _base(lo: int | None, hi: int | None, hint: int | None) -> int:
     if lo is not None:
         return lo
     return 0 if hi is None or hi >= 0 else hi
+
+
+def _spread(vals: list[int], n: int) -> list[int]:
+    """At most ``n`` of ``vals``, spread over the list (deterministic)."""
+    if len(vals) <= n:
+        return vals
+    step = len(vals) / n
+    return [vals[int(k * step)] for k in range(n)]
+
+
+def _targets(lo: int | None, hi: int | None, b: int) -> list[int]:
+    """Values that break size guards: the low end, neighbours of the hint (every residue mod 4),
+    multiples and large sizes."""
+    vals = {b + d for d in (-3, -2, -1, 1, 2, 3)} | {2 * b, 2 * b + 1, 3 * b + 1, 4 * b, 16 * b + 5, 256 * b + 7}
+    if lo is not None:
+        vals |= {lo + d for d in range(6)}
+    else:
+        vals |= {-b, 0, 1, -1}
+    return sorted(v for v in vals if (lo is None or v >= lo) and (hi is None or v <= hi) and v != b)
 
 
 def _moves(lo: int | None, hi: int | None, b: int) -> list[int]:

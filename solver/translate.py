@@ -36,6 +36,7 @@ class Encoding:
         self._memo: dict[Term, FNode] = {}
         self._pairs: dict[tuple[bool, Term, Term], tuple[FNode, FNode]] = {}
         self.definitions: list[FNode] = []
+        self.pair_def: dict[tuple[bool, Term, Term], FNode] = {}  # the definition of each pair
         self.fresh: dict[str, tuple[str, Term, Term]] = {}  # name -> (kind, a, b), for diagnostics
 
     # -------------------------------------------------------------- symbols and ranges
@@ -103,6 +104,11 @@ class Encoding:
             return m.Iff(a[0], a[1])
         raise AssertionError(k)
 
+    def pairs_of(self, t: Term) -> list[tuple[bool, Term, Term]]:
+        """The quotient/remainder pairs ``t``'s encoding uses (keys of ``pair_def``)."""
+        return [(n.kind in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1])
+                for n in ir.iter_dag(t) if n.kind in ir.DIV_KINDS]
+
     def _pair(self, floor: bool, ta: Term, tb: Term, a: FNode, b: FNode) -> tuple[FNode, FNode]:
         key = (floor, ta, tb)
         hit = self._pairs.get(key)
@@ -126,6 +132,7 @@ class Encoding:
             else:
                 body += [m.LE(zero, r), m.LT(r, m.Int(abs(bv)))]
             self.definitions.append(m.And(body))
+            self.pair_def[key] = self.definitions[-1]
         else:
             bq = m.Times(b, q)
             eq = m.Equals(a, m.Plus(bq, r))
@@ -135,5 +142,6 @@ class Encoding:
             else:
                 neg = m.Implies(m.LT(b, zero), m.And(m.LE(zero, r), m.LT(r, m.Minus(zero, b))))
             self.definitions.append(m.Implies(m.Not(m.Equals(b, zero)), m.And(eq, pos, neg)))
+            self.pair_def[key] = self.definitions[-1]
         self._pairs[key] = (q, r)
         return q, r
