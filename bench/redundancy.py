@@ -1,0 +1,269 @@
+"""Redundancy speed, one table per run: symguard against a plain z3 script and PyTorch today.
+
+    python bench/redundancy.py [PATH …] [--repeat 3] [--torch-limit 30] [--plain-limit 60]
+                               [--no-torch] [--no-plain] [--profile]
+
+Instances (default): ``../shared/corpus_sample/*.json`` when present beside the checkout,
+``smt2_corpus/torch/*.json`` and ``smt2_corpus/synthetic/*.json``. Per instance:
+
+- **symguard cold**: ``symguard redundancy FILE`` in a fresh process (wall time, imports
+  included; bytecode cached in a temporary ``PYTHONPYCACHEPREFIX`` as an installed package has
+  it); **warm**: ``solver.run`` in this process, median of ``--repeat`` (parse and
+  canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
+  many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
+  ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
+  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``.
+- **plain z3**: below, in this file — our parser, then z3's Python API directly: one incremental
+  solver, assumption literals, the textbook always-true pass and greedy deletion in symguard's
+  removal order, up to 2 s per check within ``--plain-limit`` seconds in all.
+- **torch**: PyTorch 2.13's ``ShapeEnv._maybe_evaluate_static`` on each guard given the asserts
+  and the kept guards as axioms (``bench/sympy_static.py``), greedy like the others, stopped
+  after ``--torch-limit`` seconds (then marked ``>``).
+
+Ratios are measured in the same run on the same machine. ``--profile`` adds a cProfile summary
+of symguard's warm run per instance (top functions by own time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# `python bench/x.py` puts bench/ first on sys.path, where bench/http.py would shadow the stdlib
+# `http` (and break `import torch`): import from the checkout root only
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+import z3
+
+from solver import load_problem, run
+from solver.redundancy import cost
+
+PER_CHECK_MS = 2000
+
+
+# ------------------------------------------------------------------ the plain z3 script
+
+def plain_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any]:
+    """The loop a z3 user writes: same parser and encoding semantics, nothing else of ours."""
+    from bench.baselines import Z3Problem  # the straightforward IR -> z3 translation
+
+    t0 = time.perf_counter()
+    p = load_problem(doc)
+    zp = Z3Problem(p)
+    s = z3.Solver(ctx=zp.ctx)
+    s.add(zp.background())
+    n = len(zp.guards)
+    sel = [z3.Bool(f"sel!{i}", zp.ctx) for i in range(n)]
+    neg = [z3.Bool(f"neg!{i}", zp.ctx) for i in range(n)]
+    for i, g in enumerate(zp.guards):
+        if g is not None:
+            s.add(z3.Implies(sel[i], g), z3.Implies(neg[i], z3.Not(g)))
+    end = t0 + limit_s
+    checks = 0
+
+    def check(assumptions: list[Any]) -> Any:
+        nonlocal checks
+        left = int((end - time.perf_counter()) * 1000)
+        if left <= 0:
+            return z3.unknown
+        s.set("timeout", max(1, min(PER_CHECK_MS, left)))
+        checks += 1
+        return s.check(assumptions)
+
+    live = [i for i in range(n) if zp.guards[i] is not None]
+    first = check([sel[i] for i in live])
+    if first == z3.unsat:
+        return {"ms": (time.perf_counter() - t0) * 1000, "status": "unsat", "dropped": None, "kept": None,
+                "unknown": None, "checks": checks}
+    verdict: dict[int, str] = {}
+    for i in live:
+        r = check([neg[i]])
+        if r == z3.unsat:
+            verdict[i] = "always_true"
+    keep = [i for i in live if i not in verdict]
+    if p.options.prefer == "order":
+        order = sorted(keep, reverse=True)
+    else:
+        order = sorted(keep, key=lambda i: (-cost(p.guards[i].term), -i))  # type: ignore[arg-type]
+    kept = set(keep)
+    for i in order:
+        r = check([sel[j] for j in sorted(kept) if j != i] + [neg[i]])
+        if r == z3.unsat:
+            kept.discard(i)
+            verdict[i] = "redundant"
+        else:
+            verdict[i] = "required" if r == z3.sat else "unknown"
+    unknown = sum(1 for v in verdict.values() if v == "unknown")
+    return {"ms": (time.perf_counter() - t0) * 1000, "status": str(first), "dropped": len(live) - len(kept),
+            "kept": len(kept) + (n - len(live)), "unknown": unknown, "checks": checks}
+
+
+# ------------------------------------------------------------------ torch today
+
+class _Stop(BaseException):  # not Exception: torch and sympy code catch those
+    pass
+
+
+def torch_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any] | None:
+    try:
+        from bench import sympy_static
+    except ImportError:
+        return None
+    if not sympy_static.HAVE_TORCH:
+        return None
+    sympy_static.clear_caches()
+
+    def alarm(*_: Any) -> None:
+        raise _Stop
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    t0 = time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, limit_s)
+    try:
+        res = sympy_static.SympyProblem(doc).redundancy()
+        out = {"ms": (time.perf_counter() - t0) * 1000, "dropped": res["always_true"] + res["redundant"],
+               "stopped": False}
+    except _Stop:
+        out = {"ms": limit_s * 1000, "dropped": None, "stopped": True}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return out
+
+
+# ------------------------------------------------------------------ symguard
+
+def symguard_cold(path: Path, pycache: str) -> tuple[float, dict[str, Any]]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = pycache
+    exe = Path(sys.executable).parent / "symguard"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
+    t0 = time.perf_counter()
+    out = subprocess.run([*cmd, "redundancy", str(path)], capture_output=True, text=True, env=env, check=False)
+    ms = (time.perf_counter() - t0) * 1000
+    return ms, json.loads(out.stdout)
+
+
+def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, dict[str, Any]]:
+    times, res = [], {}
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        res = run("redundancy", doc)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), res
+
+
+def summary(res: dict[str, Any]) -> dict[str, Any]:
+    rows = res["guards"]
+    v = [r["verdict"] for r in rows]
+    st = res.get("stats", {})
+    return {"guards": len(rows), "dropped": len(rows) - len(res["minimal"]), "kept": len(res["minimal"]),
+            "unknown": v.count("unknown"), "checks": st.get("checks"), "avoided": st.get("avoided"),
+            "levers": st.get("levers", {})}
+
+
+def profile(doc: dict[str, Any], top: int = 12) -> str:
+    pr = cProfile.Profile()
+    pr.enable()
+    run("redundancy", doc)
+    pr.disable()
+    buf = io.StringIO()
+    pstats.Stats(pr, stream=buf).sort_stats("tottime").print_stats(top)
+    keep = [ln for ln in buf.getvalue().splitlines() if ln.strip() and ("/" in ln or "{" in ln or "ncalls" in ln)]
+    return "\n".join(ln.replace(str(ROOT) + "/", "") for ln in keep)
+
+
+# ------------------------------------------------------------------ main
+
+def instances(paths: list[str]) -> list[Path]:
+    if paths:
+        out: list[Path] = []
+        for p in map(Path, paths):
+            out += sorted(p.glob("*.json")) if p.is_dir() else [p]
+        return out
+    shared = ROOT.parent / "shared" / "corpus_sample"
+    found = sorted(shared.glob("*.json")) if shared.is_dir() else []
+    found += sorted((ROOT / "smt2_corpus" / "torch").glob("*.json"))
+    found += sorted((ROOT / "smt2_corpus" / "synthetic").glob("*.json"))
+    return [f for f in found if f.name != "MANIFEST.json"]
+
+
+def fmt(x: Any, nd: int = 0) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.{nd}f}"
+    return str(x)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("paths", nargs="*")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--torch-limit", type=float, default=60.0)
+    ap.add_argument("--plain-limit", type=float, default=60.0)
+    ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--no-plain", action="store_true")
+    ap.add_argument("--profile", action="store_true")
+    a = ap.parse_args(argv)
+    files = instances(a.paths)
+    print(f"{len(files)} instances; python {sys.version.split()[0]}, z3 {z3.get_version_string()}, "
+          f"{os.cpu_count()} cpus")
+    head = ("| instance | guards | dropped | kept | unknown | cold ms | warm ms | checks | avoided | "
+            "rewrite/dup/points/facts/z3 | plain z3 ms | plain dropped | plain unknown | plain checks | "
+            "torch ms | torch dropped | plain/warm | torch/warm |")
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    tot = {"cold": 0.0, "warm": 0.0, "plain": 0.0, "torch": 0.0}
+    profiles = []
+    with tempfile.TemporaryDirectory() as pycache:
+        symguard_cold(files[0], pycache) if files else None  # fill the bytecode cache once
+        for f in files:
+            doc = json.loads(f.read_text())
+            cold_ms, cold = symguard_cold(f, pycache)
+            warm_ms, warm = symguard_warm(doc, a.repeat)
+            s = summary(warm)
+            if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
+                print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug
+            lv = s["levers"]
+            levers = "/".join(str(lv.get(k, 0)) for k in ("rewrite", "duplicate", "points", "facts", "z3"))
+            plain = None if a.no_plain else plain_redundancy(doc, a.plain_limit)
+            tr = None if a.no_torch else torch_redundancy(doc, a.torch_limit)
+            name = f"{f.parent.name}/{f.stem}"
+            tms = None if tr is None else (">" if tr["stopped"] else "") + fmt(tr["ms"])
+            print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | {cold_ms:.0f} | "
+                  f"{warm_ms:.0f} | {s['checks']} | {s['avoided']} | {levers} | "
+                  f"{fmt(plain and plain['ms'])} | {fmt(plain and plain['dropped'])} | "
+                  f"{fmt(plain and plain['unknown'])} | {fmt(plain and plain['checks'])} | {fmt(tms)} | "
+                  f"{fmt(tr and tr['dropped'])} | "
+                  f"{fmt(plain and plain['ms'] / warm_ms, 1)} | {fmt(tr and tr['ms'] / warm_ms, 1)} |", flush=True)
+            tot["cold"] += cold_ms
+            tot["warm"] += warm_ms
+            tot["plain"] += plain["ms"] if plain else 0.0
+            tot["torch"] += tr["ms"] if tr else 0.0
+            if a.profile:
+                profiles.append(f"### {name}\n{profile(doc)}")
+    print(f"\ntotals ms: symguard cold {tot['cold']:.0f}, warm {tot['warm']:.0f}; plain z3 {tot['plain']:.0f}; "
+          f"torch {tot['torch']:.0f} (torch stopped runs count as their limit)")
+    for p in profiles:
+        print("\n" + p)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

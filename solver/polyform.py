@@ -1,0 +1,195 @@
+"""Polynomial structure of IR sums and products, for ``rewrite``: exact and name-free.
+
+* ``divide(a, b)``: ``q`` with ``a = b*q`` as polynomials (up to the content and sign of sum
+  factors), which makes ``(k*d)//d = k`` and ``Mod(k*d, d) = 0`` recognizable;
+* ``fold_add``: a sum over ``x``, ``x//c`` and ``Mod(x, c)`` rewritten with ``x = c*(x//c) + Mod(x, c)``
+  to the spelling with fewest monomials;
+* ``mul``: a product with the content of each sum factor pulled into the coefficient;
+* ``mul_iv``: interval products with unbounded ends.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from . import ir
+from .facts import Interval
+from .ir import Term
+
+
+def content(coefs: Mapping[Term, int], const: int) -> int:
+    g = abs(const)
+    for v in coefs.values():
+        g = math.gcd(g, v)
+    return g
+
+
+def div_linear(coefs: Mapping[Term, int], const: int, g: int) -> Term:
+    return ir.from_linear({m: v // g for m, v in coefs.items()}, const // g)
+
+
+def _factors(m: Term) -> tuple[int, list[Term]]:
+    if m.kind == ir.MUL:
+        if m.args[0].kind == ir.CONST:
+            return m.args[0].value, list(m.args[1:])
+        return 1, list(m.args)
+    if m.kind == ir.CONST:
+        return m.value, []
+    return 1, [m]
+
+
+def _norm_sum(f: Term) -> tuple[int, Term]:
+    """A sum as ``g * f0`` with ``f0``'s content 1 and its first monomial positive."""
+    coefs, const = ir.linear(f)
+    g = 0
+    for v in (*coefs.values(), const):
+        g = math.gcd(g, v)
+    first = min(coefs, key=lambda m: m.skey)
+    if coefs[first] < 0:
+        g = -g
+    if g in (0, 1):
+        return 1, f
+    return g, ir.from_linear({m: v // g for m, v in coefs.items()}, const // g)
+
+
+def _monomial(t: Term) -> tuple[int, list[Term]] | None:
+    """``t`` as ``c * f1*...*fk`` with normalized sum factors, or None for a proper sum."""
+    if t.kind == ir.ADD:
+        coefs, const = ir.linear(t)
+        if const == 0 and len(coefs) == 1:
+            (m, v), = coefs.items()
+            c, fs = _factors(m)
+            return v * c, [_norm_sum(f)[1] if f.kind == ir.ADD else f for f in fs]
+        g, f0 = _norm_sum(t)
+        return g, [f0]
+    c, fs = _factors(t)
+    out = []
+    for f in fs:
+        if f.kind == ir.ADD:
+            g, f = _norm_sum(f)
+            c *= g
+        out.append(f)
+    return c, out
+
+
+def divide(a: Term, b: Term) -> Term | None:
+    """``q`` with ``a = b*q`` as polynomials (exact division), else None."""
+    if b.kind == ir.CONST:
+        return None
+    mb = _monomial(b)
+    if mb is None:
+        return None
+    vb, fb = mb
+    if a.kind == ir.ADD:  # the whole sum as one factor: (4q + 4) / (q + 1)
+        whole = _quotient(_monomial(a), 1, vb, fb)
+        if whole is not None:
+            return whole
+    ca, ka = ir.linear(a)
+    if ka != 0 or not ca:
+        return None
+    parts = []
+    for m, v in ca.items():
+        q = _quotient(_monomial(m), v, vb, fb)
+        if q is None:
+            return None
+        parts.append(q)
+    return ir.mk_add(*parts)
+
+
+def _quotient(ma: tuple[int, list[Term]] | None, v: int, vb: int, fb: list[Term]) -> Term | None:
+    if ma is None:
+        return None
+    c0, fa = ma
+    fa = list(fa)
+    for f in fb:
+        if f not in fa:
+            return None
+        fa.remove(f)
+    if (c0 * v) % vb:
+        return None
+    return ir.mk_mul(ir.mk_int(c0 * v // vb), *fa)
+
+
+def mul_iv(x: Interval, y: Interval) -> Interval:
+    """Interval product with unbounded ends (None) treated as ±infinity, 0*inf = 0."""
+    (a, b), (c, d) = x, y
+    inf = math.inf
+    xs = (-inf if a is None else a, inf if b is None else b)
+    ys = (-inf if c is None else c, inf if d is None else d)
+    ps = [_times(p, q) for p in xs for q in ys]
+    lo, hi = min(ps), max(ps)
+    return (None if lo == -inf else int(lo), None if hi == inf else int(hi))
+
+
+def mul(a: list[Term]) -> Term:
+    """A product with the content (gcd, sign) of every sum factor pulled into the coefficient."""
+    coef = 1
+    factors = []
+    for f in a:
+        if f.kind == ir.ADD:
+            g, f = _norm_sum(f)
+            coef *= g
+        factors.append(f)
+    return ir.mk_mul(ir.mk_int(coef), *factors)
+
+
+def fold_add(t: Term) -> Term:
+    """Use ``x = c*(x//c) + Mod(x, c)`` to write a sum with as few monomials as possible."""
+    if t.kind != ir.ADD:
+        return t
+    coefs, const = ir.linear(t)
+    changed = True
+    while changed:
+        changed = False
+        for m in [m for m in coefs if m.kind in (ir.MOD, ir.FLOORDIV)]:
+            if m not in coefs or m.args[1].kind != ir.CONST or m.args[1].value == 0:
+                continue
+            best = _best_spelling(coefs, const, m)
+            if best is not None:
+                coefs, const = best
+                changed = True
+                break
+    return ir.from_linear(coefs, const)
+
+
+def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Term, int], int] | None:
+    x, cb = m.args
+    c = cb.value
+    q, r = ir.mk_floordiv(x, cb), ir.mk_mod(x, cb)
+    if q.kind != ir.FLOORDIV or r.kind != ir.MOD:
+        return None
+    xc, xk = ir.linear(x)
+    if not xc:
+        return None
+    m0 = next(iter(xc))
+    alpha = coefs.get(m0, 0) // xc[m0] if coefs.get(m0, 0) % xc[m0] == 0 else 0
+    if alpha and any(coefs.get(y, 0) != alpha * w for y, w in xc.items()):
+        alpha = 0
+    beta, gamma = coefs.get(q, 0), coefs.get(r, 0)
+    ts = {gamma, -alpha}
+    if beta % c == 0:
+        ts.add(beta // c)
+    best: tuple[int, int, dict[Term, int], int] | None = None
+    base = sum(1 for v in coefs.values() if v)
+    for t in sorted(ts):
+        if t == 0:
+            continue
+        new = dict(coefs)  # + t*x - t*c*q - t*r  (adds t*(x - c*q - r) = 0)
+        for y, w in xc.items():
+            new[y] = new.get(y, 0) + t * w
+        new[q] = new.get(q, 0) - t * c
+        new[r] = new.get(r, 0) - t
+        new = {y: w for y, w in new.items() if w}
+        n = len(new)
+        if n < base and (best is None or n < best[0]):
+            best = (n, t, new, const + t * xk)
+    return None if best is None else (best[2], best[3])
+
+
+def _times(p: float, q: float) -> float:
+    if p == 0 or q == 0:
+        return 0
+    if math.isinf(p) or math.isinf(q):
+        return math.inf if (p > 0) == (q > 0) else -math.inf
+    return p * q
