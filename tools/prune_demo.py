@@ -47,7 +47,7 @@ _EQ_DEF = re.compile(r"Eq\((\w+), (.+)\)\Z")
 
 def corpus_files(root: Path = ROOT) -> list[Path]:
     """The project's torch corpus when it exists, else the shared sample of real guard sets."""
-    own = sorted((root / "smt2_corpus" / "torch").glob("*.json"))
+    own = sorted(f for f in (root / "smt2_corpus" / "torch").glob("*.json") if f.name != "MANIFEST.json")
     if own:
         return own
     return sorted((root.parent / "shared" / "corpus_sample").glob("*.json"))
