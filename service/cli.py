@@ -192,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=2, help="solver worker processes")
+    p.add_argument("--workers", type=int, default=None,
+                   help="solver worker processes (default: $SYMGUARD_WORKERS, else 2)")
     p.set_defaults(func=_cmd_serve)
     return ap
 

@@ -10,10 +10,29 @@ import threading
 import time
 
 import httpx
+import pytest
 from service_helpers import free_port, running_server
 from test_service_workers import SLOW, SLOW_WORKER
 
+from service.cli import build_parser
+from service.server import settings_for
 from service.settings import Settings
+
+
+@pytest.mark.parametrize(("env", "argv", "workers"), [
+    (None, [], 2),  # neither: the Settings default
+    ("5", [], 5),  # SYMGUARD_WORKERS alone is not overridden by a CLI default
+    ("5", ["--workers", "3"], 3),  # the flag, when given, wins
+    (None, ["--workers", "1"], 1),
+])
+def test_serve_workers_flag_overrides_the_environment_only_when_given(
+        monkeypatch: pytest.MonkeyPatch, env: str | None, argv: list[str], workers: int) -> None:
+    if env is None:
+        monkeypatch.delenv("SYMGUARD_WORKERS", raising=False)
+    else:
+        monkeypatch.setenv("SYMGUARD_WORKERS", env)
+    args = build_parser().parse_args(["serve", *argv])
+    assert settings_for(args.workers).workers == workers
 
 
 def test_symguard_serve_answers_and_stops_on_sigterm() -> None:
