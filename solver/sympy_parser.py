@@ -9,6 +9,7 @@ and so is the coverage condition of a ``Piecewise`` without a final ``True`` bra
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,6 +34,40 @@ class Parsed:
         return ir.mk_and(self.domain, self.term)
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what Python's tokenizer counts as a new line
+_QUOTE_CHARS = 20
+
+
+def _syntax_error(e: SyntaxError, src: str, lead: int) -> SymguardError:
+    """The error for a Python ``SyntaxError``: its message once, the offending text, the offset into ``text``.
+
+    Python's ``msg`` is often just "invalid syntax", so it is not prefixed again; its (line, column)
+    is turned into an offset into the whole text, and a column of 0 (Python's way of saying the
+    text ended where more was expected) points at the end.
+    """
+    msg, col = e.msg, e.offset or 0
+    pos = 0
+    if col:
+        starts = [0] + [m.end() for m in _LINE_BREAK.finditer(src)]
+        line = min(max((e.lineno or 1) - 1, 0), len(starts) - 1)
+        pos = min(starts[line] + col - 1, len(src))
+    if "Exceeds the limit" in msg:  # Python's int max_str_digits (no column given)
+        return TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", offset=lead + pos)
+    if "too many nested" in msg:
+        return TooLargeError(f"expression nested too deeply: {msg}", offset=lead + pos)
+    if not col:
+        pos = len(src)
+    text = msg if msg.startswith("invalid syntax") else f"invalid syntax: {msg}"
+    rest = _LINE_BREAK.split(src[pos:], maxsplit=1)[0]
+    if not rest.strip():
+        end = "the expression" if not src[pos:].strip() else "a line (outside brackets a line break ends it)"
+        return ParseError(f"{text} at the end of {end}", offset=lead + pos)
+    if e.end_offset and e.end_lineno == e.lineno and e.end_offset > col:
+        rest = rest[:e.end_offset - col]
+    near = rest if len(rest) <= _QUOTE_CHARS else rest[:_QUOTE_CHARS] + "..."
+    return ParseError(f"{text} near {near!r}", offset=lead + pos)
+
+
 def parse_sympy(text: str) -> Parsed:
     """Parse one expression; errors carry the character offset into ``text``."""
     if not isinstance(text, str):
@@ -46,13 +81,7 @@ def parse_sympy(text: str) -> Parsed:
     try:
         tree = ast.parse(src, mode="eval")
     except SyntaxError as e:
-        col = (e.offset or 1) - 1
-        msg = e.msg
-        if "Exceeds the limit" in msg:  # Python's int max_str_digits
-            raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", offset=lead + max(col, 0)) from None
-        if "too many nested" in msg:
-            raise TooLargeError(f"expression nested too deeply: {msg}", offset=lead + col) from None
-        raise ParseError(f"invalid syntax: {msg}", offset=lead + max(col, 0)) from None
+        raise _syntax_error(e, src, lead) from None
     except (RecursionError, MemoryError):
         raise TooLargeError("expression nested too deeply") from None
     except ValueError as e:  # e.g. null bytes

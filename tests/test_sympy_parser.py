@@ -69,6 +69,20 @@ def test_rejected_with_offset(text: str, cls: type, offset: int | None) -> None:
     assert e.value.offset is None or 0 <= e.value.offset <= len(text)
 
 
+@pytest.mark.parametrize(("text", "message", "offset"), [
+    ("s0 >= 3 3", "invalid syntax near '3'", 8),
+    ("  a b c", "invalid syntax near 'b'", 4),
+    ("  s0 >", "invalid syntax at the end of the expression", 6),
+    ("Max(s0, (3 > 1)", "invalid syntax: '(' was never closed near '(s0, (3 > 1)'", 3),
+    ("Max(s0,\n  s1 >= )", "invalid syntax near ')'", 16),  # an offset into the whole text, not the line
+])
+def test_syntax_errors_say_invalid_syntax_once_with_the_offending_text(text: str, message: str, offset: int) -> None:
+    with pytest.raises(ParseError) as e:
+        parse_sympy(text)
+    assert e.value.message == message and e.value.message.count("invalid syntax") == 1
+    assert e.value.offset == offset
+
+
 @settings(max_examples=100, deadline=None)
 @given(conds(["x", "y"]), st.text(" \t", max_size=3))
 def test_surrounding_whitespace_is_ignored(text: str, pad: str) -> None:
