@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# `python bench/x.py` puts bench/ first on sys.path, where bench/http.py would shadow the stdlib
-# `http` (and break `import torch`): import from the checkout root only
+# `python bench/x.py` puts bench/ first on sys.path; import from the checkout root instead, so
+# `bench.*`, `solver` and `service` resolve the same way from any working directory
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 

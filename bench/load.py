@@ -19,8 +19,7 @@ from __future__ import annotations
 import os
 import sys
 
-# run as a script, bench/ comes first on sys.path and bench/http.py would shadow the standard
-# library's http package that httpx needs
+# run as a script, bench/ comes first on sys.path; import from the checkout root instead
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 

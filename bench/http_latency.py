@@ -10,7 +10,7 @@ persistent connection each) and prints a table:
   canonicalizes, the canonical LRU answers, the worker maps names back);
 - ``miss``: a new problem each time (solved by a worker).
 
-Usage: ``python bench/http.py [--requests N] [--workers W] [--op redundancy]``. Not a test.
+Usage: ``python bench/http_latency.py [--requests N] [--workers W] [--op redundancy]``. Not a test.
 """
 
 from __future__ import annotations
