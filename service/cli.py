@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--token", help="bearer token for --remote (default: $SYMGUARD_API_TOKEN)")
 
     for op in OPS:
-        p = sub.add_parser(op, help=f"{op} each problem file (.json or .smt2); one JSON line each")
+        p = sub.add_parser(op, help=f"run {op} on each problem file (.json or .smt2); one JSON line each")
         p.add_argument("files", nargs="+", metavar="FILE")
         if op == "solve":
             p.add_argument("--smtlib", action="store_true",

@@ -130,9 +130,10 @@ def _map_back(op: str, res: Result, problem: Problem, canon: Canonical) -> Resul
         for q, j in zip(problem.queries, canon.queries):
             row = dict(rows[j])
             row["id"] = q.id
-            if row.pop("partial", False):  # its domain (divisors != 0) fails somewhere
+            if row.pop("partial", False):  # its domain (divisors != 0, a Piecewise branch holds) fails somewhere
                 nowhere = "value" in row and row["value"] is None
-                out["warnings"] = [*out.get("warnings", ()), f"query {q.id} divides by zero at "
+                out["warnings"] = [*out.get("warnings", ()), f"query {q.id} is undefined (a zero divisor or no "
+                                   "Piecewise branch holding) at "
                                    + ("every point of the problem: it has no value" if nowhere else
                                       "some points of the problem; it is evaluated where it is defined")]
             for w in ("when_true", "when_false"):

@@ -59,7 +59,8 @@ class _Run:
         out = self.sess.check()
         if out.status == UNSAT:
             return {"status": UNSAT, "queries": [{"id": q.id, "kind": _kind(q), "value": None}
-                                                 for q in self.p.queries]}
+                                                 for q in self.p.queries],
+                    "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         if out.status == SAT:
             self.models.append(out.model)
         rows = []

@@ -101,6 +101,7 @@ def test_unsat_problem_gives_null_values() -> None:
     res = run("evaluate", {"guards": ["s0 > 5", "s0 < 3"], "queries": ["s0", "s0 > 4"]})
     assert res["status"] == "unsat"
     assert [r["value"] for r in res["queries"]] == [None, None]
+    assert any("unsatisfiable" in w for w in res["warnings"])
 
 
 def test_query_dividing_by_zero_somewhere() -> None:
