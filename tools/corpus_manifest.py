@@ -5,7 +5,8 @@ the hints (the traced sizes) satisfy every assert and guard (Python integers, ``
 the ``solve`` status, the ``redundancy`` verdict counts and minimal size, and how long redundancy
 took (``tests/test_corpus_torch.py`` uses it to mark slow instances). No torch needed::
 
-    python tools/corpus_manifest.py [DIR]       # default smt2_corpus/torch
+    python tools/corpus_manifest.py [DIR] [--all]   # default smt2_corpus/torch; --all: re-check
+                                                    # unchanged files too (after a solver change)
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def entry(path: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    again = "--all" in args
+    args = [a for a in args if a != "--all"]
     folder = Path(args[0]) if args else ROOT / "smt2_corpus" / "torch"
     mpath = folder / "MANIFEST.json"
     old = json.loads(mpath.read_text()) if mpath.exists() else {}
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         if path.name == "MANIFEST.json":
             continue
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        if old.get(path.name, {}).get("sha256") == digest:  # unchanged file: keep its entry
+        if not again and old.get(path.name, {}).get("sha256") == digest:  # unchanged file: keep its entry
             manifest[path.name] = old[path.name]
             continue
         manifest[path.name] = {**entry(path), "sha256": digest}
