@@ -75,12 +75,12 @@ def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int
     for f in files:
         try:
             result = runner(op, read_problem(f))
-        except SymguardError as e:
-            out.write(dumps(error_body(e)) + "\n")
+        except SymguardError as e:  # the §5 body, plus which file its `where` is in
+            out.write(dumps({**error_body(e), "file": f}) + "\n")
             status = max(status, exit_code(e))
             continue
         except Exception as e:  # a bug must not lose the other files' answers
-            out.write(dumps(error_body(e)) + "\n")
+            out.write(dumps({**error_body(e), "file": f}) + "\n")
             status = max(status, EXIT_FAILURE) if status != EXIT_BAD_INPUT else status
             continue
         out.write(dumps(result) + "\n")
@@ -98,7 +98,7 @@ def _cmd_op(args: argparse.Namespace, out: TextIO) -> int:
                 text = Path(f).read_text(encoding="utf-8")
                 out.write(run_script(text, timeout_ms=args.timeout_ms))
             except SymguardError as e:
-                out.write(dumps(error_body(e)) + "\n")
+                out.write(dumps({**error_body(e), "file": f}) + "\n")
                 status = max(status, exit_code(e))
             except OSError as e:
                 out.write(dumps(InvalidProblemError(f"cannot read {f}: {e}", where=f).to_json()) + "\n")
