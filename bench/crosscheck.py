@@ -356,7 +356,8 @@ def check_redundancy(p: Problem, res: Mapping[str, Any], path: _Path, tally: Tal
             ask("redundancy.redundant", "unsat", A + by, gid, f"{gid} implied by {by}")
         elif v == "required":
             tally.agree("redundancy.required_in_minimal", gid in mset, f"{gid} required, not kept")
-            ask("redundancy.required", "sat", A + [i for i in minimal if i != gid], gid,
+            # skipped (unsupported) guards stay in minimal but have no formula: checked without them
+            ask("redundancy.required", "sat", A + [i for i in minimal if i != gid and i in G], gid,
                 f"{gid} required against {minimal}")
         else:
             tally.agree("redundancy.kept", gid in mset, f"{gid} {v} but not kept")
