@@ -329,6 +329,7 @@ def check_redundancy(p: Problem, res: Mapping[str, Any], path: _Path, tally: Tal
     G = [c.id for c in p.guards if c.term is not None]
     minimal = list(res["minimal"])
     mset = set(minimal)
+    kept = [i for i in minimal if i in G]  # skipped (unsupported) guards stay in minimal, formula-less
 
     def ask(kind: str, want: str, conds: list[str], negated: str | list[str] | None, what: str) -> None:
         got, _ = path.sat(conds, negated)
@@ -356,8 +357,7 @@ def check_redundancy(p: Problem, res: Mapping[str, Any], path: _Path, tally: Tal
             ask("redundancy.redundant", "unsat", A + by, gid, f"{gid} implied by {by}")
         elif v == "required":
             tally.agree("redundancy.required_in_minimal", gid in mset, f"{gid} required, not kept")
-            # skipped (unsupported) guards stay in minimal but have no formula: checked without them
-            ask("redundancy.required", "sat", A + [i for i in minimal if i != gid and i in G], gid,
+            ask("redundancy.required", "sat", A + [i for i in kept if i != gid], gid,
                 f"{gid} required against {minimal}")
         else:
             tally.agree("redundancy.kept", gid in mset, f"{gid} {v} but not kept")
@@ -369,9 +369,9 @@ def check_redundancy(p: Problem, res: Mapping[str, Any], path: _Path, tally: Tal
     # verdicts the second path could not decide.
     dropped = [gid for gid in G if gid not in mset]
     if res["status"] == "unsat":
-        ask("redundancy.equivalent", "unsat", A + minimal, None, "A and minimal")
+        ask("redundancy.equivalent", "unsat", A + kept, None, "A and minimal")
     elif dropped:
-        ask("redundancy.equivalent", "unsat", A + minimal, dropped, "A and minimal imply the dropped guards")
+        ask("redundancy.equivalent", "unsat", A + kept, dropped, "A and minimal imply the dropped guards")
 
 
 # ------------------------------------------------------------------ drivers

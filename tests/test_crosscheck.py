@@ -33,8 +33,9 @@ def _load() -> ModuleType:
 
 
 cc = _load()
-# CI: the shared sample of real PyTorch guard sets (bench/crosscheck.py runs the whole corpus)
-CORPUS = [f for f in cc.corpus_files() if "corpus_sample" in f.parts]
+# CI: the shared sample of real PyTorch guard sets and the hand-written examples (every construct,
+# skipped guards, unsat cores); bench/crosscheck.py runs the whole corpus
+CORPUS = [f for f in cc.corpus_files() if "corpus_sample" in f.parts or "examples" in f.parts]
 
 
 @pytest.mark.slow
