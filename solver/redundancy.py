@@ -299,28 +299,38 @@ class _Run:
         return sorted(rw.used)
 
     def unsat_minimize(self, live: list[int]) -> None:
+        """Deletion-based minimal unsat core. A guard is ``required`` only when the rest was proven
+        satisfiable without it; a check that times out keeps the guard as ``unknown``."""
         ch = self.checker()
-        if ch.check(self.A).status == UNSAT:
+        if not any(self.verdict[i] == ALWAYS_FALSE for i in live):
+            if ch.check(self.A).status == UNSAT:
+                for i in live:
+                    self.verdict[i] = ALWAYS_FALSE
+                self.minimal_unsat: set[int] = set()
+                return
             for i in live:
-                self.verdict[i] = ALWAYS_FALSE
-            self.minimal_unsat: set[int] = set()
-            return
-        for i in live:
-            if self.verdict[i] is None and ch.check(self.A + [self.sel(i)], budget_ms=self.budget(len(live))).status == UNSAT:
-                self.verdict[i] = ALWAYS_FALSE
-            elif self.verdict[i] is None and ch.check(self.A + [self.neg(i)],
-                                                      budget_ms=self.budget(len(live))).status == UNSAT:
-                self.verdict[i] = ALWAYS_TRUE  # SPEC: implied by the asserts alone, even when A & G is unsat
+                if self.verdict[i] is None and ch.check(self.A + [self.sel(i)],
+                                                        budget_ms=self.budget(len(live))).status == UNSAT:
+                    self.verdict[i] = ALWAYS_FALSE
+                    break  # one contradiction explains the conflict: the rest need no check
+                elif self.verdict[i] is None and ch.check(self.A + [self.neg(i)],
+                                                          budget_ms=self.budget(len(live))).status == UNSAT:
+                    self.verdict[i] = ALWAYS_TRUE  # SPEC: implied by the asserts alone, even when A & G is unsat
         cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
-        # always_false guards are the last to go: one of them alone explains the conflict
-        order = sorted(self.removal_order(cands), key=lambda i: self.verdict[i] == ALWAYS_FALSE)
-        kept = set(cands)
-        for i in order:
-            rest = sorted(kept - {i})
-            if not rest:
-                break
-            if ch.check(self.A + [self.sel(j) for j in rest], budget_ms=self.budget(len(order))).status == UNSAT:
-                kept.discard(i)
+        false = [i for i in self.removal_order(cands) if self.verdict[i] == ALWAYS_FALSE]
+        if false:  # A & f is unsat on its own: {f} is a minimal core and implies every other guard
+            kept = {false[-1]}
+        else:
+            kept = set(cands)
+            for i in self.removal_order(cands):
+                rest = sorted(kept - {i})
+                if not rest:
+                    break
+                out = ch.check(self.A + [self.sel(j) for j in rest], budget_ms=self.budget(len(cands)))
+                if out.status == UNSAT:
+                    kept.discard(i)
+                elif out.status != SAT:
+                    self.verdict[i] = UNKNOWN  # kept, undecided: never a guessed "required"
         for i in cands:
             if self.verdict[i] is None:
                 self.verdict[i] = REQUIRED if i in kept else REDUNDANT

@@ -126,3 +126,14 @@ def test_unsat_box() -> None:
     doc = {"symbols": {"x": {"min": -3, "max": 3}, "y": {"min": -3, "max": 3}},
            "asserts": ["x + y >= 5"], "guards": ["x // -2 >= 0", "y % -3 == 0", "x > y"]}
     _check_redundancy(doc, Box(doc))
+
+
+def test_one_contradicting_guard_is_the_whole_minimal_set() -> None:
+    """A & g unsat for one guard: {g} is a minimal core, every other guard is implied (vacuously).
+    The others must not be reported `required` (they are not needed to make the set unsat)."""
+    res = run("redundancy", {"symbols": {"s0": {"min": 2}, "s1": {"min": 2}},
+                             "guards": ["s0*s1 >= 7", "Eq(Mod(s0*s1, 3), 1)", "s0 < 2", "s1 >= 4"]})
+    assert res["status"] == "unsat"
+    assert res["minimal"] == ["g2"]
+    assert {g["id"]: g["verdict"] for g in res["guards"]}["g2"] == "always_false"
+    assert all(g["verdict"] == "redundant" and g["implied_by"] == ["g2"] for g in res["guards"] if g["id"] != "g2")
