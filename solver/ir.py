@@ -262,10 +262,15 @@ def mk_mod(a: Term, b: Term) -> Term:
 
 
 def mk_ediv(a: Term, b: Term) -> Term:
+    # on a positive divisor Euclidean and floor division coincide: one kind for the rewriter
+    if b.kind == CONST and b.value > 0:
+        return mk_floordiv(a, b)
     return _fold_div(EDIV, a, b) or _node(EDIV, (a, b))
 
 
 def mk_emod(a: Term, b: Term) -> Term:
+    if b.kind == CONST and b.value > 0:
+        return mk_mod(a, b)
     return _fold_div(EMOD, a, b) or _node(EMOD, (a, b))
 
 
@@ -321,7 +326,28 @@ def mk_ite(c: Term, a: Term, b: Term) -> Term:
         return a
     if a.is_bool:
         return mk_or(mk_and(c, a), mk_and(mk_not(c), b))
+    if a.kind in (EDIV, EMOD) and c is mk_gt(a.args[1], ZERO):
+        # Python's floor division/modulus as SMT-LIB spells them (smtlib_print.lower): both
+        # sides of the ite are the same function wherever the divisor is non-zero
+        x, y = a.args
+        if a.kind == EDIV and b is mk_ediv(mk_neg(x), mk_neg(y)):
+            return mk_floordiv(x, y)
+        if a.kind == EMOD and b is mk_neg(mk_emod(mk_neg(x), mk_neg(y))):
+            return mk_mod(x, y)
+    if c.kind == LE:  # a branch picked by comparing the branches is Max/Min (how SMT-LIB spells them)
+        if c is mk_le(b, a) or c is mk_lt(b, a):
+            return mk_max(a, b)
+        if c is mk_le(a, b) or c is mk_lt(a, b):
+            return mk_min(a, b)
     return _node(ITE, (c, a, b))
+
+
+def ite_node(c: Term, a: Term, b: Term) -> Term:
+    """An integer ITE node as given, with no Max/Min recognition: the SMT-LIB printer lowers
+    Max/Min to these and must not get Max/Min back."""
+    if c.kind == BCONST:
+        return a if c.value else b
+    return a if a is b else _node(ITE, (c, a, b))
 
 
 # ---------------------------------------------------------------- comparisons

@@ -21,6 +21,8 @@ ascription, because an undeclared bare symbol in a term is an Int.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -330,8 +332,33 @@ def script_problem(text: str) -> dict[str, Any]:
     guards = [{"id": a.name, "expr": to_smtlib(a.term, bool_symbols_as=True)}
               for a in s.assertions if a.name is not None]
     # every SMT-LIB Int is unbounded: also the undeclarable-in-JSON names (x.1, |a b|) via default_min
-    return {"syntax": "smtlib", "symbols": symbols, "asserts": asserts, "guards": guards,
-            "options": {"default_min": None}}
+    for n, v in _annotation(text, "hints").items():  # symguard's own export comment: hints round-trip
+        if n in symbols and isinstance(v, int) and not isinstance(v, bool):
+            symbols[n]["hint"] = v
+    doc: dict[str, Any] = {"syntax": "smtlib", "symbols": symbols, "asserts": asserts, "guards": guards,
+                           "options": {"default_min": None}}
+    inputs = _annotation(text, "inputs")  # kept when every dim reads the same in both syntaxes
+    if inputs and all(isinstance(dims, list) and all(
+            (isinstance(d, int) and not isinstance(d, bool) and d >= 0) or (isinstance(d, str) and d in symbols)
+            for d in dims) for dims in inputs.values()):
+        doc["inputs"] = inputs
+    return doc
+
+
+_ANNOTATION = re.compile(r"^; symguard: (\w+) = (\{.*\})[ \t]*$", re.M)
+
+
+def _annotation(text: str, key: str) -> dict[str, Any]:
+    """A ``; symguard: key = {json}`` comment that ``export`` writes (empty when absent or malformed:
+    a comment never makes a script invalid)."""
+    for m in _ANNOTATION.finditer(text, 0, min(len(text), 1 << 20)):
+        if m.group(1) == key:
+            try:
+                v = json.loads(m.group(2))
+            except ValueError:
+                return {}
+            return v if isinstance(v, dict) else {}
+    return {}
 
 
 def _bound(t: Term, ints: set[str]) -> tuple[str, int | None, int | None] | None:

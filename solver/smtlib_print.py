@@ -80,13 +80,13 @@ def _lower_one(n: Term, a: list[Term]) -> Term:
         x, y = a
         pos = ir.mk_gt(y, ir.ZERO)
         if k == ir.FLOORDIV:
-            return ir.mk_ite(pos, ir.mk_ediv(x, y), ir.mk_ediv(ir.mk_neg(x), ir.mk_neg(y)))
-        return ir.mk_ite(pos, ir.mk_emod(x, y), ir.mk_neg(ir.mk_emod(ir.mk_neg(x), ir.mk_neg(y))))
+            return ir.ite_node(pos, ir.mk_ediv(x, y), ir.mk_ediv(ir.mk_neg(x), ir.mk_neg(y)))
+        return ir.ite_node(pos, ir.mk_emod(x, y), ir.mk_neg(ir.mk_emod(ir.mk_neg(x), ir.mk_neg(y))))
     if k in (ir.MAX, ir.MIN):
         acc = a[0]
         for x in a[1:]:
             better = ir.mk_gt(x, acc) if k == ir.MAX else ir.mk_lt(x, acc)
-            acc = ir.mk_ite(better, x, acc)
+            acc = ir.ite_node(better, x, acc)
         return acc
     return _REBUILD[k](a)
 
@@ -94,7 +94,7 @@ def _lower_one(n: Term, a: list[Term]) -> Term:
 _REBUILD = {
     ir.ADD: lambda a: ir.mk_add(*a), ir.MUL: lambda a: ir.mk_mul(*a),
     ir.EDIV: lambda a: ir.mk_ediv(*a), ir.EMOD: lambda a: ir.mk_emod(*a),
-    ir.ITE: lambda a: ir.mk_ite(*a), ir.LE: lambda a: ir.mk_le(a[0], ir.ZERO),
+    ir.ITE: lambda a: ir.ite_node(*a), ir.LE: lambda a: ir.mk_le(a[0], ir.ZERO),
     ir.EQ: lambda a: ir.mk_eq(a[0], ir.ZERO), ir.NOT: lambda a: ir.mk_not(a[0]),
     ir.AND: lambda a: ir.mk_and(*a), ir.OR: lambda a: ir.mk_or(*a), ir.IFF: lambda a: ir.mk_iff(*a),
 }
@@ -155,11 +155,13 @@ def _one(n: Term, a: list[str], bool_as: bool) -> str:
         return f"(- {rest[0]})" if len(rest) == 1 else f"(- (* {' '.join(rest)}))"
     op = {ir.ADD: "+", ir.MUL: "*", ir.EDIV: "div", ir.EMOD: "mod", ir.ITE: "ite", ir.NOT: "not",
           ir.AND: "and", ir.OR: "or", ir.IFF: "="}.get(k)
+    if k in (ir.FLOORDIV, ir.MOD) and n.args[1].kind == ir.CONST and n.args[1].value > 0:
+        op = "div" if k == ir.FLOORDIV else "mod"  # Euclidean = floor on a positive divisor (ir.mk_ediv)
     if op is not None:
         return f"({op} {' '.join(a)})"
     if k in (ir.LE, ir.EQ):
         return _relation(n, a[0])
-    raise AssertionError(k)  # FLOORDIV/MOD/MAX/MIN are gone after lower()
+    raise AssertionError(k)  # MAX/MIN and FLOORDIV/MOD by a non-constant are gone after lower()
 
 
 def _relation(n: Term, e: str) -> str:

@@ -82,3 +82,60 @@ def test_printer_round_trip_every_kind() -> None:
                  "Implies(x > 0, Eq(y > 0, x > 1))", "Max(x, y, 3) % -4 == Min(x, -y)"]:
         t = _p(text)
         assert _p(to_text(t)) is t, text
+
+
+# ------------------------------------------- SMT-LIB spellings of Python's operators fold back
+
+GRID = range(-7, 8)
+
+
+def _raw_floordiv(x: ir.Term, y: ir.Term) -> ir.Term:
+    """How ``smtlib_print.lower`` writes ``x // y``: an ite over Euclidean divisions."""
+    return ir.ite_node(ir.mk_gt(y, ir.ZERO), ir.mk_ediv(x, y), ir.mk_ediv(ir.mk_neg(x), ir.mk_neg(y)))
+
+
+def _raw_mod(x: ir.Term, y: ir.Term) -> ir.Term:
+    return ir.ite_node(ir.mk_gt(y, ir.ZERO), ir.mk_emod(x, y),
+                       ir.mk_neg(ir.mk_emod(ir.mk_neg(x), ir.mk_neg(y))))
+
+
+def test_lowered_floor_division_and_modulus_are_recognized_and_mean_the_same() -> None:
+    fd, md = _raw_floordiv(X, Y), _raw_mod(X, Y)
+    assert fd.kind == ir.ITE and md.kind == ir.ITE
+    folded_fd = ir.mk_ite(*fd.args)
+    folded_md = ir.mk_ite(*md.args)
+    assert folded_fd is ir.mk_floordiv(X, Y) and folded_md is ir.mk_mod(X, Y)
+    for x in GRID:
+        for y in GRID:
+            if y != 0:
+                env = {"x": x, "y": y}
+                assert evaluate(fd, env) == evaluate(folded_fd, env) == x // y
+                assert evaluate(md, env) == evaluate(folded_md, env) == x % y
+
+
+def test_euclidean_division_by_a_positive_constant_is_floor_division() -> None:
+    for c in (2, 3, 8):
+        k = ir.mk_int(c)
+        assert ir.mk_ediv(X, k) is ir.mk_floordiv(X, k) and ir.mk_emod(X, k) is ir.mk_mod(X, k)
+    for c in (-2, -3):  # a negative divisor keeps the Euclidean kinds: the meanings differ there
+        k = ir.mk_int(c)
+        assert ir.mk_ediv(X, k).kind == ir.EDIV and ir.mk_emod(X, k).kind == ir.EMOD
+        for x in GRID:
+            q = evaluate(ir.mk_ediv(X, k), {"x": x})
+            r = evaluate(ir.mk_emod(X, k), {"x": x})
+            assert x == c * q + r and 0 <= r < abs(c)
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=terms(["x", "y"]).map(_p), b=terms(["x", "y"]).map(_p), strict=st.booleans(), swap=st.booleans(), x=st.integers(-6, 6), y=st.integers(-6, 6))
+def test_ite_comparing_its_branches_is_max_or_min(a: ir.Term, b: ir.Term, strict: bool, swap: bool,
+                                                  x: int, y: int) -> None:
+    rel = ir.mk_lt if strict else ir.mk_le
+    c = rel(a, b) if swap else rel(b, a)
+    t = ir.mk_ite(c, a, b)
+    env = {"x": x, "y": y}
+    try:
+        want = evaluate(ir.ite_node(c, a, b), env)
+    except ZeroDivisionError:
+        return
+    assert evaluate(t, env) == want
