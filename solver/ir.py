@@ -24,6 +24,7 @@ stable across processes (no ``hash()`` randomization).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import weakref
@@ -44,6 +45,7 @@ DIV_KINDS = frozenset({FLOORDIV, MOD, EDIV, EMOD})
 
 MAX_INT_DIGITS = 4000  # integer literals / folded constants beyond this are `too_large`
 MAX_TERM_SIZE = 200_000  # tree size (with sharing counted once per parent) beyond this is `too_large`
+MEMO_SIZE = 1 << 16  # memoized constructors (terms are interned: arguments hash by identity)
 # symbolic factors in one product: z3 expands powers of sums when a formula is asserted, outside
 # its time limit ((s0+1)**4096 took 14 s in Z3_solver_assert with a 1 s budget)
 MAX_FACTORS = 256
@@ -168,6 +170,7 @@ def _scaled(c: int, m: Term) -> Term:
     return _node(MUL, (mk_int(c), *factors))
 
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def mk_add(*ts: Term) -> Term:
     coefs: dict[Term, int] = {}
     const = 0
@@ -189,6 +192,7 @@ def mk_sub(a: Term, b: Term) -> Term:
     return mk_add(a, mk_neg(b))
 
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def mk_mul(*ts: Term) -> Term:
     c = 1
     factors: list[Term] = []
@@ -352,6 +356,7 @@ def ite_node(c: Term, a: Term, b: Term) -> Term:
 
 # ---------------------------------------------------------------- comparisons
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def _normalize_rel(kind: str, e: Term) -> Term:
     coefs, const = linear(e)
     coefs = {m: c for m, c in coefs.items() if c != 0}
