@@ -31,8 +31,12 @@ from .problem import Problem, Symbol
 from .pyeval import Value, evaluate
 from .selfcheck import verify_model, violations
 
-METHODS = ("descend", "optimize")
-DEFAULT_METHOD = "optimize"  # faster on the largest corpus problems: bench/shrink_methods.py
+METHODS = ("auto", "descend", "optimize")
+DEFAULT_METHOD = "auto"
+# bench/shrink_methods.py: z3's Optimize wins on the corpus' small and mid-size sets (ViT patchify
+# 23 vs 50 ms), bisection on one incremental solver on the large non-linear ones (Swin, ~300
+# guards: 114 vs 807 ms); "auto" picks by size
+DESCEND_FROM = 200  # asserts + guards
 OPTIMIZE_SHARE = 0.6  # of the remaining budget z3 Optimize may use before the descent proves it
 
 
@@ -41,6 +45,8 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
     """The SPEC §2 shrink result for a (canonical) problem."""
     if method not in METHODS:
         raise ValueError(f"unknown shrink method {method!r}")
+    if method == "auto":
+        method = "descend" if len(problem.asserts) + len(problem.guards) >= DESCEND_FROM else "optimize"
     kind = objective or problem.options.objective
     sess = Session(problem, deadline)
     ints = [s for s in problem.symbols if not s.is_bool]
