@@ -45,6 +45,7 @@ class Rewriter:
         self.iv: dict[Term, Interval] = {}
         self.off = env.empty()  # empty ranges: no point to reason about, rewrite nothing
         self.used: set[int] = set()  # sources of the facts consulted
+        self._mod_facts: dict[Term, list[tuple[Src, int]]] | None = None  # x -> (src, d): d | x
 
     def _ok(self, src: Src) -> bool:
         if src & self.banned:
@@ -269,6 +270,8 @@ class Rewriter:
                     out[m] = out.get(m, 0) + v
             kept = {m: v for m, v in out.items() if v % c != 0}
             const %= c
+            if kept and const == 0 and all((v * self.divisor(m)) % c == 0 for m, v in kept.items()):
+                return ir.ZERO  # every monomial is a known multiple of c (Mod(x, 8) == 0 facts)
             g = math.gcd(content(kept, const), c)
             if g > 1 and kept:  # Mod(g*a', g*c') = g*Mod(a', c')
                 inner_mod = self._mod(div_linear(kept, const, g), ir.mk_int(c // g))
@@ -279,6 +282,30 @@ class Rewriter:
         if self._below(a, b):
             return a
         return self._settle(ir.mk_mod(a, b))
+
+    def divisor(self, m: Term) -> int:
+        """A positive integer known to divide every value of ``m``: facts ``Mod(x, d) == 0`` for its
+        factors (d | x, so the product of the factors' divisors divides the product)."""
+        if m.kind == ir.CONST:
+            return abs(m.value) or 1
+        if m.kind == ir.MUL:
+            d = 1
+            for f in m.args:
+                d *= self.divisor(f)
+            return d
+        if self._mod_facts is None:
+            self._mod_facts = {}
+            for key, facts in self.env.bounds.items():
+                if key.kind == ir.MOD and key.args[1].kind == ir.CONST and key.args[1].value != 0:
+                    for src, iv in facts:
+                        if iv == (0, 0):
+                            self._mod_facts.setdefault(key.args[0], []).append((src, abs(key.args[1].value)))
+        best = 1
+        for src, d in self._mod_facts.get(m, ()):
+            lcm = best * d // math.gcd(best, d)
+            if lcm != best and self._ok(src):
+                best = lcm
+        return best
 
     def _below(self, a: Term, b: Term) -> bool:
         """``0 <= a < b`` everywhere (then ``a // b = 0`` and ``Mod(a, b) = a``)."""

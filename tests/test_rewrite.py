@@ -148,3 +148,31 @@ def test_banned_sources_are_not_used(text: str, facts: list[str], box: tuple[tup
             assert holds(r, pt) == holds(c, pt), (text, facts, banned, r, pt)
         if r is ir.TRUE and all(holds(fs[k], pt) for k in rw.used):
             assert holds(c, pt), ("the facts used are a sufficient reason", text, facts, rw.used, pt)
+
+
+def test_divisibility_facts_make_products_multiples() -> None:
+    env = facts_env({"s": (2, None), "t": (2, None)}, [(_cond("Eq(Mod(s, 8), 0)"), 3)])
+    rw = rewrite.Rewriter(env)
+    assert rw.rewrite(_cond("Eq(Mod(s*t, 4), 0)")) is ir.TRUE
+    assert rw.rewrite(_cond("Eq(Mod(3*s*t + 16*t, 8), 0)")) is ir.TRUE
+    assert rw.used == {3}
+    assert rw.rewrite(_cond("Eq(Mod(s*t, 16), 0)")) is not ir.TRUE  # 8 | s says nothing more
+
+
+divisibility = st.tuples(st.sampled_from(NAMES), st.sampled_from(["2", "3", "4", "-4", "8"])).map(
+    lambda p: f"Eq(Mod({p[0]}, {p[1]}), 0)")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds(), st.lists(divisibility, min_size=1, max_size=3), boxes)
+def test_divisibility_rewrites_are_exact_where_the_facts_hold(text: str, facts: list[str],
+                                                              box: tuple[tuple[int, int], ...]) -> None:
+    ranges = _ranges(box, [False] * 3)
+    base = rewrite.Rewriter(rewrite.Env(dict(ranges)))
+    fs = [_cond(f) for f in facts]
+    env = facts_env(ranges, [(base.rewrite(f), k) for k, f in enumerate(fs)])
+    c = _cond(text)
+    r = rewrite.Rewriter(env).rewrite(base.rewrite(c))
+    for pt in _points(box):
+        if all(holds(f, pt) for f in fs):
+            assert holds(r, pt) == holds(c, pt), (text, facts, r, pt)
