@@ -71,14 +71,15 @@ def test_fresh_run_matches_manifest(name: str) -> None:
     assert run("solve", doc)["status"] == e["solve"] == "sat"
     red = run("redundancy", doc)
     verdicts = dict(collections.Counter(g["verdict"] for g in red["guards"]))
-    if "unknown" in e["verdicts"] or red["status"] == "unknown":
-        # undecided checks depend on the time budget and the machine's load: only sound facts
+    if "unknown" in e["verdicts"] or "unknown" in verdicts or red["status"] == "unknown":
+        # undecided checks depend on the time budget and the machine's load (README: Decisions):
+        # then only sound facts; the manifest's answers are checked whenever everything is decided
         assert red["status"] in ("sat", "unknown") and "always_false" not in verdicts
         assert len(red["minimal"]) == sum(v in ("required", "unknown", "unsupported") for v in
                                           (g["verdict"] for g in red["guards"]))
         return
     assert red["status"] == e["redundancy_status"]
-    assert verdicts == e["verdicts"]
+    assert verdicts == e["verdicts"], red["stats"]
     assert len(red["minimal"]) == e["minimal"]
 
 
