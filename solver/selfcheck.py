@@ -40,3 +40,12 @@ def verify_model(problem: Problem, model: Mapping[str, Value], *, guards: bool =
     if bad:
         raise InternalError(f"self-check failed: the solver's model {dict(model)} violates "
                             f"{', '.join(bad[:5])}; please report this problem")
+
+
+def hint_model(problem: Problem) -> dict[str, Value] | None:
+    """The trace-time sizes as a model, when every symbol has one and they satisfy the ranges,
+    asserts and guards (Python's integers): a model found without a solver."""
+    hints = problem.hints
+    if hints is None or len(hints) != len(problem.symbols) or violations(problem, hints):
+        return None
+    return dict(hints)

@@ -29,7 +29,7 @@ from .errors import InternalError
 from .optimum import Model, Objective, Session
 from .problem import Problem, Symbol
 from .pyeval import Value, evaluate
-from .selfcheck import verify_model, violations
+from .selfcheck import hint_model, verify_model
 
 METHODS = ("auto", "descend", "optimize")
 DEFAULT_METHOD = "auto"
@@ -61,10 +61,7 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
             raise InternalError(f"self-check failed: the model {dict(m)} merges {clash[0]}, whose hints "
                                 "differ; please report this problem")
 
-    start: Model | None = None
-    hints = problem.hints
-    if hints is not None and len(hints) == len(problem.symbols) and not violations(problem, hints):
-        start = dict(hints)
+    start: Model | None = hint_model(problem)
     if start is None:
         out = sess.check(lits=dl)
         if out.status == UNSAT and dl:
