@@ -332,12 +332,13 @@ def script_problem(text: str) -> dict[str, Any]:
     guards = [{"id": a.name, "expr": to_smtlib(a.term, bool_symbols_as=True)}
               for a in s.assertions if a.name is not None]
     # every SMT-LIB Int is unbounded: also the undeclarable-in-JSON names (x.1, |a b|) via default_min
-    for n, v in _annotation(text, "hints").items():  # symguard's own export comment: hints round-trip
+    notes = _annotations(text)
+    for n, v in notes.get("hints", {}).items():  # symguard's own export comment: hints round-trip
         if n in symbols and isinstance(v, int) and not isinstance(v, bool):
             symbols[n]["hint"] = v
     doc: dict[str, Any] = {"syntax": "smtlib", "symbols": symbols, "asserts": asserts, "guards": guards,
                            "options": {"default_min": None}}
-    inputs = _annotation(text, "inputs")  # kept when every dim reads the same in both syntaxes
+    inputs = notes.get("inputs")  # kept when every dim reads the same in both syntaxes
     if inputs and all(isinstance(dims, list) and all(
             (isinstance(d, int) and not isinstance(d, bool) and d >= 0) or (isinstance(d, str) and d in symbols)
             for d in dims) for dims in inputs.values()):
@@ -348,17 +349,18 @@ def script_problem(text: str) -> dict[str, Any]:
 _ANNOTATION = re.compile(r"^; symguard: (\w+) = (\{.*\})[ \t]*$", re.M)
 
 
-def _annotation(text: str, key: str) -> dict[str, Any]:
-    """A ``; symguard: key = {json}`` comment that ``export`` writes (empty when absent or malformed:
-    a comment never makes a script invalid)."""
+def _annotations(text: str) -> dict[str, dict[str, Any]]:
+    """The ``; symguard: key = {json}`` comments that ``export`` writes, the first of each key (a
+    malformed one reads as empty: a comment never makes a script invalid)."""
+    out: dict[str, dict[str, Any]] = {}
     for m in _ANNOTATION.finditer(text, 0, min(len(text), 1 << 20)):
-        if m.group(1) == key:
+        if m.group(1) not in out:
             try:
                 v = json.loads(m.group(2))
             except ValueError:
-                return {}
-            return v if isinstance(v, dict) else {}
-    return {}
+                v = None
+            out[m.group(1)] = v if isinstance(v, dict) else {}
+    return out
 
 
 def _bound(t: Term, ints: set[str]) -> tuple[str, int | None, int | None] | None:
