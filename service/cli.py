@@ -69,18 +69,23 @@ def _runner(args: argparse.Namespace) -> Runner:
     return local_runner()
 
 
+def _error_line(e: BaseException, file: str) -> str:
+    """The SPEC §5 body plus the file its ``where`` is in (with several files ``line 2`` alone is ambiguous)."""
+    return dumps({**error_body(e), "file": file}) + "\n"
+
+
 def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int:
     """One result line per file; the exit status of the worst outcome (SPEC §4)."""
     status = EXIT_OK
     for f in files:
         try:
             result = runner(op, read_problem(f))
-        except SymguardError as e:  # the §5 body, plus which file its `where` is in
-            out.write(dumps({**error_body(e), "file": f}) + "\n")
+        except SymguardError as e:
+            out.write(_error_line(e, f))
             status = max(status, exit_code(e))
             continue
         except Exception as e:  # a bug must not lose the other files' answers
-            out.write(dumps({**error_body(e), "file": f}) + "\n")
+            out.write(_error_line(e, f))
             status = max(status, EXIT_FAILURE) if status != EXIT_BAD_INPUT else status
             continue
         out.write(dumps(result) + "\n")
@@ -98,7 +103,7 @@ def _cmd_op(args: argparse.Namespace, out: TextIO) -> int:
                 text = Path(f).read_text(encoding="utf-8")
                 out.write(run_script(text, timeout_ms=args.timeout_ms))
             except SymguardError as e:
-                out.write(dumps({**error_body(e), "file": f}) + "\n")
+                out.write(_error_line(e, f))
                 status = max(status, exit_code(e))
             except OSError as e:
                 out.write(dumps(InvalidProblemError(f"cannot read {f}: {e}", where=f).to_json()) + "\n")
