@@ -10,7 +10,7 @@ pysmt, no canonicalization, no interval pre-pass, no Python re-checks of models,
   drop ``g`` when ``A ∧ (K − g) ∧ ¬g`` is unsat;
 - ``shrink``: ``z3.Optimize`` minimizing the sum of the symbols (no ``preserve_distinct``).
 
-Floor division and modulus get the same exact encoding as ``solver/translate.py`` (one
+Floor division and modulus get the same exact encoding as ``solver/smt/encode.py`` (one
 quotient/remainder pair per division), written straight in z3 terms.
 """
 
@@ -21,9 +21,10 @@ from typing import Any
 
 import z3
 
-from solver import ir
-from solver.ir import Term
-from solver.problem import Problem, load_problem
+from solver.ir import terms as ir
+from solver.ir.problem import Problem
+from solver.ir.terms import Term
+from solver.syntax.document import load_problem
 
 
 class Z3Problem:

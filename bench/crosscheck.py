@@ -4,13 +4,13 @@ Every ``solve`` model and unsat answer and every ``redundancy`` verdict is turne
 entailment question and asked again of
 
 * **cvc5** (through pysmt's cvc5 backend), over two encodings of the IR:
-  ``ref`` — an encoding written here from SPEC §1.2, independent of ``solver/translate.py``
+  ``ref`` — an encoding written here from SPEC §1.2, independent of ``solver/smt/encode.py``
   (``a // b`` as ``ite(b > 0, div(a, b), div(-a, -b))`` with SMT-LIB's Euclidean ``div``, no
   fresh quotient variables), which tests our encoding *and* z3; and ``ours`` — the very pysmt
-  formulas ``solver.translate.Encoding`` builds, which tests the solver alone;
+  formulas ``solver.smt.encode.Encoding`` builds, which tests the solver alone;
 * **brute force** over every point of a bounded box, with an oracle that is either Python
   closures built from the text independently of the parser (generated problems) or
-  ``solver.pyeval`` (corpus problems clipped to a small box around their hints).
+  ``solver.ir.pyeval`` (corpus problems clipped to a small box around their hints).
 
 The entailments checked (A = asserts, G = guards, M = minimal):
 status ``sat``/``unsat`` = sat(A ∧ G); ``always_true`` g: unsat(A ∧ ¬g); ``always_false`` g:
@@ -41,11 +41,12 @@ from pysmt.exceptions import SolverReturnedUnknownResultError
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
-from solver import ir, load_problem, run
-from solver.ir import Term
-from solver.problem import Problem
-from solver.pyeval import holds as py_holds
-from solver.translate import Encoding
+from solver import load_problem, run
+from solver.ir import terms as ir
+from solver.ir.problem import Problem
+from solver.ir.pyeval import holds as py_holds
+from solver.ir.terms import Term
+from solver.smt.encode import Encoding
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -57,7 +58,7 @@ Holds = Callable[[str, Env], bool]  # (constraint id, point) -> truth, for brute
 # ------------------------------------------------------------------ the reference encoding
 
 class RefEncoding:
-    """IR -> pysmt written from SPEC §1.2 alone; shares nothing with ``solver.translate``."""
+    """IR -> pysmt written from SPEC §1.2 alone; shares nothing with ``solver.smt.encode``."""
 
     def __init__(self, env: Environment) -> None:
         self.mgr = env.formula_manager
@@ -381,7 +382,7 @@ def crosscheck_problem(doc: Mapping[str, Any], *, encodings: Iterable[str] = ("r
                        timeout_ms: int = 5000, ops: Sequence[str] = ("solve", "redundancy")) -> Tally:
     """Cross-check symguard's answers on ``doc`` over cvc5 (each encoding) and, given a box, brute force.
 
-    ``brute`` is ``(boxes, holds)``; ``holds=None`` evaluates with ``solver.pyeval``.
+    ``brute`` is ``(boxes, holds)``; ``holds=None`` evaluates with ``solver.ir.pyeval``.
     """
     tally = Tally(problems=1)
     p = load_problem(doc)
@@ -453,7 +454,7 @@ def load_doc(path: Path) -> dict[str, Any] | None:
     """A SPEC problem document from a corpus file (None when it is not one or cannot be read yet)."""
     if path.suffix == ".smt2":
         try:
-            from solver.smtlib import script_problem
+            from solver.syntax.smtlib_script import script_problem
         except ImportError:
             return None
         return script_problem(path.read_text())  # type: ignore[no-any-return]

@@ -20,8 +20,8 @@ import atheris
 with atheris.instrument_imports():
     from solver import load_problem
     from solver.errors import BadInput
-    from solver.smtlib import parse_term, script_problem
-    from solver.sympy_parser import parse_sympy
+    from solver.syntax.smtlib_script import parse_term, script_problem
+    from solver.syntax.sympy_reader import parse_sympy
 
 
 def one_input(data: bytes) -> None:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver import load_problem
-from solver.pyeval import evaluate
+from solver.ir.pyeval import evaluate
 
 
 def _value(text: str, hints: dict[str, int]) -> int | None:

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 import z3
 
 from solver import load_problem, run
-from solver.redundancy import cost
+from solver.ops.redundancy import cost
 
 PER_CHECK_MS = 2000
 

@@ -4,8 +4,8 @@
 
 Without files it uses ``smt2_corpus/examples/*.json``. ``descend`` is bisection on the objective
 bound on one incremental solver; ``optimize`` lets z3's Optimize propose the optimum and the
-descent prove it (see ``solver/optimum.py``). Times are the median of ``--repeat`` runs of
-``solver.shrink.shrink`` on the canonical problem (parsing excluded), in milliseconds.
+descent prove it (see ``solver/smt/optimize.py``). Times are the median of ``--repeat`` runs of
+``solver.ops.shrink.shrink`` on the canonical problem (parsing excluded), in milliseconds.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import prepare  # noqa: E402
-from solver.checker import Deadline  # noqa: E402
-from solver.shrink import METHODS, shrink  # noqa: E402
+from solver import prepare
+from solver.ops.shrink import METHODS, shrink
+from solver.smt.checker import Deadline
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             value = res.get("objective_value", res["status"])
             if isinstance(value, list):
                 value = ",".join(map(str, value))
-            line += f" {ms:>12.1f} {str(value):>8} {str(res.get('optimal', '-')):>5}"
+            line += f" {ms:>12.1f} {value!s:>8} {res.get('optimal', '-')!s:>5}"
         print(line)
     print("-" * len(head))
     print(f"{'total':34} {'':>6} {'':>9}" + "".join(f" {totals[m]:>12.1f} {'':>8} {'':>5}" for m in METHODS))

@@ -20,13 +20,13 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 
+from solver import OPS
 from solver.errors import InvalidProblemError, SymguardError, TooLargeError
-from solver.problem import OPS
 
 from . import schemas
 from .answer import Answerer
 from .cache import ResultCache
-from .cli import dumps
+from .documents import dumps
 from .errors import PayloadTooLarge, Unauthorized, error_body, install_handlers
 from .metrics import Metrics
 from .settings import Settings

@@ -195,7 +195,7 @@ def _is_tty(stream: Any) -> bool:
 
 def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     """Run ``args.op`` over every input of ``args.paths``; see the module docstring."""
-    from .cli import dumps
+    from .documents import dumps
 
     t0 = time.monotonic()
     jobs = max(1, int(getattr(args, "jobs", 1) or 1))

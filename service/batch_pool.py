@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from solver import Options
 from solver.errors import BadInput, InternalError, SymguardError
 
 from .errors import error_body
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
-DEFAULT_TIMEOUT_MS = 2000  # SPEC §1.3 default, used to size the wall limit of an input
+DEFAULT_TIMEOUT_MS = Options().timeout_ms  # sizes the wall limit of an input that sets none
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 BOOT_LIMIT_S = 120.0  # a fresh interpreter importing z3 on a loaded machine: generous
 
@@ -62,7 +63,7 @@ class Answer:
 
 def answer(op: str, path: str, runner: Runner) -> tuple[dict[str, Any], str]:
     """Read one input file and run ``op`` on it; every exception becomes a §5 error body."""
-    from .cli import read_problem
+    from .documents import read_problem
 
     try:
         return runner(op, read_problem(path)), "ok"
@@ -87,7 +88,7 @@ def problem_timeout_ms(doc: dict[str, Any]) -> int:
 
 def _worker_main(conn: Connection, runner: Runner) -> None:
     """Child loop: ``("start", index, timeout_ms)`` once the problem is read, then ``("done", ...)``."""
-    from .cli import read_problem
+    from .documents import read_problem
 
     conn.send(("ready",))
     while True:

@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from solver import tally
+
 
 @dataclass
 class Tally:
@@ -31,13 +33,7 @@ class Tally:
             self.status["error: " + str(body["error"].get("code", "?"))] += 1
         else:
             self.status[str(body.get("status", "?"))] += 1
-            for row in body.get("guards", ()) if self.op == "redundancy" else ():
-                self.verdicts[str(row.get("verdict"))] += 1
-            for row in body.get("queries", ()) if self.op == "evaluate" else ():
-                v = row.get("value") if row.get("kind") == "bool" else ("constant" if "value" in row else "range")
-                self.verdicts[f"{row.get('kind')}: {str(v).lower()}"] += 1
-            if self.op == "shrink":
-                self.verdicts["optimal" if body.get("optimal") else "not proven optimal"] += 1
+            self.verdicts.update(tally(self.op, body))
         self.walls.append((wall_s, path))
 
     @property

@@ -14,40 +14,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from solver import OPS, Options
 from solver.errors import InvalidProblemError, SymguardError
-from solver.problem import OPS
 
+from .documents import dumps, read_problem
 from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
-
-
-def read_problem(path: str | Path) -> dict[str, Any]:
-    """A SPEC §1 problem document from a ``.json`` or ``.smt2`` file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidProblemError(f"no such file: {p}", where=str(p)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidProblemError(f"cannot read {p}: {e}", where=str(p)) from None
-    if p.suffix == ".smt2":
-        from solver.smtlib import script_problem
-
-        return script_problem(text)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidProblemError(f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})",
-                                  where=str(p), offset=e.pos) from None
-    if not isinstance(doc, dict):
-        raise InvalidProblemError("a problem file must hold a JSON object", where=str(p))
-    return doc
-
-
-def dumps(obj: Any) -> str:
-    """The one JSON spelling of results, shared with the HTTP service."""
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
 
 
 def local_runner() -> Runner:
@@ -84,7 +57,7 @@ def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int
             out.write(_error_line(e, f))
             status = max(status, exit_code(e))
             continue
-        except Exception as e:  # a bug must not lose the other files' answers
+        except Exception as e:  # noqa: BLE001 - a bug must not lose the other files' answers
             out.write(_error_line(e, f))
             status = max(status, EXIT_FAILURE) if status != EXIT_BAD_INPUT else status
             continue
@@ -95,7 +68,7 @@ def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int
 
 def _cmd_op(args: argparse.Namespace, out: TextIO) -> int:
     if args.op == "solve" and args.smtlib:
-        from solver.smtlib_run import run_script
+        from solver.ops.smtlib_run import run_script
 
         status = EXIT_OK
         for f in args.files:
@@ -118,7 +91,7 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         if args.to == "json":
             out.write(json.dumps(doc, indent=1) + "\n")
         else:
-            from solver.smtlib import problem_to_smt2
+            from solver.syntax.export import problem_to_smt2
 
             out.write(problem_to_smt2(doc))
     except SymguardError as e:
@@ -164,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         if op == "solve":
             p.add_argument("--smtlib", action="store_true",
                            help="act as an SMT-LIB solver: one line per check-sat, get-model/get-value output")
-            p.add_argument("--timeout-ms", type=int, default=2000, help="per check-sat budget with --smtlib")
+            p.add_argument("--timeout-ms", type=int, default=Options().timeout_ms, help="per check-sat budget with --smtlib")
         remote(p)
         p.set_defaults(func=_cmd_op, op=op)
 

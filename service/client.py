@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from solver import OPS
 from solver.errors import InternalError
-from solver.problem import OPS
 
 from .errors import error_from_body
 

@@ -1,6 +1,6 @@
 """Pydantic v2 models of every request and response, for OpenAPI (``/docs``) and typing.
 
-They document; they do not validate requests. ``solver.problem.load_problem`` is the validator
+They document; they do not validate requests. ``solver.syntax.document.load_problem`` is the validator
 (it runs anyway, in a worker, and its errors name the exact place: ``guards[3]``, offset 12);
 validating the same body twice in pydantic would cost time on the event loop and produce a
 second, different error format. Responses are the solver's dicts serialized as they are (the
@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+import solver
 
 Op = Literal["solve", "redundancy", "evaluate", "shrink"]
 
@@ -33,14 +35,17 @@ class Entry(BaseModel):
     expr: str = Field(..., description="a sympy-syntax (or SMT-LIB) expression")
 
 
+_DEFAULTS = solver.Options()  # the one home of the defaults; the schema documents them
+
+
 class Options(BaseModel):
-    timeout_ms: int = Field(default=2000, ge=1, le=3_600_000, description="budget of the operation (the server may cap it)")
-    default_min: int | None = Field(default=0, description="lower bound of undeclared symbols")
-    on_unsupported: Literal["error", "skip"] = "error"
-    minimize: bool = Field(default=False, description="solve: return a small model")
-    prefer: Literal["cheap", "order"] = Field(default="cheap", description="redundancy: which guards to drop first")
-    objective: Literal["sum", "max", "lex"] = Field(default="sum", description="shrink objective")
-    preserve_distinct: bool | None = Field(default=None, description="shrink: keep symbols with different hints apart")
+    timeout_ms: int = Field(default=_DEFAULTS.timeout_ms, ge=1, le=3_600_000, description="budget of the operation (the server may cap it)")
+    default_min: int | None = Field(default=_DEFAULTS.default_min, description="lower bound of undeclared symbols")
+    on_unsupported: Literal["error", "skip"] = _DEFAULTS.on_unsupported
+    minimize: bool = Field(default=_DEFAULTS.minimize, description="solve: return a small model")
+    prefer: Literal["cheap", "order"] = Field(default=_DEFAULTS.prefer, description="redundancy: which guards to drop first")
+    objective: Literal["sum", "max", "lex"] = Field(default=_DEFAULTS.objective, description="shrink objective")
+    preserve_distinct: bool | None = Field(default=_DEFAULTS.preserve_distinct, description="shrink: keep symbols with different hints apart")
 
 
 class Problem(BaseModel):

@@ -304,7 +304,7 @@ def _apply_dim_hints(ep: Any, dynamic_shapes: Any, initial: dict[Any, Any]) -> N
 def parse_failures(doc: Doc) -> list[dict[str, str]]:
     """Entries symguard's parser rejects: ``[{"where", "text", "error"}]`` (empty when all parse)."""
     from solver.errors import SymguardError
-    from solver.sympy_parser import parse_sympy
+    from solver.syntax.sympy_reader import parse_sympy
 
     bad: list[dict[str, str]] = []
     for section in ("asserts", "guards"):
@@ -319,8 +319,8 @@ def parse_failures(doc: Doc) -> list[dict[str, str]]:
 def hints_hold(doc: Doc) -> list[str]:
     """Ids of asserts/guards that are false at the hints (empty when the trace point satisfies all;
     skipped when some symbol, e.g. an unbacked one, has no hint)."""
-    from solver.problem import load_problem
-    from solver.pyeval import holds
+    from solver.ir.pyeval import holds
+    from solver.syntax.document import load_problem
 
     p = load_problem({k: v for k, v in doc.items() if k != "meta"})
     env = p.hints

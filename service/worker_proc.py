@@ -48,19 +48,6 @@ def read_frame(stream: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
-def timeout_result(op: str, canon: Any) -> dict[str, Any]:
-    """The canonical ``unknown``/``timeout`` result of ``op``: sound (every guard kept, no value)."""
-    res: dict[str, Any] = {"status": "unknown", "reason": "timeout"}
-    if op == "redundancy":
-        res["guards"] = [{"id": g.id, "verdict": "unknown", "implied_by": []} for g in canon.guards]
-        res["minimal"] = [g.id for g in canon.guards]
-    elif op == "evaluate":
-        res["queries"] = [{"id": q.id, "kind": "bool", "value": "unknown"} if q.is_bool else
-                          {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False}
-                          for q in canon.queries]
-    return res
-
-
 def _decode(body: bytes) -> Any:
     from solver.errors import InvalidProblemError, TooLargeError
 
@@ -89,9 +76,8 @@ def _cap_timeout(doc: Any, cap_ms: int) -> list[str]:
 
 def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes]) -> None:
     """Answer one task (see the module docstring); every exception becomes a §5 error frame."""
-    from solver import api
+    from solver import OPS, api
     from solver.errors import InvalidProblemError
-    from solver.problem import OPS
 
     from .errors import error_body, http_status
 
@@ -103,7 +89,7 @@ def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes]) -> None:
         doc = _decode(body)
         extra = _cap_timeout(doc, cap_ms)
         problem, canon = api.prepare(doc)
-        fallback = api.finish(op, timeout_result(op, canon.problem), problem, canon, cached=False, elapsed_ms=0)
+        fallback = api.finish(op, api.unknown(op, canon.problem), problem, canon, cached=False, elapsed_ms=0)
         fallback["warnings"] += extra
     except Exception as e:  # noqa: BLE001 - becomes the caller's §5 body, never a traceback
         write_frame(wout, ("error", error_body(e), http_status(e)))
@@ -133,7 +119,7 @@ def main() -> None:
     rin = sys.stdin.buffer
     import importlib
 
-    for mod in ("solver.api", "solver.solve", "solver.redundancy"):  # pay the imports before "ready"
+    for mod in ("solver.api", "solver.ops.solve", "solver.ops.redundancy"):  # pay the imports before "ready"
         importlib.import_module(mod)
 
     write_frame(wout, ("ready", os.getpid()))

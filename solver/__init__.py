@@ -8,27 +8,39 @@ The public surface is small and pinned by ``tests/test_public_api.py``::
 ``prepare``/``compute``/``finish`` split ``run`` in three so a cache can sit between them.
 """
 
-from .api import compute, finish, is_final, prepare, run
-from .canonical import Canonical
-from .errors import (BadInput, InternalError, InvalidProblemError, ParseError, SymguardError,
-                     TooLargeError, UnsupportedError)
-from .problem import OPS, Problem, load_problem
+from solver.api import compute, finish, is_final, prepare, run, tally, unknown
+from solver.errors import (
+                     BadInput,
+                     InternalError,
+                     InvalidProblemError,
+                     ParseError,
+                     SymguardError,
+                     TooLargeError,
+                     UnsupportedError,
+)
+from solver.ir.canonical import Canonical
+from solver.ir.problem import Options, Problem
+from solver.ops import OPS
+from solver.syntax.document import load_problem
 
 __all__ = [
-    "OPS",
-    "BadInput",
-    "Canonical",
-    "InternalError",
-    "InvalidProblemError",
-    "ParseError",
-    "Problem",
-    "SymguardError",
-    "TooLargeError",
-    "UnsupportedError",
-    "compute",
-    "finish",
-    "is_final",
-    "load_problem",
-    "prepare",
-    "run",
+                     "OPS",
+                     "BadInput",
+                     "Canonical",
+                     "InternalError",
+                     "InvalidProblemError",
+                     "Options",
+                     "ParseError",
+                     "Problem",
+                     "SymguardError",
+                     "TooLargeError",
+                     "UnsupportedError",
+                     "compute",
+                     "finish",
+                     "is_final",
+                     "load_problem",
+                     "prepare",
+                     "run",
+                     "tally",
+                     "unknown",
 ]

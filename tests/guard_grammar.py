@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from solver import load_problem
-from solver.pyeval import holds
+from solver.ir.pyeval import holds
 
 NAMES = ["x", "y", "z"]
 

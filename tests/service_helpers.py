@@ -110,7 +110,7 @@ def comparable(res: dict[str, Any], *, strict: bool = True) -> dict[str, Any]:
 def model_ok(doc: dict[str, Any], res: dict[str, Any]) -> bool:
     """Whether a ``sat`` result's model satisfies the problem (Python integers, no solver)."""
     from solver import load_problem
-    from solver.selfcheck import violations
+    from solver.ops.selfcheck import violations
 
     return "model" not in res or not violations(load_problem(doc), res["model"])
 

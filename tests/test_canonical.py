@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import load_problem, prepare, run
-from solver.pyeval import holds
+from solver.ir.pyeval import holds
 
 
 def _rename(text: str, names: dict[str, str]) -> str:
@@ -46,7 +46,7 @@ def variants(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str,
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variants())
 def test_key_invariant_and_answers_mapped_back(case: tuple[Any, ...]) -> None:
-    doc, var, _names, gid = case
+    doc, var, _names, _gid = case
     if all("hint" in d for d in doc["symbols"].values()):
         # without distinct hints a tie that refinement cannot break falls back to declaration
         # order (canonical docstring): a possible cache miss, never a wrong answer (checked below)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from service.cli import main
-from solver.smtlib import script_problem
+from solver.syntax.smtlib_script import script_problem
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "smt2_corpus" / "examples"
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from solver import load_problem, run
-from solver.pyeval import holds
+from solver.ir.pyeval import holds
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "corpus_sample"
 FILES = sorted(p.name for p in SAMPLE.glob("*.json")) if SAMPLE.is_dir() else []

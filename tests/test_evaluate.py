@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from small_problems import Expr, Small, conditions, int_exprs, small_problems
 
 from solver import prepare, run
-from solver.checker import Deadline
-from solver.evaluate import evaluate
+from solver.ops.evaluate import evaluate
+from solver.smt.checker import Deadline
 
 
 def _defined(q: Expr, env: dict[str, int]) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from solver import run
-from solver.smtlib import script_problem
+from solver.syntax.smtlib_script import script_problem
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "smt2_corpus" / "examples"
 EXPECTED: dict[str, dict[str, Any]] = json.loads((EXAMPLES / "expected.json").read_text())

@@ -11,8 +11,8 @@ import pytest
 import z3
 
 from solver import run
-from solver.smtlib import script_problem
-from solver.smtlib_run import run_script
+from solver.ops.smtlib_run import run_script
+from solver.syntax.smtlib_script import script_problem
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "smt2_corpus" / "examples"
 SCRIPTS = sorted(p.name for p in EXAMPLES.glob("*.smt2"))

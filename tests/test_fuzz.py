@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from solver import load_problem, run
 from solver.errors import BadInput, TooLargeError
-from solver.smtlib import parse_term, problem_to_smt2, script_problem
-from solver.sympy_parser import parse_sympy
+from solver.syntax.export import problem_to_smt2
+from solver.syntax.smtlib_script import parse_term, script_problem
+from solver.syntax.sympy_reader import parse_sympy
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 # SYMGUARD_FUZZ_EXAMPLES scales every fuzz test up for a long local run (CI keeps the default)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from solver import InvalidProblemError, load_problem, run
-from solver.problem import Options
+from solver.ir.problem import Options
 
 
 def test_default_ids_by_position() -> None:

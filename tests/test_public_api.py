@@ -5,9 +5,9 @@ import solver
 
 def test_all_is_pinned() -> None:
     assert sorted(solver.__all__) == sorted([
-        "OPS", "BadInput", "Canonical", "InternalError", "InvalidProblemError", "ParseError",
+        "OPS", "Options", "BadInput", "Canonical", "InternalError", "InvalidProblemError", "ParseError",
         "Problem", "SymguardError", "TooLargeError", "UnsupportedError", "compute", "finish",
-        "is_final", "load_problem", "prepare", "run",
+        "is_final", "load_problem", "prepare", "run", "tally", "unknown",
     ])
     for name in solver.__all__:
         assert getattr(solver, name) is not None

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import ir
-from solver.pyeval import evaluate, holds
-from solver.sympy_parser import parse_sympy
+from solver.ir import terms as ir
+from solver.ir.pyeval import evaluate, holds
+from solver.syntax.sympy_reader import parse_sympy
 
 A, B = ir.mk_sym("a"), ir.mk_sym("b")
 

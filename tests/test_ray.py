@@ -1,4 +1,4 @@
-"""Unboundedness certificates (solver/ray.py): found where they exist, never for a bounded set."""
+"""Unboundedness certificates (solver/smt/unbounded.py): found where they exist, never for a bounded set."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from small_problems import Expr, conditions, int_exprs, small_problems
 
 from solver import prepare
-from solver.checker import SAT, Checker, Deadline
-from solver.problem import Problem
-from solver.ray import period, unbounded
+from solver.ir.problem import Problem
+from solver.smt.checker import SAT, Checker, Deadline
+from solver.smt.unbounded import period, unbounded
 
 
 def _model(p: Problem) -> dict[str, int | bool] | None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import ir, load_problem, rewrite
-from solver.facts import facts_env
-from solver.pyeval import evaluate, holds
+from solver import load_problem
+from solver.ir import terms as ir
+from solver.ir.pyeval import evaluate, holds
+from solver.reason import rewrite
+from solver.reason.facts import facts_env
 
 NAMES = ["x", "y", "z"]
 DIVS = ["-4", "-3", "-2", "2", "3", "4", "8"]

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import load_problem
-from solver.pyeval import holds
-from solver.sampling import Pool
+from solver.ir.pyeval import holds
+from solver.reason.points import Pool
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from service_helpers import cli, comparable, model_ok, running_server, write
 
 from service.settings import Settings as ServiceSettings
-from solver.problem import OPS
+from solver import OPS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "smt2_corpus" / "examples").glob("*.json"))

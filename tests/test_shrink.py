@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from small_problems import Env, Small, holds, small_problems
 
 from solver import prepare, run
-from solver.checker import Deadline
-from solver.shrink import METHODS, shrink
+from solver.ops.shrink import METHODS, shrink
+from solver.smt.checker import Deadline
 
 PROFILE = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

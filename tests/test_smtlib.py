@@ -1,4 +1,4 @@
-"""SMT-LIB terms, scripts and export (``solver.smtlib``): meaning, errors with locations, round trips."""
+"""SMT-LIB terms, scripts and export (``solver.syntax.smtlib_script``): meaning, errors with locations, round trips."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_problems import Small, small_problems
 
-from solver import ir, run
+from solver import run
 from solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
-from solver.smtlib import parse_term, problem_to_smt2, script_problem
-from solver.sympy_parser import parse_sympy
+from solver.ir import terms as ir
+from solver.syntax.export import problem_to_smt2
+from solver.syntax.smtlib_script import parse_term, script_problem
+from solver.syntax.sympy_reader import parse_sympy
 
 
 def _euclid(a: int, b: int) -> tuple[int, int]:

@@ -7,9 +7,9 @@ import re
 import pytest
 import z3
 
-from solver.pyeval import evaluate
-from solver.smtlib import parse_term, script_problem
-from solver.smtlib_run import run_script
+from solver.ir.pyeval import evaluate
+from solver.ops.smtlib_run import run_script
+from solver.syntax.smtlib_script import parse_term, script_problem
 
 
 def _z3_transcript(text: str) -> str:

@@ -9,7 +9,7 @@ from guard_grammar import Box, boxes
 from hypothesis import HealthCheck, given, settings
 
 from solver import run
-from solver.pyeval import holds
+from solver.ir.pyeval import holds
 
 
 def _check_solve(doc: dict[str, Any], box: Box) -> None:

@@ -8,10 +8,10 @@ from guard_grammar import conds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import ir
 from solver.errors import ParseError, UnsupportedError
-from solver.pyeval import holds
-from solver.sympy_parser import parse_sympy
+from solver.ir import terms as ir
+from solver.ir.pyeval import holds
+from solver.syntax.sympy_reader import parse_sympy
 
 ACCEPTED = [
     "Eq(s0, 2)", "Ne(s0, 2)", "Lt(s0, 2)", "Le(s0, 2)", "Gt(s0, 2)", "Ge(s0, 2)",

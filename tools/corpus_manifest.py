@@ -1,7 +1,7 @@
 """Check every problem of the PyTorch corpus with symguard and write ``MANIFEST.json``.
 
 Per file: counts (symbols, guards, asserts, unbacked symbols), whether every entry parses, whether
-the hints (the traced sizes) satisfy every assert and guard (Python integers, ``solver.pyeval``),
+the hints (the traced sizes) satisfy every assert and guard (Python integers, ``solver.ir.pyeval``),
 the ``solve`` status, the ``redundancy`` verdict counts and minimal size, and how long redundancy
 took (``tests/test_corpus_torch.py`` uses it to mark slow instances). No torch needed::
 
@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver import run
-from solver.problem import load_problem
-from solver.pyeval import holds
+from solver.ir.pyeval import holds
+from solver.syntax.document import load_problem
 
 TIMEOUT_MS = 60_000
 

@@ -1,7 +1,7 @@
 """Generate the PyTorch corpus: every model of ``gen_corpus_models`` traced with
 ``torch.export.export(strict=False, Dim.AUTO(min, max))`` and with ``torch.compile(dynamic=True,
 fullgraph=True)`` and a capturing backend, each ShapeEnv written as a SPEC problem
-``smt2_corpus/torch/<model>_<mode>.json`` (plus ``.smt2`` when ``solver.smtlib`` can export).
+``smt2_corpus/torch/<model>_<mode>.json`` (plus ``.smt2`` when ``solver.syntax.smtlib_script`` can export).
 
 Needs the ``torch`` extra. Each (model, mode) runs in its own subprocess with a time limit, so a
 model that hangs or crashes is skipped with the reason logged and the others still run::
@@ -73,7 +73,7 @@ def _child(name: str, mode: str, out: Path) -> int:
 def _export_smt2(path: Path) -> None:
     """The equivalent .smt2 through ``symguard export`` when the SMT-LIB printer exists."""
     try:
-        from solver import smtlib  # noqa: F401
+        from solver.syntax import smtlib_script as smtlib  # noqa: F401
     except ImportError:
         return
     from io import StringIO

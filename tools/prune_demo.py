@@ -2,7 +2,7 @@
 
 For every corpus problem (``smt2_corpus/torch/*.json``, or the shared sample of real PyTorch guard
 sets while the project corpus does not exist yet) this runs ``redundancy``, then evaluates, with
-Python's own integers (``solver.pyeval``), ``asserts ∧ ranges ∧ all guards`` and ``asserts ∧ ranges
+Python's own integers (``solver.ir.pyeval``), ``asserts ∧ ranges ∧ all guards`` and ``asserts ∧ ranges
 ∧ minimal`` on a sample of shapes and counts disagreements — which SPEC §2 says never happen.
 
 The sample must contain accepted shapes as well as rejected ones, or the check proves nothing:
@@ -36,9 +36,9 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from solver import Problem, SymguardError, load_problem, run
-from solver.ir import SYM, Term, iter_dag
-from solver.pyeval import evaluate, holds
-from solver.sympy_parser import parse_sympy
+from solver.ir.pyeval import evaluate, holds
+from solver.ir.terms import SYM, Term, iter_dag
+from solver.syntax.sympy_reader import parse_sympy
 
 Point = dict[str, int]
 GRID_LIMIT = 4096  # a full product grid up to this many points, else a random subset of it

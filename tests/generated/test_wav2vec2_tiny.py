@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from solver import load_problem
-from solver.pyeval import evaluate, holds
+from solver.ir.pyeval import evaluate, holds
 
 SPEC_PATH = Path(__file__).resolve().parent / '../../examples/models/wav2vec2_tiny.py'
 SEED = 0

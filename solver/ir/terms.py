@@ -31,7 +31,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .errors import TooLargeError
+from solver.errors import TooLargeError
 
 # kinds
 CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE = (
@@ -54,7 +54,7 @@ MAX_FACTORS = 256
 class Term:
     """One interned IR node. Build with the ``mk_*`` functions, never directly."""
 
-    __slots__ = ("kind", "args", "value", "skey", "size", "has_div", "__weakref__")
+    __slots__ = ("__weakref__", "args", "has_div", "kind", "size", "skey", "value")
 
     kind: str
     args: tuple[Term, ...]
@@ -71,9 +71,14 @@ class Term:
         return self.kind in BOOL_KINDS
 
     def __repr__(self) -> str:
-        from .printer import to_text
-
-        return f"Term({to_text(self)})"
+        # Prefix form, built here so that the IR needs no printer (``ir.printer`` prints sympy text).
+        memo: dict[int, str] = {}
+        for n in iter_dag(self):
+            if n.args:
+                memo[id(n)] = f"({n.kind} {' '.join(memo[id(a)] for a in n.args)})"
+            else:
+                memo[id(n)] = repr(n.value) if n.kind in (CONST, BCONST) else str(n.value)
+        return f"Term{memo[id(self)]}" if self.args else f"Term({memo[id(self)]})"
 
     def __lt__(self, other: Term) -> bool:
         return self.skey < other.skey

@@ -22,10 +22,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 
-from . import ir
-from .ir import Term
-from .printer import to_text
-from .problem import Constraint, Problem, Query, Symbol
+from solver.ir import terms as ir
+from solver.ir.printer import to_text
+from solver.ir.problem import Constraint, Problem, Query, Symbol
+from solver.ir.terms import Term
 
 _COMMUTATIVE = {ir.ADD, ir.MUL, ir.MAX, ir.MIN, ir.AND, ir.OR, ir.IFF}
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from . import ir
-from .facts import Interval
-from .ir import Term
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+from solver.reason.facts import Interval
 
 
 def content(coefs: Mapping[Term, int], const: int) -> int:

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 import z3
 
-from . import ir
-from .checker import SAT, UNSAT, Checker, Deadline, Outcome
-from .errors import InternalError
-from .problem import Problem
-from .pyeval import Value
+from solver.errors import InternalError
+from solver.ir import terms as ir
+from solver.ir.problem import Problem
+from solver.ir.pyeval import Value
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome
 
 Model = dict[str, Value]
 

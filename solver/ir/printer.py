@@ -5,15 +5,34 @@ The text re-parses to the same term: ``parse(to_text(t)) is t`` (a property test
 
 from __future__ import annotations
 
-from .ir import (ADD, AND, BCONST, BSYM, CONST, EDIV, EMOD, EQ, FLOORDIV, IFF, ITE, LE, MAX, MIN,
-                 MOD, MUL, NOT, OR, SYM, Term)
+from solver.ir.terms import (
+    ADD,
+    AND,
+    BCONST,
+    BSYM,
+    CONST,
+    EDIV,
+    EMOD,
+    EQ,
+    FLOORDIV,
+    IFF,
+    ITE,
+    LE,
+    MAX,
+    MIN,
+    MOD,
+    MUL,
+    NOT,
+    OR,
+    SYM,
+    Term,
+    iter_dag,
+)
 
 
 def to_text(t: Term) -> str:
     """sympy-syntax text for ``t`` (Euclidean division prints as ``EDiv``/``EMod``)."""
     memo: dict[int, str] = {}
-    from .ir import iter_dag
-
     for n in iter_dag(t):
         memo[id(n)] = _one(n, [memo[id(a)] for a in n.args])
     return memo[id(t)]

@@ -1,106 +1,32 @@
-"""The validated, immutable problem (SPEC §1): what every operation consumes.
+"""JSON problem documents -> ``Problem``: every field checked up front, every expression parsed once.
 
-``load_problem`` turns the JSON document into a ``Problem``, checking every field up front and
-naming where a fault is (``guards[3]``, ``symbols.s0.min``). Expressions are parsed here, once.
+Faults name where they are (``guards[3]``, ``symbols.s0.min``) so a person can fix the input.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from . import ir
-from .errors import BadInput, InvalidProblemError, TooLargeError, UnsupportedError
-from .ir import Term
-from .sympy_parser import Parsed, parse_sympy
-
-MAX_ENTRIES = 20_000
-MAX_SYMBOLS = 5_000
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-OPS = ("solve", "redundancy", "evaluate", "shrink")
+from solver.errors import BadInput, InvalidProblemError, TooLargeError, UnsupportedError
+from solver.ir import terms as ir
+from solver.ir.problem import (
+    MAX_ENTRIES,
+    MAX_SYMBOLS,
+    NAME_RE,
+    Constraint,
+    Options,
+    Problem,
+    Query,
+    Symbol,
+    complete_symbols,
+)
+from solver.ir.terms import Term
+from solver.syntax.sympy_reader import Parsed, parse_sympy
 
 _TOP_KEYS = {"symbols", "asserts", "guards", "queries", "inputs", "syntax", "options",
              "source", "name", "description", "meta", "expected"}
 
-
-@dataclass(frozen=True)
-class Options:
-    timeout_ms: int = 2000
-    default_min: int | None = 0
-    on_unsupported: str = "error"
-    minimize: bool = False
-    prefer: str = "cheap"
-    objective: str = "sum"
-    preserve_distinct: bool | None = None  # None: true exactly when hints are given
-
-
-@dataclass(frozen=True)
-class Symbol:
-    name: str
-    lo: int | None
-    hi: int | None
-    hint: int | None = None
-    is_bool: bool = False
-
-
-@dataclass(frozen=True)
-class Constraint:
-    """An assert or a guard. ``term`` is None when it was skipped as unsupported."""
-
-    id: str
-    text: str
-    where: str
-    term: Term | None
-    skipped: str | None = None
-
-
-@dataclass(frozen=True)
-class Query:
-    id: str
-    text: str
-    where: str
-    term: Term
-    domain: Term
-
-    @property
-    def is_bool(self) -> bool:
-        return self.term.is_bool
-
-
-@dataclass(frozen=True)
-class Problem:
-    symbols: tuple[Symbol, ...]
-    asserts: tuple[Constraint, ...] = ()
-    guards: tuple[Constraint, ...] = ()
-    queries: tuple[Query, ...] = ()
-    inputs: tuple[tuple[str, tuple[Term, ...]], ...] = ()
-    options: Options = field(default_factory=Options)
-    syntax: str = "sympy"
-    warnings: tuple[str, ...] = ()
-
-    def symbol(self, name: str) -> Symbol:
-        for s in self.symbols:
-            if s.name == name:
-                return s
-        raise KeyError(name)
-
-    @property
-    def hints(self) -> dict[str, int] | None:
-        """The trace-time point, when every integer symbol has a hint."""
-        ints = [s for s in self.symbols if not s.is_bool]
-        if ints and all(s.hint is not None for s in ints):
-            return {s.name: s.hint for s in ints}  # type: ignore[misc]
-        return None
-
-    @property
-    def preserve_distinct(self) -> bool:
-        o = self.options.preserve_distinct
-        return o if o is not None else any(s.hint is not None for s in self.symbols)
-
-
-# ------------------------------------------------------------------ loading JSON
 
 TermParser = Callable[[str], Parsed]
 
@@ -121,7 +47,7 @@ def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem
         if syntax == "sympy":
             term_parser = parse_sympy
         else:
-            from .smtlib import parse_term
+            from solver.syntax.smtlib_script import parse_term
 
             term_parser = parse_term
     declared = _symbols(data.get("symbols"), options)
@@ -139,26 +65,6 @@ def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem
     symbols = complete_symbols(declared, terms, options)
     return Problem(symbols, asserts, guards, queries, inputs, options, syntax, tuple(warnings))
 
-
-def complete_symbols(declared: Sequence[Symbol], terms: Sequence[Term], options: Options) -> tuple[Symbol, ...]:
-    """Declared symbols first, then the undeclared ones in order of first use."""
-    out = list(declared)
-    known = {s.name for s in out}
-    for t in terms:
-        for n in ir.iter_dag(t):
-            if n.kind in (ir.SYM, ir.BSYM) and n.value not in known:
-                known.add(n.value)
-                if n.kind == ir.BSYM:
-                    out.append(Symbol(n.value, None, None, None, is_bool=True))
-                else:
-                    out.append(Symbol(n.value, options.default_min, None))
-    for s in out:
-        if s.name.startswith("__"):
-            raise InvalidProblemError(f"{s.name!r} is not a symbol name (names starting with '__' "
-                                      "are reserved)", where=f"symbols.{s.name}")
-    if len(out) > MAX_SYMBOLS:
-        raise TooLargeError(f"more than {MAX_SYMBOLS} symbols")
-    return tuple(out)
 
 
 def _int_or_null(v: Any, where: str, *, allow_null: bool = True) -> int | None:
@@ -226,7 +132,7 @@ def _symbols(raw: Any, options: Options) -> list[Symbol]:
             raise InvalidProblemError("a symbol declaration must be an object {min, max, hint}", where=w)
         bad = set(decl) - {"min", "max", "hint"}
         if bad:
-            raise InvalidProblemError(f"unknown key {sorted(bad)[0]!r} (expected min, max, hint)", where=w)
+            raise InvalidProblemError(f"unknown key {min(bad)!r} (expected min, max, hint)", where=w)
         lo = _int_or_null(decl["min"], f"{w}.min") if "min" in decl else options.default_min
         hi = _int_or_null(decl.get("max"), f"{w}.max")
         hint = _int_or_null(decl.get("hint"), f"{w}.hint")

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from . import ir
-from .ir import Term
+from solver.ir import terms as ir
+from solver.ir.terms import Term
 
 Bound = int | None
 Interval = tuple[Bound, Bound]

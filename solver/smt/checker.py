@@ -18,10 +18,10 @@ import z3
 from pysmt.exceptions import PysmtException
 from pysmt.solvers.z3 import Z3Converter
 
-from .errors import InternalError
-from .ir import Term
-from .problem import Problem
-from .translate import Encoding
+from solver.errors import InternalError
+from solver.ir.problem import Problem
+from solver.ir.terms import Term
+from solver.smt.encode import Encoding
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 

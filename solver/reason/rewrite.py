@@ -26,11 +26,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from . import ir
-from .cheap import floordiv_iv, mod_iv
-from .facts import FULL, Env, Interval, Src
-from .ir import Term
-from .polyform import content, div_linear, divide, fold_add, mul, mul_iv
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+from solver.reason.facts import FULL, Env, Interval, Src
+from solver.reason.intervals import floordiv_iv, mod_iv
+from solver.reason.polynomials import content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
 

@@ -28,13 +28,16 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import cheap, ir, ray
-from .checker import SAT, UNSAT, Deadline
-from .optimum import Model, Session, is_linear, problem_terms
-from .problem import Problem, Query
-from .pyeval import evaluate as py_eval
-from .pyeval import holds
-from .selfcheck import verify_model
+from solver.ir import terms as ir
+from solver.ir.problem import Problem, Query
+from solver.ir.pyeval import evaluate as py_eval
+from solver.ir.pyeval import holds
+from solver.ops.operation import Back, Operation, Result
+from solver.ops.selfcheck import verify_model
+from solver.reason import intervals as cheap
+from solver.smt import unbounded as ray
+from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.optimize import Model, Session, is_linear, problem_terms
 
 GALLOP_LIMIT = 64  # doublings of the probe step before a bound is reported as "kept growing"
 RAY_AFTER = 4  # doublings before asking for an unboundedness certificate (``ray``)
@@ -214,3 +217,49 @@ class _Run:
 
 def _kind(q: Query) -> str:
     return "bool" if q.is_bool else "int"
+
+
+# ------------------------------------------------------------------ the operation
+
+def _unknown(problem: Problem) -> dict[str, Any]:
+    return {"status": "unknown", "reason": "timeout",
+            "queries": [{"id": q.id, "kind": "bool", "value": "unknown"} if q.is_bool else
+                        {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False}
+                        for q in problem.queries]}
+
+
+def _final(res: dict[str, Any]) -> bool:
+    return not any(q.get("value") == "unknown" or q.get("exact") is False for q in res.get("queries", ()))
+
+
+def _map_back(res: Result, back: Back) -> Result:
+    """Rows in the caller's query order and ids; witnesses in the caller's names."""
+    out: Result = {"warnings": list(res.get("warnings", ()))}
+    rows = res["queries"]
+    mapped = []
+    for q, j in zip(back.problem.queries, back.canon.queries):
+        row = dict(rows[j])
+        row["id"] = q.id
+        if row.pop("partial", False):  # its domain (divisors != 0, a Piecewise branch holds) fails somewhere
+            nowhere = "value" in row and row["value"] is None
+            out["warnings"].append(f"query {q.id} is undefined (a zero divisor or no Piecewise branch "
+                                   "holding) at " + ("every point of the problem: it has no value" if nowhere
+                                                     else "some points of the problem; it is evaluated "
+                                                     "where it is defined"))
+        for w in ("when_true", "when_false"):
+            if w in row:
+                row[w] = back.model(row[w])
+        mapped.append(row)
+    out["queries"] = mapped
+    return out
+
+
+def _tally(res: dict[str, Any]) -> list[str]:
+    labels = []
+    for row in res.get("queries", ()):
+        v = row.get("value") if row.get("kind") == "bool" else ("constant" if "value" in row else "range")
+        labels.append(f"{row.get('kind')}: {str(v).lower()}")
+    return labels
+
+
+OPERATION = Operation("evaluate", evaluate, _unknown, is_final=_final, map_back=_map_back, tally=_tally)

@@ -33,11 +33,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cheap, facts, ir, rewrite
-from .checker import SAT, UNSAT, Checker, Deadline, Outcome
-from .optimum import is_linear
-from .problem import Problem
-from .sampling import Pool
+from solver.ir import terms as ir
+from solver.ir.problem import Problem
+from solver.ops.operation import Back, Operation, Result
+from solver.reason import facts, rewrite
+from solver.reason import intervals as cheap
+from solver.reason.points import Pool
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome
+from solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
 SCOPED = True  # z3 checks in a fresh solver with only what they select (Checker.check_scoped)
@@ -378,3 +381,42 @@ class _Run:
                       "solver_ms": round(ch.solver_ms, 3) if ch else 0.0, "levers": dict(self.levers),
                       "points": len(self.pool.points)},
         }
+
+
+# ------------------------------------------------------------------ the operation
+
+def _unknown(problem: Problem) -> dict[str, Any]:
+    return {"status": "unknown", "reason": "timeout",
+            "guards": [{"id": g.id, "verdict": "unknown", "implied_by": []} for g in problem.guards],
+            "minimal": [g.id for g in problem.guards]}
+
+
+def _final(res: dict[str, Any]) -> bool:
+    return not any(g["verdict"] == "unknown" for g in res.get("guards", ()))
+
+
+def _map_back(res: Result, back: Back) -> Result:
+    """Verdicts per input guard (repeats of one canonical guard included), ids in input order."""
+    problem, canon, g_first, cid = back.problem, back.canon, back.g_first, back.cid
+    rows = res["guards"]
+    minimal = {int(i[1:]) for i in res["minimal"]}
+    out_rows = []
+    for i, (g, j) in enumerate(zip(problem.guards, canon.guards)):
+        row = rows[j]
+        # canonical guards are sorted by text: give implied_by back in the caller's input order
+        by_input = sorted(row["implied_by"], key=lambda x: (x[0] != "a", g_first.get(int(x[1:]), 0)))
+        verdict, implied = row["verdict"], [cid(x) for x in by_input]
+        if g_first[j] != i and verdict not in ("always_true", "always_false", "unsupported"):
+            # a repeat of an earlier guard is implied by that guard (or by what implies it)
+            verdict = "redundant"
+            implied = [problem.guards[g_first[j]].id] if j in minimal else implied
+        out_rows.append({"id": g.id, "verdict": verdict, "implied_by": implied})
+    kept = sorted(g_first[j] for j in minimal)
+    return {"guards": out_rows, "minimal": [problem.guards[i].id for i in kept]}
+
+
+def _tally(res: dict[str, Any]) -> list[str]:
+    return [str(row.get("verdict")) for row in res.get("guards", ())]
+
+
+OPERATION = Operation("redundancy", redundancy, _unknown, is_final=_final, map_back=_map_back, tally=_tally)

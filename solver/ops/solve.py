@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checker import SAT, UNSAT, Checker, Deadline
-from .problem import Problem
-from .selfcheck import hint_model, verify_model
+from solver.ir.problem import Problem
+from solver.ops.operation import Operation, Result, timeout_unknown
+from solver.ops.selfcheck import hint_model, verify_model
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline
 
 
 def solve(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     if problem.options.minimize:
-        from .shrink import shrink
+        from solver.ops.shrink import shrink
 
         small = shrink(problem, deadline, objective="sum")
         res: dict[str, Any] = {"status": small["status"]}
@@ -35,3 +36,10 @@ def solve(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     if out.status == UNSAT:
         return {"status": UNSAT, "core": [ids[h] for h in out.core if h in ids]}
     return {"status": "unknown", "reason": out.reason}
+
+
+def _final(res: Result) -> bool:
+    return res.get("optimal") is not False  # options.minimize: a model not proven smallest
+
+
+OPERATION = Operation("solve", solve, timeout_unknown, is_final=_final)

@@ -20,9 +20,9 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
-from . import ir
-from .ir import Term
-from .problem import Symbol
+from solver.ir import terms as ir
+from solver.ir.problem import Symbol
+from solver.ir.terms import Term
 
 FRESH_PREFIX = "."  # SMT-LIB reserves symbols starting with '.' for solvers: no clash with users
 

@@ -27,17 +27,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import ir
-from .errors import BadInput, ParseError, TooLargeError, UnsupportedError
-from .ir import Term
-from .sexpr import KEYWORD, Atom, Node, SList, is_symbol, iter_top, line_col, read_one
-from .smtlib_print import problem_to_smt2, to_smtlib
-from .smtlib_terms import INT_SORT, TermBuilder, sort_of
-from .sympy_parser import Parsed
+from solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+from solver.syntax.sexpr import KEYWORD, Atom, Node, SList, is_symbol, iter_top, line_col, read_one
+from solver.syntax.smtlib_terms import INT_SORT, TermBuilder, sort_of
+from solver.syntax.smtlib_writer import to_smtlib
+from solver.syntax.sympy_reader import Parsed
 
 MAX_TERM_CHARS = 1_000_000
 
-__all__ = ["Assertion", "Command", "Script", "parse_term", "problem_to_smt2", "script_problem"]
+__all__ = ["Assertion", "Command", "Script", "parse_term", "script_problem"]
 
 
 def parse_term(text: str) -> Parsed:
@@ -246,7 +246,7 @@ class Script:
 
 
 def _builtin_names() -> frozenset[str]:
-    from .smtlib_terms import _ARITY
+    from solver.syntax.smtlib_terms import _ARITY
 
     return frozenset(_ARITY)
 
@@ -293,7 +293,7 @@ def script_problem(text: str) -> dict[str, Any]:
     for cmd in s.commands():
         if cmd.kind in ("check-sat", "exit"):
             break
-    from .problem import NAME_RE
+    from solver.ir.problem import NAME_RE
 
     ints = {n for n, sort in s.b.symbols.items() if sort == INT_SORT and NAME_RE.match(n)}
     unnamed = [a for a in s.assertions if a.name is None]
@@ -346,7 +346,7 @@ def script_problem(text: str) -> dict[str, Any]:
     return doc
 
 
-_ANNOTATION = re.compile(r"^; symguard: (\w+) = (\{.*\})[ \t]*$", re.M)
+_ANNOTATION = re.compile(r"^; symguard: (\w+) = (\{.*\})[ \t]*$", re.MULTILINE)
 
 
 def _annotations(text: str) -> dict[str, dict[str, Any]]:

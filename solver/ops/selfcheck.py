@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .errors import InternalError
-from .ir import Term
-from .problem import Problem
-from .pyeval import Value, holds
+from solver.errors import InternalError
+from solver.ir.problem import Problem
+from solver.ir.pyeval import Value, holds
+from solver.ir.terms import Term
 
 
 def violations(problem: Problem, model: Mapping[str, Value], *, guards: bool = True,
@@ -49,3 +49,14 @@ def hint_model(problem: Problem) -> dict[str, Value] | None:
     if hints is None or len(hints) != len(problem.symbols) or violations(problem, hints):
         return None
     return dict(hints)
+
+
+def hint_warnings(problem: Problem) -> list[str]:
+    hints = problem.hints
+    if hints is None:
+        return []
+    env: dict[str, int | bool] = dict(hints)
+    bad = violations(problem, env)
+    if not bad:
+        return []
+    return [f"the hints violate the problem: {', '.join(bad[:10])}" + (" …" if len(bad) > 10 else "")]

@@ -8,8 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .ir import (ADD, AND, BCONST, BSYM, CONST, EDIV, EMOD, EQ, FLOORDIV, IFF, ITE, LE, MAX, MIN,
-                 MOD, MUL, NOT, OR, SYM, Term, iter_dag)
+from solver.ir.terms import (
+    ADD,
+    AND,
+    BCONST,
+    BSYM,
+    CONST,
+    EDIV,
+    EMOD,
+    EQ,
+    FLOORDIV,
+    IFF,
+    ITE,
+    LE,
+    MAX,
+    MIN,
+    MOD,
+    MUL,
+    NOT,
+    OR,
+    SYM,
+    Term,
+    iter_dag,
+)
 
 Value = int | bool
 

@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
 
-from . import ir
-from .errors import UnsupportedError
-from .ir import Term
+from solver.errors import UnsupportedError
+from solver.ir import terms as ir
+from solver.ir.terms import Term
 
 _SIMPLE = re.compile(r"[A-Za-z~!@$%^&*_\-+=<>.?/][A-Za-z0-9~!@$%^&*_\-+=<>.?/]*\Z")
 _RESERVED = {"let", "!", "as", "_", "forall", "exists", "match", "par", "true", "false", "NUMERAL",
@@ -52,7 +50,7 @@ def quote_symbol(name: str, *, constant: bool = False) -> str:
 
 
 def _predefined() -> frozenset[str]:
-    from .smtlib_terms import _ARITY
+    from solver.syntax.smtlib_terms import _ARITY
 
     return frozenset(_ARITY) | _RESERVED
 
@@ -135,14 +133,14 @@ def to_smtlib(t: Term, *, bool_symbols_as: bool = False) -> str:
     return out
 
 
-def _int(v: int) -> str:
+def int_literal(v: int) -> str:
     return str(v) if v >= 0 else f"(- {-v})"
 
 
 def _one(n: Term, a: list[str], bool_as: bool) -> str:
     k = n.kind
     if k == ir.CONST:
-        return _int(n.value)
+        return int_literal(n.value)
     if k == ir.SYM:
         return quote_symbol(n.value, constant=True)
     if k == ir.BSYM:
@@ -170,65 +168,10 @@ def _relation(n: Term, e: str) -> str:
     op = "<=" if n.kind == ir.LE else "="
     arg = n.args[0]
     if arg.kind == ir.ADD and len(arg.args) == 2 and arg.args[1].kind == ir.CONST and arg.args[0].kind == ir.SYM:
-        return f"({op} {quote_symbol(arg.args[0].value)} {_int(-arg.args[1].value)})"
+        return f"({op} {quote_symbol(arg.args[0].value)} {int_literal(-arg.args[1].value)})"
     return f"({op} {e} 0)"
 
 
-# ------------------------------------------------------------------ whole problems
-
-def problem_to_smt2(doc: Mapping[str, Any]) -> str:
-    """A ``.smt2`` script with the same meaning as the SPEC problem ``doc`` (either syntax).
-
-    Kept: every symbol (``declare-const``), its range (an unnamed assert), every assert (unnamed:
-    assert ids become ``a0, a1, …`` on reading back) and every guard as ``(! … :named id)``.
-    Dropped on reading back: hints, queries, inputs and options; they are written as
-    ``; symguard:`` JSON comments for a human reader. A guard or assert skipped as unsupported
-    (``on_unsupported: "skip"``) is written only as a comment.
-    """
-    from .problem import load_problem
-
-    p = load_problem(doc)
-    lines = ["; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)",
-             "; Python floor division/modulus are written with Euclidean div/mod on a positive divisor."]
-    extra = {k: doc[k] for k in ("queries", "inputs", "options") if doc.get(k)}
-    hints = {s.name: s.hint for s in p.symbols if s.hint is not None}
-    if hints:
-        extra["hints"] = hints
-    for k, v in extra.items():
-        lines.append(f"; symguard: {k} = {json.dumps(v, ensure_ascii=True)}")
-    lines.append("(set-logic ALL)")
-    for s in p.symbols:
-        try:
-            name = quote_symbol(s.name, constant=True)
-        except UnsupportedError as e:
-            raise e.located(f"symbols.{s.name}") from None
-        lines.append(f"(declare-const {name} {'Bool' if s.is_bool else 'Int'})")
-    for s in p.symbols:
-        name = quote_symbol(s.name)
-        if s.lo is not None and s.hi is not None:
-            lines.append(f"(assert (<= {_int(s.lo)} {name} {_int(s.hi)}))")
-        elif s.lo is not None:
-            lines.append(f"(assert (>= {name} {_int(s.lo)}))")
-        elif s.hi is not None:
-            lines.append(f"(assert (<= {name} {_int(s.hi)}))")
-    for c in p.asserts:
-        if c.term is None:
-            lines.append(f"; skipped {_comment(c.where, c.id, c.skipped)}")
-        else:
-            lines.append(f"(assert {to_smtlib(c.term)})  ; {_comment(c.id)}")
-    for c in p.guards:
-        if c.term is None:
-            lines.append(f"; skipped {_comment(c.where, c.id, c.skipped)}")
-            continue
-        try:
-            ident = quote_symbol(c.id)
-        except UnsupportedError as e:
-            raise e.located(f"{c.where}.id") from None
-        lines.append(f"(assert (! {to_smtlib(c.term)} :named {ident}))")
-    lines.append("(check-sat)")
-    return "\n".join(lines) + "\n"
-
-
-def _comment(*parts: object) -> str:
+def comment_text(*parts: object) -> str:
     """User text inside a ``;`` comment, escaped so that it cannot end the comment line."""
     return " ".join(json.dumps(str(x), ensure_ascii=True) for x in parts)

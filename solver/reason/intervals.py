@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import ir
-from .ir import Term
-from .problem import Problem
+from solver.ir import terms as ir
+from solver.ir.problem import Problem
+from solver.ir.terms import Term
 
 Bound = int | None
 Interval = tuple[Bound, Bound]

@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import z3
-
-from .checker import SAT, UNSAT, Deadline
-from .errors import InternalError
-from .optimum import Model, Objective, Session
-from .problem import Problem, Symbol
-from .pyeval import Value, evaluate
-from .selfcheck import hint_model, verify_model
+from solver.errors import InternalError
+from solver.ir.problem import Problem, Symbol
+from solver.ir.pyeval import Value, evaluate
+from solver.ops.operation import Back, Operation, Result, timeout_unknown
+from solver.ops.selfcheck import hint_model, hint_warnings, verify_model
+from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.objectives import Lit, distinct_literal, objectives
+from solver.smt.optimize import Model, Objective, Session
 
 METHODS = ("auto", "descend", "optimize")
 DEFAULT_METHOD = "auto"
@@ -52,7 +52,7 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
     ints = [s for s in problem.symbols if not s.is_bool]
     warnings: list[str] = []
     pairs = distinct_pairs(problem) if problem.preserve_distinct else []
-    dl = [sess.lit(_distinct(sess, pairs))] if pairs else []
+    dl = [distinct_literal(sess, pairs)] if pairs else []
 
     def accept(m: Mapping[str, Value]) -> None:
         verify_model(problem, m)
@@ -90,7 +90,7 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
     return res
 
 
-def _with_optimize(sess: Session, objs: Sequence[Objective], start: Model, dl: list[z3.BoolRef],
+def _with_optimize(sess: Session, objs: Sequence[Objective], start: Model, dl: list[Lit],
                    accept: Any) -> tuple[Model, bool]:
     """z3 Optimize proposes; the descent (first probe just below the proposal) proves."""
     budget = int(sess.deadline.remaining_ms() * OPTIMIZE_SHARE)
@@ -99,56 +99,6 @@ def _with_optimize(sess: Session, objs: Sequence[Objective], start: Model, dl: l
         accept(m)
         start = m
     return sess.descend(objs, start, dl, accept=accept, probe_first=True)
-
-
-# ------------------------------------------------------------------ objectives
-
-def _abs(z: z3.ArithRef, s: Symbol) -> z3.ArithRef:
-    if s.lo is not None and s.lo >= 0:
-        return z
-    if s.hi is not None and s.hi <= 0:
-        return -z
-    return z3.If(z >= 0, z, -z)
-
-
-def _lowest_abs(s: Symbol) -> int:
-    """min |v| over the symbol's range."""
-    if s.lo is not None and s.lo > 0:
-        return s.lo
-    if s.hi is not None and s.hi < 0:
-        return -s.hi
-    return 0
-
-
-def objectives(kind: str, ints: Sequence[Symbol], sess: Session) -> list[Objective]:
-    """The lexicographic levels of an objective, as z3 terms and Python functions."""
-    if not ints:
-        return []
-    zs = {s.name: sess.ch.z3_symbol(s.name) for s in ints}
-    absz = {s.name: _abs(zs[s.name], s) for s in ints}
-    names = [s.name for s in ints]
-    total = z3.Sum(list(absz.values())) if len(ints) > 1 else absz[names[0]]
-    sum_obj = Objective(total, lambda b: total <= b,
-                        lambda m: sum(abs(int(m[n])) for n in names),
-                        sum(_lowest_abs(s) for s in ints))
-    if kind == "sum":
-        return [sum_obj]
-    if kind == "max":
-        top = absz[names[0]]
-        for n in names[1:]:
-            top = z3.If(absz[n] > top, absz[n], top)
-        max_obj = Objective(top, lambda b: z3.And([z3.And(zs[n] <= b, zs[n] >= -b) for n in names]),
-                            lambda m: max(abs(int(m[n])) for n in names),
-                            max(_lowest_abs(s) for s in ints))
-        return [max_obj, sum_obj]
-    if kind == "lex":
-        return [_single(absz[s.name], zs[s.name], s) for s in ints]
-    raise ValueError(f"unknown objective {kind!r}")
-
-
-def _single(a: z3.ArithRef, z: z3.ArithRef, s: Symbol) -> Objective:
-    name = s.name
-    return Objective(a, lambda b: z3.And(z <= b, z >= -b), lambda m: abs(int(m[name])), _lowest_abs(s))
 
 
 def objective_value(kind: str, ints: Sequence[Symbol], model: Mapping[str, Value]) -> int | list[int]:
@@ -168,11 +118,6 @@ def distinct_pairs(problem: Problem) -> list[tuple[str, str]]:
     return [(a.name, b.name) for i, a in enumerate(hinted) for b in hinted[i + 1:] if a.hint != b.hint]
 
 
-def _distinct(sess: Session, pairs: Sequence[tuple[str, str]]) -> z3.BoolRef:
-    z = sess.ch.z3_symbol
-    return z3.And([z(a) != z(b) for a, b in pairs])
-
-
 def input_shapes(problem: Problem, model: Mapping[str, Value]) -> dict[str, list[int | None]]:
     """Each input's dimensions under the model (null where a dimension divides by zero)."""
     out: dict[str, list[int | None]] = {}
@@ -185,3 +130,23 @@ def input_shapes(problem: Problem, model: Mapping[str, Value]) -> dict[str, list
                 row.append(None)
         out[name] = row
     return out
+
+
+# ------------------------------------------------------------------ the operation
+
+def _final(res: dict[str, Any]) -> bool:
+    return res.get("optimal") is not False
+
+
+def _map_back(res: Result, back: Back) -> Result:
+    out: Result = {"warnings": [*res.get("warnings", ()), *hint_warnings(back.problem)]}
+    if "input_shapes" in res:  # canonical inputs are sorted by name: back to the caller's order
+        out["input_shapes"] = {n: res["input_shapes"][n] for n, _ in back.problem.inputs}
+    return out
+
+
+def _tally(res: dict[str, Any]) -> list[str]:
+    return ["optimal" if res.get("optimal") else "not proven optimal"]
+
+
+OPERATION = Operation("shrink", shrink, timeout_unknown, is_final=_final, map_back=_map_back, tally=_tally)

@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import ir
-from .errors import ParseError, SymguardError, TooLargeError, UnsupportedError
-from .ir import Term
+from solver.errors import ParseError, SymguardError, TooLargeError, UnsupportedError
+from solver.ir import terms as ir
+from solver.ir.terms import Term
 
 MAX_EXPR_CHARS = 100_000
 MAX_DEPTH = 400

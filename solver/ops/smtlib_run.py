@@ -15,20 +15,20 @@ with no model.
 
 from __future__ import annotations
 
-from .checker import Deadline
-from .errors import BadInput
-from .ir import Term
-from .problem import Constraint, Options, Problem, Symbol
-from .pyeval import evaluate
-from .sexpr import iter_top, line_col
-from .smtlib import Assertion, Command, Script
-from .smtlib_terms import BOOL_SORT
-from .solve import solve
+from solver.errors import BadInput
+from solver.ir.problem import Constraint, Options, Problem, Symbol
+from solver.ir.pyeval import evaluate
+from solver.ir.terms import Term
+from solver.ops.solve import solve
+from solver.smt.checker import Deadline
+from solver.syntax.sexpr import iter_top, line_col
+from solver.syntax.smtlib_script import Assertion, Command, Script
+from solver.syntax.smtlib_terms import BOOL_SORT
 
 __all__ = ["run_script"]
 
 
-def run_script(text: str, *, timeout_ms: int = 2000) -> str:
+def run_script(text: str, *, timeout_ms: int = Options.timeout_ms) -> str:
     """The z3-style transcript of running ``text`` (each check-sat gets ``timeout_ms``)."""
     r = _Runner(text, timeout_ms)
     return r.run()
@@ -132,7 +132,7 @@ def _problem(symbols: dict[str, str], assertions: list[Assertion], timeout_ms: i
 
 
 def _sym(name: str) -> str:
-    from .smtlib_print import quote_symbol
+    from solver.syntax.smtlib_writer import quote_symbol
 
     return quote_symbol(name)
 

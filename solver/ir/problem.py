@@ -1,0 +1,116 @@
+"""The validated, immutable problem: what every operation consumes.
+
+``solver.syntax.document.load_problem`` builds it from a JSON document; everything here is
+already checked and parsed, so the operations never see text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from solver.errors import InvalidProblemError, TooLargeError
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+
+MAX_ENTRIES = 20_000
+MAX_SYMBOLS = 5_000
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+
+@dataclass(frozen=True)
+class Options:
+    timeout_ms: int = 2000
+    default_min: int | None = 0
+    on_unsupported: Literal["error", "skip"] = "error"
+    minimize: bool = False
+    prefer: Literal["cheap", "order"] = "cheap"
+    objective: Literal["sum", "max", "lex"] = "sum"
+    preserve_distinct: bool | None = None  # None: true exactly when hints are given
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    lo: int | None
+    hi: int | None
+    hint: int | None = None
+    is_bool: bool = False
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """An assert or a guard. ``term`` is None when it was skipped as unsupported."""
+
+    id: str
+    text: str
+    where: str
+    term: Term | None
+    skipped: str | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    id: str
+    text: str
+    where: str
+    term: Term
+    domain: Term
+
+    @property
+    def is_bool(self) -> bool:
+        return self.term.is_bool
+
+
+@dataclass(frozen=True)
+class Problem:
+    symbols: tuple[Symbol, ...]
+    asserts: tuple[Constraint, ...] = ()
+    guards: tuple[Constraint, ...] = ()
+    queries: tuple[Query, ...] = ()
+    inputs: tuple[tuple[str, tuple[Term, ...]], ...] = ()
+    options: Options = field(default_factory=Options)
+    syntax: str = "sympy"
+    warnings: tuple[str, ...] = ()
+
+    def symbol(self, name: str) -> Symbol:
+        for s in self.symbols:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    @property
+    def hints(self) -> dict[str, int] | None:
+        """The trace-time point, when every integer symbol has a hint."""
+        ints = [s for s in self.symbols if not s.is_bool]
+        if ints and all(s.hint is not None for s in ints):
+            return {s.name: s.hint for s in ints}  # type: ignore[misc]
+        return None
+
+    @property
+    def preserve_distinct(self) -> bool:
+        o = self.options.preserve_distinct
+        return o if o is not None else any(s.hint is not None for s in self.symbols)
+
+def complete_symbols(declared: Sequence[Symbol], terms: Sequence[Term], options: Options) -> tuple[Symbol, ...]:
+    """Declared symbols first, then the undeclared ones in order of first use."""
+    out = list(declared)
+    known = {s.name for s in out}
+    for t in terms:
+        for n in ir.iter_dag(t):
+            if n.kind in (ir.SYM, ir.BSYM) and n.value not in known:
+                known.add(n.value)
+                if n.kind == ir.BSYM:
+                    out.append(Symbol(n.value, None, None, None, is_bool=True))
+                else:
+                    out.append(Symbol(n.value, options.default_min, None))
+    for s in out:
+        if s.name.startswith("__"):
+            raise InvalidProblemError(f"{s.name!r} is not a symbol name (names starting with '__' "
+                                      "are reserved)", where=f"symbols.{s.name}")
+    if len(out) > MAX_SYMBOLS:
+        raise TooLargeError(f"more than {MAX_SYMBOLS} symbols")
+    return tuple(out)
