@@ -156,13 +156,23 @@ class Simplifier:
         return m
 
     def _add(self, m: Term) -> Term:
-        """``q*b*(x//b) -> q*x`` for one monomial whose divisor divides its coefficient."""
+        """``q*b*(x//b) + q*Mod(x, b) -> q*x`` (an identity), else ``q*b*(x//b) -> q*x`` when
+        ``Mod(x, b) == 0`` is proven; products of sums are expanded (one polynomial spelling)."""
+        if m.kind == ir.MUL:
+            expanded = expand(m)
+            if expanded is not m:
+                return expanded
         coefs, const = ir.linear(m)
         for mono, k in coefs.items():
             hit = _scaled_floordiv(mono, k)
             if hit is None:
                 continue
             q, x, b = hit
+            rem = ir.mk_mul(q, ir.mk_mod(x, b))
+            rc, _ = ir.linear(rem)
+            if len(rc) == 1 and all(coefs.get(r) == v for r, v in rc.items()):
+                rest = {n: v for n, v in coefs.items() if n is not mono and n not in rc}
+                return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
             if self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
                 rest = {n: v for n, v in coefs.items() if n is not mono}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
@@ -237,6 +247,24 @@ def _scaled_floordiv(mono: Term, k: int) -> tuple[Term, Term, Term] | None:
         if q is not None:
             return q, x, b
     return None
+
+
+MAX_EXPANDED = 64  # monomials of an expanded product of sums
+
+
+def expand(m: Term) -> Term:
+    """A product with sum factors distributed into a sum of products (``s*(t - 1) -> s*t - s``),
+    unless it would have more than ``MAX_EXPANDED`` monomials."""
+    if m.kind != ir.MUL or not any(f.kind == ir.ADD for f in m.args):
+        return m
+    terms: list[Term] = [ir.ONE]
+    for f in m.args:
+        coefs, const = ir.linear(f) if f.kind == ir.ADD else ({f: 1}, 0)
+        parts = [ir.mk_mul(ir.mk_int(v), x) for x, v in coefs.items()] + ([ir.mk_int(const)] if const else [])
+        terms = [ir.mk_mul(a, b) for a in terms for b in parts]
+        if len(terms) > MAX_EXPANDED:
+            return m
+    return ir.mk_add(*terms)
 
 
 def exact(t: Term, b: Term) -> Term | None:

@@ -80,6 +80,9 @@ class _Writer:
         if k == ir.EDIV:
             num, den = (self.wrap(x, ATOM) for x in n.args)
             return f"Piecewise((({num}//{den}), {den} > 0), (-({num}//(-{den})), True))", ATOM
+        if k == ir.MAX and len(n.args) == 2 and n.args[1] is ir.mk_neg(n.args[0]):  # Abs(e) = Max(e, -e)
+            e = min(n.args, key=lambda x: (_negatives(x), x.skey))
+            return f"Abs({self.text(e)[0]})", ATOM
         if k in (ir.MAX, ir.MIN):
             return f"{k.capitalize()}({', '.join(self.text(a)[0] for a in n.args)})", ATOM
         if k == ir.ITE:
@@ -114,6 +117,8 @@ class _Writer:
 
     def linear(self, items: list[tuple[Term, int]], const: int) -> tuple[str, int]:
         items = [(m, c) for m, c in items if c != 0]
+        first = next((i for i, (_, c) in enumerate(items) if c > 0), 0)  # lead with a plus: no unary minus
+        items = [items[first], *items[:first], *items[first + 1:]] if items else items
         if not items:
             return self._one(ir.mk_int(const))
         out = ""
