@@ -38,6 +38,7 @@ from solver.ir import terms as ir
 from solver.ir.problem import Problem, Query
 from solver.ir.pyeval import Value, evaluate, holds
 from solver.ops.operation import Back, Operation, Result
+from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
@@ -46,7 +47,7 @@ from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import cost, to_sympy
 
-POOL_POINTS = 48  # context points sampled up front (hints and moves around them)
+POOL_POINTS = 16  # context points sampled up front (hints and moves around them)
 CHECK_MS = 250  # budget of one z3 check (a side condition, a CSE proof)
 RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
 MAX_CSE_CLASS = 16  # expressions proven against one representative
@@ -75,13 +76,30 @@ class _Run:
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
-        # the pool samples the whole context: the guards join the asserts (Pool checks asserts only)
-        ctx = replace(problem, asserts=tuple(c for c in (*problem.asserts, *problem.guards) if c.term is not None),
-                      guards=())
-        self.pool = Pool(ctx, [])
-        self.pool.seed_points(POOL_POINTS)
         self.env = env
         self.checks = 0
+        self._pool: Pool | None = None
+
+    @property
+    def pool(self) -> Pool:
+        """Points of the context, sampled on first need (most expressions need none). ``Pool``
+        compiles the context into one Python function (its "guards"); points where some of it
+        fails are dropped, the rest are the context's points."""
+        if self._pool is None:
+            pool = Pool(replace(self.p, asserts=(), guards=()), self.context)
+            hint = hint_model(self.p)
+            if hint is not None:
+                pool.add(hint)
+            pool.seed_points(POOL_POINTS * 4)
+            keep = [pt for pt, m in zip(pool.points, pool.masks) if m == 0][:POOL_POINTS]
+            self._pool = Pool(replace(self.p, asserts=(), guards=()), [])
+            for pt in keep:
+                self._pool.add(pt)
+        return self._pool
+
+    def add_point(self, pt: Model) -> None:
+        if all(holds(t, pt) for t in self.context):
+            self.pool.add(pt)
 
     @property
     def sess(self) -> Session:
@@ -102,18 +120,18 @@ class _Run:
         if out.status == UNSAT:
             return True
         if out.status == SAT:
-            self.pool.add(dict(out.model))
+            self.add_point(dict(out.model))
             return False
         return None
 
     # -------------------------------------------------------------- the operation
     def run(self) -> dict[str, Any]:
-        status = SAT if self.pool.points else None
+        status = SAT if hint_model(self.p) is not None or self.pool.points else None
         if status is None:
             out = self.sess.check(budget_ms=min(CHECK_MS * 4, self.deadline.remaining_ms()))
             status = out.status
             if out.status == SAT:
-                self.pool.add(dict(out.model))
+                self.add_point(dict(out.model))
         if status == UNSAT:
             return {"status": UNSAT, "exprs": [_row(q, None, False) for q in self.p.exprs],
                     "warnings": ["the asserts and guards are unsatisfiable: every expression is left as it is"]}
@@ -157,6 +175,9 @@ class _Run:
     def merge(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
         """Expressions proven equal under the context take one form: the cheapest (then the
         first by text) of those that agree at every pool point."""
+        live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
+        if len(set(live)) < 2:
+            return
         groups: dict[tuple[Any, ...], list[int]] = {}
         for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
             if t is None or t.kind in (ir.CONST, ir.BCONST):

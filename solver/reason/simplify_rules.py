@@ -98,7 +98,7 @@ class Simplifier:
             r = rule(self, m)
             if r is not m:
                 return r
-        if k in _GUESSED:
+        if k in _GUESSED or (k in (ir.ADD, ir.MUL) and (m.has_div or any(n.kind in _GUESSED for n in m.args))):
             return self._constant(m)
         return m
 
@@ -206,7 +206,9 @@ _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
     ir.MOD: Simplifier._mod, ir.FLOORDIV: Simplifier._floordiv, ir.ADD: Simplifier._add,
     ir.MUL: Simplifier._add, ir.MAX: Simplifier._extreme, ir.MIN: Simplifier._extreme, ir.ITE: Simplifier._ite,
 }
-_GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE, ir.ADD, ir.MUL})
+# constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
+# products over those); a plain polynomial is constant only when the constructors already fold it
+_GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE})
 
 
 # ------------------------------------------------------------------ structure
