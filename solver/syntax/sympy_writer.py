@@ -122,6 +122,9 @@ class _Writer:
         if not items:
             return self._one(ir.mk_int(const))
         out = ""
+        lead = const > 0 and items[0][1] < 0
+        if lead:  # no positive monomial: lead with the constant (1 - x)
+            out, const = str(const), 0
         for m, c in items:
             body, neg = self.monomial(m, c)
             if not out:
@@ -130,7 +133,7 @@ class _Writer:
                 out += f" - {body}" if neg else f" + {body}"
         if const:
             out += f" - {-const}" if const < 0 else f" + {const}"
-        if len(items) == 1 and not const:  # one monomial: a product (or a leading minus)
+        if len(items) == 1 and not const and not lead:  # one monomial: a product (or a leading minus)
             return out, ADD_P if out.startswith("-") else MUL_P if "*" in out else ATOM
         return out, ADD_P
 
