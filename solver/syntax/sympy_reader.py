@@ -378,13 +378,20 @@ class _Parser:
         """A comparison with a float operand: exact against an integer ``c`` through the rounding
         identities ``x < c <=> floor(x) < c``, ``x <= c <=> ceil(x) <= c`` (and mirrored), ``x == c
         <=> floor(x) == c == ceil(x)``. Two float operands round independently: unsupported."""
-        if _is_real(left) and _is_real(right):
-            raise self.err(UnsupportedError, node, "comparison of two float values (each is rounded separately)")
-        if _is_real(right):
+        if _is_real(right) and not _is_real(left):
             left, right = right, left
             op = _MIRROR.get(op, op)
         x = self.real_(left, depth)
-        c = self.int_(right, depth)
+        if _is_real(right):  # a float that is an integer's exact image (ToFloat(n), 2.0) compares as n
+            y = self.real_(right, depth)
+            if isinstance(y, _Ratio) and y.den is ir.ONE:
+                c = y.num
+            elif isinstance(x, _Ratio) and x.den is ir.ONE:
+                c, x, op = x.num, y, _MIRROR.get(op, op)
+            else:
+                raise self.err(UnsupportedError, node, "comparison of two float values (each is rounded separately)")
+        else:
+            c = self.int_(right, depth)
         lo, hi = _round_real("FloorToInt", x), _round_real("CeilToInt", x)
         if op is ast.Lt:
             return ir.mk_lt(lo, c)
