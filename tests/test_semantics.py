@@ -61,7 +61,8 @@ DIVIDING: list[tuple[str, Callable[[int, int], int]]] = [
     ("RoundToInt(IntTrueDiv(a, b))", lambda a, b: round(Fraction(a, b))),
     ("RoundToInt(FloatTrueDiv(ToFloat(2*a + 1), ToFloat(2*b)))", lambda a, b: round(Fraction(2 * a + 1, 2 * b))),
     ("CeilToInt(FloatTrueDiv(ToFloat(a), ToFloat(b)))", lambda a, b: -((-a) // b)),
-    ("Piecewise((1, IntTrueDiv(a, b) < 1), (0, True))", lambda a, b: int(Fraction(a, b) < 1)),
+    ("RoundToInt(-IntTrueDiv(a, b)) + CeilToInt(Where(a > 0, IntTrueDiv(a, 2*b), ToFloat(a)))",
+     lambda a, b: round(Fraction(-a, b)) + (-((-a) // (2 * b)) if a > 0 else a)),
 ]
 
 # integer constructs that do not divide

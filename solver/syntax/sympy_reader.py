@@ -9,8 +9,7 @@ PyTorch's own functions (``torch.utils._sympy.functions``) are lowered to existi
 wherever that is exact: ``CeilToInt(IntTrueDiv(a, b))`` is ceiling division, bitwise and/or/xor
 with a constant operand are sums of ``Mod``/``FloorDiv`` bit fields, shifts by a literal are
 multiplication or floor division by a power of two, ``Where`` is an ITE. A float value is only
-accepted where a rounding function (or a comparison with an integer) turns it back into an
-integer with one rounding step; docs/pytorch-functions.md states when that equals PyTorch's
+accepted where a rounding function turns it back into an integer with one rounding step; docs/pytorch-functions.md states when that equals PyTorch's
 float computation. Anything else is ``unsupported`` (never a guess).
 """
 
@@ -143,7 +142,7 @@ class _Choice:
 
 _Real = _Ratio | _Choice
 
-# float-valued PyTorch functions (read by ``_Parser.real_``, only under a rounding or a comparison)
+# float-valued PyTorch functions (read by ``_Parser.real_``, only under a rounding function)
 _REAL_CALLS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "Where", "Identity"}
 # float -> int rounding functions: name -> (exact lowering of num/den, exact lowering of an integer)
 _ROUNDING = {"CeilToInt", "FloorToInt", "TruncToInt", "RoundToInt"}
@@ -361,50 +360,13 @@ class _Parser:
         return ir.mk_and(*vals) if isinstance(node.op, ast.And) else ir.mk_or(*vals)
 
     def v_Compare(self, node: ast.Compare, depth: int) -> Term:
-        nodes = [node.left, *node.comparators]
-        if any(_is_real(n) for n in nodes):
-            out = [self.real_relation(node, type(op), nodes[i], nodes[i + 1], depth)
-                   for i, op in enumerate(node.ops)]
-            return ir.mk_and(*out)
         left = self.visit(node.left, depth)
-        out = []
+        out: list[Term] = []
         for op, right_node in zip(node.ops, node.comparators):
             right = self.visit(right_node, depth)
             out.append(self.relation(node, op, left, right))
             left = right
         return ir.mk_and(*out)
-
-    def real_relation(self, node: ast.AST, op: type[ast.cmpop], left: ast.AST, right: ast.AST, depth: int) -> Term:
-        """A comparison with a float operand: exact against an integer ``c`` through the rounding
-        identities ``x < c <=> floor(x) < c``, ``x <= c <=> ceil(x) <= c`` (and mirrored), ``x == c
-        <=> floor(x) == c == ceil(x)``. Two float operands round independently: unsupported."""
-        if _is_real(right) and not _is_real(left):
-            left, right = right, left
-            op = _MIRROR.get(op, op)
-        x = self.real_(left, depth)
-        if _is_real(right):  # a float that is an integer's exact image (ToFloat(n), 2.0) compares as n
-            y = self.real_(right, depth)
-            if isinstance(y, _Ratio) and y.den is ir.ONE:
-                c = y.num
-            elif isinstance(x, _Ratio) and x.den is ir.ONE:
-                c, x, op = x.num, y, _MIRROR.get(op, op)
-            else:
-                raise self.err(UnsupportedError, node, "comparison of two float values (each is rounded separately)")
-        else:
-            c = self.int_(right, depth)
-        lo, hi = _round_real("FloorToInt", x), _round_real("CeilToInt", x)
-        if op is ast.Lt:
-            return ir.mk_lt(lo, c)
-        if op is ast.LtE:
-            return ir.mk_le(hi, c)
-        if op is ast.Gt:
-            return ir.mk_gt(hi, c)
-        if op is ast.GtE:
-            return ir.mk_ge(lo, c)
-        if op in (ast.Eq, ast.NotEq):
-            eq = ir.mk_and(ir.mk_eq(lo, c), ir.mk_eq(hi, c))
-            return eq if op is ast.Eq else ir.mk_not(eq)
-        raise self.err(UnsupportedError, node, f"unsupported comparison {op.__name__}")
 
     def relation(self, node: ast.AST, op: ast.cmpop, a: Term, b: Term) -> Term:
         if isinstance(op, (ast.Eq, ast.NotEq)):
@@ -424,8 +386,6 @@ class _Parser:
         name = node.func.id
         if node.keywords:
             raise self.err(UnsupportedError, node, f"keyword arguments in a call to {name}")
-        if name in _CALL_RELATIONS and len(node.args) == 2 and any(_is_real(a) for a in node.args):
-            return self.real_relation(node, _CALL_RELATIONS[name], node.args[0], node.args[1], depth)
         spec = _CALLS.get(name)
         if spec is None:
             if name in ("floor", "ceiling"):
@@ -491,9 +451,8 @@ class _Parser:
         if name == "IsNonOverlappingAndDenseIndicator":
             return self.non_overlapping_and_dense(node, [self.int_(a, depth) for a in node.args])
         if name in _REAL_CALLS:
-            raise self.err(UnsupportedError, node, f"{name} is a float value; only a rounding function "
-                           "(CeilToInt, FloorToInt, TruncToInt, RoundToInt) or a comparison with an integer "
-                           "turns it back into an integer")
+            raise self.err(UnsupportedError, node, f"{name} left as a float (only CeilToInt, FloorToInt, "
+                           "TruncToInt or RoundToInt of it is an integer)")
         if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
             raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
         return None
@@ -656,11 +615,6 @@ def _is_real(node: ast.AST) -> bool:
 
 
 MAX_DENSE_DIMS = 4  # IsNonOverlappingAndDenseIndicator: n! stride orders are spelled out
-
-_MIRROR: dict[type[ast.cmpop], type[ast.cmpop]] = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
-_CALL_RELATIONS: dict[str, type[ast.cmpop]] = {"Eq": ast.Eq, "Ne": ast.NotEq, "Lt": ast.Lt, "Le": ast.LtE, "Gt": ast.Gt, "Ge": ast.GtE,
-                   "StrictLessThan": ast.Lt, "LessThan": ast.LtE, "StrictGreaterThan": ast.Gt,
-                   "GreaterThan": ast.GtE, "Equality": ast.Eq, "Unequality": ast.NotEq}
 
 _RELATIONS: dict[type, Callable[[Term, Term], Term]] = {
     ast.Lt: ir.mk_lt, ast.LtE: ir.mk_le, ast.Gt: ir.mk_gt, ast.GtE: ir.mk_ge,
