@@ -78,6 +78,8 @@ def test_piecewise_domain_is_coverage() -> None:
     ("\uff2dax(s0, 1) > 2", ParseError, 0),
     ("Max(s0, s\u2080) > 2", ParseError, 8),  # subscript zero
     ("\u00e9 > 2", ParseError, 0),  # a letter that NFKC keeps: still not ASCII
+    ("s0 + x\u0301 > 2", ParseError, 5),  # a combining mark Python's tokenizer module splits off
+    ("Max(s0, 2) + \u2160 > 2", ParseError, 13),  # Roman numeral one: NFKC 'I', sympy's imaginary unit
     # float values no single rounding turns back into an integer
     ("OpaqueUnaryFn_sqrt(s0) > 2", UnsupportedError, 0),
     ("s0 + OpaqueUnaryFn_log2(ToFloat(s1)) > 2", UnsupportedError, 5),
@@ -135,6 +137,10 @@ def test_fullwidth_names_say_what_python_would_read() -> None:
         parse_sympy("  Eq(\uff530, 2)")
     assert e.value.offset == 5
     assert "'\uff530' is not an ASCII identifier" in e.value.message and "'s0'" in e.value.message
+
+
+def test_a_comment_is_not_a_name() -> None:
+    assert parse_sympy("s0 > 1  # \u00e9t\u00e9").term is parse_sympy("s0 > 1").term
 
 
 def test_a_negative_shift_cannot_pass() -> None:

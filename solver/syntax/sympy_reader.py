@@ -16,8 +16,10 @@ float computation. Anything else is ``unsupported`` (never a guess).
 from __future__ import annotations
 
 import ast
+import io
 import itertools
 import re
+import tokenize
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,10 +33,8 @@ MAX_DEPTH = 400
 
 _UNSUPPORTED_NAMES = {"oo", "zoo", "nan", "pi", "E", "I", "inf", "Infinity"}
 
-# Python's parser folds identifiers with NFKC ("ｓ0" is read as "s0", "Ｍax" as "Max"), so a name
-# is checked in the raw text, before ``ast`` sees it: a Unicode identifier (anything ``\w``
-# matches that is not a bare number) must be plain ASCII.
-_RAW_NAME = re.compile(r"[^\W\d]\w*")
+# Python's parser folds identifiers with NFKC ("ｓ0" is read as "s0", "Ｍax" as "Max"), so names
+# are checked in the raw text (``_check_names``) before ``ast`` sees them: they must be ASCII.
 
 
 @dataclass(frozen=True)
@@ -110,17 +110,27 @@ def parse_sympy(text: str) -> Parsed:
 
 
 def _check_names(src: str, lead: int) -> None:
-    """Reject identifiers that are not ASCII before Python's parser NFKC-folds them into others."""
+    """Reject identifiers that are not ASCII before Python's parser NFKC-folds them into others.
+
+    Names are found by Python's own tokenizer (so a comment is not a name); text it cannot
+    tokenize is left to ``ast``'s error.
+    """
     if src.isascii():
         return
-    for m in _RAW_NAME.finditer(src):
-        name = m.group()
-        if not name.isascii():
+    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(src)]
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+            if tok.type != tokenize.NAME or tok.string.isascii():
+                continue
+            name = tok.string
             folded = unicodedata.normalize("NFKC", name)
             bad = next(c for c in name if not c.isascii())
             also = f" (Python would read it as {folded!r})" if folded != name and folded.isascii() else ""
+            pos = starts[min(tok.start[0] - 1, len(starts) - 1)] + tok.start[1]
             raise ParseError(f"name {name!r} is not an ASCII identifier: character {bad!r} "
-                             f"(U+{ord(bad):04X}){also}", offset=lead + m.start())
+                             f"(U+{ord(bad):04X}){also}", offset=lead + pos)
+    except (tokenize.TokenError, SyntaxError):
+        return
 
 
 @dataclass(frozen=True)
@@ -257,6 +267,18 @@ class _Parser:
     def err(self, cls: type[SymguardError], node: ast.AST, msg: str) -> SymguardError:
         return cls(msg, offset=self.offset(node))
 
+    def name_(self, node: ast.Name) -> str:
+        """``node.id`` if the text spells it so in ASCII (Python's parser NFKC-folds names; this
+        backs ``_check_names`` up for anything its tokenizer did not see as one name)."""
+        if self.src.isascii():
+            return node.id
+        start = self._line_starts[node.lineno - 1] if node.lineno - 1 < len(self._line_starts) else 0
+        raw = self.src[start:].encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+        if raw != node.id or not raw.isascii():
+            also = f" (Python would read it as {node.id!r})" if raw != node.id else ""
+            raise self.err(ParseError, node, f"name {raw!r} is not an ASCII identifier{also}")
+        return node.id
+
     def int_(self, node: ast.AST, depth: int) -> Term:
         t = self.visit(node, depth)
         if t.is_bool:
@@ -299,6 +321,7 @@ class _Parser:
         raise self.err(UnsupportedError, node, f"unsupported literal {v!r}")
 
     def v_Name(self, node: ast.Name, depth: int) -> Term:
+        self.name_(node)
         if node.id in _UNSUPPORTED_NAMES:
             raise self.err(UnsupportedError, node, f"unsupported constant {node.id}")
         if node.id in _CALLS or node.id in ("floor", "ceiling"):
@@ -383,7 +406,7 @@ class _Parser:
     def v_Call(self, node: ast.Call, depth: int) -> Term:
         if not isinstance(node.func, ast.Name):
             raise self.err(UnsupportedError, node, "only plain function calls like Max(a, b) are supported")
-        name = node.func.id
+        name = self.name_(node.func)
         if node.keywords:
             raise self.err(UnsupportedError, node, f"keyword arguments in a call to {name}")
         spec = _CALLS.get(name)
@@ -468,7 +491,7 @@ class _Parser:
                 raise self.err(UnsupportedError, node, f"float literal {v!r} (only integral floats up to 2**53)")
             return _Ratio(ir.mk_int(int(v)), ir.ONE)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-            name = node.func.id
+            name = self.name_(node.func)
             if name == "IntTrueDiv":
                 a_node, b_node = self.args_(node, name, 2)
                 a, b = self.int_(a_node, depth), self.int_(b_node, depth)
