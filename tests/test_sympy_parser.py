@@ -78,7 +78,9 @@ def test_piecewise_domain_is_coverage() -> None:
     ("\uff2dax(s0, 1) > 2", ParseError, 0),
     ("Max(s0, s\u2080) > 2", ParseError, 8),  # subscript zero
     ("\u00e9 > 2", ParseError, 0),  # a letter that NFKC keeps: still not ASCII
-    ("s0 + x\u0301 > 2", ParseError, 5),  # a combining mark Python's tokenizer module splits off
+    ("s0 + x\u0301 > 2", ParseError, 5),
+    ("s0 < int_oo", UnsupportedError, 5),  # PyTorch's integer infinity is not a symbol
+    ("Max(s0, -int_oo) > 2", UnsupportedError, 9),  # a combining mark Python's tokenizer module splits off
     ("Max(s0, 2) + \u2160 > 2", ParseError, 13),  # Roman numeral one: NFKC 'I', sympy's imaginary unit
     # float values no single rounding turns back into an integer
     ("OpaqueUnaryFn_sqrt(s0) > 2", UnsupportedError, 0),

@@ -31,7 +31,10 @@ from solver.ir.terms import Term
 MAX_EXPR_CHARS = 100_000
 MAX_DEPTH = 400
 
-_UNSUPPORTED_NAMES = {"oo", "zoo", "nan", "pi", "E", "I", "inf", "Infinity"}
+# infinities and other constants: never symbols (``int_oo`` is PyTorch's integer infinity, printed
+# by name in ranges and unbacked guards; read as a symbol it would be an unsound finite integer)
+_UNSUPPORTED_NAMES = {"oo", "zoo", "nan", "pi", "E", "I", "inf", "Infinity", "int_oo", "IntInfinity",
+                      "NegativeIntInfinity"}
 
 # Python's parser folds identifiers with NFKC ("ｓ0" is read as "s0", "Ｍax" as "Max"), so names
 # are checked in the raw text (``_check_names``) before ``ast`` sees them: they must be ASCII.
