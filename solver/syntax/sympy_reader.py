@@ -9,8 +9,10 @@ PyTorch's own functions (``torch.utils._sympy.functions``) are lowered to existi
 wherever that is exact: ``CeilToInt(IntTrueDiv(a, b))`` is ceiling division, bitwise and/or/xor
 with a constant operand are sums of ``Mod``/``FloorDiv`` bit fields, shifts by a literal are
 multiplication or floor division by a power of two, ``Where`` is an ITE. A float value is only
-accepted where a rounding function turns it back into an integer with one rounding step; docs/pytorch-functions.md states when that equals PyTorch's
-float computation. Anything else is ``unsupported`` (never a guess).
+accepted where a rounding function turns it back into an integer with one rounding step;
+docs/pytorch-functions.md states when that equals PyTorch's float computation. Anything else is
+``unsupported`` (never a guess). Names must be ASCII: Python's parser would NFKC-fold ``ｓ0``
+into ``s0``, so they are checked against the raw text.
 """
 
 from __future__ import annotations
@@ -35,9 +37,6 @@ MAX_DEPTH = 400
 # by name in ranges and unbacked guards; read as a symbol it would be an unsound finite integer)
 _UNSUPPORTED_NAMES = {"oo", "zoo", "nan", "pi", "E", "I", "inf", "Infinity", "int_oo", "IntInfinity",
                       "NegativeIntInfinity"}
-
-# Python's parser folds identifiers with NFKC ("ｓ0" is read as "s0", "Ｍax" as "Max"), so names
-# are checked in the raw text (``_check_names``) before ``ast`` sees them: they must be ASCII.
 
 
 @dataclass(frozen=True)
@@ -113,7 +112,8 @@ def parse_sympy(text: str) -> Parsed:
 
 
 def _check_names(src: str, lead: int) -> None:
-    """Reject identifiers that are not ASCII before Python's parser NFKC-folds them into others.
+    """Reject identifiers that are not ASCII before Python's parser NFKC-folds them into others
+    ("ｓ0" is read as "s0", "Ｍax" as "Max": silently another symbol or function).
 
     Names are found by Python's own tokenizer (so a comment is not a name); text it cannot
     tokenize is left to ``ast``'s error.
@@ -157,7 +157,7 @@ _Real = _Ratio | _Choice
 
 # float-valued PyTorch functions (read by ``_Parser.real_``, only under a rounding function)
 _REAL_CALLS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "Where", "Identity"}
-# float -> int rounding functions: name -> (exact lowering of num/den, exact lowering of an integer)
+# float -> int rounding functions (``_round_ratio`` gives each one's exact lowering)
 _ROUNDING = {"CeilToInt", "FloorToInt", "TruncToInt", "RoundToInt"}
 # float-valued functions with no exact integer meaning
 _FLOAT_ONLY = {"FloatPow", "TruncToFloat", "RoundDecimal", "sqrt", "exp", "log", "sin", "cos", "tan"}
@@ -377,8 +377,8 @@ class _Parser:
             base = self.int_(node.left, depth)
             return ir.mk_pow(base, self.literal_exponent(node.right, depth))
         if isinstance(op, ast.Div):
-            raise self.err(UnsupportedError, node, "true division '/' (a float; only inside floor(a/b), "
-                                                   "ceiling(a/b) or a rounding function such as CeilToInt)")
+            raise self.err(UnsupportedError, node, "true division '/' (only inside floor(a/b) or ceiling(a/b); "
+                                                   "PyTorch's own is CeilToInt(IntTrueDiv(a, b)) and the like)")
         raise self.err(UnsupportedError, node, f"unsupported operator {type(op).__name__}")
 
     def v_BoolOp(self, node: ast.BoolOp, depth: int) -> Term:
