@@ -20,9 +20,9 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   and the kept guards as axioms (``bench/sympy_static.py``), greedy like the others, stopped
   after ``--torch-limit`` seconds (then marked ``>``).
 
-- **stable**: whether the cold run and every warm repetition gave the same verdicts and minimal
-  set (``yes``), or how many distinct answers there were (a budget-dependent ``unknown`` shows
-  up here).
+- **stable**: whether every cold run (``--cold-runs``, each a fresh process with its own hash
+  seed) and every warm repetition gave the same verdicts and minimal set (``yes``), or how many
+  distinct answers there were (a budget- or hash-order-dependent answer shows up here).
 - ``--shrink``: ``shrink`` in this process, once: ``optimal`` and milliseconds.
 - ``--skip-unsupported``: run with ``options.on_unsupported = "skip"`` (a problem the parser
   rejects as a whole is otherwise one ``error`` row); skipped guards count as ``unsup``.
@@ -185,9 +185,13 @@ def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, dict[str, An
 
 
 def stability(results: list[dict[str, Any]]) -> str:
-    """``yes`` when every run gave the same verdicts and minimal set, else ``N answers``."""
+    """``yes`` when every run gave the same verdicts and minimal set, else ``N answers`` with the
+    range of ``unknown`` counts (a difference without unknowns is a determinism bug)."""
     answers = {(tuple(g["verdict"] for g in r["guards"]), tuple(r["minimal"])) for r in results}
-    return "yes" if len(answers) == 1 else f"{len(answers)} answers"
+    if len(answers) == 1:
+        return "yes"
+    unknown = sorted(sum(g["verdict"] == "unknown" for g in r["guards"]) for r in results)
+    return f"{len(answers)} answers (unknown {unknown[0]}-{unknown[-1]})"
 
 
 def symguard_shrink(doc: dict[str, Any]) -> tuple[float, dict[str, Any]]:
@@ -249,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-plain", action="store_true")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--cold-runs", type=int, default=1, help="fresh processes per instance (cold ms: the first)")
     ap.add_argument("--shrink", action="store_true", help="also shrink each instance once (optimal, ms)")
     ap.add_argument("--skip-unsupported", action="store_true", help='options.on_unsupported = "skip"')
     a = ap.parse_args(argv)
@@ -269,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             if a.skip_unsupported:
                 doc["options"] = {**doc.get("options", {}), "on_unsupported": "skip"}
             cold_ms, cold = symguard_cold(f, pycache, doc if a.skip_unsupported else None)
+            colds = [cold] + [symguard_cold(f, pycache, doc if a.skip_unsupported else None)[1]
+                              for _ in range(a.cold_runs - 1)]
             name = f"{f.parent.name}/{f.stem}"
             if "error" in cold:
                 err = cold["error"]
@@ -288,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
                 sh_ms, sh = symguard_shrink(doc)
                 shrink = f" {sh.get('optimal', sh['status'])} | {sh_ms:.0f} |"
             print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | {s['unsupported']} | "
-                  f"{cold_ms:.0f} | {warm_ms:.0f} | {stability([cold, *runs])} | {s['checks']} | {s['avoided']} | "
+                  f"{cold_ms:.0f} | {warm_ms:.0f} | {stability([*colds, *runs])} | {s['checks']} | {s['avoided']} | "
                   f"{levers} | "
                   f"{fmt(plain and plain['ms'])} | {fmt(plain and plain['dropped'])} | "
                   f"{fmt(plain and plain['unknown'])} | {fmt(plain and plain['checks'])} | {fmt(tms)} | "
