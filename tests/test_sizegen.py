@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 import sizegen as sg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import UnsupportedError, load_problem, run
+from solver import load_problem, run
 
 # the one internal import: the reference evaluator (no top-level name for it)
 from solver.ir.pyeval import evaluate, holds
@@ -94,10 +93,8 @@ def test_known_pytorch_spellings() -> None:
         assert evaluate(q.term, env) == want, e.text
 
 
-@pytest.mark.xfail(raises=UnsupportedError, strict=True,
-                   reason="SPEC 1.1 lists CeilToInt(IntTrueDiv(a, b)) (PyTorch 2.x's math.ceil(a / b) on "
-                          "sizes); the parser rejects CeilToInt today")
 def test_pytorch2_ceil_spelling_parses() -> None:
+    """PyTorch 2.x prints math.ceil(a / b) on sizes as CeilToInt(IntTrueDiv(a, b))."""
     e = sg.tf_same_pad(sg.sym("s0"), 3, 2, 1, "torch")
     q = load_problem({"queries": [e.text]}).queries[0]
     assert evaluate(q.term, {"s0": 45}) == e({"s0": 45})
