@@ -10,8 +10,8 @@ from typing import Any
 
 from batch_helpers import misbehaving_runner
 
-from service.batch import answered_inputs, collect_inputs, run_batch
 from service.cli import build_parser, main
+from service.cli.batch import answered_inputs, collect_inputs, run_batch
 
 GOOD = {"symbols": {"s0": {"min": 2, "max": 64, "hint": 8}},
         "asserts": ["Eq(Mod(s0, 2), 0)"], "guards": ["s0 >= 4", "s0 >= 2", "Ne(s0, 3)"]}

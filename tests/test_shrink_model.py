@@ -22,9 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import shrink_template
-from service.cli import main
-from service.shrink_model import ModelSpec, ShrinkOutcome, load_spec, numel, render_test, shrink_model
+from service.cli import main, shrink_model_template
+from service.cli.shrink_model import ModelSpec, ShrinkOutcome, load_spec, numel, render_test, shrink_model
 from solver import InvalidProblemError, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,4 +169,4 @@ _json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_siz
 @given(_json)
 def test_emitted_literals_read_back_unchanged(value: Any) -> None:
     """The embedded PROBLEM/MODEL are Python literals of exactly the data symguard solved."""
-    assert ast.literal_eval(shrink_template.literal(value)) == value
+    assert ast.literal_eval(shrink_model_template.literal(value)) == value

@@ -214,7 +214,7 @@ def check_problem(name: str, doc: Mapping[str, Any], *, n_random: int = 200, see
 def check_file(path: Path, **kw: Any) -> PruneReport:
     """A problem ``.json``, or a shrink-model SPEC ``.py`` exported first (needs torch)."""
     if path.suffix == ".py":
-        from service.shrink_model import export_problem, load_spec
+        from service.cli.shrink_model import export_problem, load_spec
 
         spec = load_spec(path)
         return check_problem(spec.name, export_problem(spec)[0], **kw)

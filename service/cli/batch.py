@@ -39,9 +39,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from .batch_pool import Answer, ProcessPool, Runner, Task, ThreadPool
+from ..batch_pool import Answer, ProcessPool, Runner, Task, ThreadPool
+from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
 from .batch_report import Progress, Tally, print_summary
-from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
 
 SKIP_NAMES = frozenset({"expected.json", "manifest.json"})
 PROBLEM_KEYS = ("symbols", "asserts", "guards", "queries")
@@ -195,7 +195,7 @@ def _is_tty(stream: Any) -> bool:
 
 def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     """Run ``args.op`` over every input of ``args.paths``; see the module docstring."""
-    from .documents import dumps
+    from ..documents import dumps
 
     t0 = time.monotonic()
     jobs = max(1, int(getattr(args, "jobs", 1) or 1))
@@ -291,7 +291,7 @@ def _line(a: Answer) -> dict[str, Any]:
 
 
 def _worse(status: int, kind: str) -> int:
-    """Bad input outranks other failures, as in ``cli.run_files``."""
+    """Bad input outranks other failures, as in ``main.run_files``."""
     if kind == "bad_input":
         return EXIT_BAD_INPUT
     if kind in ("failure", "interrupted") and status != EXIT_BAD_INPUT:

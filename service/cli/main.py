@@ -17,8 +17,8 @@ from typing import Any, TextIO
 from solver import OPS, Options
 from solver.errors import InvalidProblemError, SymguardError
 
-from .documents import dumps, read_problem
-from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
+from ..documents import dumps, read_problem
+from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 
@@ -30,7 +30,7 @@ def local_runner() -> Runner:
 
 
 def remote_runner(url: str, token: str | None = None) -> Runner:
-    from .client import Client
+    from ..client import Client
 
     client = Client(url, token=token)
     return client.run
@@ -118,7 +118,7 @@ def _cmd_shrink_model(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    from .server import serve
+    from ..server import serve
 
     return serve(host=args.host, port=args.port, workers=args.workers)
 

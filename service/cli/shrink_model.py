@@ -15,7 +15,7 @@ over HTTP) with this contract (``docs/shrink_model.md`` has a worked example):
 The workflow: export with ``torch.export.export(strict=False)`` at the example inputs, take the
 problem (symbols with ranges before guards and hints, asserts, every guard, the inputs' symbolic
 shapes) from the ShapeEnv through the bridge (``torch_bridge.capture_export``), run ``shrink`` (and ``redundancy`` for the report) in-process or against a server, and
-write a pytest file (``shrink_template``) that checks the small shapes against every guard and
+write a pytest file (``shrink_model_template``) that checks the small shapes against every guard and
 runs the model eagerly and exported at them.
 """
 
@@ -33,7 +33,7 @@ from typing import Any
 
 from solver.errors import InvalidProblemError
 
-from . import shrink_template
+from . import shrink_model_template
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 OBJECTIVES = ("sum", "max", "lex")
@@ -117,7 +117,7 @@ def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[lis
         import torch
     except ImportError:
         raise InvalidProblemError("shrink-model needs PyTorch: pip install 'symguard[torch]'") from None
-    from .torch_bridge import problem_from_exported, record_ranges
+    from ..torch_bridge import problem_from_exported, record_ranges
 
     torch.manual_seed(spec.seed)
     try:
@@ -194,7 +194,7 @@ def render_test(o: ShrinkOutcome, test_path: Path) -> str:
     """The emitted pytest file for an outcome, finding the SPEC relative to ``test_path``."""
     spec_rel = Path(os.path.relpath(o.spec.path.resolve(), test_path.resolve().parent)).as_posix()
     embedded = {k: o.problem[k] for k in ("source", "symbols", "asserts", "guards", "inputs") if k in o.problem}
-    return shrink_template.render(
+    return shrink_model_template.render(
         spec_arg=_display_path(o.spec.path), name=o.spec.name, spec_rel=spec_rel, seed=o.spec.seed,
         requires=o.spec.requires,
         atol=o.spec.atol, rtol=o.spec.rtol, problem=embedded, minimal_ids=o.minimal,
