@@ -8,7 +8,8 @@ problem is ever read; they are ``ServiceError`` subclasses of the one tree::
     └── ServiceError               refused by the HTTP layer, body is still SPEC §5
         ├── Unauthorized           401 "unauthorized"
         ├── PayloadTooLarge        413 "too_large"
-        └── Overloaded             503 "overloaded", with Retry-After
+        ├── Overloaded             503 "overloaded", with Retry-After
+        └── Unavailable            "unavailable": the client cannot reach the server (exit 1)
 
 The HTTP handlers are registered by exception class (``install_handlers``); routes only raise.
 """
@@ -59,6 +60,13 @@ class Overloaded(ServiceError):
         self.retry_after_s = retry_after_s
 
 
+class Unavailable(ServiceError):
+    """Raised on the client side (``--remote``): no server answers at the URL, so nothing was solved."""
+
+    code = "unavailable"
+    status = 503
+
+
 def http_status(exc: BaseException) -> int:
     if isinstance(exc, ServiceError):
         return exc.status
@@ -78,7 +86,7 @@ def error_body(exc: BaseException) -> dict[str, Any]:
 
 _BY_CODE: dict[str, type[SymguardError]] = {
     c.code: c for c in (ParseError, UnsupportedError, InvalidProblemError, TooLargeError, InternalError,
-                        Unauthorized, Overloaded)
+                        Unauthorized, Overloaded, Unavailable)
 }
 
 
