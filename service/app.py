@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
+from fastapi_offline import FastAPIOffline
 from pydantic.json_schema import models_json_schema
 
 from solver import OPS
@@ -80,8 +81,10 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             await pool.close()
             await cache.close()
 
-    app = FastAPI(title="symguard", version="0.1.0", lifespan=lifespan,
-                  description="SMT-backed guard entailment for dynamic tensor shapes (see SPEC).")
+    # /docs and /redoc with their scripts served from the package, not a CDN: they work offline
+    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan,
+                         description="SMT-backed guard entailment for dynamic tensor shapes "
+                                     "(the problem format: docs/problem-format.md).")
     install_handlers(app)
 
     app.add_middleware(_Measure, metrics=metrics)
