@@ -1,4 +1,4 @@
-"""The HTTP API (SPEC §2): ``create_app(settings) -> FastAPI``; nothing happens at import.
+"""The HTTP API (docs/problem-format.md §2): ``create_app(settings) -> FastAPI``; nothing happens at import.
 
 Routes are thin: read the body (size-limited), hand it to ``Answerer`` as bytes, write the
 result with the CLI's ``dumps``. Errors are only raised here; ``service.errors`` turns them into
@@ -35,7 +35,7 @@ from .workers import DEFAULT_ARGV, WorkerPool
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorBody, "description": d} for code, d in (
-        (400, "bad input (SPEC §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
+        (400, "bad input (docs/problem-format.md §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
         (503, "overloaded; see Retry-After"))}
 
 

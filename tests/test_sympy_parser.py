@@ -1,4 +1,4 @@
-"""The sympy-syntax parser: every call of SPEC §1.1 is accepted, what PyTorch prints parses, the
+"""The sympy-syntax parser: every call of docs/problem-format.md §1.1 is accepted, what PyTorch prints parses, the
 recorded domain (divisors != 0, Piecewise coverage) is exact, nothing outside the whitelist runs."""
 
 from __future__ import annotations

@@ -194,9 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     remote(p)
     p.set_defaults(func=_cmd_batch)
 
-    p = sub.add_parser("shrink-model", help="export a PyTorch model described by SPEC.py and write a pytest "
+    p = sub.add_parser("shrink-model", help="export a PyTorch model described by MODEL.py and write a pytest "
                        "file that runs it at its smallest input shapes (docs/shrink_model.md)")
-    p.add_argument("spec", metavar="SPEC.py")
+    p.add_argument("spec", metavar="MODEL.py", help="a model spec: build_model, example_inputs, dynamic_shapes")
     p.add_argument("--out", metavar="TEST.py", help="default: tests/generated/test_<name>.py")
     p.add_argument("--objective", choices=("sum", "max", "lex"), default="sum")
     p.add_argument("--timeout-ms", type=int, default=20_000, help="budget of each shrink/redundancy call")
