@@ -115,6 +115,9 @@ class Client:
     def shrink(self, problem: dict[str, Any]) -> Result:
         return self.run("shrink", problem)
 
+    def simplify(self, problem: dict[str, Any]) -> Result:
+        return self.run("simplify", problem)
+
     def batch(self, items: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         """Results (or §5 error bodies) in the order of ``items`` = ``[(op, problem), …]``."""
         doc = {"items": [{"op": _check_op(op), "problem": p} for op, p in items]}
@@ -169,6 +172,9 @@ class AsyncClient:
 
     async def shrink(self, problem: dict[str, Any]) -> Result:
         return await self.run("shrink", problem)
+
+    async def simplify(self, problem: dict[str, Any]) -> Result:
+        return await self.run("simplify", problem)
 
     async def batch(self, items: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         doc = {"items": [{"op": _check_op(op), "problem": p} for op, p in items]}

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import solver
 
-Op = Literal["solve", "redundancy", "evaluate", "shrink"]
+Op = Literal["solve", "redundancy", "evaluate", "shrink", "simplify"]
 
 
 class _Open(BaseModel):
@@ -55,6 +55,7 @@ class Problem(BaseModel):
     asserts: list[str | Entry] = Field(default_factory=list, description="facts assumed true")
     guards: list[str | Entry] = Field(default_factory=list, description="conditions under analysis")
     queries: list[str | Entry] = Field(default_factory=list, description="expressions for evaluate")
+    exprs: list[str | Entry] = Field(default_factory=list, description="expressions for simplify (ids e0, e1, …)")
     inputs: dict[str, list[int | str]] = Field(default_factory=dict, description="tensor shapes for shrink")
     syntax: Literal["sympy", "smtlib"] = "sympy"
     options: Options = Field(default_factory=Options)
@@ -135,12 +136,36 @@ class ShrinkResult(Result):
     input_shapes: dict[str, list[int]] | None = None
 
 
+class Cost(BaseModel):
+    ops: int = Field(..., description="arithmetic, comparisons, Max/Min arguments, connectives, Piecewise branches")
+    divs: int = Field(..., description="floor/ceiling divisions and moduli (ModularIndexing(x, d, m) with d != 1 is two)")
+
+
+class ExprCost(BaseModel):
+    before: Cost
+    after: Cost
+
+
+class ExprForm(BaseModel):
+    id: str
+    form: str = Field(..., description="the canonical equivalent under the context, PyTorch/sympy syntax; "
+                      "the input unchanged when not proved")
+    proved: bool = Field(..., description="equivalence under the context is proven (by construction or by z3)")
+    cost: ExprCost
+
+
+class SimplifyResult(Result):
+    exprs: list[ExprForm]
+
+
 RESULTS: dict[str, type[Result]] = {"solve": SolveResult, "redundancy": RedundancyResult,
-                                    "evaluate": EvaluateResult, "shrink": ShrinkResult}
+                                    "evaluate": EvaluateResult, "shrink": ShrinkResult,
+                                    "simplify": SimplifyResult}
 
 
 class BatchResponse(BaseModel):
-    results: list[SolveResult | RedundancyResult | EvaluateResult | ShrinkResult | ErrorBody] = Field(default=
+    results: list[SolveResult | RedundancyResult | EvaluateResult | ShrinkResult | SimplifyResult
+                  | ErrorBody] = Field(default=
         ..., description="one per item, in order; a failed item holds its §5 error body")
 
 

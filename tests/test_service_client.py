@@ -40,10 +40,10 @@ def test_token_is_required_on_the_api(url: str) -> None:
 
 
 def test_client_ops_and_batch(url: str) -> None:
-    from solver import run
+    from solver import OPS, run
 
     with Client(url, token=TOKEN) as c:
-        for op in ("solve", "redundancy", "evaluate", "shrink"):
+        for op in OPS:
             res = getattr(c, op)(PROBLEM)
             assert comparable(res) == comparable(run(op, PROBLEM)) or op == "solve"
         out = c.batch([("redundancy", PROBLEM), ("solve", {"guards": ["s0 >"]})])
