@@ -338,9 +338,10 @@ def script_problem(text: str) -> dict[str, Any]:
             symbols[n]["hint"] = v
     doc: dict[str, Any] = {"syntax": "smtlib", "symbols": symbols, "asserts": asserts, "guards": guards,
                            "options": {"default_min": None}}
-    queries = [(q, e) for q, e in notes.get("queries", {}).items() if isinstance(e, str)]
-    if queries:  # export's comment: the queries as SMT-LIB terms, ids kept
-        doc["queries"] = [e if q == f"q{i}" else {"id": q, "expr": e} for i, (q, e) in enumerate(queries)]
+    for key, prefix in (("queries", "q"), ("exprs", "e")):  # export's comments: SMT-LIB terms, ids kept
+        entries = [(q, e) for q, e in notes.get(key, {}).items() if isinstance(e, str)]
+        if entries:
+            doc[key] = [e if q == f"{prefix}{i}" else {"id": q, "expr": e} for i, (q, e) in enumerate(entries)]
     inputs = notes.get("inputs")  # kept when every dim reads the same in both syntaxes
     if inputs and all(isinstance(dims, list) and all(
             (isinstance(d, int) and not isinstance(d, bool) and d >= 0) or (isinstance(d, str) and d in symbols)
