@@ -157,6 +157,18 @@ def test_a_lone_surrogate_is_that_inputs_error_line_and_resume_does_not_crash(tm
         assert "surrogate" in err["message"]
 
 
+def test_lines_on_a_stdout_that_cannot_encode_them_are_escaped(tmp_path: Path) -> None:
+    from solver import run
+
+    _write(tmp_path, "größe.json", GOOD)
+    buf = io.BytesIO()
+    out = io.TextIOWrapper(buf, encoding="ascii")
+    assert run_batch(_args(str(tmp_path), "--op", "solve"), lambda op, doc: run(op, doc), out) == 0
+    out.flush()
+    [line] = [json.loads(x) for x in buf.getvalue().decode("ascii").splitlines()]
+    assert line["input"].endswith("größe.json") and line["status"] == "sat"
+
+
 def test_resume_retries_error_lines_so_a_fixed_input_is_answered(tmp_path: Path) -> None:
     p = _write(tmp_path / "in", "a.json", BAD)
     out = tmp_path / "r.jsonl"

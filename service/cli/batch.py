@@ -246,7 +246,10 @@ class Sink:
                     os.ftruncate(fd, start)
                 raise
         else:
-            self._out.write(line + "\n")
+            try:
+                self._out.write(line + "\n")
+            except UnicodeEncodeError:  # a stdout that cannot carry the text (a non-UTF-8 locale): escapes
+                self._out.write(json.dumps(json.loads(line), ensure_ascii=True, separators=(", ", ": ")) + "\n")
             self._out.flush()
 
     def close(self) -> None:
