@@ -23,6 +23,10 @@ PyTorch's assumptions, made explicit in the document rather than hidden:
   asserting it would make the guard look redundant); all are listed in ``meta.replacements``.
 - **deferred runtime asserts** (``torch._check`` on unbacked values) are asserts: PyTorch checks
   them at run time.
+- **one odd guard never rejects the problem**: documents carry ``options.on_unsupported: "skip"``,
+  so a guard symguard cannot read exactly (a float function, a bitwise op of two symbols, …) is
+  reported as ``unsupported`` in the answer and kept in ``minimal``, never assumed
+  (docs/pytorch-functions.md lists what is read exactly).
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 Doc = dict[str, Any]
+
+# every bridge document: a guard outside what symguard reads exactly is skipped and reported
+# (docs/problem-format.md §1.1), never a reason to reject the whole problem
+OPTIONS: dict[str, Any] = {"on_unsupported": "skip"}
 
 _local = threading.local()
 
@@ -139,7 +147,7 @@ def problem_from_shape_env(env: Any, *, inputs: Mapping[str, list[int | str]] | 
     doc: Doc = {}
     if source:
         doc["source"] = source
-    doc.update({"symbols": symbols, "asserts": asserts, "guards": guards})
+    doc.update({"symbols": symbols, "asserts": asserts, "guards": guards, "options": dict(OPTIONS)})
     if inputs:
         doc["inputs"] = {k: list(v) for k, v in inputs.items()}
     doc["meta"] = {
@@ -193,7 +201,7 @@ def problem_from_exported(ep: Any, *, initial_ranges: Mapping[Any, Any] | None =
         doc = problem_from_shape_env(env, inputs=inputs, initial_ranges=initial_ranges, source=source)
     else:
         doc = {"source": source} if source else {}
-        doc.update({"symbols": {}, "asserts": [], "guards": [], "inputs": inputs})
+        doc.update({"symbols": {}, "asserts": [], "guards": [], "inputs": inputs, "options": dict(OPTIONS)})
     for s, r in ep.range_constraints.items():  # symbols the ShapeEnv did not list
         if str(s) not in doc["symbols"] and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s)):
             doc["symbols"][str(s)] = {"min": _bound(r.lower), "max": _bound(r.upper)}
@@ -239,7 +247,8 @@ def problem_from_graph(gm: Any, example_inputs: list[Any], *, initial_ranges: Ma
         if any(isinstance(d, str) for d in dims):  # parameters and buffers have static shapes
             inputs[node.name] = dims
     if env is None:
-        return {"source": source, "symbols": {}, "asserts": [], "guards": [], "inputs": inputs}
+        return {"source": source, "symbols": {}, "asserts": [], "guards": [], "inputs": inputs,
+                "options": dict(OPTIONS)}
     return problem_from_shape_env(env, inputs=inputs, initial_ranges=initial_ranges, source=source)
 
 

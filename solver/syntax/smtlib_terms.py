@@ -237,6 +237,8 @@ class TermBuilder:
         return self._symbol(a, None)
 
     def _symbol(self, a: Atom, want: str | None) -> Term:
+        if a.text in ("True", "False", "None"):  # values in the sympy syntax: exported, it would read back as one
+            raise ParseError(f"a symbol cannot be named {a.text} (a value in the sympy syntax)", offset=a.start)
         sort = self.symbols.get(a.text)
         if sort is None:
             if a.text in _ARITY or a.text in _UNSUPPORTED_HEADS:
