@@ -1,4 +1,4 @@
-"""PyTorch bridge: a SPEC §1 problem document from a live ShapeEnv, an ExportedProgram or a
+"""PyTorch bridge: a problem document (docs/problem-format.md §1) from a live ShapeEnv, an ExportedProgram or a
 ``torch.compile`` backend.
 
 torch is imported lazily (inside the functions), so importing this module never needs the
@@ -40,7 +40,7 @@ from typing import Any
 Doc = dict[str, Any]
 
 # every bridge document: a guard outside what symguard reads exactly is skipped and reported
-# (SPEC §1.1), never a reason to reject the whole problem
+# (docs/problem-format.md §1.1), never a reason to reject the whole problem
 OPTIONS: dict[str, Any] = {"on_unsupported": "skip"}
 
 _local = threading.local()
@@ -105,7 +105,7 @@ def _bound(b: Any) -> int | None:
 def problem_from_shape_env(env: Any, *, inputs: Mapping[str, list[int | str]] | None = None,
                            initial_ranges: Mapping[Any, Any] | None = None,
                            source: str | None = None) -> Doc:
-    """The SPEC problem of a ShapeEnv: symbols (ranges, hints), asserts, guards, inputs."""
+    """The problem of a ShapeEnv: symbols (ranges, hints), asserts, guards, inputs."""
     hints = getattr(env, "backed_var_to_val", None)
     if hints is None:
         hints = env.var_to_val
@@ -123,7 +123,7 @@ def problem_from_shape_env(env: Any, *, inputs: Mapping[str, list[int | str]] | 
             continue
         rng = initial_ranges.get(s, r) if initial_ranges is not None else r
         if not getattr(rng, "is_int", True):
-            continue  # float symbols (unbacked floats) are outside SPEC's integer problems
+            continue  # float symbols (unbacked floats) are outside symguard's integer problems
         entry: dict[str, int | None] = {"min": _bound(rng.lower), "max": _bound(rng.upper)}
         if s in hints:
             try:
@@ -187,7 +187,7 @@ def _dims(val: Any) -> tuple[list[int | str], Any]:
 
 def problem_from_exported(ep: Any, *, initial_ranges: Mapping[Any, Any] | None = None,
                           source: str | None = None) -> Doc:
-    """The SPEC problem of an ExportedProgram: its fake-mode ShapeEnv when a placeholder reaches
+    """The problem of an ExportedProgram: its fake-mode ShapeEnv when a placeholder reaches
     it, else its ``range_constraints`` (symbols only). User inputs become ``inputs``."""
     names = list(ep.graph_signature.user_inputs)
     vals = {n.name: n.meta.get("val") for n in ep.graph.nodes if n.op == "placeholder"}
@@ -262,7 +262,7 @@ def capture_compile(fn: Any, *args: Any, initial_ranges: Mapping[Any, Any] | Non
     kw = {"dynamic": True, "fullgraph": True, **compile_kwargs}
     with contextlib.ExitStack() as stack:
         # float module attributes (eps, dropout p) would otherwise become float symbols whose
-        # guards are outside SPEC's integer problems
+        # guards are outside symguard's integer problems
         stack.enter_context(torch._dynamo.config.patch(specialize_float=True))
         rec = initial_ranges if initial_ranges is not None else stack.enter_context(record_ranges())
         backend = CaptureBackend(initial_ranges=rec, source=source)

@@ -1,4 +1,4 @@
-"""``load_problem``: SPEC §1 defaults (ids, domains, options) and up-front validation."""
+"""``load_problem``: docs/problem-format.md §1 defaults (ids, domains, options) and up-front validation."""
 
 from __future__ import annotations
 

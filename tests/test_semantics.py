@@ -1,8 +1,8 @@
-"""SPEC §1.2 through the whole pipeline: parse → encode → z3 model, compared with Python itself.
+"""docs/problem-format.md §1.2 through the whole pipeline: parse → encode → z3 model, compared with Python itself.
 
 Each grid point is one ``solve`` problem with the operands pinned (``min == max``) and one free,
 unbounded result symbol per construct (``Eq(r_k, expr_k)``): the model must give Python's value.
-A zero divisor makes the construct's problem unsat (SPEC: a guard that divides by zero cannot pass).
+A zero divisor makes the construct's problem unsat (docs/problem-format.md §1.2: a guard that divides by zero cannot pass).
 """
 
 from __future__ import annotations

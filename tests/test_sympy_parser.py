@@ -1,4 +1,4 @@
-"""The sympy-syntax parser: every call of SPEC §1.1 is accepted, what PyTorch prints parses, the
+"""The sympy-syntax parser: every call of docs/problem-format.md §1.1 is accepted, what PyTorch prints parses, the
 recorded domain (divisors != 0, Piecewise coverage) is exact, nothing outside the whitelist runs."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_piecewise_domain_is_coverage() -> None:
     ("CeilToInt(FloatTrueDiv(IntTrueDiv(s0, 2), ToFloat(s1))) > 0", UnsupportedError, 10),
     ("IntTrueDiv(s0, 2) + 1 > 0", UnsupportedError, 0),
     ("ToFloat(s0) > 0.5", UnsupportedError, 0),
-    ("ToFloat(s0) >= 2", UnsupportedError, 0),  # SPEC §1.1: ToFloat left as a float
+    ("ToFloat(s0) >= 2", UnsupportedError, 0),  # docs/problem-format.md §1.1: ToFloat left as a float
     ("s1 < IntTrueDiv(s0, 3)", UnsupportedError, 5),
     ("FloorToInt(FloatTrueDiv(ToFloat(s0), 2.5)) > 1", UnsupportedError, 37),
     ("Where(s0 > 1, ToFloat(s0), 1) + 1 > 0", UnsupportedError, 0),

@@ -32,7 +32,7 @@ TIMEOUT_MS = 60_000
 
 
 def problem_of(path: Path) -> dict[str, Any]:
-    """The SPEC problem of a corpus file, with a generous budget so verdicts are final."""
+    """The problem of a corpus file, with a generous budget so verdicts are final."""
     doc = json.loads(path.read_text())
     doc.pop("meta", None)
     doc["options"] = {**doc.get("options", {}), "timeout_ms": TIMEOUT_MS}

@@ -1,6 +1,6 @@
 """Generate the PyTorch corpus: every model of ``gen_corpus_models`` traced with
 ``torch.export.export(strict=False, Dim.AUTO(min, max))`` and with ``torch.compile(dynamic=True,
-fullgraph=True)`` and a capturing backend, each ShapeEnv written as a SPEC problem
+fullgraph=True)`` and a capturing backend, each ShapeEnv written as a problem
 ``smt2_corpus/torch/<model>_<mode>.json`` (plus ``.smt2`` when ``solver.syntax.smtlib_script`` can export).
 
 Needs the ``torch`` extra. Each (model, mode) runs in its own subprocess with a time limit, so a
@@ -30,7 +30,7 @@ MODES = ("export", "compile")
 
 
 def trace_one(name: str, mode: str) -> dict[str, Any]:
-    """Trace one model in one mode (in this process) and return its SPEC problem."""
+    """Trace one model in one mode (in this process) and return its problem document."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tools"))
     import torch

@@ -1,4 +1,4 @@
-"""SPEC §2 ``simplify``: the canonical form of each expression under the context.
+"""docs/problem-format.md §2 ``simplify``: the canonical form of each expression under the context.
 
 The context is the ranges, the asserts and the guards: every form is equal to its expression at
 every point of the context where the expression is defined (its divisors non-zero). Per

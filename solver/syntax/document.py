@@ -33,7 +33,7 @@ TermParser = Callable[[str], Parsed]
 
 
 def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem:
-    """Validate a SPEC §1 JSON document (already decoded) into a ``Problem``."""
+    """Validate a docs/problem-format.md §1 JSON document (already decoded) into a ``Problem``."""
     if not isinstance(data, Mapping):
         raise InvalidProblemError("a problem must be a JSON object", where="$")
     unknown = sorted(set(data) - _TOP_KEYS)

@@ -1,8 +1,8 @@
-"""Parse the sympy/PyTorch printing of size expressions (SPEC §1.1) into IR.
+"""Parse the sympy/PyTorch printing of size expressions (docs/problem-format.md §1.1) into IR.
 
 The text goes through Python's ``ast`` module and a whitelist of node kinds and function names;
 nothing is ever evaluated (no ``eval``, no ``sympify``). Every divisor met on the way is recorded
-so the caller can conjoin ``divisor != 0`` (SPEC §1.2: a guard that divides by zero cannot pass),
+so the caller can conjoin ``divisor != 0`` (docs/problem-format.md §1.2: a guard that divides by zero cannot pass),
 and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch.
 
 PyTorch's own functions (``torch.utils._sympy.functions``) are lowered to existing IR kinds
@@ -625,7 +625,7 @@ def _is_real(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, float)
     if isinstance(node, ast.BinOp):
-        return _is_real(node.left) or _is_real(node.right)  # '/' itself is unsupported (SPEC §1.1)
+        return _is_real(node.left) or _is_real(node.right)  # '/' itself is unsupported (docs/problem-format.md §1.1)
     if isinstance(node, ast.UnaryOp):
         return _is_real(node.operand)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
