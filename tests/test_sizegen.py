@@ -52,7 +52,7 @@ def test_generated_sizes_parse_and_evaluate_like_the_formula(data: st.DataObject
         assert _symguard(q.term, env) == _value(e, env), (q.text, env)
     for c, g in zip(p.guards, guards):
         assert c.term is not None
-        # a guard that divides by zero does not hold (SPEC 1.2), and may already be False once parsed
+        # a guard that divides by zero does not hold (docs/problem-format.md §1.2), and may already be False once parsed
         want = _value(g, env)
         assert holds(c.term, env) == (want is not ZeroDivisionError and want), (c.text, env)
 
