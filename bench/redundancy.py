@@ -1,7 +1,7 @@
 """Redundancy speed, one table per run: symguard against a plain z3 script and PyTorch today.
 
-    python bench/redundancy.py [PATH …] [--repeat 3] [--torch-limit 30] [--plain-limit 60]
-                               [--no-torch] [--no-plain] [--profile]
+    python bench/redundancy.py [PATH …] [--repeat 3] [--stability 5] [--torch-limit 30]
+                               [--plain-limit 60] [--no-torch] [--no-plain] [--profile]
 
 Instances (default): ``../shared/corpus_sample/*.json`` when present beside the checkout,
 ``smt2_corpus/torch/*.json`` and ``smt2_corpus/synthetic/*.json``. Per instance:
@@ -12,7 +12,9 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
-  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``.
+  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``. **stable**:
+  distinct (verdicts, minimal) answers over ``--stability`` warm runs (``1/5`` is deterministic;
+  run it on a loaded machine too, budgets are resource units so load must not change it).
 - **plain z3**: below, in this file — our parser, then z3's Python API directly: one incremental
   solver, assumption literals, the textbook always-true pass and greedy deletion in symguard's
   removal order, up to 2 s per check within ``--plain-limit`` seconds in all.
@@ -159,13 +161,17 @@ def symguard_cold(path: Path, pycache: str) -> tuple[float, dict[str, Any]]:
     return ms, json.loads(out.stdout)
 
 
-def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, dict[str, Any]]:
-    times, res = [], {}
-    for _ in range(repeat):
+def symguard_warm(doc: dict[str, Any], repeat: int, stability: int = 1) -> tuple[float, dict[str, Any], int]:
+    """Median time of ``repeat`` runs, the last result, and how many distinct (verdicts, minimal)
+    answers ``max(repeat, stability)`` runs gave."""
+    times, res, seen = [], {}, set()
+    for k in range(max(repeat, stability)):
         t0 = time.perf_counter()
         res = run("redundancy", doc)
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), res
+        if k < repeat:
+            times.append((time.perf_counter() - t0) * 1000)
+        seen.add(json.dumps([res["guards"], res["minimal"]], sort_keys=True))
+    return statistics.median(times), res, len(seen)
 
 
 def summary(res: dict[str, Any]) -> dict[str, Any]:
@@ -215,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--stability", type=int, default=5, help="warm runs compared for the 'stable' column")
     ap.add_argument("--torch-limit", type=float, default=60.0)
     ap.add_argument("--plain-limit", type=float, default=60.0)
     ap.add_argument("--no-torch", action="store_true")
@@ -224,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     files = instances(a.paths)
     print(f"{len(files)} instances; python {sys.version.split()[0]}, z3 {z3.get_version_string()}, "
           f"{os.cpu_count()} cpus")
-    head = ("| instance | guards | dropped | kept | unknown | cold ms | warm ms | checks | avoided | "
+    head = ("| instance | guards | dropped | kept | unknown | stable | cold ms | warm ms | checks | avoided | "
             "rewrite/dup/points/facts/z3 | plain z3 ms | plain dropped | plain unknown | plain checks | "
             "torch ms | torch dropped | plain/warm | torch/warm |")
     print(head)
@@ -236,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         for f in files:
             doc = json.loads(f.read_text())
             cold_ms, cold = symguard_cold(f, pycache)
-            warm_ms, warm = symguard_warm(doc, a.repeat)
+            warm_ms, warm, distinct = symguard_warm(doc, a.repeat, a.stability)
             s = summary(warm)
             if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
                 print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug
@@ -246,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
             tr = None if a.no_torch else torch_redundancy(doc, a.torch_limit)
             name = f"{f.parent.name}/{f.stem}"
             tms = None if tr is None else (">" if tr["stopped"] else "") + fmt(tr["ms"])
-            print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | {cold_ms:.0f} | "
+            runs = max(a.repeat, a.stability)
+            print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | "
+                  f"{distinct}/{runs} | {cold_ms:.0f} | "
                   f"{warm_ms:.0f} | {s['checks']} | {s['avoided']} | {levers} | "
                   f"{fmt(plain and plain['ms'])} | {fmt(plain and plain['dropped'])} | "
                   f"{fmt(plain and plain['unknown'])} | {fmt(plain and plain['checks'])} | {fmt(tms)} | "
