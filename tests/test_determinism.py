@@ -3,9 +3,8 @@
 Budgets inside an operation are z3 resource units (``checker.Deadline``), each operation has its
 own z3 context, and the Python side is seeded, so verdicts, ``minimal`` and models are functions
 of the problem alone. What is compared: the whole result but its timing fields (``elapsed_ms``,
-``cached``, ``stats.solver_ms``). The one load-dependent event by design is the outer wall-clock
-limit (``OutOfTime`` → every guard ``unknown``); the loaded runs lift it, so that what is tested
-is the budget inside it.
+``cached``, ``stats.solver_ms``). The outer limit (``OutOfTime`` → every guard ``unknown``) counts
+CPU time, not wall time, so a CPU hog does not make it fire either; it stays in force here.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from typing import Any
 import pytest
 
 from solver import run
-from solver.smt import checker
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus"
 QUICK = ["vit_patchify_compile", "reshape_zoo_export", "unet_export", "wav2vec2_compile"]
@@ -97,8 +95,7 @@ def all_answers() -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_same_answers_unloaded_and_under_a_cpu_hog(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(checker, "OUTER_FACTOR", 60)  # see the module docstring
+def test_same_answers_unloaded_and_under_a_cpu_hog() -> None:
     quiet = all_answers()
     with cpu_hog():
         loaded = all_answers()

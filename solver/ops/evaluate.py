@@ -72,6 +72,7 @@ class _Run:
         rows = []
         n = len(self.p.queries)
         for i, q in enumerate(self.p.queries):
+            self.deadline.ensure_time()  # the outer limit, between queries too
             budget = self.deadline.remaining() // max(1, n - i)
             rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
         status = out.status

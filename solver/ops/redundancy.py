@@ -130,12 +130,16 @@ class _Run:
         self.pool.add(dict(model))
 
     def budget(self, pending: int) -> int:
-        """Resource units for a second-pass check: three times its share of what is left."""
+        """Resource units for a second-pass check: three times its share of what is left.
+        (Both budget functions run once per decision, solver or not: there the outer wall-clock
+        limit is enforced, ``OutOfTime``, also across stretches of pure Python work.)"""
+        self.deadline.ensure_time()
         rem = self.deadline.remaining()
         return max(MIN_CHECK, rem // max(1, pending) * 3)
 
     def first_budget(self, pending: int) -> int:
         """A first pass spends at most its share of what is left: hard checks get a second pass."""
+        self.deadline.ensure_time()
         rem = self.deadline.remaining()
         return max(FIRST_MIN, min(FIRST_MAX, rem // max(1, pending)))
 
@@ -189,7 +193,7 @@ class _Run:
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
         # telling always_true from redundant only labels a guard that greedy drops anyway:
-        # solver time for it is capped so the deletion pass keeps most of the budget
+        # solver units for it are capped so the deletion pass keeps most of the budget
         floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(pending):
             if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):

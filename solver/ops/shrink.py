@@ -82,7 +82,9 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
         if out.status != SAT:
             return {"status": "unknown", "reason": out.reason, "warnings": warnings}
         start = out.model
-    accept(start)
+        accept(start)
+    # (hints come checked by hint_model, and differ on every distinct pair by construction:
+    # re-evaluating 300 guards in Python would cost a Swin set a few hundred ms)
     objs = objectives(kind, ints, sess)
     if method == "optimize":
         model, optimal = _with_optimize(sess, objs, start, dl, accept, fits)

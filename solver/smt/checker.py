@@ -16,10 +16,13 @@ process). Checks always run with at least one assumption, which keeps z3 on its 
 kernel; without one it may pick a tactic with a wall-clock ``try_for`` inside.
 
 ``options.timeout_ms`` becomes units through ``UNITS_PER_MS`` (calibrated on the torch corpus'
-checks: see the constant) and survives as wall-clock time only in the outer limit of the whole
-operation (``outer_ms``). When that limit passes, or a watchdog calls ``Deadline.interrupt``, the
-next check — or the running one — raises ``OutOfTime``: the caller answers the operation's sound
-``unknown`` result for everything instead of a partial, load-dependent one.
+checks: see the constant) and survives as time only in the outer limit of the whole operation
+(``outer_ms``), counted in the process's CPU time: on this shared 2-core VM the same Swin shrink
+took 0.7 s and 7.3 s of wall time minutes apart (0.3 s of CPU), so a wall-clock limit would have
+turned load into answers again. When the outer limit passes, when a watchdog calls
+``Deadline.interrupt``, or when a hang guard on the wall clock (``HANG_FACTOR`` times the limit,
+also z3's own ``timeout``) fires, the next check — or the running one — raises ``OutOfTime``: the
+caller answers the operation's sound ``unknown`` result for everything instead of a partial one.
 
 This is the one place where foreign exceptions (z3, pysmt) become symguard outcomes or errors.
 """
@@ -48,11 +51,12 @@ SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 # runs made of many small checks 30-130 (setup the units below charge for). At 100 an operation
 # that spends every unit takes about timeout_ms at the slow end and a third of it typically.
 UNITS_PER_MS = 100
-# The outer wall-clock limit, a runaway guard rather than a budget: the Python side of an
-# operation (rewriting, points, translation) is not counted in units, and on a loaded machine
-# it and z3 both run several times slower than on a quiet one.
+# The outer limit, in CPU time of the process, a runaway guard rather than a budget: the Python
+# side of an operation (rewriting, points, translation) is not counted in units.
 OUTER_FACTOR = 3
 OUTER_SLACK_MS = 1000
+# The wall-clock hang guard: this many times the outer limit (z3's own ``timeout`` in each check).
+HANG_FACTOR = 5
 
 
 def units(ms: float) -> int:
@@ -70,12 +74,12 @@ SCOPED_COST, FORMULA_COST = units(2), units(0.05)
 
 
 def outer_ms(timeout_ms: int) -> int:
-    """The wall-clock limit of a whole operation whose options say ``timeout_ms``."""
+    """The outer limit (CPU ms) of a whole operation whose options say ``timeout_ms``."""
     return timeout_ms * OUTER_FACTOR + OUTER_SLACK_MS
 
 
 class OutOfTime(Exception):
-    """The outer wall-clock limit passed (or ``Deadline.interrupt`` was called) during an
+    """The outer limit or the hang guard passed (or ``Deadline.interrupt`` was called) during an
     operation. Not a ``SymguardError``: it never reaches a caller; the library turns it into the
     operation's sound ``unknown`` result (reason ``timeout``, never cached)."""
 
@@ -92,17 +96,20 @@ class Deadline:
     """An operation's budget (SPEC options.timeout_ms), shared by all its checks.
 
     ``units`` (z3 resource units) decide everything inside the operation: each split between
-    checks is computed from ``remaining()``. The wall clock only ends the whole operation
-    (``OutOfTime``) once ``outer_ms(timeout_ms)`` has passed. One z3 context per deadline
+    checks is computed from ``remaining()``. Time only ends the whole operation (``OutOfTime``):
+    ``limit_ms`` (default ``outer_ms(timeout_ms)``) of the process's CPU time, or ``HANG_FACTOR``
+    times that of wall time (``wall_end``), whichever comes first. One z3 context per deadline
     (``ctx``): every z3 object of the operation lives in it.
     """
 
     def __init__(self, budget_ms: int, *, budget_units: int | None = None,
-                 wall_ms: int | None = None) -> None:
+                 limit_ms: int | None = None) -> None:
         self.budget_ms = budget_ms
         self.units = units(budget_ms) if budget_units is None else budget_units
         self.spent = 0
-        self.wall_end = time.monotonic() + (outer_ms(budget_ms) if wall_ms is None else wall_ms) / 1000.0
+        limit = (outer_ms(budget_ms) if limit_ms is None else limit_ms) / 1000.0
+        self.cpu_end = time.process_time() + limit
+        self.wall_end = time.monotonic() + HANG_FACTOR * limit
         self._ctx: z3.Context | None = None
         self._stop = threading.Event()
 
@@ -132,7 +139,7 @@ class Deadline:
     @property
     def out_of_time(self) -> bool:
         """The outer limit passed or an interrupt came: the operation's answer would depend on load."""
-        return self._stop.is_set() or time.monotonic() >= self.wall_end
+        return self._stop.is_set() or time.process_time() >= self.cpu_end or time.monotonic() >= self.wall_end
 
     def ensure_time(self) -> None:
         """Raise ``OutOfTime`` once the outer limit has passed (call between pieces of work)."""
@@ -158,7 +165,7 @@ class Deadline:
         setup) and the units z3 used.
 
         Returns (z3's answer, whether the units ran out); (None, True) when the grant does not
-        cover ``cost``. Raises ``OutOfTime`` when the wall clock or an interrupt ended it,
+        cover ``cost``. Raises ``OutOfTime`` when the hang guard or an interrupt ended it,
         ``Z3Failed`` on a z3 exception."""
         grant = self.grant(budget) - cost
         self.ensure_time()
@@ -185,7 +192,7 @@ class Deadline:
                 return r, True
             low = s.reason_unknown().lower()
             if self.out_of_time or "cancel" in low or "timeout" in low:
-                raise OutOfTime  # the wall clock or an interrupt, not the units: load-dependent
+                raise OutOfTime  # the hang guard or an interrupt, not the units: load-dependent
         return r, False
 
 
