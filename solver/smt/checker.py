@@ -45,11 +45,12 @@ from solver.smt.encode import Encoding
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 
-# z3 resource units granted per millisecond of ``timeout_ms``. Measured on the corpus (swin,
-# vit_patchify, wav2vec2, reshape_zoo, synthetic_500; redundancy and shrink; a 2-core VM shared
-# with other jobs, load 6-8): checks doing real search run 200-750 units per ms of wall time,
-# runs made of many small checks 30-130 (setup the units below charge for). At 100 an operation
-# that spends every unit takes about timeout_ms at the slow end and a third of it typically.
+# z3 resource units granted per millisecond of ``timeout_ms``. Measured on the corpus (redundancy
+# and shrink on swin, vit_patchify, wav2vec2, reshape_zoo; redundancy on synthetic_500), per ms
+# of CPU time: checks doing real search count 900-2,000 units, synthetic_500's 436 small checks
+# 280 with their setup charged (below); per ms of wall time on this shared 2-core VM at load 6-15,
+# 200-750 and 30-130. At 100, the heaviest run (synthetic_500, every unit spent) takes about
+# timeout_ms of CPU, Python included; the Swin sets' checks take at most ~100 ms.
 UNITS_PER_MS = 100
 # The outer limit, in CPU time of the process, a runaway guard rather than a budget: the Python
 # side of an operation (rewriting, points, translation) is not counted in units.
