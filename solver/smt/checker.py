@@ -189,9 +189,9 @@ class Deadline:
         used = _rlimit_count(s) - before
         self.charge(used)
         if r == z3.unknown:
-            if used >= grant:  # the units ran out: deterministic, whatever the load
-                return r, True
             low = s.reason_unknown().lower()
+            if used >= grant or "resource limit" in low:  # the units ran out: deterministic
+                return r, True
             if self.out_of_time or "cancel" in low or "timeout" in low:
                 raise OutOfTime  # the hang guard or an interrupt, not the units: load-dependent
         return r, False
