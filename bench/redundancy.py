@@ -12,7 +12,10 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
-  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``.
+  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``. **stable**:
+  ``yes`` when the cold runs and ``--stability`` warm runs (at least ``--repeat``) all gave the
+  same verdicts and minimal set, else how many distinct answers (run it on a loaded machine too:
+  budgets are resource units, so load must not change it).
 - **plain z3**: below, in this file — our parser, then z3's Python API directly: one incremental
   solver, assumption literals, the textbook always-true pass and greedy deletion in symguard's
   removal order, up to 2 s per check within ``--plain-limit`` seconds in all.
@@ -248,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--stability", type=int, default=5, help="warm runs compared for the 'stable' column")
     ap.add_argument("--torch-limit", type=float, default=60.0)
     ap.add_argument("--plain-limit", type=float, default=60.0)
     ap.add_argument("--no-torch", action="store_true")
@@ -281,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                 err = cold["error"]
                 print(f"| {name} | error: {err['code']} at {err.get('where')}: {err['message'][:80]} |", flush=True)
                 continue
-            warm_ms, warm, runs = symguard_warm(doc, a.repeat)
+            warm_ms, warm, runs = symguard_warm(doc, max(a.repeat, a.stability))
             s = summary(warm)
             if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
                 print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug

@@ -199,7 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("spec", metavar="MODEL.py", help="a model spec: build_model, example_inputs, dynamic_shapes")
     p.add_argument("--out", metavar="TEST.py", help="default: tests/generated/test_<name>.py")
     p.add_argument("--objective", choices=("sum", "max", "lex"), default="sum")
-    p.add_argument("--timeout-ms", type=int, default=20_000, help="budget of each shrink/redundancy call")
+    p.add_argument("--timeout-ms", type=int, default=60_000,
+                   help="budget of each shrink/redundancy call (default 60000: 60 s, small next to the "
+                   "export before it)")
     remote(p)
     p.set_defaults(func=_cmd_shrink_model)
 

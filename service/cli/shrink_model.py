@@ -37,7 +37,9 @@ from . import shrink_model_template
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 OBJECTIVES = ("sum", "max", "lex")
-DEFAULT_TIMEOUT_MS = 20_000  # the objective's proof can take seconds on 100+ non-linear guards
+# each shrink/redundancy call: the step before it (torch.export) already took minutes, and the
+# objective's proof can take seconds on 100+ non-linear guards; 60 s is also the server's cap
+DEFAULT_TIMEOUT_MS = 60_000
 
 
 @dataclass(frozen=True)
