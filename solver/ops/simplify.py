@@ -43,7 +43,7 @@ from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
 from solver.reason.simplify_rules import Simplifier
-from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.checker import SAT, UNSAT, Deadline, units
 from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import cost, to_sympy
 
@@ -109,14 +109,14 @@ class _Run:
 
     def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int = CHECK_MS) -> bool | None:
         """``context ∧ domain ⇒ cond``: True proven, False refuted (the model joins the pool),
-        None undecided."""
-        budget = min(budget_ms, self.deadline.remaining_ms())
+        None undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
+        budget = self.deadline.grant(units(budget_ms))
         if budget <= 0:
             return None
         s = self.sess
         self.checks += 1
         hs = [s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
-        out = s.check(hs, budget_ms=budget)
+        out = s.check(hs, budget=budget)
         if out.status == UNSAT:
             return True
         if out.status == SAT:
@@ -128,7 +128,7 @@ class _Run:
     def run(self) -> dict[str, Any]:
         status = SAT if hint_model(self.p) is not None or self.pool.points else None
         if status is None:
-            out = self.sess.check(budget_ms=min(CHECK_MS * 4, self.deadline.remaining_ms()))
+            out = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
             status = out.status
             if out.status == SAT:
                 self.add_point(dict(out.model))
