@@ -45,12 +45,15 @@ def session_doc(name: str, backend: str, rec: Any, initial_ranges: Any, cap: int
     env = rec.envs[key]
     ctx = tb.problem_from_shape_env(env, initial_ranges=initial_ranges)
     unparsed: Counter[str] = Counter()
+    examples: dict[str, list[str]] = {}
     events: list[dict[str, Any]] = []
     dropped = 0
     for ev in rec.events.get(key, []):
         bad = parse_error(ev["expr"]) or (parse_error(ev["pytorch"]) if ev["pytorch"] is not None else None)
         if bad is not None:
             unparsed[bad] += 1
+            if len(examples.setdefault(bad, [])) < 3:
+                examples[bad].append(ev["expr"])
             continue
         if len(events) >= cap:
             dropped += 1
@@ -68,6 +71,7 @@ def session_doc(name: str, backend: str, rec: Any, initial_ranges: Any, cap: int
         "cap": cap, "truncated": dropped,
         "skipped": dict(sorted(rec.skipped.items())),
         "unparsed": dict(sorted(unparsed.items())),
+        "unparsed_examples": dict(sorted(examples.items())),
         "other_shape_envs": len(rec.envs) - 1,
     })
     return {"source": source, "symbols": symbols, "events": events}

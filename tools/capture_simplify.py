@@ -55,6 +55,7 @@ def simplify_doc(name: str, rec: Any, initial_ranges: Any, cap: int, seconds: fl
         seen.add(str(g.expr))
         distinct_at.append(len(seen))
     unparsed: Counter[str] = Counter()
+    examples: dict[str, list[str]] = {}
     rows: dict[tuple[str, str, str], dict[str, Any]] = {}
     for r in rec.records:
         if r["env"] != key:
@@ -68,6 +69,8 @@ def simplify_doc(name: str, rec: Any, initial_ranges: Any, cap: int, seconds: fl
             bad = next((e for e in (parse_error(b) for b in r["ranges"].values()) if e), None)
         if bad is not None:
             unparsed[bad] += 1
+            if len(examples.setdefault(bad, [])) < 3:
+                examples[bad].append(r["expr"])
             continue
         n = distinct_at[min(r["n_guards"], len(distinct_at) - 1)]
         row: dict[str, Any] = {"expr": r["expr"]}
@@ -91,6 +94,7 @@ def simplify_doc(name: str, rec: Any, initial_ranges: Any, cap: int, seconds: fl
         "cap": cap, "truncated": len(ordered) - len(exprs),
         "skipped": dict(sorted(rec.skipped.items())),
         "unparsed": dict(sorted(unparsed.items())),
+        "unparsed_examples": dict(sorted(examples.items())),
         "other_shape_envs": len(rec.envs) - 1,
     })
     return {"source": source, "symbols": ctx["symbols"], "asserts": asserts, "guards": ctx["guards"],
