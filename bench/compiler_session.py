@@ -79,7 +79,8 @@ def _pytorch(ans: Any) -> bool | None:
 
 
 def replay(path: str, http: httpx.Client | None, stats: dict[str, Any]) -> None:
-    data = json.load(open(path))
+    with open(path) as fh:
+        data = json.load(fh)
     opts = {"timeout_ms": 1000, "on_unsupported": "skip"}
     doc: dict[str, Any] = {"symbols": data["symbols"], "asserts": [], "guards": [], "options": opts}
     ctx = Context(doc)
