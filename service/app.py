@@ -24,6 +24,7 @@ from pydantic.json_schema import models_json_schema
 from solver import OPS
 from solver.errors import InvalidProblemError, SymguardError, TooLargeError
 
+from . import contexts as ctx
 from . import schemas
 from .answer import Answerer
 from .cache import ResultCache
@@ -75,11 +76,13 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
         cache = ResultCache(settings, metrics)
         app.state.answerer = Answerer(pool, cache, metrics)
         await pool.start()
+        await app.state.contexts.start()  # contexts hook (service/contexts.py)
         try:
             yield
         finally:
             await pool.close()
             await cache.close()
+            await app.state.contexts.close()
 
     # /docs and /redoc with their scripts served from the package, not a CDN: they work offline
     app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan,
@@ -103,6 +106,8 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
     def add_op(op: str) -> None:
         async def endpoint(request: Request, a: Annotated[Answerer, Depends(answerer)]) -> Response:
             body = await read_body(request, settings.max_body_bytes)
+            if ctx.wants(body):  # contexts hook: {"context": KEY, ...delta}
+                return await request.app.state.contexts.answer(op, body)  # type: ignore[no-any-return]
             return _json(await a.answer(op, body))
 
         app.post(f"/v1/{op}", response_model=schemas.RESULTS[op], responses=_ERRORS, openapi_extra=problem_body,
@@ -110,6 +115,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
     for op in OPS:
         add_op(op)
+    app.state.contexts = ctx.install(app, settings, authorized, read_body)  # contexts hook
 
     @app.post("/v1/batch", response_model=schemas.BatchResponse, responses=_ERRORS,
               dependencies=[Depends(authorized)], summary="many operations, results in order",
@@ -193,7 +199,7 @@ def _document(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-_ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/healthz", "/readyz", "/metrics"})
+_ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/v1/contexts", "/healthz", "/readyz", "/metrics"})
 
 
 class _Measure:

@@ -68,9 +68,15 @@ def _decode(r: httpx.Response, url: str) -> Any:
         return body
     if r.status_code in (400, 413) and body is not None:
         raise error_from_body(body, status=r.status_code)
+    if r.status_code == 404 and isinstance(body, dict) and body.get("error", {}).get("code") == "unknown_context":
+        raise UnknownContext(body["error"].get("message", "unknown context"))
     detail = body["error"].get("message") if isinstance(body, dict) and isinstance(body.get("error"), dict) \
         else r.text[:200]
     raise RemoteError(f"symguard server {url} answered HTTP {r.status_code}: {detail}")
+
+
+class UnknownContext(RemoteError):
+    """The server does not know the context key (expired, another deployment): resend the problem."""
 
 
 def _check_op(op: str) -> str:
@@ -102,6 +108,11 @@ class Client:
 
     def run(self, op: str, problem: dict[str, Any]) -> Result:
         return self._post(f"/v1/{_check_op(op)}", problem)  # type: ignore[no-any-return]
+
+    def context(self, problem: dict[str, Any]) -> str:
+        """Register a context (or extend one: ``{"context": KEY, ...delta}``); its key.
+        Then ``run(op, {"context": KEY, ...delta})``; an unknown key raises ``UnknownContext``."""
+        return self._post("/v1/contexts", problem)["context"]  # type: ignore[no-any-return]
 
     def solve(self, problem: dict[str, Any]) -> Result:
         return self.run("solve", problem)

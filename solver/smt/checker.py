@@ -147,6 +147,11 @@ class Deadline:
         if self.out_of_time:
             raise OutOfTime
 
+    def adopt_context(self, other: Deadline) -> None:
+        """Use the z3 context of ``other`` (a session kept across requests, ``solver.session``):
+        the z3 objects it built live there, and this deadline's ``interrupt`` must reach them."""
+        self._ctx = other.ctx
+
     def interrupt(self) -> None:
         """End the operation from another thread (a watchdog): the running z3 check stops and
         raises ``OutOfTime`` in the thread running the operation, as does every later check."""
