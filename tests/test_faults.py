@@ -41,14 +41,14 @@ PID_WORKER = (sys.executable, "-c", """
 import os, time
 import solver.api as api
 real = api.compute
-def compute(op, canon):
+def compute(op, canon, **kw):
     if canon.options.timeout_ms == 778:
         with open(os.environ["SYMGUARD_TEST_PIDFILE"], "w") as f:
             f.write(str(os.getpid()))
         time.sleep(600)
-    return real(op, canon)
+    return real(op, canon, **kw)
 api.compute = compute
-from service.worker_proc import main
+from service.runtime.child import main
 main()
 """)
 
