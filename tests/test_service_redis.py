@@ -81,3 +81,39 @@ def test_redis_down_still_answers(redis: str) -> None:
         assert errors and float(errors[0].split()[-1]) >= 1
         ready = httpx.get(f"{url}/readyz")
         assert ready.status_code == 200 and ready.json()["redis"] is False
+
+
+@pytest.mark.parametrize("planted", [
+    {"status": "sat", "model": {"v0": 999999}},  # a model outside the range [0, 50]
+    {"status": "sat", "model": {"v0": 7, "v9": 1}},  # a symbol the problem does not have
+    {"status": "unsat", "core": ["g7"]},  # an id the problem does not have
+    {"status": "sat", "model": "999999"},  # the wrong type
+    "not json at all {",
+    ["a", "list"],
+])
+def test_a_tampered_or_malformed_redis_entry_is_never_served(redis: str, planted: Any) -> None:
+    """Cached entries are data, not truth: checked in the worker, recomputed when they fail."""
+    import json
+
+    import redis as redis_sync
+
+    doc = {"symbols": {"y": {"min": 0, "max": 50}}, "guards": [f"y >= {uuid.uuid4().int % 40 + 1}"]}
+    with running_server(Settings(workers=1, redis_url=redis, redis_timeout_ms=2000)) as a:
+        first = httpx.post(f"{a}/v1/solve", json=doc, timeout=60).json()
+    name = f"symguard:v1:solve:{first['key']}"
+    with redis_sync.Redis.from_url(redis) as r:
+        r.set(name, planted if isinstance(planted, str) else json.dumps(planted))
+    with running_server(Settings(workers=1, redis_url=redis, redis_timeout_ms=2000)) as b:  # empty local cache
+        res = httpx.post(f"{b}/v1/solve", json=doc, timeout=60)
+        assert res.status_code == 200, res.text
+        body = res.json()
+        assert body["status"] == "sat" and body["cached"] is False
+        assert 0 <= body["model"]["y"] <= 50
+        metrics = httpx.get(f"{b}/metrics").text
+        assert "symguard_cache_rejected_total 1.0" in metrics
+    with redis_sync.Redis.from_url(redis) as r:  # the fresh answer replaced the planted one
+        for _ in range(400):
+            if r.get(name) != (planted if isinstance(planted, str) else json.dumps(planted)).encode():
+                break
+            threading.Event().wait(0.01)
+        assert json.loads(r.get(name))["model"]["v0"] <= 50
