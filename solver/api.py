@@ -36,7 +36,7 @@ from solver.ops import OPERATIONS, OPS, Operation
 from solver.ops.operation import Back, Result
 from solver.ops.selfcheck import violations
 from solver.smt.checker import Deadline
-from solver.smt.interrupt import interrupt
+from solver.smt.interrupt import interrupt, settle
 from solver.syntax.document import load_problem
 
 _SERIAL = threading.RLock()  # z3's main context, pysmt and the IR's intern table: one caller at a time
@@ -202,6 +202,8 @@ class _Watchdog:
         with _WATCHDOG:  # after this no interrupt of ours can reach the next caller's z3 work
             self._active = False
         self._done.set()
+        if self.fired:  # and none of ours is still pending in z3's cancel counter
+            settle()
 
 
 @contextmanager
