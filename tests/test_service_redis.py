@@ -117,3 +117,38 @@ def test_a_tampered_or_malformed_redis_entry_is_never_served(redis: str, planted
                 break
             threading.Event().wait(0.01)
         assert json.loads(r.get(name))["model"]["v0"] <= 50
+
+
+def test_redis_with_a_password(tmp_path: Any) -> None:
+    """docker-compose runs Redis with ``--requirepass``: the password setting reaches it, and a
+    server without the password still answers every request (from its local cache)."""
+    import shutil
+    import subprocess
+
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.skip("redis-server is not on PATH")
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--requirepass", "s3cret-for-tests"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        url = f"redis://127.0.0.1:{port}/0"
+        import redis as redis_sync
+
+        for _ in range(200):
+            try:
+                redis_sync.Redis.from_url(url, password="s3cret-for-tests").ping()
+                break
+            except redis_sync.ConnectionError:
+                threading.Event().wait(0.05)
+        with running_server(Settings(workers=1, redis_url=url, redis_password="s3cret-for-tests",
+                                     redis_timeout_ms=2000)) as a:
+            assert httpx.get(f"{a}/readyz").json()["redis"] is True
+        with running_server(Settings(workers=1, redis_url=url, redis_timeout_ms=2000)) as b:
+            assert httpx.get(f"{b}/readyz").json()["redis"] is False
+            r = httpx.post(f"{b}/v1/solve", json=_fresh_problem(), timeout=60)
+            assert r.status_code == 200 and r.json()["status"] == "sat"
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
