@@ -20,6 +20,7 @@ import importlib
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -69,6 +70,7 @@ def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner
     from solver.errors import InvalidProblemError
 
     _, op, source, cap_ms = msg
+    started = time.monotonic()  # timeout_ms bounds the whole task, reading included (SPEC §2)
     try:
         if op not in OPS:
             raise InvalidProblemError(f"unknown operation {op!a} (expected one of {', '.join(OPS)})", where="op")
@@ -96,7 +98,7 @@ def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner
             except Exception:  # noqa: BLE001 - any fault in a cached entry: compute instead
                 rejected = True
         if out is None:
-            res = api.compute(op, canon.problem)
+            res = api.compute(op, canon.problem, started=started)
             fresh = res if api.is_final(op, res) else None
             out = api.finish(op, res, problem, canon, cached=False, elapsed_ms=0)
         out["warnings"] += extra

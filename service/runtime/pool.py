@@ -309,7 +309,7 @@ class WorkerPool:
                 cached = await lookup(op, key)
             except Exception:  # noqa: BLE001 - a cache fault must not cost the answer
                 cached = None
-        t0 = time.monotonic()
+        t0 = t_read  # the budget covers the whole task, reading included, as in the worker
         limit = (timeout_ms + self._lim.grace_ms) / 1000
         try:
             if key is not None:
