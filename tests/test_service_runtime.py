@@ -92,7 +92,8 @@ def _workers_up(url: str) -> None:
 
 
 def _worker_pids() -> list[int]:
-    """This process's worker children (the server runs in a thread of the test process)."""
+    """This module's workers (children of the test process, whose servers run in threads; other
+    modules' servers may still be stopping theirs)."""
     out = []
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
@@ -103,7 +104,7 @@ def _worker_pids() -> list[int]:
         except OSError:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == os.getpid() and b"service.runtime.child" in cmd:
+        if ppid == os.getpid() and b"KILL_WHILE_READING" in cmd:
             out.append(int(d.name))
     return out
 
