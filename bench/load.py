@@ -5,7 +5,11 @@ clients are threads with one persistent connection each, sending a mix of
 
 - ``hit``: real corpus problems again and again (cache hits after the first time),
 - ``miss``: a fresh small problem each time (a new canonical key: solved by a worker),
-- ``bad``: malformed problems (400 expected),
+- ``bad``: malformed problems (400 expected): broken JSON, lone surrogates (``\\ud800`` in ids,
+  keys, expressions), bytes that are not UTF-8, 5,000-digit integers, deep nesting, a
+  ``timeout_ms`` past the documented range,
+- ``fuzz``: corpus problems mutated at random (bytes flipped, cut, duplicated, surrogate escapes
+  and huge integers spliced in): 200 or 400, never a 5xx,
 
 over solve/redundancy/evaluate/shrink. It checks the service's promises under load: no 5xx
 other than the documented 503 with ``Retry-After``; memory (RSS of the server and its workers,
@@ -94,14 +98,42 @@ def fresh_problem(rng: random.Random) -> dict[str, Any]:
 
 
 BAD = [b"{", b'{"guards": ["s0 >="]}', b'{"guards": ["sqrt(s0) > 1"]}', b'{"symbols": 3}', b"[]",
-       b'{"guards": ["' + b"(" * 5000 + b's0"]}']
+       b'{"guards": ["' + b"(" * 5000 + b's0"]}',
+       b'{"guards": [{"id": "\\ud800", "expr": "s0 >= 7"}, "s0 >= 0"]}',
+       b'{"symbols": {"\\udc00": {"min": 1}}, "guards": ["s0 >= 1"]}',
+       b'{"guards": ["s0 >= \\udbff"]}', b'{"guards": ["s0 >= 1"], "syntax": "\\ud800"}',
+       b'{"guards": ["s0 \xff\xfe >= 1"]}',
+       b'{"symbols": {"s0": {"min": 1' + b"0" * 5000 + b'}}, "guards": ["s0 >= 1"]}',
+       b"[" * 100_000 + b"]" * 100_000,
+       b'{"guards": ["s0 >= 1"], "options": {"timeout_ms": 1000000000000}}']
+SPLICE = [b"\\ud800", b"\\udfff", b"1" + b"0" * 4400, b"\xff", b"[[[[[[", b'"', b"null", b"-", b"**64"]
+
+
+def mutate(rng: random.Random, body: bytes) -> bytes:
+    """A corpus body with a few random byte-level edits."""
+    b = bytearray(body)
+    for _ in range(rng.randint(1, 4)):
+        if not b:
+            break
+        i = rng.randrange(len(b))
+        how = rng.randrange(4)
+        if how == 0:
+            b[i] = rng.randrange(256)
+        elif how == 1:
+            del b[i:i + rng.randint(1, 20)]
+        elif how == 2:
+            b[i:i] = rng.choice(SPLICE)
+        else:
+            j = rng.randrange(len(b))
+            b[i:i] = b[j:j + rng.randint(1, 30)]
+    return bytes(b)
 
 
 class Stats:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.codes: Counter[str] = Counter()
-        self.lat: dict[str, list[float]] = {"hit": [], "miss": [], "bad": []}
+        self.lat: dict[str, list[float]] = {"hit": [], "miss": [], "bad": [], "fuzz": []}
         self.broken: list[str] = []
         self.n = 0
 
@@ -127,10 +159,11 @@ def client(url: str, stats: Stats, stop: threading.Event, limit: int, seed: int,
             with stats.lock:
                 if stats.n >= limit:
                     return
-            kind = rng.choices(["hit", "miss", "bad"], [0.70, 0.25, 0.05])[0]
+            kind = rng.choices(["hit", "miss", "bad", "fuzz"], [0.60, 0.20, 0.10, 0.10])[0]
             op = rng.choice(OPS)
             body = (json.dumps(rng.choice(corpus)).encode() if kind == "hit" else
-                    json.dumps(fresh_problem(rng)).encode() if kind == "miss" else rng.choice(BAD))
+                    json.dumps(fresh_problem(rng)).encode() if kind == "miss" else
+                    rng.choice(BAD) if kind == "bad" else mutate(rng, json.dumps(rng.choice(corpus)).encode()))
             t0 = time.perf_counter()
             try:
                 r = c.post(f"/v1/{op}", content=body, headers={"content-type": "application/json"})

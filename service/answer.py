@@ -18,10 +18,10 @@ from typing import Any
 
 from .cache import ResultCache, exact_key
 from .metrics import Metrics
-from .workers import Done, WorkerPool
+from .runtime.pool import Done, WorkerCrashed, WorkerPool
 
 Result = dict[str, Any]
-EXACT_MAX_BODY = 256 * 1024  # larger requests skip the exact layer: it counts entries, not bytes
+EXACT_MAX_BODY = 256 * 1024  # larger requests skip the exact layer (a big body is rarely sent twice)
 
 
 class Answerer:
@@ -40,11 +40,13 @@ class Answerer:
             out = {**hit, "cached": True, "elapsed_ms": _ms(t0)}
         else:
             done = await self._run(op, body, bounded)
+            if done.rejected:
+                self._m.cache_rejected.inc()
             if done.layer is not None:
                 self._m.cache_hits.labels(done.layer).inc()
             else:
                 self._m.cache_misses.inc()
-            if done.fresh is not None:
+            if done.fresh is not None and done.key is not None:
                 self.cache.put(op, done.key, done.fresh)
             out = done.result
             out["elapsed_ms"] = _ms(t0)
@@ -56,11 +58,16 @@ class Answerer:
 
     async def _run(self, op: str, body: bytes, bounded: bool) -> Done:
         mine: list[tuple[str, str]] = []
+        from_redis: list[tuple[str, str, Result]] = []
 
         async def lookup(op: str, key: str) -> tuple[str, Result] | None:
             hit = await self.cache.lookup(op, key)
             if hit is not None:
+                if hit[0] == "redis":
+                    from_redis.append((op, key, hit[1]))
                 return hit
+            if (op, key) in mine:  # our own computation, retried after its worker died
+                return None
             other = self._inflight.get((op, key))
             if other is not None:
                 res = await asyncio.shield(other)
@@ -71,7 +78,17 @@ class Answerer:
 
         done: Done | None = None
         try:
-            done = await self.pool.run(op, body, lookup, bounded=bounded)
+            try:
+                done = await self.pool.run(op, ("body", body), lookup, bounded=bounded)
+            except WorkerCrashed as e:
+                if e.fallback is None:  # it died twice reading this problem: a bug of ours (500)
+                    raise
+                # killed twice mid-solve (OOM killer, an operator): the sound answer is unknown
+                note = "the worker solving this problem died twice; answered unknown (retrying may succeed)"
+                died = {**e.fallback, "reason": "resource", "warnings": [*e.fallback.get("warnings", ()), note]}
+                done = Done(died, None, None, None)
+            if done.layer == "redis" and from_redis:  # the worker accepted it: keep it locally too
+                self.cache.remember(*from_redis[0])
             return done
         finally:
             for k in mine:

@@ -9,6 +9,7 @@ Prometheus text; these three need no token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import time
@@ -22,17 +23,17 @@ from fastapi_offline import FastAPIOffline
 from pydantic.json_schema import models_json_schema
 
 from solver import OPS
-from solver.errors import InvalidProblemError, SymguardError, TooLargeError
+from solver.errors import InvalidProblemError, SymguardError
 
 from . import contexts as ctx
 from . import schemas
 from .answer import Answerer
 from .cache import ResultCache
-from .documents import dumps
+from .documents import dumps, loads, utf8
 from .errors import PayloadTooLarge, Unauthorized, error_body, install_handlers
 from .metrics import Metrics
+from .runtime.pool import DEFAULT_ARGV, WorkerPool
 from .settings import Settings
-from .workers import DEFAULT_ARGV, WorkerPool
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorBody, "description": d} for code, d in (
@@ -60,7 +61,7 @@ def answerer(request: Request) -> Answerer:
 
 
 def _json(obj: Any, status: int = 200) -> Response:
-    return Response(dumps(obj).encode(), status_code=status, media_type="application/json")
+    return Response(utf8(dumps(obj)), status_code=status, media_type="application/json")
 
 
 def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] = DEFAULT_ARGV) -> FastAPI:
@@ -72,7 +73,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = WorkerPool(settings, metrics, argv=worker_argv)
+        pool = WorkerPool(settings.limits(), metrics, argv=worker_argv)
         cache = ResultCache(settings, metrics)
         app.state.answerer = Answerer(pool, cache, metrics)
         await pool.start()
@@ -136,7 +137,14 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             except Exception as e:  # noqa: BLE001 - one item's failure does not fail the others
                 return error_body(e)
 
-        return _json({"results": await asyncio.gather(*(one(i, it) for i, it in enumerate(items)))})
+        work = asyncio.ensure_future(asyncio.gather(*(one(i, it) for i, it in enumerate(items))))
+        while not (await asyncio.wait({work}, timeout=_DISCONNECT_POLL_S))[0]:
+            if await request.is_disconnected():  # the client hung up: free the workers it holds
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+                return Response(status_code=499)
+        return _json({"results": work.result()})
 
     @app.get("/healthz", response_model=schemas.Health, summary="liveness")
     async def healthz() -> Response:
@@ -159,12 +167,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
 
 def _batch_items(raw: bytes, limit: int) -> list[Any]:
-    try:
-        doc = json.loads(raw)
-    except RecursionError:
-        raise TooLargeError("the JSON document is nested too deeply", where="$") from None
-    except (ValueError, UnicodeDecodeError) as e:
-        raise InvalidProblemError(f"invalid JSON: {e}"[:300], where="$") from None
+    doc = loads(raw)
     items = doc.get("items") if isinstance(doc, dict) else None
     if not isinstance(items, list):
         raise InvalidProblemError('a batch is {"items": [{"op": ..., "problem": {...}}, ...]}', where="items")
@@ -178,9 +181,10 @@ def _batch_item(i: int, item: Any) -> tuple[str, bytes]:
         raise InvalidProblemError('an item is {"op": ..., "problem": {...}}', where=f"items[{i}]")
     op = item.get("op")
     if op not in OPS:
-        raise InvalidProblemError(f"unknown operation {op!r} (expected one of {', '.join(OPS)})",
+        raise InvalidProblemError(f"unknown operation {op!a} (expected one of {', '.join(OPS)})",
                                   where=f"items[{i}].op")
-    return op, json.dumps(item.get("problem"), ensure_ascii=False, separators=(",", ":")).encode()
+    # ASCII escapes: a lone surrogate travels as "\\ud800" and is refused, with its place, by the worker
+    return op, json.dumps(item.get("problem"), separators=(",", ":")).encode()
 
 
 def _document(app: FastAPI) -> None:
@@ -199,6 +203,7 @@ def _document(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+_DISCONNECT_POLL_S = 0.25  # how often a running /v1/batch checks that its client is still there
 _ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/v1/contexts", "/healthz", "/readyz", "/metrics"})
 
 

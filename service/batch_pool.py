@@ -1,19 +1,19 @@
 """Worker pools for ``symguard batch``: many inputs at once, and no input can take the run down.
 
-z3 is not thread-safe and pysmt's z3 backend uses one global context, so in-process solving runs
-in worker *processes* started with ``spawn`` (a fresh interpreter: no inherited z3 state, no
-inherited threads such as the progress bar's). Each worker answers one input at a time over its
-own pipe, which lets the parent see exactly which input a worker holds. That is what makes the
-two promises of docs/problem-format.md §4 cheap to keep:
+In-process solving runs in the one worker runtime the HTTP server uses (``service.runtime``):
+worker processes (z3 is not thread-safe; a process can be killed), each holding one input at a
+time, with the runtime's rules:
 
-- a worker that dies (segfault in a native library, ``os._exit``, out of memory) yields an error
-  line for the input it held, and a fresh worker replaces it;
-- a worker that hangs is killed from outside once the input's wall limit passes — the problem's
-  own ``options.timeout_ms`` plus a grace period, counted from when the worker has read the
-  problem — then replaced in the same way.
+- an input that overruns its budget (``options.timeout_ms`` plus a grace period, counted from
+  when the worker has read the problem) is killed and answered with the operation's sound
+  ``unknown`` (reason ``timeout``), exactly as the server answers it;
+- a worker that dies is replaced and its input runs again once; a second death is an error line
+  for that input (``interrupted`` when a stop signal killed it, so a stopping run leaves it to
+  ``--resume``), and the run goes on.
 
-With ``--remote`` no z3 runs here, so a thread pool calling the HTTP client is enough
-(``ThreadPool``); the server enforces its own limits.
+``ProcessPool`` drives the runtime's asyncio pool from a private event-loop thread behind the
+synchronous interface batch's loop uses. With ``--remote`` no z3 runs here, so a thread pool
+calling the HTTP client is enough (``ThreadPool``); the server enforces its own limits.
 
 Both pools have one interface: ``submit(task)`` while ``idle()``, then ``poll(timeout)`` returns
 the finished ``Answer`` values. The caller never blocks longer than ``timeout`` seconds, so it
@@ -22,15 +22,14 @@ can react to Ctrl-C / SIGTERM between answers.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
-import multiprocessing as mp
+import contextlib
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from solver import Options
@@ -75,196 +74,90 @@ def answer(op: str, path: str, runner: Runner) -> tuple[dict[str, Any], str]:
         return error_body(e), "failure"
 
 
-def problem_timeout_ms(doc: dict[str, Any]) -> int:
-    """``options.timeout_ms`` of a problem document, robust to garbage (validation is the solver's job)."""
-    opts = doc.get("options")
-    t = opts.get("timeout_ms") if isinstance(opts, dict) else None
-    if isinstance(t, int) and not isinstance(t, bool) and 0 < t:
-        return t
-    return DEFAULT_TIMEOUT_MS
-
-
 # ------------------------------------------------------------------ worker processes
 
-def _worker_main(conn: Connection, runner: Runner) -> None:
-    """Child loop: ``("start", index, timeout_ms)`` once the problem is read, then ``("done", ...)``."""
-    from .documents import read_problem
-
-    conn.send(("ready",))
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError, KeyboardInterrupt):
-            return
-        if task is None:
-            return
-        index, op, path = task
-        try:
-            doc = read_problem(path)
-        except SymguardError as e:
-            conn.send(("done", index, error_body(e), "bad_input" if isinstance(e, BadInput) else "failure"))
-            continue
-        except Exception as e:  # noqa: BLE001 - becomes this input's error line
-            conn.send(("done", index, error_body(e), "failure"))
-            continue
-        conn.send(("start", index, problem_timeout_ms(doc)))
-        try:
-            body, kind = runner(op, doc), "ok"
-        except BadInput as e:
-            body, kind = error_body(e), "bad_input"
-        except Exception as e:  # noqa: BLE001 - becomes this input's error line
-            body, kind = error_body(e), "failure"
-        conn.send(("done", index, body, kind))
-
-
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them in order (the file stays valid)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _worker_entry(conn: Connection, runner: Runner) -> None:
-    _ignore_sigint()
-    _worker_main(conn, runner)
-
-
-@dataclass
-class _Slot:
-    proc: Any
-    conn: Connection
-    task: Task | None = None
-    started: float = 0.0
-    deadline: float = 0.0
-    ready: bool = False
-
-
 class ProcessPool:
-    """``jobs`` spawned worker processes; kills and replaces one that crashes or overruns its input."""
+    """``jobs`` runtime workers behind batch's synchronous interface (see the module docstring).
+
+    ``runner`` is ``solver.run`` (the workers' own cache-free path) or any function importable by
+    name (a test's misbehaving runner), which the workers then call on each document.
+    """
 
     def __init__(self, runner: Runner, jobs: int, *, grace_s: float) -> None:
-        self._runner = runner
-        self._grace_s = grace_s
-        self._ctx = mp.get_context("spawn")
-        self._slots = [self._start() for _ in range(max(1, jobs))]
+        from solver import run
 
-    def _start(self) -> _Slot:
-        parent, child = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=_worker_entry, args=(child, self._runner), daemon=True)
-        with _sigint_ignored():  # inherited through exec: Ctrl-C never reaches a booting worker
-            proc.start()
-        child.close()
-        return _Slot(proc=proc, conn=parent)
+        from .metrics import Metrics
+        from .runtime.pool import DEFAULT_ARGV, Limits, WorkerPool, child_env
+
+        argv: tuple[str, ...] = DEFAULT_ARGV
+        env = None
+        if runner is not run:
+            argv = (*DEFAULT_ARGV, "--runner", f"{runner.__module__}:{runner.__qualname__}")
+            env = child_env()
+        jobs = max(1, jobs)
+        limits = Limits(workers=jobs, queue_size=1 << 30, recycle_after=1 << 30, grace_ms=int(grace_s * 1000),
+                        prepare_limit_ms=DEFAULT_TIMEOUT_MS + int(grace_s * 1000) + 60_000,
+                        boot_limit_s=BOOT_LIMIT_S)
+        self._jobs = jobs
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="symguard-batch-runtime", daemon=True)
+        self._thread.start()
+        self._pool = WorkerPool(limits, Metrics(), argv=argv, env=env)
+        self._call(self._pool.start()).result()  # workers ignore SIGINT: Ctrl-C is ours to handle
+        self._running: dict[cf.Future[Any], tuple[Task, float]] = {}
+
+    def _call(self, coro: Any) -> cf.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     def idle(self) -> int:
-        return sum(1 for s in self._slots if s.task is None)
+        return self._jobs - len(self._running)
 
     def busy(self) -> int:
-        return len(self._slots) - self.idle()
+        return len(self._running)
 
     def submit(self, task: Task) -> None:
-        slot = next(s for s in self._slots if s.task is None)
-        now = time.monotonic()
-        slot.task, slot.started = task, now
-        slot.deadline = self._reading_deadline(now) if slot.ready else now + BOOT_LIMIT_S
-        slot.conn.send((task.index, task.op, task.path))
+        fut = self._call(self._pool.run(task.op, ("path", task.path), bounded=False))
+        self._running[fut] = (task, time.monotonic())
 
     def poll(self, timeout: float) -> list[Answer]:
-        busy = [s for s in self._slots if s.task is not None]
-        if not busy:
+        if not self._running:
             return []
-        now = time.monotonic()
-        wait_s = max(0.0, min(timeout, min(s.deadline for s in busy) - now))
-        ready = set(wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=wait_s))
-        out: list[Answer] = []
-        for i, slot in enumerate(self._slots):
-            if slot.task is None:
-                continue
-            if slot.conn in ready or slot.proc.sentinel in ready:
-                out.extend(self._drain(i))
-        now = time.monotonic()
-        for i, slot in enumerate(self._slots):
-            if slot.task is not None and now >= slot.deadline:
-                limit = slot.deadline - slot.started
-                out.append(self._replace(i, f"no answer within the wall limit of {limit:.1f} s "
-                                            "(timeout_ms plus grace); the worker was killed"))
+        done, _ = cf.wait(list(self._running), timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        out = []
+        for fut in done:
+            task, t0 = self._running.pop(fut)
+            out.append(self._answer(task, fut, time.monotonic() - t0))
         return out
 
-    def _reading_deadline(self, now: float) -> float:
-        """Until the worker has read the problem its timeout is unknown: assume the default."""
-        return now + DEFAULT_TIMEOUT_MS / 1000 + self._grace_s
-
-    def _drain(self, i: int) -> list[Answer]:
-        slot = self._slots[i]
-        task = slot.task
-        assert task is not None
-        try:
-            while slot.conn.poll():
-                msg = slot.conn.recv()
-                if msg[0] == "ready":  # the clock starts once the worker can work
-                    slot.ready = True
-                    slot.started = time.monotonic()
-                    slot.deadline = self._reading_deadline(slot.started)
-                    continue
-                if msg[0] == "start":
-                    slot.deadline = time.monotonic() + msg[2] / 1000 + self._grace_s
-                    continue
-                _, _, body, kind = msg
-                slot.task = None
-                return [Answer(task, body, kind, time.monotonic() - slot.started)]
-        except (EOFError, OSError):
-            pass
-        if slot.proc.is_alive():
-            return []
-        code = slot.proc.exitcode
-        answer = self._replace(i, f"the worker died (exit code {code}) while answering this input")
-        if code is not None and -code in STOP_SIGNALS:  # stopped from outside, not by the input
-            answer = Answer(answer.task, answer.body, "interrupted", answer.wall_s)
-        return [answer]
-
-    def _replace(self, i: int, why: str) -> Answer:
-        slot = self._slots[i]
-        task = slot.task
-        assert task is not None
-        wall = time.monotonic() - slot.started
-        self._kill(slot)
-        self._slots[i] = self._start()
-        body = InternalError(why, where=task.path).to_json()
-        return Answer(task, body, "failure", wall)
-
     @staticmethod
-    def _kill(slot: _Slot) -> None:
+    def _answer(task: Task, fut: cf.Future[Any], wall_s: float) -> Answer:
+        from .runtime.pool import WorkerCrashed
+
         try:
-            slot.conn.close()
-        except OSError:
-            pass
-        if slot.proc.is_alive():
-            slot.proc.kill()
-        slot.proc.join(timeout=5)
+            done = fut.result()
+        except WorkerCrashed as e:
+            body = InternalError(e.message, where=task.path).to_json()
+            stopped = e.exitcode is not None and -e.exitcode in STOP_SIGNALS  # from outside, not the input
+            return Answer(task, body, "interrupted" if stopped else "failure", wall_s)
+        except BadInput as e:
+            return Answer(task, error_body(e), "bad_input", wall_s)
+        except Exception as e:  # noqa: BLE001 - one input's failure is its error line
+            return Answer(task, error_body(e), "failure", wall_s)
+        result = dict(done.result)
+        if "elapsed_ms" in result:
+            result["elapsed_ms"] = round(wall_s * 1000, 3)
+        return Answer(task, result, "ok", wall_s)
 
     def close(self) -> None:
         """Stop every worker now (an interrupted run does not wait for the inputs in flight)."""
-        for slot in self._slots:
-            if slot.task is None:
-                try:
-                    slot.conn.send(None)
-                except OSError:
-                    pass
-        deadline = time.monotonic() + 1.0
-        for slot in self._slots:
-            if slot.task is None:
-                slot.proc.join(timeout=max(0.0, deadline - time.monotonic()))
-            self._kill(slot)
+        for fut in self._running:
+            fut.cancel()  # the runtime kills a worker whose task is cancelled
+        with contextlib.suppress(Exception):  # closing must not hide the run's own outcome
+            self._call(self._pool.close(timeout=1.0)).result(timeout=30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
 
 
 # ------------------------------------------------------------------ threads (--remote)

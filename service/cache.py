@@ -11,6 +11,13 @@ Three layers, all holding only *final* answers (``solver.api.is_final``):
 - **redis** — the same canonical results, shared by replicas (``SYMGUARD_REDIS_URL``). Every call
   has a short timeout; a failure is counted, switches Redis off for ``redis_backoff_s`` and the
   request carries on locally. Redis can make answers faster, never fail them.
+
+Both local layers hold JSON *bytes* and are bounded by bytes (``cache_bytes``,
+``exact_cache_bytes``), not by entries: one 54 KB request can have a 6.6 MB answer, and counting
+entries let the server grow by megabytes per distinct request. An entry larger than its whole
+layer is not kept. Entries read from Redis are data, not truth: the worker checks each one
+(``solver.api.check_cached``: shape, ids, and the self-check of every model) before using it,
+and computes afresh when it fails (``symguard_cache_rejected_total``).
 """
 
 from __future__ import annotations
@@ -33,8 +40,25 @@ Result = dict[str, Any]
 _PREFIX = "symguard:v1:"  # bump when the canonical result format changes
 
 
+def _dump(result: Result) -> bytes:
+    return json.dumps(result, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def exact_key(op: str, body: bytes) -> str:
     return hashlib.sha256(op.encode() + b"\0" + body).hexdigest()
+
+
+def _nbytes(value: bytes) -> int:
+    return len(value)
+
+
+def _layer(max_bytes: int) -> LRUCache[Any, bytes] | None:
+    return LRUCache(max_bytes, getsizeof=_nbytes) if max_bytes else None
+
+
+def _keep(layer: LRUCache[Any, bytes] | None, key: Any, data: bytes) -> None:
+    if layer is not None and len(data) <= layer.maxsize:
+        layer[key] = data
 
 
 class ResultCache:
@@ -43,10 +67,8 @@ class ResultCache:
     def __init__(self, settings: Settings, metrics: Metrics) -> None:
         self._s = settings
         self._m = metrics
-        self._exact: LRUCache[str, Result] | None = LRUCache(settings.exact_cache_size) \
-            if settings.exact_cache_size else None
-        self._local: LRUCache[tuple[str, str], Result] | None = LRUCache(settings.cache_size) \
-            if settings.cache_size else None
+        self._exact = _layer(settings.exact_cache_bytes)
+        self._local = _layer(settings.cache_bytes)
         self._redis: Any = None
         self._redis_off_until = 0.0
         self._pending: set[asyncio.Task[None]] = set()
@@ -54,16 +76,18 @@ class ResultCache:
             import redis.asyncio as aioredis
 
             t = settings.redis_timeout_ms / 1000
-            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t,
+            password = settings.redis_password.get_secret_value() if settings.redis_password else None
+            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, password=password,
                                                   socket_connect_timeout=t, retry_on_timeout=False)
 
     # -------------------------------------------------------------- exact layer
     def get_exact(self, key: str) -> Result | None:
-        return self._exact.get(key) if self._exact is not None else None
+        data = self._exact.get(key) if self._exact is not None else None
+        return json.loads(data) if data is not None else None
 
     def put_exact(self, key: str, result: Result) -> None:
         if self._exact is not None:
-            self._exact[key] = result
+            _keep(self._exact, key, _dump(result))
 
     # -------------------------------------------------------------- canonical layers
     async def lookup(self, op: str, key: str) -> tuple[str, Result] | None:
@@ -71,31 +95,34 @@ class ResultCache:
         if self._local is not None:
             hit = self._local.get((op, key))
             if hit is not None:
-                return "local", hit
+                return "local", json.loads(hit)
         raw = await self._redis_call("get", _PREFIX + op + ":" + key)
         if raw is None:
             return None
-        try:
+        try:  # the worker checks the content; here only that it is a JSON object at all
             res = json.loads(raw)
-        except ValueError:
-            self._m.redis_errors.inc()
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            res = None
+        if not isinstance(res, dict):
+            self._m.cache_rejected.inc()
             return None
-        if self._local is not None:
-            self._local[(op, key)] = res
-        return "redis", res
+        return "redis", res  # not kept locally: only a result the worker accepted is (``put``)
 
     def put(self, op: str, key: str, result: Result) -> None:
         """Remember a final canonical result; the Redis write happens in the background."""
-        if self._local is not None:
-            self._local[(op, key)] = result
+        data = _dump(result)
+        _keep(self._local, (op, key), data)
         if self._redis is not None and time.monotonic() >= self._redis_off_until:
-            data = json.dumps(result, separators=(",", ":"))
             t = asyncio.get_running_loop().create_task(
                 self._redis_set(_PREFIX + op + ":" + key, data))
             self._pending.add(t)
             t.add_done_callback(self._pending.discard)
 
-    async def _redis_set(self, name: str, data: str) -> None:
+    def remember(self, op: str, key: str, result: Result) -> None:
+        """Keep in the local LRU a Redis entry the worker accepted (no write back to Redis)."""
+        _keep(self._local, (op, key), _dump(result))
+
+    async def _redis_set(self, name: str, data: bytes) -> None:
         await self._redis_call("set", name, data, ex=self._s.redis_ttl_s)
 
     async def _redis_call(self, method: str, *args: Any, **kw: Any) -> Any:

@@ -114,27 +114,35 @@ def install_handlers(app: FastAPI) -> None:
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
 
-    async def symguard(_: Request, exc: Exception) -> JSONResponse:
+    from .documents import dumps, utf8
+
+    class SafeJSON(JSONResponse):
+        """Error bodies may echo a client's invalid text: never let that fail the response."""
+
+        def render(self, content: Any) -> bytes:
+            return utf8(dumps(content))
+
+    async def symguard(_: Request, exc: Exception) -> SafeJSON:
         headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, Overloaded) else None
         if isinstance(exc, Unauthorized):
             headers = {"WWW-Authenticate": "Bearer"}
-        return JSONResponse(error_body(exc), status_code=http_status(exc), headers=headers)
+        return SafeJSON(error_body(exc), status_code=http_status(exc), headers=headers)
 
-    async def http(_: Request, exc: Exception) -> JSONResponse:
+    async def http(_: Request, exc: Exception) -> SafeJSON:
         assert isinstance(exc, HTTPException)
         body = {"error": {"code": "not_found" if exc.status_code == 404 else "http_error",
                           "message": str(exc.detail)}}
-        return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        return SafeJSON(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
-    async def validation(_: Request, exc: Exception) -> JSONResponse:
+    async def validation(_: Request, exc: Exception) -> SafeJSON:
         assert isinstance(exc, RequestValidationError)
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(x) for x in first.get("loc", ())) or None
         err = InvalidProblemError(f"invalid request: {first.get('msg', 'validation failed')}", where=where)
-        return JSONResponse(err.to_json(), status_code=400)
+        return SafeJSON(err.to_json(), status_code=400)
 
-    async def other(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse(error_body(exc), status_code=500)
+    async def other(_: Request, exc: Exception) -> SafeJSON:
+        return SafeJSON(error_body(exc), status_code=500)
 
     app.add_exception_handler(SymguardError, symguard)
     app.add_exception_handler(HTTPException, http)

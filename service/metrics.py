@@ -23,6 +23,9 @@ class Metrics:
                                   "(exact: byte-identical request; local: canonical LRU; redis: shared L2; "
                                   "coalesced: waited for the same problem computed concurrently)",
                                   ["layer"], registry=r)
+        self.cache_rejected = Counter("symguard_cache_rejected", "cached entries that failed their schema or "
+                                      "self-check (a corrupt or tampered Redis entry) and were computed afresh",
+                                      registry=r)
         self.cache_misses = Counter("symguard_cache_misses", "answers computed by a worker", registry=r)
         self.outcomes = Counter("symguard_solver_outcomes", "results by operation and status",
                                 ["op", "status"], registry=r)

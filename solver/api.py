@@ -3,43 +3,242 @@
 ``run`` does it all in one call. A cache (the service's) splits it in three: ``prepare`` gives the
 canonical problem and its key, ``compute`` the canonical result (what gets cached), ``finish`` the
 caller's result. A cached answer and a fresh one go through the same ``finish``.
+
+Two promises hold for every entry point, from any number of threads:
+
+- **One call at a time per process.** z3 is not thread-safe, pysmt's z3 backend uses z3's main
+  context, and the IR interns its terms in one process-wide table. So every call holds
+  ``_SERIAL`` while it touches any of them (strict serialization: threads get correct answers,
+  never a crash; worker *processes* are how the service and ``batch`` solve in parallel).
+- **``timeout_ms`` bounds the whole call.** Inside an operation every budget is z3 resource
+  units (``solver.smt.checker``: deterministic, load does not change the answer). Around it, the
+  outer limit is wall clock, counted from the start of the call (waiting for ``_SERIAL``
+  counts): ``timeout_ms`` + 10 % + 50 ms. Checks carry it as z3's own ``timeout`` and raise
+  ``OutOfTime`` past it; a watchdog thread interrupts the operation's z3 context 25 ms later,
+  and again every ``_REFIRE_S``, for a z3 call that ignores its timeout. Past the outer limit the
+  answer is the operation's sound ``unknown`` result (reason ``timeout``; never final, so never
+  cached). Arithmetic that z3 cannot interrupt (big-number root isolation in non-linear
+  problems) is refused up front: see ``check_arithmetic``.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
-from solver.errors import InvalidProblemError
+from solver.errors import BadInput, InternalError, InvalidProblemError, TooLargeError
+from solver.ir import terms as ir
 from solver.ir.canonical import Canonical, canonicalize
 from solver.ir.problem import Problem
 from solver.ops import OPERATIONS, OPS, Operation
 from solver.ops.operation import Back, Result
+from solver.ops.selfcheck import violations
 from solver.smt.checker import Deadline, OutOfTime
+from solver.smt.interrupt import settle
 from solver.syntax.document import load_problem
+
+_SERIAL = threading.RLock()  # z3's main context, pysmt and the IR's intern table: one caller at a time
+_WATCHDOG = threading.Lock()  # a watchdog interrupts z3 only while its own call still runs
+_SLACK_S = 0.025  # the watchdog fires 25 ms after the outer limit (checker.outer_ms)
+_REFIRE_S = 0.02
+MAX_TEXT_DEPTH = 64  # nesting of a problem document (docs/problem-format.md §1 needs 4)
+# Non-linear arithmetic with long constants: z3's root isolation on a degree-d polynomial with a
+# k-digit constant runs in native code that ignores both its timeout and ``interrupt`` (s0**8 >=
+# N with a 4,000-digit N: 576 s in one check; s0*s0: 42 s). Measured on 2 loaded cores with a
+# 1 s budget, solve/redundancy/evaluate/shrink: digits × degree = 1,000 overran by up to 1.3 s
+# (degree 2) and 0.9 s (degree 4, shrink); at 600 the worst call took 1.2 s. So past 650 (and
+# past 20 digits: int64-sized constants are always fine) a non-linear problem is ``too_large``.
+NONLINEAR_DIGITS_X_DEGREE = 650
+ALWAYS_OK_DIGITS = 20
+_MAX_INT_BITS = int(ir.MAX_INT_DIGITS * 3.33)
+
+
+def check_document(doc: Any, where: str = "") -> None:
+    """Refuse a document holding text that is not valid Unicode (a lone surrogate such as
+    ``"\\ud800"``, which JSON's ``\\u`` escapes can spell), an integer past the literal limit
+    (a Python caller can pass ``10**5000``) or nesting past ``MAX_TEXT_DEPTH``.
+
+    Such a string cannot be written back as UTF-8: left in, it fails the first time an answer or
+    an error names it. Checked once at the edge, with the place named, so nothing later trips on it.
+    """
+    stack: list[tuple[Any, str, int]] = [(doc, where, 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        if depth > MAX_TEXT_DEPTH:
+            raise TooLargeError(f"the document is nested more than {MAX_TEXT_DEPTH} levels deep", where=path or "$")
+        if isinstance(node, str):
+            _check_str(node, path or "$")
+        elif isinstance(node, int) and node.bit_length() > _MAX_INT_BITS:
+            raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=_printable(path or "$"))
+        elif isinstance(node, Mapping):
+            for k, v in node.items():
+                if isinstance(k, str):
+                    _check_str(k, path or "$", key=True)
+                stack.append((v, f"{path}.{k}" if path else str(k), depth + 1))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
+
+
+def _check_str(s: str, where: str, *, key: bool = False) -> None:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError as e:
+        what = "a key" if key else "the text"
+        raise InvalidProblemError(f"{what} is not valid Unicode: {s[e.start:e.end]!a} at character {e.start} "
+                                  "(a lone surrogate; send UTF-8 text)", where=_printable(where),
+                                  offset=e.start) from None
+
+
+def _printable(where: str) -> str:
+    return where.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def prepare(problem: Problem | Mapping[str, Any]) -> tuple[Problem, Canonical]:
-    p = problem if isinstance(problem, Problem) else load_problem(problem)
-    return p, canonicalize(p)
+    """The caller's problem and its canonical form; bad input raises a ``BadInput``."""
+    with _SERIAL:
+        if isinstance(problem, Problem):
+            p = problem
+        else:
+            check_document(problem)
+            p = load_problem(problem)
+        check_arithmetic(p)
+        return p, canonicalize(p)
+
+
+def check_arithmetic(p: Problem) -> None:
+    """``too_large`` when a non-linear problem carries constants z3 cannot handle in bounded time
+    (``NONLINEAR_DIGITS_X_DEGREE``). Linear problems keep the 4,000-digit literal limit."""
+    degree, digits = 0, 0
+    deg_where = dig_where = "$"
+    degs: dict[ir.Term, int] = {}
+    for s in p.symbols:
+        for v, w in ((s.lo, "min"), (s.hi, "max")):
+            if v is not None and not s.is_bool:
+                k = _digits(v)
+                if k > digits:
+                    digits, dig_where = k, f"symbols.{s.name}.{w}"
+    sections: tuple[tuple[str, Sequence[Any]], ...] = (
+        ("asserts", p.asserts), ("guards", p.guards), ("queries", p.queries))
+    for section, entries in sections:
+        for i, c in enumerate(entries):
+            roots = [t for t in (c.term, getattr(c, "domain", None)) if isinstance(t, ir.Term)]
+            for root in roots:
+                for n in ir.iter_dag(root):
+                    if n.kind == ir.CONST:
+                        k = _digits(n.value)
+                        if k > digits:
+                            digits, dig_where = k, f"{section}[{i}]"
+                    d = _degree(n, degs)
+                    if d > degree:
+                        degree, deg_where = d, f"{section}[{i}]"
+    if degree >= 2 and digits > ALWAYS_OK_DIGITS and digits * degree > NONLINEAR_DIGITS_X_DEGREE:
+        raise TooLargeError(
+            f"non-linear arithmetic (degree {degree}, at {deg_where}) with a {digits}-digit constant: "
+            f"digits × degree must stay within {NONLINEAR_DIGITS_X_DEGREE} (the solver cannot be "
+            "stopped inside such arithmetic)", where=dig_where)
+
+
+def _digits(v: int) -> int:
+    v = abs(int(v))
+    return len(str(v)) if v.bit_length() < 64 else int(v.bit_length() * 0.30103) + 1
+
+
+def _degree(n: ir.Term, memo: dict[ir.Term, int]) -> int:
+    """Polynomial degree of a term, counting a quotient/remainder as one more than its divisor
+    (z3 sees ``a = b*q + r``). Children come before parents in ``iter_dag``."""
+    d = memo.get(n)
+    if d is not None:
+        return d
+    args = [memo.get(a, 0) for a in n.args]
+    if n.kind in (ir.SYM, ir.BSYM):
+        d = 1
+    elif n.kind == ir.MUL:
+        d = sum(args)
+    elif n.kind in ir.DIV_KINDS and len(args) == 2:
+        d = max(args[0], args[1] + 1 if args[1] else 1)
+    else:
+        d = max(args, default=0)
+    memo[n] = d
+    return d
 
 
 def _operation(op: str) -> Operation:
     try:
         return OPERATIONS[op]
     except (KeyError, TypeError):
-        raise InvalidProblemError(f"unknown operation {op!r} (expected one of {', '.join(OPS)})",
+        raise InvalidProblemError(f"unknown operation {op!a} (expected one of {', '.join(OPS)})",
                                   where="op") from None
 
 
-def compute(op: str, canon: Problem) -> Result:
-    """The result for a canonical problem (ids ``a0, g0, q0``, symbols ``v0, …``)."""
-    operation = _operation(op)
+class _Watchdog:
+    """Interrupts the operation's z3 work once the deadline's outer limit plus slack has passed,
+    until ``stop``: for a z3 call that ignores its own ``timeout``; see the module doc."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.fired = False
+        self._done = threading.Event()
+        self._active = True
+        self._fire_at = deadline.wall_end + _SLACK_S
+        self._thread = threading.Thread(target=self._watch, name="symguard-watchdog", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        if self._done.wait(max(0.0, self._fire_at - time.monotonic())):
+            return
+        while True:
+            with _WATCHDOG:
+                if not self._active:
+                    return
+                self.fired = True
+                self.deadline.interrupt()  # this check raises OutOfTime, and so does every later one
+            if self._done.wait(_REFIRE_S):
+                return
+
+    def stop(self) -> None:
+        with _WATCHDOG:  # after this no interrupt of ours can reach the next caller's z3 work
+            self._active = False
+        self._done.set()
+        if self.fired:  # a z3 context kept beyond the call (a session) must not stay cancelled
+            settle(self.deadline.ctx)
+
+
+@contextmanager
+def _watched(deadline: Deadline) -> Iterator[_Watchdog]:
+    wd = _Watchdog(deadline)
     try:
-        return operation.compute(canon, Deadline(canon.options.timeout_ms))
-    except OutOfTime:  # the outer wall-clock limit: a partial answer would depend on the load
-        return operation.unknown(canon)
+        yield wd
+    finally:
+        wd.stop()
+
+
+def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
+    """The result for a canonical problem (ids ``a0, g0, q0``, symbols ``v0, …``).
+
+    ``started`` (``time.monotonic()``) is when the caller's call began: the outer limit counts
+    from there. Inside, budgets are z3 resource units (deterministic); past the outer limit the
+    answer is ``unknown(op, canon)``, never a partial one.
+    """
+    operation = _operation(op)
+    deadline = Deadline(canon.options.timeout_ms, started=started)
+    with _SERIAL:
+        if deadline.out_of_time:  # the time went on waiting for our turn, or on reading the problem
+            return operation.unknown(canon)
+        with _watched(deadline) as wd:
+            try:
+                res = operation.compute(canon, deadline)
+            except OutOfTime:  # the outer wall-clock limit: a partial answer would depend on the load
+                return operation.unknown(canon)
+            except BadInput:
+                raise
+            except Exception:
+                if wd.fired:  # an interrupted z3 call may surface as an error: the answer is unknown
+                    return operation.unknown(canon)
+                raise
+    return operation.unknown(canon) if wd.fired else res
 
 
 def unknown(op: str, canon: Problem) -> Result:
@@ -56,7 +255,7 @@ def is_final(op: str, result: Result) -> bool:
 
 def finish(op: str, result: Result, problem: Problem, canon: Canonical, *,
            cached: bool, elapsed_ms: float) -> Result:
-    """The caller's result: their symbol names and ids, the docs/problem-format.md §2 envelope first."""
+    """The caller's result: their symbol names and ids, the envelope of docs/problem-format.md §2 first."""
     back = Back(problem, canon)
     body = dict(result)
     if "model" in body:
@@ -72,15 +271,77 @@ def finish(op: str, result: Result, problem: Problem, canon: Canonical, *,
     return out
 
 
+_STATUSES = frozenset({"sat", "unsat", "unknown"})
+_VERDICTS = frozenset({"always_true", "always_false", "redundant", "required", "unknown", "unsupported"})
+
+
+def check_cached(op: str, canon: Problem, result: Any) -> None:
+    """Raise ``InternalError`` unless ``result`` is a well-formed canonical ``op`` result for
+    ``canon`` whose every model passes the self-check.
+
+    A cache outside this process (Redis) holds data, not truth: anyone who can write to it could
+    plant ``{"model": {"v0": 999999}}``. The shape is checked field by field against the
+    problem, and every model (solve, shrink, evaluate's witnesses) is re-evaluated with Python
+    integers exactly as a fresh one is before it leaves the library.
+    """
+    def bad(why: str) -> InternalError:
+        return InternalError(f"cached {op} result rejected: {why}")
+
+    if not isinstance(result, dict) or result.get("status") not in _STATUSES:
+        raise bad("not a result object with a status")
+    symbols = {s.name: s for s in canon.symbols}
+    ids = {c.id for c in (*canon.asserts, *canon.guards)}
+    guard_ids = [g.id for g in canon.guards]
+
+    def model(m: Any, where: str) -> None:
+        if not isinstance(m, dict) or set(m) != set(symbols):
+            raise bad(f"{where} does not assign exactly the problem's symbols")
+        for k, v in m.items():
+            if type(v) is not (bool if symbols[k].is_bool else int):
+                raise bad(f"{where}.{k} has the wrong type")
+        broken = violations(canon, m)
+        if broken:
+            raise bad(f"{where} violates {', '.join(broken[:5])}")
+
+    def id_list(v: Any, allowed: set[str] | list[str], where: str) -> None:
+        if not isinstance(v, list) or any(not isinstance(x, str) or x not in allowed for x in v):
+            raise bad(f"{where} names ids the problem does not have")
+
+    if "model" in result:
+        model(result["model"], "model")
+    if "core" in result:
+        id_list(result["core"], ids, "core")
+    if op == "redundancy":
+        rows = result.get("guards")
+        if not isinstance(rows, list) or [r.get("id") if isinstance(r, dict) else None for r in rows] != guard_ids:
+            raise bad("guards do not match the problem's guards")
+        for r in rows:
+            if r.get("verdict") not in _VERDICTS:
+                raise bad(f"unknown verdict for {r.get('id')}")
+            id_list(r.get("implied_by"), guard_ids, "implied_by")
+        id_list(result.get("minimal"), guard_ids, "minimal")
+    if op == "evaluate":
+        rows = result.get("queries")
+        q_ids = [q.id for q in canon.queries]
+        if not isinstance(rows, list) or [r.get("id") if isinstance(r, dict) else None for r in rows] != q_ids:
+            raise bad("queries do not match the problem's queries")
+        for r in rows:
+            for side in ("when_true", "when_false"):
+                if r.get(side) is not None:
+                    model(r[side], f"{r['id']}.{side}")
+
+
 def tally(op: str, result: Result) -> list[str]:
     """What a batch summary counts of one result (verdicts, query kinds, optimality)."""
     return _operation(op).tally(result)
 
 
 def run(op: str, problem: Problem | Mapping[str, Any]) -> Result:
-    """Answer one operation on one problem, in-process, without a cache."""
-    t0 = time.perf_counter()
+    """Answer one operation on one problem, in-process, without a cache; thread-safe, and bounded
+    by ``options.timeout_ms`` as a whole (see the module docstring)."""
+    t0, c0 = time.monotonic(), time.perf_counter()
     _operation(op)
-    p, canon = prepare(problem)
-    res = compute(op, canon.problem)
-    return finish(op, res, p, canon, cached=False, elapsed_ms=(time.perf_counter() - t0) * 1000)
+    with _SERIAL:
+        p, canon = prepare(problem)
+        res = compute(op, canon.problem, started=t0)
+        return finish(op, res, p, canon, cached=False, elapsed_ms=(time.perf_counter() - c0) * 1000)

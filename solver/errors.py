@@ -8,8 +8,10 @@
     │   └── TooLargeError          code "too_large"
     └── InternalError              ours: a failed self-check or a solver crash (HTTP 500, exit 1)
 
-Foreign exceptions (z3, pysmt) are converted to these in exactly one place
-(`solver._checker`); everything above the solver only ever sees this tree.
+Foreign exceptions are converted to these at two boundaries, one place each: z3's and pysmt's in
+``solver/smt/checker.py``; the service's (OS errors, broken pipes, pickling, Redis, JSON decoding)
+in ``service/runtime/`` and ``service/documents.py``, and every symguard error becomes an HTTP
+status or an exit code in ``service/errors.py``. Everything above those only ever sees this tree.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ import uvicorn
 
 from service.app import create_app
 from service.cli import main
+from service.runtime.pool import DEFAULT_ARGV
 from service.settings import Settings
-from service.workers import DEFAULT_ARGV
 
 
 def free_port() -> int:

@@ -52,3 +52,43 @@ def test_no_server_errors(url: str, path: str, method: str, mode: str) -> None:
             assert err["code"] and err["message"] and "Traceback" not in err["message"]
 
     one()
+
+
+def _escape_lone(cp: int) -> str:
+    return f"\\u{cp:04x}"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("path", ["/v1/solve", "/v1/redundancy", "/v1/evaluate", "/v1/shrink", "/v1/batch"])
+def test_invalid_unicode_anywhere_is_a_400_never_a_5xx(url: str, path: str) -> None:
+    """Issue 14: a lone surrogate in an id was a 500 that dropped the connection. Here one goes
+    into a random string (value or key) of a valid problem, spelled as a JSON escape."""
+    import json
+
+    import httpx
+    from hypothesis import strategies as st
+
+    base = {"symbols": {"s0": {"min": 2, "hint": 8}}, "asserts": [{"id": "a", "expr": "s0 <= 64"}],
+            "guards": [{"id": "g", "expr": "s0 >= 4"}, "Ne(s0, 3)"], "queries": ["s0 > 5"],
+            "inputs": {"x": ["s0", 3]}, "syntax": "sympy", "options": {"timeout_ms": 300}}
+    text = json.dumps(base)
+    spots = [i + 1 for i, ch in enumerate(text) if ch == '"']  # just after an opening or closing quote
+
+    @settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(spots), st.integers(0xD800, 0xDFFF), st.booleans())
+    def one(spot: int, cp: int, twice: bool) -> None:
+        body = text[:spot] + _escape_lone(cp) * (2 if twice else 1) + text[spot:]
+        try:
+            json.loads(body)
+        except ValueError:
+            return  # the escape landed between strings: not a document
+        if path == "/v1/batch":
+            body = '{"items": [{"op": "solve", "problem": ' + body + "}]}"
+        with httpx.Client(base_url=url, timeout=60) as c:
+            r = c.post(path, content=body.encode(), headers={"content-type": "application/json"})
+            assert r.status_code < 500 or (r.status_code == 503 and "retry-after" in r.headers), r.text[:300]
+            if r.status_code == 400:
+                assert r.json()["error"]["where"]
+            assert c.get("/healthz").status_code == 200  # the connection is still usable
+
+    one()

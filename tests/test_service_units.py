@@ -49,3 +49,26 @@ def test_settings_come_from_the_environment_when_built(monkeypatch: pytest.Monke
     assert s.workers == 3 and s.redis_url == "redis://h:1/0"
     assert s.api_token is not None and s.api_token.get_secret_value() == "zq9-secret" and "zq9" not in repr(s)
     assert Settings(workers=1).workers == 1  # explicit arguments win (tests, the CLI)
+
+
+def test_local_caches_are_bounded_by_bytes_not_entries() -> None:
+    """A 54 KB request can have a 6.6 MB answer: the layers count bytes (an entry larger than its
+    whole layer is not kept)."""
+    import json
+
+    from service.cache import ResultCache
+    from service.metrics import Metrics
+
+    cache = ResultCache(Settings(cache_bytes=10_000, exact_cache_bytes=5_000), Metrics())
+    small = {"status": "sat", "model": {"v0": 1}}
+    huge = {"status": "sat", "model": {f"v{i}": i for i in range(5_000)}}
+    for i in range(1_000):
+        cache.put_exact(f"k{i}", small)
+    cache.put_exact("huge", huge)
+    assert cache.get_exact("huge") is None
+    assert cache.get_exact("k999") == small
+    assert cache.get_exact("k0") is None  # evicted: the bytes were spent
+    exact = cache._exact
+    assert exact is not None and exact.currsize <= 5_000
+    assert exact.currsize == sum(len(v) for v in exact.values())
+    assert len(json.dumps(small, separators=(",", ":"))) * len(exact) == exact.currsize

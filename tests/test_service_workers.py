@@ -20,14 +20,14 @@ SLOW_WORKER = (sys.executable, "-c", """
 import time
 import solver.api as api
 real = api.compute
-def compute(op, canon):
+def compute(op, canon, **kw):
     if canon.options.timeout_ms == 777:
         time.sleep(600)
     if canon.options.timeout_ms == 4778:
         time.sleep(1.5)
-    return real(op, canon)
+    return real(op, canon, **kw)
 api.compute = compute
-from service.worker_proc import main
+from service.runtime.child import main
 main()
 """)
 

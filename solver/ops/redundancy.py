@@ -196,6 +196,8 @@ class _Run:
         # solver units for it are capped so the deletion pass keeps most of the budget
         floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(pending):
+            if self.deadline.expired:  # greedy labels the rest unknown
+                break
             if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):
                 self.avoided += 1
                 self.levers["points"] += 1
@@ -239,6 +241,9 @@ class _Run:
 
     def decide(self, i: int, budget: int) -> str:
         """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so."""
+        if self.deadline.expired:  # the whole call's time is up: the rest stay unknown (kept), at once
+            self.verdict[i] = UNKNOWN
+            return UNKNOWN
         if self.pool.refuting(i, self.kept_mask) is not None:
             self.levers["points"] += 1
             self.avoided += 1

@@ -8,9 +8,10 @@ translation and checker as the JSON operations (``solve``), and every model is r
 Python integers before anything is printed. A bad command prints ``(error "line L column C: …")``
 and the script goes on, as z3 does; a malformed S-expression ends the run after its error line.
 
-Differences from z3, on purpose: a ``div``/``mod`` by zero makes its assertion false (the
-implicit ``divisor != 0`` of docs/problem-format.md §1.2), where SMT-LIB leaves the value unspecified; ``unknown`` comes
-with no model.
+As in z3, ``div``/``mod`` are total: a division by zero is an unspecified value (the same for
+the same dividend), not a false assertion as in the JSON operations (the implicit ``divisor != 0``
+of docs/problem-format.md §1.2); ``(assert (= (div x 0) 5))`` is ``sat``. Differences from z3: ``unknown``
+comes with no model; dividends equal in value but different in form may get different values.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from solver.errors import BadInput
 from solver.ir.problem import Constraint, Options, Problem, Symbol
 from solver.ir.pyeval import evaluate
-from solver.ir.terms import Term
+from solver.ir.terms import Term, symbols_of
 from solver.ops.solve import solve
 from solver.smt.checker import Deadline, OutOfTime
 from solver.syntax.sexpr import iter_top, line_col
@@ -54,6 +55,7 @@ class _Runner:
                 break
             if node is None:
                 break
+            s.b.total_division = True  # z3's semantics, also after a (reset) made a new builder
             try:
                 cmd = s.execute(node)
             except BadInput as e:
@@ -129,6 +131,9 @@ def _problem(symbols: dict[str, str], assertions: list[Assertion], timeout_ms: i
     """The assertions in force as a Problem: every constant unbounded, every assertion an assert
     (ids: the :named label, else ``.aN``, which cannot clash with a label)."""
     syms = tuple(Symbol(n, None, None, None, is_bool=(sort == BOOL_SORT)) for n, sort in symbols.items())
+    # the unspecified values of divisions by zero (``TermBuilder._total``): unbounded Ints
+    fresh = sorted({n for a in assertions for n in symbols_of(a.term)} - set(symbols))
+    syms += tuple(Symbol(n, None, None, None) for n in fresh)
     cons = tuple(Constraint(a.name if a.name is not None else f".a{i}", "", f"assertion {i}", a.term)
                  for i, a in enumerate(assertions))
     return Problem(syms, cons, (), options=Options(timeout_ms=timeout_ms, default_min=None), syntax="smtlib")

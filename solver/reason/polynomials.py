@@ -188,8 +188,10 @@ def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Te
 
 
 def _times(p: float, q: float) -> float:
+    """Exact for ints of any size: only the float infinities are floats (``math.isinf`` on an
+    int converts it to a float, which overflows past 10**308)."""
     if p == 0 or q == 0:
         return 0
-    if math.isinf(p) or math.isinf(q):
+    if isinstance(p, float) or isinstance(q, float):
         return math.inf if (p > 0) == (q > 0) else -math.inf
     return p * q

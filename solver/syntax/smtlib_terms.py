@@ -75,6 +75,10 @@ class TermBuilder:
         self._limit = 1 << 62  # seq of the macro whose body is being expanded
         self._defined = 0
         self.steps = 0
+        # ``solve --smtlib`` behaves like z3: a division by zero is not an error but an unspecified
+        # value, the same for the same dividend (SMT-LIB's total div/mod); see ``_total``
+        self.total_division = False
+        self._by_zero: dict[tuple[str, Term], Term] = {}
 
     # -------------------------------------------------------------- public
     def build(self, node: Node) -> Term:
@@ -315,9 +319,26 @@ class TermBuilder:
     def _divide(self, fn: Callable[[Term, Term], Term], args: list[Term]) -> Term:
         acc = args[0]
         for b in args[1:]:
+            if self.total_division:
+                acc = self._total(fn, acc, b)
+                continue
             self.domain.append(ir.mk_ne(b, ir.ZERO))
             acc = fn(acc, b)
         return acc
+
+    def _total(self, fn: Callable[[Term, Term], Term], a: Term, b: Term) -> Term:
+        """SMT-LIB's total ``div``/``mod``: ``ite(b = 0, v(a), fn(a, ite(b = 0, 1, b)))`` where
+        ``v(a)`` is a fresh Int constant per operation and dividend (``.div0.N``/``.mod0.N``;
+        names with a leading dot are reserved for solvers, so they clash with no user symbol).
+        The safe divisor keeps every term defined, so models still pass the Python self-check.
+        Dividends equal in value but different in form get different constants: sound for
+        ``unsat``, a ``sat`` z3 might not give on such scripts."""
+        kind = "div0" if fn is ir.mk_ediv else "mod0"
+        v = self._by_zero.get((kind, a))
+        if v is None:
+            v = self._by_zero[(kind, a)] = ir.mk_sym(f".{kind}.{len(self._by_zero)}")
+        zero = ir.mk_eq(b, ir.ZERO)
+        return ir.mk_ite(zero, v, fn(a, ir.mk_ite(zero, ir.ONE, b)))
 
 
 def _chain(rel: Callable[[Term, Term], Term]) -> Callable[[TermBuilder, list[Term]], Term]:

@@ -1,0 +1,18 @@
+"""The one worker runtime: solver worker processes for the HTTP server and for ``symguard batch``.
+
+z3 is not thread-safe and a z3 call may ignore its time limit, so whatever solves in parallel
+solves in worker *processes* that can be killed. One runtime serves both front ends:
+
+- ``child`` — the worker process (``python -m service.runtime.child``): reads a problem (a request
+  body or a file), announces its canonical key, budget and ready-made sound ``unknown`` answer,
+  takes a cached result (checked: ``solver.api.check_cached``) or computes, and answers;
+- ``protocol`` — the frames both ends speak (8-byte length + pickle);
+- ``pool`` — an asyncio pool of children with one set of rules: a budget enforced from outside
+  (``timeout_ms`` + grace, then the operation's sound ``unknown``, reason ``timeout``), workers
+  checked before dispatch, a dead worker replaced and its request retried once, a bounded
+  waiting line (503), recycling, graceful close. It is the one place where the runtime's foreign
+  exceptions (OS errors, broken pipes, truncated or unpicklable frames) become symguard errors.
+
+The server drives ``pool.WorkerPool`` from its event loop; ``service.batch_pool`` drives the same
+pool from a loop thread behind batch's synchronous interface.
+"""

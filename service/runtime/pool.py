@@ -1,0 +1,343 @@
+"""A pool of worker processes (``child``) driven from an asyncio event loop.
+
+Each worker answers one task at a time over its stdin/stdout pipes, read with asyncio streams, so
+the loop never blocks on a worker. The rules, the same for the server and for ``batch``:
+
+- **budget enforced from outside**: once a worker has read a problem it has ``timeout_ms`` plus
+  ``grace_ms``; past that it is killed, replaced, and the task gets the operation's sound
+  ``unknown`` answer (reason ``timeout``) the worker prepared in advance;
+- **no request lost to a dead worker**: an idle worker that dies is noticed (and replaced) at
+  once and never handed a task; a worker that dies during a task (killed from outside, OOM,
+  a crash) is replaced and the task runs again once on another worker. A second death is
+  ``WorkerCrashed`` (carrying the ready ``unknown`` answer when the problem was read);
+- **bounded waiting line**: with no idle worker and ``queue_size`` tasks waiting, ``run`` raises
+  ``Overloaded`` (503 with Retry-After);
+- **recycling** after ``recycle_after`` tasks (pysmt's tables only grow in a long-lived process);
+- **graceful close**: tasks in flight finish, then idle workers stop;
+- **cancellation**: a task whose caller goes away (a client that hung up) kills its worker.
+
+This module is where the runtime's foreign exceptions become symguard errors: broken pipes, OS
+errors, truncated streams and unreadable frames mean "the worker died" (``_Died``), nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import pickle
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.errors import InternalError, TooLargeError
+
+from ..errors import Overloaded, error_from_body
+from ..metrics import Metrics
+from .protocol import encode, read_frame_async
+
+log = logging.getLogger("symguard.runtime")
+Lookup = Callable[[str, str], Awaitable[tuple[str, dict[str, Any]] | None]]  # -> (layer, canonical result)
+DEFAULT_ARGV: tuple[str, ...] = (sys.executable, "-m", "service.runtime.child")
+# what a dead pipe or a dead process looks like from here
+_FOREIGN = (EOFError, OSError, asyncio.IncompleteReadError, pickle.UnpicklingError, ValueError)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The pool's knobs (the server builds them from ``Settings``, batch from its arguments)."""
+
+    workers: int = 2
+    queue_size: int = 64
+    retry_after_s: int = 1
+    recycle_after: int = 500
+    grace_ms: int = 2000
+    prepare_limit_ms: int = 30_000
+    max_timeout_ms: int | None = None  # the server's cap on options.timeout_ms
+    boot_limit_s: float = 120.0
+
+
+@dataclass(frozen=True)
+class Done:
+    """A finished task: the caller's result and, when fresh and final, the canonical one to cache."""
+
+    result: dict[str, Any]
+    fresh: dict[str, Any] | None
+    key: str | None
+    layer: str | None  # "local"/"redis"/"coalesced" when a cache answered, None when computed or timed out
+    rejected: bool = False  # a cached entry failed its check and was computed afresh
+
+
+class WorkerCrashed(InternalError):
+    """The task's worker died twice. ``fallback`` is the sound unknown answer, when it was read."""
+
+    def __init__(self, message: str, *, exitcode: int | None, fallback: dict[str, Any] | None) -> None:
+        super().__init__(message)
+        self.exitcode = exitcode
+        self.fallback = fallback
+
+
+class _Died(Exception):
+    def __init__(self, exitcode: int | None, fallback: dict[str, Any] | None) -> None:
+        super().__init__(exitcode)
+        self.exitcode = exitcode
+        self.fallback = fallback
+
+
+class _Worker:
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.tasks = 0
+        self.busy = False
+        self.gone = False  # killed, retired or dead: never goes back to the idle queue
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.returncode is None
+
+    async def send(self, obj: Any) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(encode(obj))
+        await self.proc.stdin.drain()
+
+    async def recv(self) -> Any:
+        assert self.proc.stdout is not None
+        return await read_frame_async(self.proc.stdout)
+
+    async def kill(self) -> int | None:
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        return await self.proc.wait()
+
+    async def stop(self, timeout: float = 2.0) -> None:
+        with contextlib.suppress(Exception):
+            await self.send(None)
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            await self.kill()
+
+
+class WorkerPool:
+    """``limits.workers`` worker processes behind a bounded waiting line."""
+
+    def __init__(self, limits: Limits, metrics: Metrics, *, argv: Sequence[str] = DEFAULT_ARGV,
+                 env: dict[str, str] | None = None) -> None:
+        self._lim = limits
+        self._m = metrics
+        self._argv = tuple(argv)
+        self._env = env
+        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._all: set[_Worker] = set()
+        self._waiting = 0
+        self._busy = 0
+        self._closing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._drained = asyncio.Event()
+        self._drained.set()
+
+    # -------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        """Start every worker and wait until each has imported the solver."""
+        await asyncio.gather(*(self._spawn() for _ in range(self._lim.workers)))
+
+    async def _spawn(self) -> None:
+        while not self._closing:
+            proc = await asyncio.create_subprocess_exec(
+                *self._argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**20,
+                env=self._env)
+            w = _Worker(proc)
+            try:
+                msg = await asyncio.wait_for(w.recv(), self._lim.boot_limit_s)
+                if msg[0] != "ready":
+                    raise RuntimeError(f"unexpected first message {msg[0]!r}")
+            except (asyncio.TimeoutError, RuntimeError, *_FOREIGN) as e:  # retried; the server stays up
+                log.error("worker failed to start: %r", e)
+                self._m.worker_restarts.labels("boot").inc()
+                await w.kill()
+                await asyncio.sleep(1.0)
+                continue
+            if self._closing:
+                await w.stop()
+                return
+            self._all.add(w)
+            self._background(self._watch(w))
+            self._idle.put_nowait(w)
+            return
+
+    async def _watch(self, w: _Worker) -> None:
+        """An idle worker that dies (killed from outside) is replaced at once."""
+        await w.proc.wait()
+        if not w.gone and not w.busy:
+            w.gone = True
+            self._replace(w, "crash")
+
+    def _background(self, coro: Any) -> None:
+        t = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
+    def _replace(self, w: _Worker, reason: str) -> None:
+        self._all.discard(w)
+        self._m.worker_restarts.labels(reason).inc()
+        if not self._closing:
+            self._background(self._spawn())
+
+    def size(self) -> int:
+        """Workers alive (idle or busy); replacements still booting are not counted."""
+        return len(self._all)
+
+    def idle(self) -> int:
+        return self._idle.qsize()
+
+    def check_capacity(self) -> None:
+        """Raise ``Overloaded`` when a new request would have to wait past the queue bound."""
+        if self._closing:
+            raise Overloaded("the server is shutting down", retry_after_s=self._lim.retry_after_s)
+        if self._idle.empty() and self._waiting >= self._lim.queue_size:
+            self._m.overloaded.inc()
+            raise Overloaded(f"all {self._lim.workers} workers are busy and {self._waiting} requests are "
+                             "waiting; retry later", retry_after_s=self._lim.retry_after_s)
+
+    def ready(self) -> bool:
+        return not self._closing and bool(self._all)
+
+    async def close(self, timeout: float = 60.0) -> None:
+        """Graceful: tasks in flight finish (up to ``timeout``), then every worker stops."""
+        self._closing = True
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._drained.wait(), timeout)
+        for t in list(self._tasks):
+            t.cancel()
+        for w in self._all:
+            w.gone = True
+        await asyncio.gather(*(w.stop() for w in list(self._all)), return_exceptions=True)
+        self._all.clear()
+
+    # -------------------------------------------------------------- one task
+    async def _acquire(self, bounded: bool) -> _Worker:
+        if bounded:
+            self.check_capacity()
+        elif self._closing:
+            raise Overloaded("the server is shutting down", retry_after_s=self._lim.retry_after_s)
+        self._waiting += 1
+        self._m.queue_depth.inc()
+        try:
+            while True:
+                w = await self._idle.get()
+                if w.alive and not w.gone:
+                    break
+                if not w.gone:  # died while idle, and its watcher has not run yet
+                    w.gone = True
+                    self._replace(w, "crash")
+        finally:
+            self._waiting -= 1
+            self._m.queue_depth.dec()
+        w.busy = True
+        self._busy += 1
+        self._drained.clear()
+        self._m.workers_busy.inc()
+        return w
+
+    def _release(self, w: _Worker) -> None:
+        w.busy = False
+        self._busy -= 1
+        self._m.workers_busy.dec()
+        if self._busy == 0:
+            self._drained.set()
+        if w.gone:
+            return
+        if not w.alive:  # died just as it answered
+            w.gone = True
+            self._replace(w, "crash")
+            return
+        w.tasks += 1
+        if w.tasks >= self._lim.recycle_after:
+            w.gone = True
+            self._all.discard(w)
+            self._background(w.stop())
+            self._replace(w, "recycle")
+        else:
+            self._idle.put_nowait(w)
+
+    async def run(self, op: str, source: tuple[str, Any], lookup: Lookup | None = None, *,
+                  bounded: bool = True) -> Done:
+        """Answer ``op`` on ``source`` (``("body", bytes)`` or ``("path", str)``) in a worker;
+        ``lookup(op, key)`` consults the caches. A worker death costs one retry, not the answer."""
+        for attempt in (1, 2):
+            w = await self._acquire(bounded and attempt == 1)
+            try:
+                return await self._task(w, op, source, lookup)
+            except _Died as d:
+                if attempt == 2:
+                    raise WorkerCrashed(f"the worker died (exit code {d.exitcode}) while answering this "
+                                        "input, twice", exitcode=d.exitcode, fallback=d.fallback) from None
+                log.warning("worker died (exit code %s) during a %s task; retrying it once", d.exitcode, op)
+            except asyncio.CancelledError:  # mid-conversation: the worker's state is unknown, replace it
+                if not w.gone:
+                    w.gone = True
+                    with contextlib.suppress(ProcessLookupError):
+                        w.proc.kill()
+                    self._replace(w, "cancelled")
+                raise
+            finally:
+                self._release(w)
+        raise AssertionError("unreachable")
+
+    async def _task(self, w: _Worker, op: str, source: tuple[str, Any], lookup: Lookup | None) -> Done:
+        t_read = time.monotonic()
+        try:
+            await w.send(("task", op, source, self._lim.max_timeout_ms))
+            msg = await asyncio.wait_for(w.recv(), self._lim.prepare_limit_ms / 1000)
+        except asyncio.TimeoutError:
+            await self._lost(w, "timeout")
+            raise TooLargeError(f"the problem took more than {self._lim.prepare_limit_ms} ms to read; "
+                                "split it or simplify its expressions") from None
+        except _FOREIGN:
+            raise _Died(await self._lost(w, "crash"), None) from None
+        if msg[0] == "error":
+            raise error_from_body(msg[1], status=msg[2])
+        _, key, timeout_ms, fallback = msg
+        cached = None
+        if key is not None and lookup is not None:
+            try:
+                cached = await lookup(op, key)
+            except Exception:  # noqa: BLE001 - a cache fault must not cost the answer
+                cached = None
+        t0 = t_read  # the budget covers the whole task, reading included, as in the worker
+        limit = (timeout_ms + self._lim.grace_ms) / 1000
+        try:
+            if key is not None:
+                await w.send(("cached", cached[1], cached[0]) if cached else ("compute",))
+            reply = await asyncio.wait_for(w.recv(), max(0.0, limit - (time.monotonic() - t0)))
+        except asyncio.TimeoutError:
+            await self._lost(w, "timeout")
+            if fallback is None:  # a custom runner's document: there is no sound unknown to give
+                raise InternalError(f"no answer within the wall limit of {time.monotonic() - t_read:.1f} s "
+                                    "(timeout_ms plus grace); the worker was killed") from None
+            return Done(fallback, None, key, None)
+        except _FOREIGN:
+            raise _Died(await self._lost(w, "crash"), fallback) from None
+        if reply[0] == "error":
+            raise error_from_body(reply[1], status=reply[2])
+        _, result, fresh, rejected = reply
+        layer = cached[0] if cached and not rejected else None
+        return Done(result, fresh, key, layer, rejected)
+
+    async def _lost(self, w: _Worker, reason: str) -> int | None:
+        w.gone = True
+        code = await w.kill()
+        self._replace(w, reason)
+        return code
+
+
+def child_env(extra_path: Sequence[str] = ()) -> dict[str, str]:
+    """The environment of a worker that must import what this process imports (a test's runner)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([*extra_path, *(p for p in sys.path if p)])
+    return env
