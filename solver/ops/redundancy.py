@@ -36,7 +36,7 @@ from typing import Any
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ops.operation import Back, Operation, Result
-from solver.reason import facts, rewrite
+from solver.reason import facts, periodic, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
 from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome
@@ -54,6 +54,8 @@ SLICE_ROUNDS = 6
 ALWAYS_TRUE_SHARE = 0.25
 SCOPED_MIN_GUARDS = 200  # below this a problem's checks all go to the incremental solver
 SCOPED_MAX = 48  # larger full checks go to the incremental solver (building a fresh one costs more)
+PERIODIC_CASES = 64  # residue cases a check may split into when each case is settled by rewriting
+PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 call
 
 
 def cost(t: ir.Term) -> int:
@@ -79,7 +81,7 @@ class _Run:
         self.implied: list[list[int]] = [[] for _ in range(n)]
         self.rep = list(range(n))
         self.avoided = 0
-        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "z3": 0}
+        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "periodic": 0, "z3": 0}
         self.ch: Checker | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
@@ -193,12 +195,20 @@ class _Run:
                 continue
             if self.deadline.remaining_ms() < floor_ms:
                 continue
+            if self.by_periodic(i, [], z3_ms=None) is not None:
+                self.verdict[i] = ALWAYS_TRUE
+                self.levers["periodic"] += 1
+                self.avoided += 1
+                continue
             out = self.z3check(self.A + [self.neg(i)], budget_ms=self.first_budget(len(pending) - k))
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.verdict[i] = ALWAYS_TRUE
             elif out.status == SAT:
                 self.learn(out.model)
+            elif self.by_periodic(i, [], z3_ms=self.first_budget(len(pending) - k)) is not None:
+                self.verdict[i] = ALWAYS_TRUE
+                self.levers["periodic"] += 1
 
     def removal_order(self, idx: list[int]) -> list[int]:
         if self.p.options.prefer == "order":
@@ -268,8 +278,54 @@ class _Run:
             return self.drop(i, self.core_guards(out.core, exclude=i))
         if out.status == SAT and self.required_at(i, out.model):
             return REQUIRED
+        near = [j for j in others if self.syms[j] <= self.syms[i]]
+        by_residues = self.by_periodic(i, near, z3_ms=budget_ms)
+        if by_residues is not None:
+            self.levers["periodic"] += 1
+            return self.drop(i, by_residues)
         self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
         return UNKNOWN
+
+    def by_periodic(self, i: int, near: list[int], *, z3_ms: int | None) -> list[int] | None:
+        """Residue splitting (``periodic``): is ``A & near & ~g_i`` unsatisfiable in every residue
+        class of the periodic symbols? Each case is first rewritten under the facts of its own
+        conditions (no solver); with ``z3_ms`` a case left open costs one exact z3 call on its
+        (division-free where the split reached every division) formula. Returns the kept guards
+        the proof used, or None when some case stays open (a refutation decides nothing here:
+        verified points and z3 models prove ``required``)."""
+        if self.deadline.expired:
+            return None
+        goal = ir.mk_not(self.can[i])  # type: ignore[arg-type]
+        conds: list[ir.Term] = [*self.can_asserts, *(self.can[j] for j in near), goal]  # type: ignore[list-item]
+        srcs: list[int | None] = [*(None for _ in self.can_asserts), *near, None]
+        ranges = self.base_env.ranges
+        split = periodic.plan(conds, ranges, PERIODIC_CASES if z3_ms is None else PERIODIC_Z3_CASES)
+        if not split or not any(s in self.syms[i] for s, _ in split):
+            return None  # only a split of the guard's own symbols changes what its check sees
+        used: set[int] = set()
+        for case in periodic.cases(conds, ranges, split):
+            if self.deadline.expired:
+                return None
+            env = facts.facts_env({**ranges, **case.ranges},
+                                  [(c, j) for c, j in zip(case.conds[:-1], srcs[:-1])])
+            rw = rewrite.Rewriter(env)
+            if rw.rewrite(case.conds[-1]) is ir.FALSE:
+                used |= rw.used
+                continue
+            if z3_ms is None or self.deadline.expired:
+                return None
+            bounds = [ir.mk_and(*(b for b in (None if lo is None else ir.mk_ge(ir.mk_sym(q), ir.mk_int(lo)),
+                                               None if hi is None else ir.mk_le(ir.mk_sym(q), ir.mk_int(hi)))
+                                   if b is not None)) for q, (lo, hi) in case.ranges.items()]
+            whole = ir.mk_and(*bounds, *case.conds)
+            if whole is ir.FALSE:
+                continue
+            out = self.checker().check_scoped([self.checker().selector(whole)], budget_ms=z3_ms)
+            self.levers["z3"] += 1
+            if out.status != UNSAT:
+                return None
+            used |= set(near)
+        return sorted(used)
 
     def drop(self, i: int, proof: list[int]) -> str:
         self.kept.discard(i)

@@ -15,8 +15,8 @@ from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ir.terms import Term
 
-Bound = int | None
-Interval = tuple[Bound, Bound]
+Bound = int | None  # None: unbounded on that side
+Interval = tuple[Bound, Bound]  # the one interval type of ``solver.reason`` (facts, rewrite reuse it)
 FULL: Interval = (None, None)
 
 
