@@ -36,7 +36,7 @@ from typing import Any
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ops.operation import Back, Operation, Result
-from solver.reason import facts, periodic, rewrite
+from solver.reason import equalities, facts, periodic, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
 from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome
@@ -56,6 +56,7 @@ SCOPED_MIN_GUARDS = 200  # below this a problem's checks all go to the increment
 SCOPED_MAX = 48  # larger full checks go to the incremental solver (building a fresh one costs more)
 PERIODIC_CASES = 64  # residue cases a check may split into when each case is settled by rewriting
 PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 call
+EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
 def cost(t: ir.Term) -> int:
@@ -81,7 +82,8 @@ class _Run:
         self.implied: list[list[int]] = [[] for _ in range(n)]
         self.rep = list(range(n))
         self.avoided = 0
-        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "periodic": 0, "z3": 0}
+        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "periodic": 0,
+                       "z3": 0}
         self.ch: Checker | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
@@ -222,6 +224,15 @@ class _Run:
         self.env = facts.facts_env(self.base_env.ranges, [(t, None) for t in self.can_asserts] +
                                    [(self.can[j], j) for j in keep])  # type: ignore[misc]
         self.candidates = set(keep)
+        self.eqp = [None if self.rep[j] != j else equalities.eq_pair(t) for j, t in enumerate(self.can)]
+        self._eq_syms: set[str] = set()
+        for j in keep:
+            pair = self.eqp[j]
+            if pair is not None:
+                self._eq_syms |= {x for x in pair if isinstance(x, str)}
+        self._eq_env: tuple[tuple[int, ...], facts.Env, dict[str, periodic.Poly],
+                            dict[str, frozenset[int]]] | None = None
+        self._eq_builds = 0
         self.removed_core: dict[int, list[int]] = {}
         order = self.removal_order(keep)
         retry = [i for k, i in enumerate(order) if self.decide(i, self.first_budget(len(order) - k)) == UNKNOWN]
@@ -250,6 +261,11 @@ class _Run:
             self.levers["facts"] += 1
             self.avoided += 1
             return self.drop(i, by_facts)
+        by_eqs = self.by_equalities(i)
+        if by_eqs is not None:
+            self.levers["equalities"] += 1
+            self.avoided += 1
+            return self.drop(i, by_eqs)
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
         # guards a model violates (once extended with the hints), until unsat, a verified
@@ -285,6 +301,56 @@ class _Run:
             return self.drop(i, by_residues)
         self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
         return UNKNOWN
+
+    def by_equalities(self, i: int) -> list[int] | None:
+        """Union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``equalities``), then decide.
+
+        An equality guard is implied when the other kept equalities connect its two sides (the
+        guards on the path are its proof). Any other guard is rewritten with every symbol replaced
+        by its class representative, under the facts of the kept guards substituted alike (each
+        fact's sources gain the equalities its substitution used): True means implied by the
+        equalities used and the facts consulted."""
+        eqs = [j for j in sorted(self.kept) if j != i and self.eqp[j] is not None]
+        if not eqs:
+            return None
+        pair = self.eqp[i]
+        if pair is not None:
+            return equalities.Graph((*self.eqp[j], j) for j in eqs).path(*pair)  # type: ignore[misc]
+        if not self.syms[i] & self._eq_syms:
+            return None
+        if self._eq_env is None or not set(self._eq_env[0]) <= self.kept:
+            if self._eq_builds >= EQ_REBUILDS:
+                return None
+            self._eq_builds += 1
+            self._eq_env = (tuple(eqs), *self._substituted_env(eqs))
+        _, env, sub, srcs = self._eq_env
+        mine = frozenset().union(*(srcs[s] for s in self.syms[i] if s in srcs))
+        if not mine <= self.kept:
+            return None
+        rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i})
+        if rw.rewrite(periodic.substitute(self.can[i], sub)) is not ir.TRUE:  # type: ignore[arg-type]
+            return None
+        return sorted(rw.used | mine)
+
+    def _substituted_env(self, eqs: list[int]) -> tuple[facts.Env, dict[str, periodic.Poly],
+                                                        dict[str, frozenset[int]]]:
+        sub, contra = equalities.Graph((*self.eqp[j], j) for j in eqs).substitution()  # type: ignore[misc]
+        if contra is not None:
+            sub = {}  # the kept guards contradict each other: SAT status says this cannot happen
+        polys: dict[str, periodic.Poly] = {
+            s: ({(): rep} if rep else {}) if isinstance(rep, int) else {(ir.mk_sym(rep),): 1}
+            for s, (rep, _) in sub.items()}
+        srcs = {s: src for s, (_, src) in sub.items()}
+        env = facts.Env(dict(self.base_env.ranges))
+        for t in self.can_asserts:
+            env.add(periodic.substitute(t, polys), frozenset().union(
+                *(srcs[s] for s in ir.symbols_of(t) if s in srcs)))
+        for j in sorted(self.kept):
+            g = self.can[j]
+            assert g is not None
+            env.add(periodic.substitute(g, polys), frozenset((j,)).union(
+                *(srcs[s] for s in self.syms[j] if s in srcs)))
+        return env, polys, srcs
 
     def by_periodic(self, i: int, near: list[int], *, z3_ms: int | None) -> list[int] | None:
         """Residue splitting (``periodic``): is ``A & near & ~g_i`` unsatisfiable in every residue

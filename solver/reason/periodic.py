@@ -153,8 +153,8 @@ class _Subst:
             return acc
         if k in ir.DIV_KINDS:
             x, d = self.poly[n.args[0]], self.poly[n.args[1]]
-            if n.args[1].kind == ir.CONST and n.args[1].value != 0:
-                return _div_const(k, x, n.args[1].value)
+            if len(d) == 1 and () in d:  # a literal divisor, or one the substitution made literal
+                return _div_const(k, x, d[()])
             return _atom(_rebuild(k, [to_term(x), to_term(d)]))
         if k == ir.ITE:
             return _atom(ir.mk_ite(self.bools[n.args[0]], to_term(self.poly[n.args[1]]),
