@@ -12,7 +12,8 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
-  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``.
+  point), ``facts`` (rewritten to True under the other kept guards' facts), ``eqs`` (implied
+  through the kept equalities, substituted), ``periodic`` (every residue case refuted), ``z3``.
 - **plain z3**: below, in this file — our parser, then z3's Python API directly: one incremental
   solver, assumption literals, the textbook always-true pass and greedy deletion in symguard's
   removal order, up to 2 s per check within ``--plain-limit`` seconds in all.
@@ -53,6 +54,10 @@ from solver import load_problem, run
 from solver.ops.redundancy import cost
 
 PER_CHECK_MS = 2000
+# ``stats.levers`` keys in table order, and their short column names: guards each lever decided
+# (``z3``: the checks issued for a verdict)
+LEVERS = ("rewrite", "duplicate", "points", "facts", "equalities", "periodic", "z3")
+LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "periodic", "z3")
 
 
 # ------------------------------------------------------------------ the plain z3 script
@@ -225,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(files)} instances; python {sys.version.split()[0]}, z3 {z3.get_version_string()}, "
           f"{os.cpu_count()} cpus")
     head = ("| instance | guards | dropped | kept | unknown | cold ms | warm ms | checks | avoided | "
-            "rewrite/dup/points/facts/z3 | plain z3 ms | plain dropped | plain unknown | plain checks | "
+            f"{'/'.join(LEVER_NAMES)} | plain z3 ms | plain dropped | plain unknown | plain checks | "
             "torch ms | torch dropped | plain/warm | torch/warm |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -241,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
                 print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug
             lv = s["levers"]
-            levers = "/".join(str(lv.get(k, 0)) for k in ("rewrite", "duplicate", "points", "facts", "z3"))
+            levers = "/".join(str(lv.get(k, 0)) for k in LEVERS)
             plain = None if a.no_plain else plain_redundancy(doc, a.plain_limit)
             tr = None if a.no_torch else torch_redundancy(doc, a.torch_limit)
             name = f"{f.parent.name}/{f.stem}"
