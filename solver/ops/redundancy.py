@@ -266,6 +266,9 @@ class _Run:
             self.levers["equalities"] += 1
             self.avoided += 1
             return self.drop(i, by_eqs)
+        if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
+            self.verdict[i] = UNKNOWN
+            return UNKNOWN
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
         # guards a model violates (once extended with the hints), until unsat, a verified
@@ -295,10 +298,13 @@ class _Run:
         if out.status == SAT and self.required_at(i, out.model):
             return REQUIRED
         near = [j for j in others if self.syms[j] <= self.syms[i]]
-        by_residues = self.by_periodic(i, near, z3_ms=budget_ms)
+        by_residues = self.by_periodic(i, near, z3_ms=budget_ms, prove_required=True)
         if by_residues is not None:
             self.levers["periodic"] += 1
             return self.drop(i, by_residues)
+        if self.verdict[i] == REQUIRED:
+            self.levers["periodic"] += 1
+            return REQUIRED
         self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
         return UNKNOWN
 
@@ -352,13 +358,15 @@ class _Run:
                 *(srcs[s] for s in self.syms[j] if s in srcs)))
         return env, polys, srcs
 
-    def by_periodic(self, i: int, near: list[int], *, z3_ms: int | None) -> list[int] | None:
+    def by_periodic(self, i: int, near: list[int], *, z3_ms: int | None,
+                    prove_required: bool = False) -> list[int] | None:
         """Residue splitting (``periodic``): is ``A & near & ~g_i`` unsatisfiable in every residue
         class of the periodic symbols? Each case is first rewritten under the facts of its own
         conditions (no solver); with ``z3_ms`` a case left open costs one exact z3 call on its
         (division-free where the split reached every division) formula. Returns the kept guards
         the proof used, or None when some case stays open (a refutation decides nothing here:
-        verified points and z3 models prove ``required``)."""
+        verified points and z3 models prove ``required``; with ``prove_required`` a case's model
+        that Python confirms violates ``g`` and satisfies the kept guards sets ``required``)."""
         if self.deadline.expired:
             return None
         goal = ir.mk_not(self.can[i])  # type: ignore[arg-type]
@@ -383,11 +391,21 @@ class _Run:
             bounds = [ir.mk_and(*(b for b in (None if lo is None else ir.mk_ge(ir.mk_sym(q), ir.mk_int(lo)),
                                                None if hi is None else ir.mk_le(ir.mk_sym(q), ir.mk_int(hi)))
                                    if b is not None)) for q, (lo, hi) in case.ranges.items()]
-            whole = ir.mk_and(*bounds, *case.conds)
+            # s == L*q + r ties each split symbol to its case, so a model names a point of the
+            # original symbols (checked in Python before it proves anything)
+            links = [ir.mk_eq(ir.mk_sym(sym), ir.mk_add(ir.mk_mul(ir.mk_int(L), ir.mk_sym(periodic.q_name(sym))),
+                                                        ir.mk_int(r))) for sym, L, r in case.residues]
+            whole = ir.mk_and(*bounds, *links, *case.conds)
             if whole is ir.FALSE:
                 continue
             out = self.checker().check_scoped([self.checker().selector(whole)], budget_ms=z3_ms)
             self.levers["z3"] += 1
+            if out.status == SAT:
+                pt = self.extend(out.model, near, i)
+                if prove_required:
+                    self.required_at(i, pt)  # sets REQUIRED when Python agrees
+                else:
+                    self.learn(pt)
             if out.status != UNSAT:
                 return None
             used |= set(near)
