@@ -160,3 +160,16 @@ def test_swin_chain_is_decided_per_residue() -> None:
     split = periodic.plan([goal], ranges, 64)
     assert split == [("x", 16)]
     assert list(periodic.cases([goal], ranges, split)) == []
+
+
+def test_a_long_period_is_split_by_its_largest_divisor_that_fits() -> None:
+    """A 4-level chain of ``//4`` has period 256 > MAX_PERIOD: split by 64 instead (exact; the
+    innermost three divisions vanish, the outer one stays)."""
+    t = _term("((((x//4)//4)//4)//4) + Mod(x, 4) >= 1")
+    assert periodic.periods([t]) == {"x": 256}
+    split = periodic.plan([t], {"x": (0, None)}, 64)
+    assert split == [("x", 64)]
+    for case in periodic.cases([t], {"x": (0, None)}, split):
+        (_, L, r), = case.residues
+        for q in range(40):
+            assert holds(case.conds[0], {periodic.q_name("x"): q}) == holds(t, {"x": L * q + r})

@@ -373,13 +373,21 @@ class _Run:
         conds: list[ir.Term] = [*self.can_asserts, *(self.can[j] for j in near), goal]  # type: ignore[list-item]
         srcs: list[int | None] = [*(None for _ in self.can_asserts), *near, None]
         ranges = self.base_env.ranges
-        split = periodic.plan(conds, ranges, PERIODIC_CASES if z3_ms is None else PERIODIC_Z3_CASES)
+        # periods of the guard (and asserts) only: the kept guards' own divisions need not vanish,
+        # they are facts, and their deeper chains would make every split too large to try
+        split = periodic.plan([*self.can_asserts, goal], ranges,
+                              PERIODIC_CASES if z3_ms is None else PERIODIC_Z3_CASES)
         if not split or not any(s in self.syms[i] for s, _ in split):
             return None  # only a split of the guard's own symbols changes what its check sees
         used: set[int] = set()
+        seen: set[tuple[tuple[ir.Term, ...], tuple[tuple[str, periodic.Interval], ...]]] = set()
         for case in periodic.cases(conds, ranges, split):
             if self.deadline.expired:
                 return None
+            key = (case.conds, tuple(sorted(case.ranges.items())))
+            if key in seen:
+                continue  # residues the formula cannot tell apart: one answer for all of them
+            seen.add(key)
             env = facts.facts_env({**ranges, **case.ranges},
                                   [(c, j) for c, j in zip(case.conds[:-1], srcs[:-1])])
             rw = rewrite.Rewriter(env)

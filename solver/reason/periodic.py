@@ -245,21 +245,25 @@ class Case:
 
 
 def plan(conds: Sequence[Term], ranges: Mapping[str, Interval], max_cases: int) -> list[tuple[str, int]]:
-    """The symbols to split and their periods: periodic symbols (period 2..``MAX_PERIOD``), smallest
-    period first, while the number of feasible residue combinations stays within ``max_cases``."""
+    """The symbols to split and their periods, smallest first, while the number of feasible residue
+    combinations stays within ``max_cases``. A period beyond ``MAX_PERIOD`` (or the case budget) is
+    replaced by its largest divisor that fits: ``s = L'*q + r`` with ``L' | L`` is as exact, and
+    removes every division whose path product divides ``L'`` (the rest stay, exact)."""
     per = periods(conds)
     chosen: list[tuple[str, int]] = []
     total = 1
     for s, L in sorted(per.items(), key=lambda sp: (sp[1], sp[0])):
-        if L < 2 or L > MAX_PERIOD:
-            continue
-        n = len(_residues(ranges.get(s, (None, None)), L))
-        if n == 0:
-            return [(s, L)]  # an empty range: one split proves there is no point at all
-        if total * n > max_cases:
-            continue
-        total *= n
-        chosen.append((s, L))
+        iv = ranges.get(s, (None, None))
+        for d in range(min(L, MAX_PERIOD), 1, -1):  # the largest divisor of L that fits
+            if L % d:
+                continue
+            n = len(_residues(iv, d))
+            if n == 0:
+                return [(s, d)]  # an empty range: one split proves there is no point at all
+            if total * n <= max_cases:
+                total *= n
+                chosen.append((s, d))
+                break
     return chosen
 
 
