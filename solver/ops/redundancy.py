@@ -26,7 +26,15 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   one where ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set
   holds proves ``required`` — re-checked on the original terms first;
 * ``facts``: ``g`` rewritten under the atoms of the asserts and of the other kept guards becomes
-  ``True``: redundant, implied by the guards whose facts were consulted.
+  ``True``: redundant, implied by the guards whose facts were consulted;
+* ``equalities``: union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``reason.equalities``):
+  an equality whose sides the others connect is implied by the path's guards; any other guard is
+  rewritten with class representatives under the substituted facts (sources: the equalities used
+  plus the facts consulted);
+* ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
+  ``s = L*q + r`` every division by a literal on ``g``'s paths vanishes; each residue case is
+  refuted by rewriting under its own facts or by one exact z3 call on the division-free case, and
+  a case's model (tied back by ``s == L*q + r``, re-checked in Python) proves ``required``.
 """
 
 from __future__ import annotations
