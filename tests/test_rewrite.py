@@ -189,3 +189,21 @@ def test_product_with_a_positive_factor_loses_it() -> None:
     assert rw.rewrite(_cond("a*b >= 2*a")) is ir.TRUE
     r = rw.rewrite(_cond("Ne(((a//4) + 1)*((b//4) + 1), (a//4) + 1)"))
     assert r == rw.rewrite(_cond("Ne(b//4, 0)")), r
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["(x//4)", "x", "Mod(x, 3)", "(x - 2)"]), terms(), st.sampled_from(["==", "!="]),
+       st.integers(-2, 2))
+def test_a_product_that_may_vanish_splits_exactly(f: str, a: str, rel: str, k: int) -> None:
+    """``f*Q == 0`` iff ``f == 0`` or ``Q == 0`` (integers), taken when one side is decided."""
+    text = f"({f})*({a}) + {k}*({f}) {rel} 0"
+    c = _cond(text)
+    ranges = {"x": (0, 9), "y": (1, 7), "z": (-2, 2)}
+    r = rewrite.Rewriter(rewrite.Env(dict(ranges))).rewrite(c)
+    for pt in _points(((0, 9), (1, 6), (-2, 4))):
+        assert holds(r, pt) == holds(c, pt), (text, r, pt)
+
+
+def test_ne_of_a_product_and_its_factor_is_the_factor_nonzero() -> None:
+    rw = rewrite.Rewriter(rewrite.Env({"a": (2, None), "b": (2, None)}))
+    assert rw.rewrite(_cond("Ne((a//4)*(b//4 + 2), a//4)")) == rw.rewrite(_cond("Ne(a//4, 0)"))

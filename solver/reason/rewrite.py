@@ -232,10 +232,14 @@ class Rewriter:
         becomes ``Ne(b, 1)``. ``f`` is a non-constant factor of a product monomial of the
         comparison's sum, and ``e = f*Q`` is checked as polynomials (``factor_out``)."""
         e = r.args[0]
+        split: tuple[Term, Term] | None = None
         for f in _candidate_factors(e):
             lo, hi = self.interval(f)
             pos, negative = lo is not None and lo >= 1, hi is not None and hi <= -1
             if not (pos or negative or (r.kind == ir.EQ and 0 in self.excluded(f))):
+                if r.kind == ir.EQ and split is None:
+                    q = factor_out(e, f)
+                    split = None if q is None else (f, q)
                 continue
             q = factor_out(e, f)
             if q is None:
@@ -244,6 +248,13 @@ class Rewriter:
                 return self.rewrite(ir.mk_eq(q, ir.ZERO))
             if pos or negative:
                 return self.rewrite(ir.mk_le(q, ir.ZERO) if pos else ir.mk_ge(q, ir.ZERO))
+        if split is not None:
+            # integers: f*Q == 0 iff f == 0 or Q == 0; taken when a side is decided by its interval
+            # (f's can be 0: ``s//4`` with s >= 2), so the product becomes a plain comparison
+            f, q = split
+            zf, zq = self.rewrite(ir.mk_eq(f, ir.ZERO)), self.rewrite(ir.mk_eq(q, ir.ZERO))
+            if ir.BCONST in (zf.kind, zq.kind):
+                return ir.mk_or(zf, zq)
         return r
 
     def _excluded_zero(self, e: Term) -> bool:
