@@ -1,4 +1,4 @@
-"""The HTTP API (SPEC §2): ``create_app(settings) -> FastAPI``; nothing happens at import.
+"""The HTTP API (docs/problem-format.md §2): ``create_app(settings) -> FastAPI``; nothing happens at import.
 
 Routes are thin: read the body (size-limited), hand it to ``Answerer`` as bytes, write the
 result with the CLI's ``dumps``. Errors are only raised here; ``service.errors`` turns them into
@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
+from fastapi_offline import FastAPIOffline
 from pydantic.json_schema import models_json_schema
 
 from solver import OPS
@@ -34,7 +35,7 @@ from .workers import DEFAULT_ARGV, WorkerPool
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorBody, "description": d} for code, d in (
-        (400, "bad input (SPEC §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
+        (400, "bad input (docs/problem-format.md §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
         (503, "overloaded; see Retry-After"))}
 
 
@@ -80,8 +81,10 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             await pool.close()
             await cache.close()
 
-    app = FastAPI(title="symguard", version="0.1.0", lifespan=lifespan,
-                  description="SMT-backed guard entailment for dynamic tensor shapes (see SPEC).")
+    # /docs and /redoc with their scripts served from the package, not a CDN: they work offline
+    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan,
+                         description="SMT-backed guard entailment for dynamic tensor shapes "
+                                     "(the problem format: docs/problem-format.md).")
     install_handlers(app)
 
     app.add_middleware(_Measure, metrics=metrics)

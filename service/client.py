@@ -1,10 +1,12 @@
 """Clients for a running symguard server: ``Client`` (sync) and ``AsyncClient`` (httpx).
 
 For a compiler process: one persistent connection pool per client, ``run(op, problem)`` returns
-the SPEC §2 result dict. A 503 is retried after its ``Retry-After`` (bounded); a 400/413 raises
-the ``solver.errors`` class its §5 body names (with ``where``/``offset``), so
-``symguard … --remote URL`` prints the same error JSON and exit status as a local run. Anything
-else — unreachable server, 401, 500 — raises ``RemoteError`` with a message saying what happened.
+the result dict of docs/problem-format.md §2. A 503 is retried after its ``Retry-After`` (bounded);
+a 400/413 raises the ``solver.errors`` class its error body names (with ``where``/``offset``), so
+``symguard … --remote URL`` prints the same error JSON and exit status as a local run. A server
+that cannot be reached (nothing listening, DNS, a connect timeout) raises ``ServerUnavailable``,
+code ``unavailable`` with the URL; anything else — 401, 500 — raises ``RemoteError`` with a
+message saying what happened. ``ServerUnavailable`` is a ``RemoteError`` too.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import httpx
 from solver import OPS
 from solver.errors import InternalError
 
-from .errors import error_from_body
+from .errors import Unavailable, error_from_body
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -31,6 +33,17 @@ MAX_RETRY_WAIT_S = 10.0
 
 class RemoteError(InternalError):
     """The server could not answer (unreachable, refused, overloaded for too long, or broken)."""
+
+
+class ServerUnavailable(Unavailable, RemoteError):
+    """No symguard server answers at the URL: code ``unavailable`` (exit status 1), nothing was solved."""
+
+
+def _unreachable(url: str, e: httpx.HTTPError) -> ServerUnavailable:
+    """A connection that cannot be made says ``unavailable`` and the URL; ``where`` is the URL too."""
+    why = str(e) or type(e).__name__
+    return ServerUnavailable(f"no symguard server answers at {url} ({why}); start one with `symguard serve` "
+                             "or check the URL", where=url)
 
 
 def _headers(token: str | None) -> dict[str, str]:
@@ -78,6 +91,8 @@ class Client:
         for attempt in range(self.retries + 1):
             try:
                 r = self._http.post(path, json=doc)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+                raise _unreachable(self.url, e) from None
             except httpx.HTTPError as e:
                 raise RemoteError(f"cannot reach symguard server {self.url}: {e}") from None
             if r.status_code != 503 or attempt == self.retries:
@@ -99,6 +114,9 @@ class Client:
 
     def shrink(self, problem: dict[str, Any]) -> Result:
         return self.run("shrink", problem)
+
+    def simplify(self, problem: dict[str, Any]) -> Result:
+        return self.run("simplify", problem)
 
     def batch(self, items: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         """Results (or §5 error bodies) in the order of ``items`` = ``[(op, problem), …]``."""
@@ -131,6 +149,8 @@ class AsyncClient:
         for attempt in range(self.retries + 1):
             try:
                 r = await self._http.post(path, json=doc)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+                raise _unreachable(self.url, e) from None
             except httpx.HTTPError as e:
                 raise RemoteError(f"cannot reach symguard server {self.url}: {e}") from None
             if r.status_code != 503 or attempt == self.retries:
@@ -152,6 +172,9 @@ class AsyncClient:
 
     async def shrink(self, problem: dict[str, Any]) -> Result:
         return await self.run("shrink", problem)
+
+    async def simplify(self, problem: dict[str, Any]) -> Result:
+        return await self.run("simplify", problem)
 
     async def batch(self, items: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         doc = {"items": [{"op": _check_op(op), "problem": p} for op, p in items]}

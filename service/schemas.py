@@ -15,14 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import solver
 
-Op = Literal["solve", "redundancy", "evaluate", "shrink"]
+Op = Literal["solve", "redundancy", "evaluate", "shrink", "simplify"]
 
 
 class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-# ------------------------------------------------------------------ request (SPEC §1)
+# ------------------------------------------------------------------ request (docs/problem-format.md §1)
 
 class SymbolDecl(BaseModel):
     min: int | None = Field(default=None, description="inclusive lower bound; omitted = options.default_min, null = unbounded")
@@ -49,12 +49,13 @@ class Options(BaseModel):
 
 
 class Problem(BaseModel):
-    """A SPEC §1 problem."""
+    """A problem (docs/problem-format.md §1)."""
 
     symbols: dict[str, SymbolDecl] = Field(default_factory=dict)
     asserts: list[str | Entry] = Field(default_factory=list, description="facts assumed true")
     guards: list[str | Entry] = Field(default_factory=list, description="conditions under analysis")
     queries: list[str | Entry] = Field(default_factory=list, description="expressions for evaluate")
+    exprs: list[str | Entry] = Field(default_factory=list, description="expressions for simplify (ids e0, e1, …)")
     inputs: dict[str, list[int | str]] = Field(default_factory=dict, description="tensor shapes for shrink")
     syntax: Literal["sympy", "smtlib"] = "sympy"
     options: Options = Field(default_factory=Options)
@@ -69,7 +70,7 @@ class BatchRequest(BaseModel):
     items: list[BatchItem]
 
 
-# ------------------------------------------------------------------ responses (SPEC §2, §5)
+# ------------------------------------------------------------------ responses (docs/problem-format.md §2, §5)
 
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="parse_error | unsupported | invalid_problem | too_large | "
@@ -80,7 +81,7 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """SPEC §5 error body."""
+    """docs/problem-format.md §5 error body."""
 
     error: ErrorDetail
 
@@ -90,7 +91,7 @@ class Result(_Open):
 
     op: Op
     status: Literal["sat", "unsat", "unknown"]
-    key: str = Field(..., description="hex digest of the canonical problem (SPEC §3)")
+    key: str = Field(..., description="hex digest of the canonical problem (docs/problem-format.md §3)")
     cached: bool
     elapsed_ms: float
     warnings: list[str]
@@ -135,12 +136,36 @@ class ShrinkResult(Result):
     input_shapes: dict[str, list[int]] | None = None
 
 
+class Cost(BaseModel):
+    ops: int = Field(..., description="arithmetic, comparisons, Max/Min arguments, connectives, Piecewise branches")
+    divs: int = Field(..., description="floor/ceiling divisions and moduli (ModularIndexing(x, d, m) with d != 1 is two)")
+
+
+class ExprCost(BaseModel):
+    before: Cost
+    after: Cost
+
+
+class ExprForm(BaseModel):
+    id: str
+    form: str = Field(..., description="the canonical equivalent under the context, PyTorch/sympy syntax; "
+                      "the input unchanged when not proved")
+    proved: bool = Field(..., description="equivalence under the context is proven (by construction or by z3)")
+    cost: ExprCost
+
+
+class SimplifyResult(Result):
+    exprs: list[ExprForm]
+
+
 RESULTS: dict[str, type[Result]] = {"solve": SolveResult, "redundancy": RedundancyResult,
-                                    "evaluate": EvaluateResult, "shrink": ShrinkResult}
+                                    "evaluate": EvaluateResult, "shrink": ShrinkResult,
+                                    "simplify": SimplifyResult}
 
 
 class BatchResponse(BaseModel):
-    results: list[SolveResult | RedundancyResult | EvaluateResult | ShrinkResult | ErrorBody] = Field(default=
+    results: list[SolveResult | RedundancyResult | EvaluateResult | ShrinkResult | SimplifyResult
+                  | ErrorBody] = Field(default=
         ..., description="one per item, in order; a failed item holds its §5 error body")
 
 

@@ -52,7 +52,7 @@ def is_final(op: str, result: Result) -> bool:
 
 def finish(op: str, result: Result, problem: Problem, canon: Canonical, *,
            cached: bool, elapsed_ms: float) -> Result:
-    """The caller's result: their symbol names and ids, the SPEC §2 envelope first."""
+    """The caller's result: their symbol names and ids, the docs/problem-format.md §2 envelope first."""
     back = Back(problem, canon)
     body = dict(result)
     if "model" in body:

@@ -14,7 +14,7 @@ def test_all_is_pinned() -> None:
 
 
 def test_ops() -> None:
-    assert solver.OPS == ("solve", "redundancy", "evaluate", "shrink")
+    assert solver.OPS == ("solve", "redundancy", "evaluate", "shrink", "simplify")
 
 
 def test_error_tree() -> None:

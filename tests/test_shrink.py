@@ -1,4 +1,4 @@
-"""shrink (SPEC §2): optimum, distinctness and ranges checked against brute-force enumeration."""
+"""shrink (docs/problem-format.md §2): optimum, distinctness and ranges checked against brute-force enumeration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Canonical problems (SPEC §3): the cache key and the map back to the caller's names and ids.
+"""Canonical problems (docs/problem-format.md §3): the cache key and the map back to the caller's names and ids.
 
 Every operation runs on the canonical problem and its result is mapped back, so a fresh answer
 and a cached one are the same answer by construction. The canonical problem is invariant under
@@ -7,7 +7,7 @@ and a cached one are the same answer by construction. The canonical problem is i
   from range and hint, refine by the name-free shapes of the formulas a symbol occurs in) and
   renamed ``v0, v1, …``; ties that refinement cannot break fall back to declaration order, which
   at worst costs a cache miss, never a wrong answer;
-* order, duplication and ids of asserts, guards and queries: sorted by canonical text, deduped;
+* order, duplication and ids of asserts, guards, queries and exprs: sorted by canonical text, deduped;
 * spelling of one comparison: the IR already normalizes ``a < b``, ``b > a``, ``a + 1 <= b``.
 
 Order is part of the meaning in two places and then kept: guards under ``prefer: "order"`` and
@@ -20,7 +20,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 
 from solver.ir import terms as ir
 from solver.ir.printer import to_text
@@ -38,6 +38,7 @@ class Canonical:
     asserts: list[list[str]]  # canonical index -> caller ids (first one names it)
     guards: list[int]  # caller guard index -> canonical guard index
     queries: list[int]  # caller query index -> canonical query index
+    exprs: list[int] = field(default_factory=list)  # caller expr index -> canonical expr index
 
 
 def substitute(t: Term, names: dict[str, str]) -> Term:
@@ -124,7 +125,8 @@ def canonicalize(p: Problem) -> Canonical:
     terms = [(tag, c.term) for tag, sec in (("a", p.asserts), ("g", p.guards))
              for c in sec if c.term is not None]
     terms += [("q", t) for q in p.queries for t in (q.term, q.domain)]
-    terms = list(dict.fromkeys(terms))  # a duplicated entry must not change the symbol order (SPEC §3)
+    terms += [("e", t) for q in p.exprs for t in (q.term, q.domain)]
+    terms = list(dict.fromkeys(terms))  # a duplicated entry must not change the symbol order (docs/problem-format.md §3)
     order = list(p.symbols) if lex else _symbol_order(p, terms)
     to_canon = {s.name: f"v{i}" for i, s in enumerate(order)}
     names = {v: k for k, v in to_canon.items()}
@@ -157,24 +159,32 @@ def canonicalize(p: Problem) -> Canonical:
                               p.guards[g_first[text]].skipped) for j, text in enumerate(uniq))
     g_map = [g_index[text] for text, _ in g_texts]
 
-    q_texts = []
-    for q in p.queries:
-        t, d = substitute(q.term, to_canon), substitute(q.domain, to_canon)
-        q_texts.append((to_text(t) + " | " + to_text(d), t, d))
-    q_first: dict[str, tuple[Term, Term]] = {}
-    for text, t, d in q_texts:
-        q_first.setdefault(text, (t, d))
-    q_uniq = sorted(q_first)
-    q_index = {text: j for j, text in enumerate(q_uniq)}
-    queries = tuple(Query(f"q{j}", text, f"queries[{j}]", *q_first[text]) for j, text in enumerate(q_uniq))
+    def entries(sec: Sequence[Query], prefix: str, name: str) -> tuple[tuple[Query, ...], list[str], list[int]]:
+        """Queries or exprs: renamed, deduped, sorted by canonical text (term | domain)."""
+        texts = []
+        for q in sec:
+            t, d = substitute(q.term, to_canon), substitute(q.domain, to_canon)
+            texts.append((to_text(t) + " | " + to_text(d), t, d))
+        first: dict[str, tuple[Term, Term]] = {}
+        for text, t, d in texts:
+            first.setdefault(text, (t, d))
+        uniq = sorted(first)
+        index = {text: j for j, text in enumerate(uniq)}
+        out = tuple(Query(f"{prefix}{j}", text, f"{name}[{j}]", *first[text]) for j, text in enumerate(uniq))
+        return out, uniq, [index[text] for text, _, _ in texts]
+
+    queries, q_uniq, q_map = entries(p.queries, "q", "queries")
+    exprs, e_uniq, e_map = entries(p.exprs, "e", "exprs")
     inputs = tuple(sorted((name, tuple(substitute(d, to_canon) for d in dims)) for name, dims in p.inputs))
 
-    canon = Problem(symbols, asserts, guards, queries, inputs, p.options, p.syntax, ())
+    canon = Problem(symbols, asserts, guards, queries, inputs, p.options, p.syntax, (), exprs)
     doc = {
         "symbols": [[s.name, s.lo, s.hi, s.hint, s.is_bool] for s in symbols],
         "asserts": a_keys, "guards": uniq, "queries": q_uniq,
         "inputs": [[n, [to_text(d) for d in dims]] for n, dims in inputs],
         "options": asdict(p.options),
     }
+    if e_uniq:  # only then: the keys of problems without exprs stay what they were
+        doc["exprs"] = e_uniq
     key = hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    return Canonical(canon, key, names, a_ids, g_map, [q_index[t] for t, _, _ in q_texts])
+    return Canonical(canon, key, names, a_ids, g_map, q_map, e_map)

@@ -75,6 +75,8 @@ class Problem:
     options: Options = field(default_factory=Options)
     syntax: str = "sympy"
     warnings: tuple[str, ...] = ()
+    # ``simplify``'s expressions (integer or boolean), in the shape of queries: ids ``e0, e1, …``
+    exprs: tuple[Query, ...] = ()
 
     def symbol(self, name: str) -> Symbol:
         for s in self.symbols:

@@ -1,4 +1,4 @@
-"""The operations users call: solve, redundancy, evaluate, shrink, and the SMT-LIB script runner.
+"""The operations users call: solve, redundancy, evaluate, shrink, simplify, and the SMT-LIB script runner.
 
 In: a canonical ``Problem`` and a deadline. Out: the JSON-ready result of each operation, every
 model re-checked with Python integers (``selfcheck``) before it leaves. They combine
@@ -10,9 +10,10 @@ from solver.ops.evaluate import OPERATION as _EVALUATE
 from solver.ops.operation import Operation
 from solver.ops.redundancy import OPERATION as _REDUNDANCY
 from solver.ops.shrink import OPERATION as _SHRINK
+from solver.ops.simplify import OPERATION as _SIMPLIFY
 from solver.ops.solve import OPERATION as _SOLVE
 
-OPERATIONS: dict[str, Operation] = {o.name: o for o in (_SOLVE, _REDUNDANCY, _EVALUATE, _SHRINK)}
+OPERATIONS: dict[str, Operation] = {o.name: o for o in (_SOLVE, _REDUNDANCY, _EVALUATE, _SHRINK, _SIMPLIFY)}
 OPS: tuple[str, ...] = tuple(OPERATIONS)
 
 __all__ = ["OPERATIONS", "OPS", "Operation"]

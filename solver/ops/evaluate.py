@@ -1,4 +1,4 @@
-"""SPEC §2 ``evaluate``: decide boolean queries and bound integer queries under the problem.
+"""docs/problem-format.md §2 ``evaluate``: decide boolean queries and bound integer queries under the problem.
 
 A query is evaluated at the points that satisfy the ranges, the asserts, the guards and the
 query's own domain (its divisors are non-zero: ``x // y`` means nothing at ``y = 0``). When the

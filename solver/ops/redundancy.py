@@ -1,4 +1,4 @@
-"""SPEC §2 ``redundancy``: a verdict per guard and a minimal equivalent guard set.
+"""docs/problem-format.md §2 ``redundancy``: a verdict per guard and a minimal equivalent guard set.
 
 Algorithm (one incremental solver, selectors for every guard and its negation):
 
@@ -474,7 +474,7 @@ class _Run:
                     break  # one contradiction explains the conflict: the rest need no check
                 elif self.verdict[i] is None and ch.check(self.A + [self.neg(i)],
                                                           budget_ms=self.budget(len(live))).status == UNSAT:
-                    self.verdict[i] = ALWAYS_TRUE  # SPEC: implied by the asserts alone, even when A & G is unsat
+                    self.verdict[i] = ALWAYS_TRUE  # docs/problem-format.md §2: implied by the asserts alone, even when A & G is unsat
         cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
         false = [i for i in self.removal_order(cands) if self.verdict[i] == ALWAYS_FALSE]
         if false:  # A & f is unsat on its own: {f} is a minimal core and implies every other guard

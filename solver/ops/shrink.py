@@ -1,4 +1,4 @@
-"""SPEC §2 ``shrink``: the smallest assignment that satisfies every assert, guard and range.
+"""docs/problem-format.md §2 ``shrink``: the smallest assignment that satisfies every assert, guard and range.
 
 "Smallest" is measured on absolute values: ``sum`` minimizes ``Σ|s|``, ``max`` minimizes
 ``max|s|`` (ties broken by ``Σ|s|``), ``lex`` minimizes ``|s|`` symbol by symbol in declaration
@@ -42,7 +42,7 @@ OPTIMIZE_SHARE = 0.6  # of the remaining budget z3 Optimize may use before the d
 
 def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *,
            method: str = DEFAULT_METHOD) -> dict[str, Any]:
-    """The SPEC §2 shrink result for a (canonical) problem."""
+    """The docs/problem-format.md §2 shrink result for a (canonical) problem."""
     if method not in METHODS:
         raise ValueError(f"unknown shrink method {method!r}")
     if method == "auto":

@@ -8,8 +8,8 @@ translation and checker as the JSON operations (``solve``), and every model is r
 Python integers before anything is printed. A bad command prints ``(error "line L column C: …")``
 and the script goes on, as z3 does; a malformed S-expression ends the run after its error line.
 
-Differences from z3, on purpose: a ``div``/``mod`` by zero makes its assertion false (SPEC
-§1.2's implicit ``divisor != 0``), where SMT-LIB leaves the value unspecified; ``unknown`` comes
+Differences from z3, on purpose: a ``div``/``mod`` by zero makes its assertion false (the
+implicit ``divisor != 0`` of docs/problem-format.md §1.2), where SMT-LIB leaves the value unspecified; ``unknown`` comes
 with no model.
 """
 

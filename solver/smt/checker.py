@@ -35,7 +35,7 @@ class Outcome:
 
 
 class Deadline:
-    """The operation's time budget (SPEC options.timeout_ms), shared by all its checks."""
+    """The operation's time budget (options.timeout_ms, docs/problem-format.md §1.3), shared by all its checks."""
 
     def __init__(self, budget_ms: int) -> None:
         self.budget_ms = budget_ms

@@ -5,6 +5,7 @@ Faults name where they are (``guards[3]``, ``symbols.s0.min``) so a person can f
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from solver.ir.problem import (
 from solver.ir.terms import Term
 from solver.syntax.sympy_reader import Parsed, parse_sympy
 
-_TOP_KEYS = {"symbols", "asserts", "guards", "queries", "inputs", "syntax", "options",
+_TOP_KEYS = {"symbols", "asserts", "guards", "queries", "exprs", "inputs", "syntax", "options",
              "source", "name", "description", "meta", "expected"}
 
 
@@ -32,13 +33,13 @@ TermParser = Callable[[str], Parsed]
 
 
 def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem:
-    """Validate a SPEC §1 JSON document (already decoded) into a ``Problem``."""
+    """Validate a docs/problem-format.md §1 JSON document (already decoded) into a ``Problem``."""
     if not isinstance(data, Mapping):
         raise InvalidProblemError("a problem must be a JSON object", where="$")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise InvalidProblemError(f"unknown field {unknown[0]!r} (expected one of: symbols, asserts, "
-                                  "guards, queries, inputs, syntax, options)", where=unknown[0])
+                                  "guards, queries, exprs, inputs, syntax, options)", where=unknown[0])
     options = _options(data.get("options"))
     syntax = data.get("syntax", "sympy")
     if syntax not in ("sympy", "smtlib"):
@@ -55,15 +56,16 @@ def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem
     asserts = _constraints(data.get("asserts"), "asserts", "a", term_parser, options, warnings)
     guards = _constraints(data.get("guards"), "guards", "g", term_parser, options, warnings)
     queries = _queries(data.get("queries"), term_parser)
+    exprs = _queries(data.get("exprs"), term_parser, section="exprs", prefix="e")
     inputs = _inputs(data.get("inputs"), term_parser)
-    _check_ids(asserts, guards, queries)
-    if len(asserts) + len(guards) + len(queries) > MAX_ENTRIES:
-        raise TooLargeError(f"more than {MAX_ENTRIES} asserts, guards and queries together")
+    _check_ids(asserts, guards, queries, exprs)
+    if len(asserts) + len(guards) + len(queries) + len(exprs) > MAX_ENTRIES:
+        raise TooLargeError(f"more than {MAX_ENTRIES} asserts, guards, queries and exprs together")
     terms: list[Term] = [c.term for c in (*asserts, *guards) if c.term is not None]
-    terms += [t for q in queries for t in (q.term, q.domain)]
+    terms += [t for q in (*queries, *exprs) for t in (q.term, q.domain)]
     terms += [d for _, dims in inputs for d in dims]
     symbols = complete_symbols(declared, terms, options)
-    return Problem(symbols, asserts, guards, queries, inputs, options, syntax, tuple(warnings))
+    return Problem(symbols, asserts, guards, queries, inputs, options, syntax, tuple(warnings), exprs)
 
 
 
@@ -126,6 +128,8 @@ def _symbols(raw: Any, options: Options) -> list[Symbol]:
         w = f"symbols.{name}"
         if not isinstance(name, str) or not NAME_RE.match(name) or name.startswith("__"):
             raise InvalidProblemError(f"{name!r} is not a valid symbol name", where=w)
+        if keyword.iskeyword(name):  # True/False/None are values and the rest syntax, never a symbol
+            raise InvalidProblemError(f"{name!r} is a Python keyword, not a valid symbol name", where=w)
         if decl is None:
             decl = {}
         if not isinstance(decl, Mapping):
@@ -195,9 +199,10 @@ def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, option
     return tuple(out)
 
 
-def _queries(raw: Any, parser: TermParser) -> tuple[Query, ...]:
+def _queries(raw: Any, parser: TermParser, *, section: str = "queries", prefix: str = "q") -> tuple[Query, ...]:
+    """Queries (``evaluate``) or exprs (``simplify``): integer or boolean, each with its domain."""
     out = []
-    for ident, text, where in _entries(raw, "queries", "q"):
+    for ident, text, where in _entries(raw, section, prefix):
         p = _parse(parser, text, where)
         out.append(Query(ident, text, where, p.term, p.domain))
     return tuple(out)

@@ -1,0 +1,300 @@
+"""Canonical forms of size expressions under a context: the rules behind ``simplify``.
+
+Two kinds of steps, applied bottom-up over the expression's DAG:
+
+1. **By construction** — ``rewrite.Rewriter`` under the context's facts (ranges, asserts and
+   guards all hold wherever a form is used): ``s - Mod(s, 4) -> 4*(s//4)``, exact division,
+   content, one-period ``Mod``, dominated ``Max``/``Min``, decided comparisons. Plus the identities
+   below, true at every point where the divisor ``b`` is non-zero (the expression's domain):
+
+   * ``(b*q + r)//b = q + r//b`` and ``Mod(b*q + r, b) = Mod(r, b)`` for a symbolic ``b``
+     (``b*q/b = q`` is an integer, so the floor moves past it);
+   * ``Mod(Mod(x, b*k), b) = Mod(x, b)`` (``Mod(x, b*k) = x - b*k*(x//(b*k))`` differs from ``x`` by a
+     multiple of ``b``).
+
+2. **Proposed, then proven** — rules that hold only under a side condition about the context.
+   The condition goes to ``Oracle.holds`` (facts, then points that may refute it, then z3); the
+   step is taken only when it is proven for every point of the context where the expression is
+   defined, so the composed form is proven equal to its input:
+
+   * ``Mod(a, b) -> a`` when ``0 <= a < b``; ``a//b -> 0`` likewise;
+   * ``(x//a)//b -> x//(a*b)`` when ``a > 0`` and ``b > 0`` (floor(floor(x/a)/b) = floor(x/(ab)));
+   * ``k*b*(x//b) -> k*x`` when ``Mod(x, b) == 0`` (``x = b*(x//b) + Mod(x, b)``), which turns
+     ``8*CeilDiv(s, 8)`` into ``s`` when ``8 | s``;
+   * ``Max(x, y, …) -> Max(y, …)`` when ``x <= y`` (``Min`` dually); ``Piecewise`` with a decided
+     condition -> its branch; a condition decided by the context -> ``True``/``False``;
+   * any division, ``Max``/``Min``/``Piecewise`` or whole expression that takes one value at every
+     sample point -> that constant (``Oracle.guess`` proposes, ``Oracle.holds`` proves ``e == c``).
+
+Every step keeps or lowers the cost, so the result is no costlier than the input (``Simplifier``
+returns the input when a cheaper spelling is not found).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+from solver.reason.facts import Env
+from solver.reason.polynomials import divide
+from solver.reason.rewrite import Rewriter
+
+MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
+MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
+
+
+class Oracle(Protocol):
+    """What the context decides; ``holds`` must only answer True when it is proven."""
+
+    def holds(self, cond: Term) -> bool: ...
+
+    def guess(self, t: Term) -> int | bool | None: ...
+
+
+@dataclass
+class Outcome:
+    term: Term
+    proposed: int = 0  # steps that needed the oracle (proven there)
+
+
+class Simplifier:
+    """Simplifies terms under one context (one ``Env`` and one ``Oracle``); memoized."""
+
+    def __init__(self, env: Env, oracle: Oracle) -> None:
+        self.rw = Rewriter(env)
+        self.oracle = oracle
+        self.memo: dict[Term, Term] = {}
+        self.proposed = 0
+
+    def simplify(self, t: Term) -> Outcome:
+        before = self.proposed
+        r = self.rw.rewrite(t)
+        for n in ir.iter_dag(r):
+            if n not in self.memo:
+                self.memo[n] = self._node(n, [self.memo[a] for a in n.args])
+        return Outcome(self.memo[r], self.proposed - before)
+
+    # -------------------------------------------------------------- one node
+    def _node(self, n: Term, a: list[Term]) -> Term:
+        m = self.rw.rewrite(rebuild(n, a)) if a else n
+        for _ in range(MAX_PASSES):
+            nxt = self._step(m)
+            if nxt is m:
+                break
+            m = self.rw.rewrite(nxt)
+        return m
+
+    def _step(self, m: Term) -> Term:
+        k = m.kind
+        if k in (ir.CONST, ir.BCONST, ir.SYM, ir.BSYM):
+            return m
+        if m.is_bool:
+            return self._decide(m)
+        rule = _RULES.get(k)
+        if rule is not None:
+            r = rule(self, m)
+            if r is not m:
+                return r
+        if k in _GUESSED or (k in (ir.ADD, ir.MUL) and (m.has_div or any(n.kind in _GUESSED for n in m.args))):
+            return self._constant(m)
+        return m
+
+    def _proven(self, cond: Term) -> bool:
+        if cond is ir.TRUE:
+            return True
+        if cond is ir.FALSE or self.rw.truth(cond) is False:
+            return False
+        if self.rw.truth(cond) is True:
+            return True
+        ok = self.oracle.holds(cond)
+        if ok:
+            self.proposed += 1
+        return ok
+
+    def _decide(self, m: Term) -> Term:
+        if m.kind in (ir.LE, ir.EQ, ir.NOT, ir.AND, ir.OR, ir.IFF):
+            g = self.oracle.guess(m)
+            if g is True and self._proven(m):
+                return ir.TRUE
+            if g is False and self._proven(ir.mk_not(m)):
+                return ir.FALSE
+        return m
+
+    def _constant(self, m: Term) -> Term:
+        g = self.oracle.guess(m)
+        if isinstance(g, int) and not isinstance(g, bool) and self._proven(ir.mk_eq(m, ir.mk_int(g))):
+            return ir.mk_int(g)
+        return m
+
+    # -------------------------------------------------------------- rules
+    def _mod(self, m: Term) -> Term:
+        a, b = m.args
+        rest = _drop_multiples(a, b)
+        if rest is not None:  # Mod(b*q + r, b) = Mod(r, b)
+            return ir.mk_mod(rest, b)
+        if a.kind == ir.MOD and exact(a.args[1], b) is not None:  # Mod(Mod(x, b*k), b) = Mod(x, b)
+            return ir.mk_mod(a.args[0], b)
+        if self._proven(ir.mk_and(ir.mk_le(ir.ZERO, a), ir.mk_lt(a, b))):
+            return a
+        return m
+
+    def _floordiv(self, m: Term) -> Term:
+        a, b = m.args
+        split = _split_multiples(a, b)
+        if split is not None:  # (b*q + r)//b = q + r//b
+            q, r = split
+            return ir.mk_add(q, ir.mk_floordiv(r, b))
+        if a.kind == ir.FLOORDIV:
+            x, c = a.args
+            if self._proven(ir.mk_and(ir.mk_lt(ir.ZERO, c), ir.mk_lt(ir.ZERO, b))):
+                return ir.mk_floordiv(x, ir.mk_mul(c, b))
+        if self._proven(ir.mk_and(ir.mk_le(ir.ZERO, a), ir.mk_lt(a, b))):
+            return ir.ZERO
+        return m
+
+    def _add(self, m: Term) -> Term:
+        """``q*b*(x//b) + q*Mod(x, b) -> q*x`` (an identity), else ``q*b*(x//b) -> q*x`` when
+        ``Mod(x, b) == 0`` is proven; products of sums are expanded (one polynomial spelling)."""
+        if m.kind == ir.MUL:
+            expanded = expand(m)
+            if expanded is not m:
+                return expanded
+        coefs, const = ir.linear(m)
+        for mono, k in coefs.items():
+            hit = _scaled_floordiv(mono, k)
+            if hit is None:
+                continue
+            q, x, b = hit
+            rem = ir.mk_mul(q, ir.mk_mod(x, b))
+            rc, _ = ir.linear(rem)
+            if len(rc) == 1 and all(coefs.get(r) == v for r, v in rc.items()):
+                rest = {n: v for n, v in coefs.items() if n is not mono and n not in rc}
+                return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
+            if self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
+                rest = {n: v for n, v in coefs.items() if n is not mono}
+                return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
+        return m
+
+    def _extreme(self, m: Term) -> Term:
+        args = list(m.args)
+        if len(args) > MAX_EXTREME_ARGS:
+            return m
+        is_max = m.kind == ir.MAX
+        for x in args:
+            for y in args:
+                if x is y:
+                    continue
+                dominated = ir.mk_le(x, y) if is_max else ir.mk_le(y, x)
+                if self._proven(dominated):
+                    rest = [z for z in args if z is not x]
+                    return ir.mk_max(*rest) if is_max else ir.mk_min(*rest)
+        return m
+
+    def _ite(self, m: Term) -> Term:
+        c, a, b = m.args
+        if self._proven(c):
+            return a
+        if self._proven(ir.mk_not(c)):
+            return b
+        return m
+
+
+_RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
+    ir.MOD: Simplifier._mod, ir.FLOORDIV: Simplifier._floordiv, ir.ADD: Simplifier._add,
+    ir.MUL: Simplifier._add, ir.MAX: Simplifier._extreme, ir.MIN: Simplifier._extreme, ir.ITE: Simplifier._ite,
+}
+# constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
+# products over those); a plain polynomial is constant only when the constructors already fold it
+_GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE})
+
+
+# ------------------------------------------------------------------ structure
+
+def _split_multiples(a: Term, b: Term) -> tuple[Term, Term] | None:
+    """``a = b*q + r`` with the monomials of ``a`` that ``b`` divides exactly in ``q`` (symbolic
+    ``b`` only: the Rewriter already does constants), or None when there are none."""
+    if b.kind == ir.CONST:
+        return None
+    coefs, const = ir.linear(a)
+    q: list[Term] = []
+    rest: dict[Term, int] = {}
+    for mono, k in coefs.items():
+        d = exact(ir.mk_mul(ir.mk_int(k), mono), b)
+        if d is None:
+            rest[mono] = k
+        else:
+            q.append(d)
+    if not q:
+        return None
+    return ir.mk_add(*q), ir.from_linear(rest, const)
+
+
+def _drop_multiples(a: Term, b: Term) -> Term | None:
+    split = _split_multiples(a, b)
+    return None if split is None else split[1]
+
+
+def _scaled_floordiv(mono: Term, k: int) -> tuple[Term, Term, Term] | None:
+    """``k*mono = q*b*(x//b)``: (q, x, b) for the first floor-division factor whose divisor divides
+    the rest of the monomial (with its coefficient)."""
+    factors = list(mono.args) if mono.kind == ir.MUL else [mono]
+    for i, f in enumerate(factors):
+        if f.kind != ir.FLOORDIV:
+            continue
+        x, b = f.args
+        q = exact(ir.mk_mul(ir.mk_int(k), *factors[:i], *factors[i + 1:]), b)
+        if q is not None:
+            return q, x, b
+    return None
+
+
+MAX_EXPANDED = 64  # monomials of an expanded product of sums
+
+
+def expand(m: Term) -> Term:
+    """A product with sum factors distributed into a sum of products (``s*(t - 1) -> s*t - s``),
+    unless it would have more than ``MAX_EXPANDED`` monomials."""
+    if m.kind != ir.MUL or not any(f.kind == ir.ADD for f in m.args):
+        return m
+    terms: list[Term] = [ir.ONE]
+    for f in m.args:
+        coefs, const = ir.linear(f) if f.kind == ir.ADD else ({f: 1}, 0)
+        parts = [ir.mk_mul(ir.mk_int(v), x) for x, v in coefs.items()] + ([ir.mk_int(const)] if const else [])
+        terms = [ir.mk_mul(a, b) for a in terms for b in parts]
+        if len(terms) > MAX_EXPANDED:
+            return m
+    return ir.mk_add(*terms)
+
+
+def exact(t: Term, b: Term) -> Term | None:
+    """``q`` with ``t = b*q`` as polynomials, for a constant or a symbolic ``b``."""
+    if b.kind == ir.CONST:
+        if b.value == 0:
+            return None
+        coefs, const = ir.linear(t)
+        if const % b.value or any(v % b.value for v in coefs.values()):
+            return None
+        return ir.from_linear({m: v // b.value for m, v in coefs.items()}, const // b.value)
+    return divide(t, b)
+
+
+def rebuild(n: Term, a: list[Term]) -> Term:
+    """``n`` with new children, through the normalizing constructors."""
+    k = n.kind
+    if k == ir.ITE:
+        return ir.mk_ite(a[0], a[1], a[2])
+    if k == ir.LE:
+        return ir.mk_le(a[0], ir.ZERO)
+    if k == ir.EQ:
+        return ir.mk_eq(a[0], ir.ZERO)
+    return _BUILD[k](*a)
+
+
+_BUILD: dict[str, Callable[..., Term]] = {
+    ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min, ir.AND: ir.mk_and,
+    ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod, ir.EDIV: ir.mk_ediv,
+    ir.EMOD: ir.mk_emod, ir.NOT: ir.mk_not, ir.IFF: ir.mk_iff,
+}

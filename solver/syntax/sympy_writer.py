@@ -1,0 +1,243 @@
+"""IR -> the text PyTorch prints for size expressions, and the cost of such a text.
+
+``ir.printer.to_text`` prints keys (one spelling per term, every node explicit: ``(s + (-4))``);
+this module prints what a compiler pastes into generated code and what ``str()`` of a
+PyTorch/sympy expression looks like: ``4*(s//4)``, ``s - 1 <= t``, ``ModularIndexing(x, 2, 8)``,
+``CeilDiv(s, 8)``. Both sympy (with PyTorch's ``torch.utils._sympy.functions`` in scope) and
+``sympy_reader`` read it back to the same value at every point where it is defined
+(``tests/test_simplify_writer.py`` checks both on random terms).
+
+Derived spellings, each an identity of docs/problem-format.md §1.2 for any signs:
+
+* ``k*((-a)//b)`` with ``k < 0`` prints ``|k|*CeilDiv(a, b)`` (``CeilDiv(a, b) = -((-a)//b)``);
+* ``Mod(x//d, m)`` prints ``ModularIndexing(x, d, m)`` (``ModularIndexing(x, d, m) = (x//d) % m``);
+* Euclidean ``EMod(a, b)`` (SMT-LIB input) prints ``Mod(a, Abs(b))`` (the remainder in
+  ``[0, |b|)``), ``EDiv(a, b)`` a ``Piecewise`` of the two floor divisions.
+
+``cost(text)`` counts what evaluating a text costs: ``(operations, divisions)`` where divisions
+are ``//``, ``%`` and every floor/ceiling division or modulus call (``ModularIndexing`` with a
+divisor other than 1 is two), and operations are the other arithmetic, comparisons, ``Max``/``Min``
+arguments past the first, boolean connectives and ``Piecewise`` branches. It reads Python's ``ast``
+(never evaluates), so an input, symguard's form and PyTorch's own result are measured alike.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+
+ATOM, MUL_P, ADD_P, CMP_P = 4, 3, 2, 1
+
+
+def to_sympy(t: Term, names: Mapping[str, str] | None = None) -> str:
+    """PyTorch-style sympy text for ``t``; symbols renamed through ``names`` when given."""
+    return _Writer(names or {}).text(t)[0]
+
+
+class _Writer:
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.names = names
+        self.memo: dict[Term, tuple[str, int]] = {}
+
+    def text(self, t: Term) -> tuple[str, int]:
+        hit = self.memo.get(t)
+        if hit is None:
+            for n in ir.iter_dag(t):  # children first: the recursion below is one level deep
+                if n not in self.memo:
+                    self.memo[n] = self._one(n)
+            hit = self.memo[t]
+        return hit
+
+    def wrap(self, t: Term, prec: int) -> str:
+        s, p = self.text(t)
+        return s if p >= prec else f"({s})"
+
+    # -------------------------------------------------------------- integer
+    def _one(self, n: Term) -> tuple[str, int]:
+        k = n.kind
+        if k == ir.CONST:
+            return (str(n.value), ATOM) if n.value >= 0 else (str(n.value), ADD_P)
+        if k in (ir.SYM, ir.BSYM):
+            return self.names.get(n.value, n.value), ATOM
+        if k == ir.BCONST:
+            return ("True" if n.value else "False"), ATOM
+        if k in (ir.ADD, ir.MUL):
+            coefs, const = ir.linear(n)
+            return self.linear(list(coefs.items()), const)
+        if k == ir.FLOORDIV:
+            return f"({self.wrap(n.args[0], MUL_P)}//{self.wrap(n.args[1], ATOM)})", ATOM
+        if k == ir.MOD:
+            x, m = n.args
+            if x.kind == ir.FLOORDIV:
+                a, d = x.args
+                return f"ModularIndexing({self.text(a)[0]}, {self.text(d)[0]}, {self.text(m)[0]})", ATOM
+            return f"Mod({self.text(x)[0]}, {self.text(m)[0]})", ATOM
+        if k == ir.EMOD:
+            return f"Mod({self.text(n.args[0])[0]}, Abs({self.text(n.args[1])[0]}))", ATOM
+        if k == ir.EDIV:
+            num, den = (self.wrap(x, ATOM) for x in n.args)
+            return f"Piecewise((({num}//{den}), {den} > 0), (-({num}//(-{den})), True))", ATOM
+        if k == ir.MAX and len(n.args) == 2 and n.args[1] is ir.mk_neg(n.args[0]):  # Abs(e) = Max(e, -e)
+            e = min(n.args, key=lambda x: (_negatives(x), x.skey))
+            return f"Abs({self.text(e)[0]})", ATOM
+        if k in (ir.MAX, ir.MIN):
+            return f"{k.capitalize()}({', '.join(self.text(a)[0] for a in n.args)})", ATOM
+        if k == ir.ITE:
+            branches = []
+            while n.kind == ir.ITE and not n.args[1].is_bool:
+                branches.append(f"({self.text(n.args[1])[0]}, {self.text(n.args[0])[0]})")
+                n = n.args[2]
+            branches.append(f"({self.text(n)[0]}, True)")
+            return f"Piecewise({', '.join(branches)})", ATOM
+        return self._bool(n)
+
+    def monomial(self, m: Term, c: int) -> tuple[str, bool]:
+        """``c*m`` as (text of ``|c|*m``, negative?), with ``CeilDiv`` where it saves a minus."""
+        if m.kind == ir.FLOORDIV and c < 0:
+            num = ir.mk_neg(m.args[0])
+            if _negatives(num) < _negatives(m.args[0]):
+                inner = f"CeilDiv({self.text(num)[0]}, {self.text(m.args[1])[0]})"
+                return (inner if c == -1 else f"{-c}*{inner}"), False
+        factors = list(m.args) if m.kind == ir.MUL else [m]
+        parts: list[str] = []
+        i = 0
+        while i < len(factors):  # equal factors are adjacent (sorted): x*x*x prints x**3
+            j = i
+            while j < len(factors) and factors[j] is factors[i]:
+                j += 1
+            base = self.wrap(factors[i], ATOM if j - i > 1 else MUL_P)
+            parts.append(base if j - i == 1 else f"{base}**{j - i}")
+            i = j
+        body = "*".join(parts)
+        a = abs(c)
+        return (body if a == 1 else f"{a}*{body}"), c < 0
+
+    def linear(self, items: list[tuple[Term, int]], const: int) -> tuple[str, int]:
+        items = [(m, c) for m, c in items if c != 0]
+        first = next((i for i, (_, c) in enumerate(items) if c > 0), 0)  # lead with a plus: no unary minus
+        items = [items[first], *items[:first], *items[first + 1:]] if items else items
+        if not items:
+            return self._one(ir.mk_int(const))
+        out = ""
+        lead = const > 0 and items[0][1] < 0
+        if lead:  # no positive monomial: lead with the constant (1 - x)
+            out, const = str(const), 0
+        for m, c in items:
+            body, neg = self.monomial(m, c)
+            if not out:
+                out = f"-{body}" if neg else body
+            else:
+                out += f" - {body}" if neg else f" + {body}"
+        if const:
+            out += f" - {-const}" if const < 0 else f" + {const}"
+        if len(items) == 1 and not const and not lead:  # one monomial: a product (or a leading minus)
+            return out, ADD_P if out.startswith("-") else MUL_P if "*" in out else ATOM
+        return out, ADD_P
+
+    # -------------------------------------------------------------- boolean
+    def _bool(self, n: Term) -> tuple[str, int]:
+        k = n.kind
+        if k in (ir.LE, ir.EQ):
+            lhs, rhs = self.sides(n.args[0])
+            if k == ir.EQ:
+                return f"Eq({lhs}, {rhs})", ATOM
+            coefs, const = ir.linear(n.args[0])
+            if const == 1 and len({c > 0 for c in coefs.values()}) == 2:  # P + 1 <= N: P < N
+                lhs, rhs = self.sides(ir.mk_sub(n.args[0], ir.ONE))
+                return f"{lhs} < {rhs}", CMP_P
+            return f"{lhs} <= {rhs}", CMP_P
+        if k == ir.NOT:
+            a = n.args[0]
+            if a.kind == ir.EQ:
+                lhs, rhs = self.sides(a.args[0])
+                return f"Ne({lhs}, {rhs})", ATOM
+            return f"Not({self.text(a)[0]})", ATOM
+        if k in (ir.AND, ir.OR):
+            name = "And" if k == ir.AND else "Or"
+            return f"{name}({', '.join(self.text(a)[0] for a in n.args)})", ATOM
+        if k == ir.IFF:
+            p, q = (self.text(x)[0] for x in n.args)
+            return f"Or(And({p}, {q}), And(Not({p}), Not({q})))", ATOM
+        raise AssertionError(k)
+
+    def sides(self, e: Term) -> tuple[str, str]:
+        """``e <= 0`` / ``e == 0`` as ``P <= N`` with positive coefficients on both sides and the
+        constant on the right (``s - t + 1 <= 0`` prints ``s + 1 <= t`` -> ``s <= t - 1``)."""
+        coefs, const = ir.linear(e)
+        pos = [(m, c) for m, c in coefs.items() if c > 0]
+        neg = [(m, -c) for m, c in coefs.items() if c < 0]
+        if not pos:  # const - N <= 0: const <= N
+            return str(const), self.linear(neg, 0)[0]
+        return self.linear(pos, 0)[0], self.linear(neg, -const)[0]
+
+
+def _negatives(t: Term) -> int:
+    coefs, const = ir.linear(t)
+    return sum(c < 0 for c in coefs.values()) + (const < 0)
+
+
+# ------------------------------------------------------------------ cost
+
+_DIV_CALLS = frozenset({"FloorDiv", "Mod", "PythonMod", "CeilDiv", "CleanDiv", "TruncDiv", "IntTrueDiv",
+                        "FloatTrueDiv", "floor", "ceiling"})
+_FREE_CALLS = frozenset({"Identity", "FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt", "ToFloat"})
+_VARIADIC = frozenset({"Max", "Min", "And", "Or"})
+
+
+def cost(text: str) -> dict[str, int]:
+    """``{"ops", "divs"}`` of a sympy-syntax text (see the module docstring)."""
+    c = _Cost()
+    c.visit(ast.parse(text.strip(), mode="eval"))
+    return {"ops": c.ops, "divs": c.divs}
+
+
+class _Cost(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.ops = 0
+        self.divs = 0
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod, ast.Div)):
+            self.divs += 1
+        elif isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int):
+            self.ops += max(0, node.right.value - 1)
+        else:
+            self.ops += 1
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
+        if not (isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant)):
+            self.ops += 1
+        self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        self.ops += len(node.ops)
+        self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        self.ops += len(node.values) - 1
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        args = node.args
+        if name in ("floor", "ceiling") and args and isinstance(args[0], ast.BinOp) and isinstance(args[0].op, ast.Div):
+            self.visit(args[0])  # floor(a/b): the division is the one ``/``
+            return
+        if name == "ModularIndexing":
+            one = len(args) > 1 and isinstance(args[1], ast.Constant) and args[1].value == 1
+            self.divs += 1 if one else 2
+        elif name in _DIV_CALLS:
+            self.divs += 1
+        elif name in _VARIADIC or name == "Piecewise":
+            self.ops += max(0, len(args) - 1)
+        elif name in ("PowByNatural", "pow_by_natural") and len(args) == 2 and isinstance(args[1], ast.Constant) \
+                and isinstance(args[1].value, int):
+            self.ops += max(0, args[1].value - 1)
+        elif name not in _FREE_CALLS:
+            self.ops += 1  # Eq, Ne, Lt, Abs, Not, Implies, Where, shifts, bitwise functions
+        for a in args:
+            self.visit(a)

@@ -1,0 +1,37 @@
+"""The fast/slow split: ``pytest -m "not slow"`` is the quick loop (under a minute), plain
+``pytest`` the whole suite (what CI runs).
+
+Slow, by module: what starts servers, worker pools or subprocesses, what imports torch or traces
+models, the cvc5/brute-force cross-check and the corpus replays. Slow, by name: the hypothesis
+differential tests against brute-force enumeration (hundreds of solver runs each). Both lists live
+here so that the policy is read in one place.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+SLOW_MODULES = frozenset({
+    "test_api_fuzz", "test_batch", "test_corpus_torch", "test_crosscheck", "test_docs_offline", "test_faults",
+    "test_fuzz",
+    "test_prune_demo", "test_service_client", "test_service_redis", "test_service_server",
+    "test_service_workers", "test_shrink_model", "test_torch_bridge",
+})
+
+SLOW_TESTS = frozenset({
+    "test_solve_agrees_with_enumeration", "test_rewriting_under_facts_is_exact_where_the_facts_hold",
+    "test_redundancy_verdicts_hold_on_every_point", "test_masks_match_python_at_every_point",
+    "test_decide_agrees_with_every_point", "test_key_invariant_and_answers_mapped_back",
+    "test_prefer_order_and_cheap_are_both_valid", "test_refuting_points_satisfy_the_kept_guards",
+    "test_never_certifies_a_bounded_set", "test_banned_sources_are_not_used", "test_conditions_keep_their_truth",
+    "test_exported_floor_division_keeps_python_semantics", "test_evaluate_matches_enumeration",
+    "test_shrink_matches_enumeration",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if (module in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
+                or "/generated/" in str(item.path).replace("\\", "/")):
+            item.add_marker(pytest.mark.slow)

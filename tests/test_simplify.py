@@ -1,0 +1,187 @@
+"""``simplify`` (solver/ops/simplify.py): the forms users expect, canonical forms, soundness.
+
+Every form returned here is re-checked against its input: by enumerating bounded boxes with
+Python's integers (hypothesis) and, for the hand-written cases, by the form reading back through
+``sympy_reader`` and through sympy with PyTorch's functions (``test_simplify_writer``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pytest
+from guard_grammar import conds, terms
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import load_problem, run
+from solver.ir.pyeval import evaluate, holds
+from solver.syntax.sympy_reader import parse_sympy
+
+# (context, expression, the form users expect)
+EXPECTED = [
+    ({"symbols": {"s": {"min": 0}}}, "s - Mod(s, 4)", "4*(s//4)"),
+    ({"symbols": {"M": {"min": 1}, "N": {"min": 1}}}, "FloorDiv(M*N, N)", "M"),
+    ({"symbols": {"v": {"min": 0}, "N": {"min": 1}}, "guards": ["v < N"]}, "ModularIndexing(v, 1, N)", "v"),
+    ({"symbols": {"s": {"min": 2}}, "guards": ["Eq(Mod(s, 8), 0)"]}, "Mod(s, 8)", "0"),
+    ({"symbols": {"s0": {"min": 0}}, "guards": ["s0 >= 1"]}, "Max(s0, 1)", "s0"),
+    ({"symbols": {"s": {"min": 2}}, "guards": ["Eq(Mod(s, 8), 0)"]}, "CeilDiv(s, 8)*8", "s"),
+    ({"symbols": {"x": {"min": 0}}}, "FloorDiv(FloorDiv(x, 4), 8)", "(x//32)"),
+    ({"symbols": {"x": {}, "a": {"min": 1}, "b": {"min": 1}}}, "FloorDiv(FloorDiv(x, a), b)", "(x//(a*b))"),
+    ({"symbols": {"x": {"min": 0}}}, "Mod(Mod(Mod(x, 64), 16), 4)", "Mod(x, 4)"),
+    ({"symbols": {"x": {}, "N": {"min": 1}}}, "Mod(Mod(x, 4*N), N)", "Mod(x, N)"),
+    ({"symbols": {"x": {"min": 0}, "y": {}}}, "2*x + 3*y - x + x*1 - 3*y", "2*x"),
+    ({"symbols": {"s": {"min": 2}}, "guards": ["s >= 16"]}, "s > 8", "True"),
+    ({"symbols": {"s": {"min": 2}}, "guards": ["s >= 16"]}, "Eq(s, 3) | (s < 4)", "False"),
+    ({"symbols": {"s0": {"min": 2}, "s1": {"min": 2}}, "guards": ["s0 < s1"]}, "Min(s0, s1) + Max(s1, s0 + 1)",
+     "s0 + s1"),
+    ({"symbols": {"s": {"min": 0}, "N": {"min": 1}}}, "FloorDiv(N*s + 3, N)", None),  # s + 3//N, see below
+    ({"symbols": {"s": {"min": 1}}, "guards": ["s <= 7"]}, "Piecewise((s, s < 8), (2*s, True))", "s"),
+]
+
+
+def _one(ctx: dict[str, Any], expr: str) -> dict[str, Any]:
+    res = run("simplify", dict(ctx, exprs=[expr]))
+    assert res["op"] == "simplify" and res["status"] == "sat"
+    (row,) = res["exprs"]
+    return row  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("ctx", "expr", "want"), EXPECTED)
+def test_forms_users_expect(ctx: dict[str, Any], expr: str, want: str | None) -> None:
+    row = _one(ctx, expr)
+    assert row["id"] == "e0" and row["proved"] is True
+    if want is not None:
+        assert row["form"] == want
+    before, after = row["cost"]["before"], row["cost"]["after"]
+    assert (after["divs"], after["ops"]) <= (before["divs"], before["ops"])
+    _check_box(ctx, expr, row["form"])
+
+
+def test_symbolic_divisor_pulls_multiples_out() -> None:
+    row = _one({"symbols": {"s": {"min": 0}, "N": {"min": 4}}}, "FloorDiv(N*s + 3, N)")
+    assert row["form"] == "s"  # 3//N = 0 once N >= 4
+
+
+def _check_box(ctx: dict[str, Any], expr: str, form: str, lo: int = -3, span: int = 40) -> None:
+    """``form`` equals ``expr`` at every point of a box inside the context (where ``expr`` is defined)."""
+    p = load_problem(dict(ctx, exprs=[expr]))
+    src, got = parse_sympy(expr), parse_sympy(form)
+    names = [s.name for s in p.symbols]
+    axes = [range(max(lo, s.lo if s.lo is not None else lo), (s.lo if s.lo is not None else lo) + span)
+            if s.hi is None else range(s.lo if s.lo is not None else s.hi - span, s.hi + 1) for s in p.symbols]
+    if len(names) > 2:
+        axes = [a[:12] for a in axes]
+    for vals in itertools.product(*axes):
+        env = dict(zip(names, vals))
+        if not all(c.term is None or holds(c.term, env) for c in (*p.asserts, *p.guards)):
+            continue
+        if not holds(src.domain, env):
+            continue
+        assert evaluate(src.term, env) == evaluate(got.term, env), (expr, form, env)
+
+
+def test_result_envelope_and_input_order() -> None:
+    doc = {"symbols": {"s": {"min": 2}}, "exprs": [{"id": "b", "expr": "s - Mod(s, 4)"}, "Max(s, 1)"]}
+    res = run("simplify", doc)
+    assert list(res)[:6] == ["op", "status", "key", "cached", "elapsed_ms", "warnings"]
+    assert [r["id"] for r in res["exprs"]] == ["b", "e1"]
+    assert [r["form"] for r in res["exprs"]] == ["4*(s//4)", "s"]
+
+
+def test_equal_expressions_get_one_form() -> None:
+    """Spellings equal only under the context: one form, so a compiler can CSE them."""
+    doc = {"symbols": {"s": {"min": 2}, "t": {"min": 1}}, "guards": ["Eq(Mod(s, 8), 0)"],
+           "exprs": ["CeilDiv(s, 8)", "FloorDiv(s, 8)", "FloorDiv(s + 7, 8)", "Max(FloorDiv(s, 8), 1)", "t"]}
+    forms = [r["form"] for r in run("simplify", doc)["exprs"]]
+    assert forms[0] == forms[1] == forms[2] == forms[3] == "(s//8)"
+    assert forms[4] == "t"
+
+
+def test_form_is_independent_of_names_and_order() -> None:
+    a = {"symbols": {"s0": {"min": 2}, "s1": {"min": 1}}, "guards": ["s0 >= s1"],
+         "exprs": ["Max(s0, s1) + FloorDiv(s0*s1, s1)", "Mod(s1, 8) + s0 - Mod(s0, 4)"]}
+    b = {"symbols": {"q": {"min": 1}, "p": {"min": 2}}, "guards": ["q <= p"],
+         "exprs": ["Mod(q, 8) + p - Mod(p, 4)", "FloorDiv(p*q, q) + Max(q, p)"]}
+    ra, rb = run("simplify", a), run("simplify", b)
+    assert ra["key"] == rb["key"]
+    rename = {"s0": "p", "s1": "q"}  # s0 plays p's part in the second spelling
+    fa = [re.sub(r"\bs[01]\b", lambda m: rename[m.group(0)], r["form"]) for r in ra["exprs"]]
+    assert fa == [r["form"] for r in reversed(rb["exprs"])]
+
+
+def test_unproven_rewrite_returns_the_input() -> None:
+    """A side condition z3 cannot decide in time leaves the expression as written."""
+    doc = {"symbols": {"a": {"min": 1}, "b": {"min": 1}, "c": {"min": 1}},
+           "guards": ["a*b*c - a*a*b*b <= 0"], "exprs": ["Mod(a*b, 7*c + a*a*b*b)"],
+           "options": {"timeout_ms": 50}}
+    row = run("simplify", doc)["exprs"][0]
+    if not row["proved"]:
+        assert row["form"] == "Mod(a*b, 7*c + a*a*b*b)"
+        assert row["cost"]["before"] == row["cost"]["after"]
+
+
+def test_unsat_context_leaves_every_expression() -> None:
+    res = run("simplify", {"symbols": {"s": {"min": 2}}, "guards": ["s < 1"], "exprs": ["Max(s, 1)"]})
+    assert res["status"] == "unsat"
+    assert res["exprs"][0]["form"] == "Max(s, 1)" and res["exprs"][0]["proved"] is False
+
+
+def test_exprs_are_part_of_the_key_and_default_ids() -> None:
+    base = {"symbols": {"s": {"min": 2}}}
+    k1 = run("simplify", dict(base, exprs=["s + 1"]))["key"]
+    k2 = run("simplify", dict(base, exprs=["s + 2"]))["key"]
+    assert k1 != k2
+    assert run("solve", base)["key"] == run("solve", dict(base))["key"]
+
+
+# ------------------------------------------------------------------ properties
+
+@st.composite
+def contexts(draw: st.DrawFn) -> tuple[dict[str, Any], list[str]]:
+    names = ["x", "y"]
+    symbols = {}
+    for s in names:
+        lo = draw(st.integers(-3, 3))
+        symbols[s] = {"min": lo, "max": lo + draw(st.integers(0, 12))}
+    guards = draw(st.lists(conds(names), max_size=2))
+    exprs = draw(st.lists(st.one_of(terms(names), conds(names), torchy(names)), min_size=1, max_size=3))
+    return {"symbols": symbols, "guards": guards, "options": {"timeout_ms": 20_000}}, exprs
+
+
+def torchy(names: list[str]) -> st.SearchStrategy[str]:
+    """What Inductor writes: Mod chains, nested FloorDiv, CeilDiv, ModularIndexing, Max with 1."""
+    n = st.sampled_from(names)
+    c = st.sampled_from(["1", "2", "3", "4", "8"])
+    return st.one_of(
+        st.tuples(n, c, c).map(lambda p: f"Mod(Mod({p[0]}, {p[1]}*{p[2]}), {p[2]})"),
+        st.tuples(n, c, c).map(lambda p: f"FloorDiv(FloorDiv({p[0]}, {p[1]}), {p[2]})"),
+        st.tuples(n, c).map(lambda p: f"CeilDiv({p[0]}, {p[1]})*{p[1]}"),
+        st.tuples(n, c, n).map(lambda p: f"ModularIndexing({p[0]} + {p[2]}, {p[1]}, {p[1]} + 5)"),
+        st.tuples(n, c).map(lambda p: f"{p[0]} - Mod({p[0]}, {p[1]})"),
+        st.tuples(n, n).map(lambda p: f"Max({p[0]}, 1) + Min({p[1]}, {p[0]})"),
+        st.tuples(n, n).map(lambda p: f"FloorDiv({p[0]}*{p[1]} + {p[1]}, {p[1]})"),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(contexts())
+def test_every_form_equals_its_input_on_the_whole_box(case: tuple[dict[str, Any], list[str]]) -> None:
+    ctx, exprs = case
+    res = run("simplify", dict(ctx, exprs=exprs))
+    if res["status"] == "unsat":
+        return
+    p = load_problem(dict(ctx, exprs=exprs))
+    names = [s.name for s in p.symbols]
+    box = [range(s.lo, s.hi + 1) for s in p.symbols]  # type: ignore[operator]
+    for q, row in zip(p.exprs, res["exprs"]):
+        got = parse_sympy(row["form"]).term
+        after = row["cost"]["after"]
+        before = row["cost"]["before"]
+        assert (after["divs"], after["ops"]) <= (before["divs"], before["ops"]), (q.text, row)
+        for vals in itertools.product(*box):
+            env = dict(zip(names, vals))
+            if all(c.term is None or holds(c.term, env) for c in p.guards) and holds(q.domain, env):
+                assert evaluate(q.term, env) == evaluate(got, env), (q.text, row["form"], env)
