@@ -178,3 +178,17 @@ def test_transitive_equalities_name_their_path() -> None:
     assert rows["g3"]["verdict"] == "redundant" and rows["g3"]["implied_by"] == ["g0", "g1", "g2"], rows["g3"]
     assert rows["g4"]["verdict"] == "required"
     assert res["stats"]["levers"]["equalities"] >= 1
+
+
+def test_a_residue_case_closed_by_a_kept_guard_names_that_guard() -> None:
+    """``Ne(Mod(x, 4), 1)`` from ``Eq(Mod(x, 2), 0)``: in the case ``x = 4q + 1`` the negated guard
+    holds and the kept guard is False, so the kept guard is the proof (found by the stress bench:
+    such a case was once skipped as pointless and its guard left out of ``implied_by``)."""
+    from solver import load_problem
+    from solver.ops.redundancy import _Run
+    from solver.smt.checker import Deadline
+
+    p = load_problem({"symbols": {"x": {"min": 0}}, "guards": ["Eq(Mod(x, 2), 0)", "Ne(Mod(x, 4), 1)"]})
+    r = _Run(p, Deadline(10_000))
+    assert r.by_periodic(1, [0], z3_ms=None) == [0]
+    assert r.by_periodic(1, [], z3_ms=None) is None  # alone it is not always true

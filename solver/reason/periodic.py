@@ -281,9 +281,10 @@ def _residues(iv: Interval, L: int) -> list[tuple[int, Interval]]:
 
 
 def cases(conds: Sequence[Term], ranges: Mapping[str, Interval], split: Sequence[tuple[str, int]]) -> Iterator[Case]:
-    """Every residue case of ``split``, lazily (a caller stops at the first open case); a case where
-    some condition became ``False`` is left out (it has no point). The conjunction of ``conds`` is
-    satisfiable iff some case is."""
+    """Every residue case of ``split``, lazily (a caller stops at the first open case). The
+    conjunction of ``conds`` is satisfiable iff some case's conjunction is. A condition may become
+    ``False`` in a case: that case has no point *because of that condition*, so a caller proving
+    something from the case must count the condition among its sources (it is not left out)."""
     per_sym = [[(s, L, r, qiv) for r, qiv in _residues(ranges.get(s, (None, None)), L)] for s, L in split]
     for combo in cartesian(*per_sym):
         subst: dict[str, Poly] = {}
@@ -293,14 +294,7 @@ def cases(conds: Sequence[Term], ranges: Mapping[str, Interval], split: Sequence
             subst[s] = {(q,): L, (): r} if r else {(q,): L}
             qranges[q_name(s)] = qiv
         sub = _Subst(subst)
-        new = []
-        for c in conds:
-            t = sub.term(c)
-            if t is ir.FALSE:
-                break
-            new.append(t)
-        else:
-            yield Case(tuple((s, L, r) for s, L, r, _ in combo), qranges, tuple(new))
+        yield Case(tuple((s, L, r) for s, L, r, _ in combo), qranges, tuple(sub.term(c) for c in conds))
 
 
 def point_back(case: Case, qvalues: Mapping[str, int]) -> dict[str, int]:
