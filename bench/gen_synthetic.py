@@ -1,6 +1,7 @@
 """Generate a deterministic 500-guard redundancy problem with PyTorch-like guard shapes.
 
     python bench/gen_synthetic.py [--guards 500] [--symbols 24] [--seed 0] [--out PATH]
+    python bench/gen_synthetic.py --kind lattice|maxmin|products --guards 300 --seed 1
 
 Writes ``smt2_corpus/synthetic/synthetic_500.json`` (docs/problem-format.md §1 problem, sympy syntax). Every guard
 holds at the hints, as in a trace: relations are chosen from the values at the hints. Shapes are
@@ -116,6 +117,98 @@ class Gen:
         }
 
 
+class Stress:
+    """Stress sets of one family each (``--kind``), over 3-4 symbols like a vision model's trace:
+    ``lattice`` (window padding, patch merging and strided sizes chained and nested),
+    ``maxmin`` (``Max(1, …)``/``Min`` clamps of those, nested), ``products`` (products of stage
+    sizes: ``Ne(a*b, a)``, ``Eq(Mod(a*b, c), 0)``). Deterministic per seed; every guard holds at
+    the hints, as in a trace."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        self.kind = kind
+        self.rng = random.Random(f"{kind}:{seed}")
+        r = self.rng
+        self.syms = ["s0", "s1", "s2", "s3"][: r.choice([3, 4])]
+        self.hints = {s: r.choice([7, 13, 31, 37, 45, 56, 64, 97, 100, 224]) for s in self.syms}
+        self.pool: list[str] = []
+        for s in self.syms:
+            self.pool += self.stages(s)
+
+    def stages(self, s: str) -> list[str]:
+        """The sizes a stack of stages computes from one input size ``s``."""
+        r = self.rng
+        w = r.choice([2, 4, 7, 8])
+        x = f"(({s} - Mod({s}, 4))//4)"  # patch embedding
+        out = [x, f"Mod({s}, 4)"]
+        cur = x
+        for _ in range(3):
+            pad = f"({cur} + Mod({w} - Mod({cur}, {w}), {w}))"
+            merged = f"(({cur} + Mod({cur}, 2))//2)"
+            k, st = r.choice([1, 3]), r.choice([1, 2])
+            conv = f"(({cur} + {k - 1} - {k})//{st} + 1)" if st > 1 else f"({cur} + 1)"
+            out += [f"Mod({w} - Mod({cur}, {w}), {w})", f"({pad}//{w})", merged, conv,
+                    f"(({cur} + 1)//2)", f"({cur} + Mod({cur} + 1, 2))"]
+            cur = r.choice([merged, f"({pad}//{w})", f"(({cur} + Mod({cur} + 1, 2) + 1)//2)"])
+            out.append(cur)
+        return out
+
+    def expr(self) -> str:
+        r = self.rng
+        a, b, c = (r.choice(self.pool) for _ in range(3))
+        if self.kind == "lattice":
+            return r.choice([a, f"{a} + {b}", f"2*{a}", f"Mod({a}, {r.choice([2, 4, 8])})", f"({a})//{r.choice([2, 4])}"])
+        if self.kind == "maxmin":
+            return r.choice([f"Max(1, {a})", f"Min({a}, {r.choice([7, 8, 16])})", f"Max(1, Min({a}, {b}))",
+                             f"Max(1, {a} - {r.choice([1, 2, 3])})*Max(1, {b})", f"Max({a}, {b}) - Min({a}, {b})",
+                             f"Min(Max(1, {a}), {r.choice([4, 8])})"])
+        return r.choice([f"{a}*{b}", f"{a}*{b}*{c}", f"({a} + 1)*({b} + 1)", f"{a}*({b} + 1)",
+                         f"{r.choice([16, 32, 96])}*{a}*{b}", a])
+
+    def guard(self) -> str:
+        r = self.rng
+        while True:
+            lhs = self.expr()
+            if self.kind == "products" and r.random() < 0.3:
+                a = r.choice(self.pool)
+                cand = r.choice([f"Ne({lhs}, {a})", f"Eq(Mod({lhs}, {a}), 0)", f"{lhs} >= {a}",
+                                 f"Ne(({a} + 1)*({lhs}), {a} + 1)"])
+                doc = {"symbols": {k: {"min": 2} for k in self.hints}, "queries": [cand]}
+                try:
+                    holds = evaluate(load_problem(doc).queries[0].term, self.hints)
+                except ZeroDivisionError:
+                    continue
+                if holds:
+                    return cand
+                continue
+            rhs = self.expr() if r.random() < 0.6 else str(r.choice([0, 1, 2, 4, 8, 16]))
+            a, b = _value(lhs, self.hints), _value(rhs, self.hints)
+            if a is None or b is None:
+                continue
+            if a == b:
+                rel = r.choice(["Eq", ">=", "<="])
+            elif a > b:
+                rel = r.choice([">", ">=", "Ne"])
+            else:
+                rel = r.choice(["<", "<=", "Ne"])
+            return f"{rel}({lhs}, {rhs})" if rel in ("Eq", "Ne") else f"{lhs} {rel} {rhs}"
+
+    def problem(self, n_guards: int) -> dict:
+        guards = [f"{s} >= 2" for s in self.syms]
+        seen = set(guards)
+        while len(guards) < n_guards:
+            g = self.guard()
+            if g not in seen:
+                seen.add(g)
+                guards.append(g)
+        return {
+            "name": f"stress_{self.kind}",
+            "description": f"bench/gen_synthetic.py --kind {self.kind}: PyTorch-like stress set, all true at the hints",
+            "symbols": {s: {"min": 2, "hint": self.hints[s]} for s in self.syms},
+            "asserts": [],
+            "guards": guards,
+        }
+
+
 def _mirror(g: str) -> str:
     for op, back in ((" >= ", " <= "), (" <= ", " >= "), (" > ", " < "), (" < ", " > ")):
         if op in g:
@@ -129,10 +222,16 @@ def main() -> int:
     ap.add_argument("--guards", type=int, default=500)
     ap.add_argument("--symbols", type=int, default=24)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--kind", choices=["mixed", "lattice", "maxmin", "products"], default="mixed",
+                    help="mixed: the 24-symbol trace-like set; the others: Stress families (3-4 symbols)")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
-    out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"synthetic_{a.guards}.json"
-    doc = Gen(a.symbols, a.seed).problem(a.guards)
+    if a.kind == "mixed":
+        out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"synthetic_{a.guards}.json"
+        doc = Gen(a.symbols, a.seed).problem(a.guards)
+    else:
+        out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"stress_{a.kind}_{a.seed}.json"
+        doc = Stress(a.kind, a.seed).problem(a.guards)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}: "

@@ -12,7 +12,8 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
-  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``. **stable**:
+  point), ``facts`` (rewritten to True under the other kept guards' facts), ``eqs`` (implied
+  through the kept equalities, substituted), ``periodic`` (every residue case refuted), ``z3``. **stable**:
   ``yes`` when the cold runs and ``--stability`` warm runs (at least ``--repeat``) all gave the
   same verdicts and minimal set, else how many distinct answers (run it on a loaded machine too:
   budgets are resource units, so load must not change it).
@@ -63,6 +64,10 @@ from solver import load_problem, run
 from solver.ops.redundancy import cost
 
 PER_CHECK_MS = 2000
+# ``stats.levers`` keys in table order, and their short column names: guards each lever decided
+# (``z3``: the checks issued for a verdict)
+LEVERS = ("rewrite", "duplicate", "points", "facts", "equalities", "periodic", "z3")
+LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "periodic", "z3")
 
 
 # ------------------------------------------------------------------ the plain z3 script
@@ -265,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(files)} instances; python {sys.version.split()[0]}, z3 {z3.get_version_string()}, "
           f"{os.cpu_count()} cpus")
     head = ("| instance | guards | dropped | kept | unknown | unsup | cold ms | warm ms | stable | checks | avoided | "
-            "rewrite/dup/points/facts/z3 | plain z3 ms | plain dropped | plain unknown | plain checks | "
+            f"{'/'.join(LEVER_NAMES)} | plain z3 ms | plain dropped | plain unknown | plain checks | "
             "torch ms | torch dropped | plain/warm | torch/warm |" + (" shrink optimal | shrink ms |" if a.shrink else ""))
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
@@ -290,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
                 print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug
             lv = s["levers"]
-            levers = "/".join(str(lv.get(k, 0)) for k in ("rewrite", "duplicate", "points", "facts", "z3"))
+            levers = "/".join(str(lv.get(k, 0)) for k in LEVERS)
             plain = None if a.no_plain else plain_redundancy(doc, a.plain_limit)
             tr = None if a.no_torch else torch_redundancy(doc, a.torch_limit)
             tms = None if tr is None else (">" if tr["stopped"] else "") + fmt(tr["ms"])

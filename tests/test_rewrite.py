@@ -165,3 +165,45 @@ def test_divisibility_facts_make_products_multiples() -> None:
     assert rw.used == {3}
     assert rw.rewrite(_cond("Eq(Mod(s*t, 16), 0)")) is not ir.TRUE  # 8 | s says nothing more
 
+
+
+# products of positive factors: ``f*Q == 0`` is ``Q == 0`` and ``f*Q <= 0`` is ``Q <= 0`` where f >= 1
+positive = st.sampled_from(["Max(1, x)", "(x*x + 1)", "(Mod(y, 4) + 1)", "(x//4 + 1)", "y"])
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positive, terms(), terms(), st.sampled_from(["==", "!=", "<=", ">", "<", ">="]), st.integers(-3, 3))
+def test_positive_factors_cancel_exactly(f: str, a: str, b: str, rel: str, k: int) -> None:
+    text = f"({f})*({a}) + {k}*({f}) {rel} ({f})*({b})"
+    c = _cond(text)
+    ranges = {"x": (-3, 6), "y": (1, 7), "z": (-2, 2)}
+    r = rewrite.Rewriter(rewrite.Env(dict(ranges))).rewrite(c)
+    for pt in _points(((-3, 9), (1, 6), (-2, 4))):
+        assert holds(r, pt) == holds(c, pt), (text, r, pt)
+
+
+def test_product_with_a_positive_factor_loses_it() -> None:
+    env = rewrite.Env({"a": (1, None), "b": (2, None)})
+    rw = rewrite.Rewriter(env)
+    assert rw.rewrite(_cond("Ne(a*b, a)")) is ir.TRUE  # a*(b - 1) != 0 with a >= 1, b >= 2
+    assert rw.rewrite(_cond("a*b >= 2*a")) is ir.TRUE
+    r = rw.rewrite(_cond("Ne(((a//4) + 1)*((b//4) + 1), (a//4) + 1)"))
+    assert r == rw.rewrite(_cond("Ne(b//4, 0)")), r
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["(x//4)", "x", "Mod(x, 3)", "(x - 2)"]), terms(), st.sampled_from(["==", "!="]),
+       st.integers(-2, 2))
+def test_a_product_that_may_vanish_splits_exactly(f: str, a: str, rel: str, k: int) -> None:
+    """``f*Q == 0`` iff ``f == 0`` or ``Q == 0`` (integers), taken when one side is decided."""
+    text = f"({f})*({a}) + {k}*({f}) {rel} 0"
+    c = _cond(text)
+    ranges = {"x": (0, 9), "y": (1, 7), "z": (-2, 2)}
+    r = rewrite.Rewriter(rewrite.Env(dict(ranges))).rewrite(c)
+    for pt in _points(((0, 9), (1, 6), (-2, 4))):
+        assert holds(r, pt) == holds(c, pt), (text, r, pt)
+
+
+def test_ne_of_a_product_and_its_factor_is_the_factor_nonzero() -> None:
+    rw = rewrite.Rewriter(rewrite.Env({"a": (2, None), "b": (2, None)}))
+    assert rw.rewrite(_cond("Ne((a//4)*(b//4 + 2), a//4)")) == rw.rewrite(_cond("Ne(a//4, 0)"))

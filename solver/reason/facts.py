@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
+from solver.reason.intervals import FULL, Bound, Interval
 
-Bound = int | None
-Interval = tuple[Bound, Bound]
-FULL: Interval = (None, None)
+__all__ = ["FULL", "NONE", "Bound", "Env", "Interval", "Src", "facts_env"]
+
 Src = frozenset[int]
 NONE: Src = frozenset()
 

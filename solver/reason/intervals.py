@@ -8,6 +8,7 @@ Intervals are over-approximations (``None`` bound = unbounded), so a decided ans
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,8 +16,8 @@ from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ir.terms import Term
 
-Bound = int | None
-Interval = tuple[Bound, Bound]
+Bound = int | None  # None: unbounded on that side
+Interval = tuple[Bound, Bound]  # the one interval type of ``solver.reason`` (facts, rewrite reuse it)
 FULL: Interval = (None, None)
 
 
@@ -172,16 +173,26 @@ def _ext(fn: object, xs: list[Bound], *, any_none: bool) -> Bound:
 
 
 def _mul(x: Interval, y: Interval) -> Interval:
+    """Interval product with unbounded ends (None) treated as ±infinity, ``0*inf = 0`` (an integer
+    factor that is exactly 0 makes the product 0 whatever the other is). The one interval product
+    of ``solver.reason`` (``rewrite`` uses it through ``mul_iv``)."""
     (a, b), (c, d) = x, y
-    if None in (a, b, c, d):
-        # sign reasoning for the common case of non-negative factors
-        if a is not None and c is not None and a >= 0 and c >= 0:
-            return (a * c, None if b is None or d is None else b * d)
-        if (a, b) == (0, 0) or (c, d) == (0, 0):
-            return (0, 0)
-        return FULL
-    ps = [a * c, a * d, b * c, b * d]  # type: ignore[operator]
-    return (min(ps), max(ps))
+    inf = math.inf
+    xs = (-inf if a is None else a, inf if b is None else b)
+    ys = (-inf if c is None else c, inf if d is None else d)
+    ps = [_times(p, q) for p in xs for q in ys]
+    lo, hi = min(ps), max(ps)
+    return (None if lo == -inf else int(lo), None if hi == inf else int(hi))
+
+
+def _times(p: float, q: float) -> float:
+    """Exact for ints of any size: only the float infinities are floats (``math.isinf`` on an
+    int converts it to a float, which overflows past 10**308)."""
+    if p == 0 or q == 0:
+        return 0
+    if isinstance(p, float) or isinstance(q, float):
+        return math.inf if (p > 0) == (q > 0) else -math.inf
+    return p * q
 
 
 def _floordiv(x: Interval, y: Interval) -> Interval:

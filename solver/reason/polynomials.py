@@ -5,7 +5,7 @@
 * ``fold_add``: a sum over ``x``, ``x//c`` and ``Mod(x, c)`` rewritten with ``x = c*(x//c) + Mod(x, c)``
   to the spelling with fewest monomials;
 * ``mul``: a product with the content of each sum factor pulled into the coefficient;
-* ``mul_iv``: interval products with unbounded ends.
+* ``mul_iv``: interval products with unbounded ends (``intervals``' one product, re-exported).
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from collections.abc import Mapping
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
-from solver.reason.facts import Interval
+from solver.reason.intervals import mul_iv
+
+__all__ = ["content", "div_linear", "divide", "fold_add", "mul", "mul_iv"]
 
 
 def content(coefs: Mapping[Term, int], const: int) -> int:
@@ -111,17 +113,6 @@ def _quotient(ma: tuple[int, list[Term]] | None, v: int, vb: int, fb: list[Term]
     return ir.mk_mul(ir.mk_int(c0 * v // vb), *fa)
 
 
-def mul_iv(x: Interval, y: Interval) -> Interval:
-    """Interval product with unbounded ends (None) treated as ±infinity, 0*inf = 0."""
-    (a, b), (c, d) = x, y
-    inf = math.inf
-    xs = (-inf if a is None else a, inf if b is None else b)
-    ys = (-inf if c is None else c, inf if d is None else d)
-    ps = [_times(p, q) for p in xs for q in ys]
-    lo, hi = min(ps), max(ps)
-    return (None if lo == -inf else int(lo), None if hi == inf else int(hi))
-
-
 def mul(a: list[Term]) -> Term:
     """A product with the content (gcd, sign) of every sum factor pulled into the coefficient."""
     coef = 1
@@ -185,13 +176,3 @@ def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Te
         if n < base and (best is None or n < best[0]):
             best = (n, t, new, const + t * xk)
     return None if best is None else (best[2], best[3])
-
-
-def _times(p: float, q: float) -> float:
-    """Exact for ints of any size: only the float infinities are floats (``math.isinf`` on an
-    int converts it to a float, which overflows past 10**308)."""
-    if p == 0 or q == 0:
-        return 0
-    if isinstance(p, float) or isinstance(q, float):
-        return math.inf if (p > 0) == (q > 0) else -math.inf
-    return p * q

@@ -205,6 +205,8 @@ class Rewriter:
         else:
             raise AssertionError(k)
         if r.kind in (ir.LE, ir.EQ):
+            r = self._cancel_factor(r)
+        if r.kind in (ir.LE, ir.EQ):
             lo, hi = self.interval(r.args[0])
             if r.kind == ir.LE:
                 if hi is not None and hi <= 0:
@@ -222,6 +224,37 @@ class Rewriter:
                 return ir.TRUE
             if any(self._ok(src) for src in atoms.get(ir.mk_not(r), ())):
                 return ir.FALSE
+        return r
+
+    def _cancel_factor(self, r: Term) -> Term:
+        """Sign reasoning for products: ``f*Q == 0`` is ``Q == 0`` where ``f != 0``, and ``f*Q <= 0``
+        is ``Q <= 0`` where ``f >= 1`` (``Q >= 0`` where ``f <= -1``). ``Ne(a*b, a)`` with ``a >= 1``
+        becomes ``Ne(b, 1)``. ``f`` is a non-constant factor of a product monomial of the
+        comparison's sum, and ``e = f*Q`` is checked as polynomials (``factor_out``)."""
+        e = r.args[0]
+        split: tuple[Term, Term] | None = None
+        for f in _candidate_factors(e):
+            lo, hi = self.interval(f)
+            pos, negative = lo is not None and lo >= 1, hi is not None and hi <= -1
+            if not (pos or negative or (r.kind == ir.EQ and 0 in self.excluded(f))):
+                if r.kind == ir.EQ and split is None:
+                    q = factor_out(e, f)
+                    split = None if q is None else (f, q)
+                continue
+            q = factor_out(e, f)
+            if q is None:
+                continue
+            if r.kind == ir.EQ:
+                return self.rewrite(ir.mk_eq(q, ir.ZERO))
+            if pos or negative:
+                return self.rewrite(ir.mk_le(q, ir.ZERO) if pos else ir.mk_ge(q, ir.ZERO))
+        if split is not None:
+            # integers: f*Q == 0 iff f == 0 or Q == 0; taken when a side is decided by its interval
+            # (f's can be 0: ``s//4`` with s >= 2), so the product becomes a plain comparison
+            f, q = split
+            zf, zq = self.rewrite(ir.mk_eq(f, ir.ZERO)), self.rewrite(ir.mk_eq(q, ir.ZERO))
+            if ir.BCONST in (zf.kind, zq.kind):
+                return ir.mk_or(zf, zq)
         return r
 
     def _excluded_zero(self, e: Term) -> bool:
@@ -337,3 +370,48 @@ class Rewriter:
             if not dominated:
                 keep.append(x)
         return ir.mk_max(*keep) if kind == ir.MAX else ir.mk_min(*keep)
+
+
+def _candidate_factors(e: Term) -> list[Term]:
+    """Non-constant factors of the product monomials of ``e``, in a deterministic order."""
+    coefs, _ = ir.linear(e)
+    seen: dict[Term, None] = {}
+    for m in sorted(coefs, key=lambda t: t.skey):
+        if m.kind == ir.MUL:
+            for f in m.args:
+                if f.kind != ir.CONST:
+                    seen.setdefault(f, None)
+    return list(seen)
+
+
+def factor_out(e: Term, f: Term) -> Term | None:
+    """``Q`` with ``e = f*Q`` exactly, or None. The monomials having ``f`` as a factor give
+    ``f*Q1``; the rest must be ``c*f`` for a literal ``c`` (then ``Q = Q1 + c``)."""
+    coefs, const = ir.linear(e)
+    parts: list[Term] = []
+    rest: dict[Term, int] = {}
+    for m, v in coefs.items():
+        fs = list(m.args) if m.kind == ir.MUL else [m]
+        if m is not f and f in fs:
+            fs.remove(f)
+            parts.append(ir.mk_mul(ir.mk_int(v), *fs))
+        elif m is f:
+            parts.append(ir.mk_int(v))
+        else:
+            rest[m] = v
+    if not parts:
+        return None
+    rest_t = ir.from_linear(rest, const)
+    if rest_t is not ir.ZERO:
+        fc, _ = ir.linear(f)
+        if not fc:
+            return None
+        m0 = min(fc, key=lambda t: t.skey)
+        v0 = (rest.get(m0, 0))
+        if v0 % fc[m0]:
+            return None
+        c = v0 // fc[m0]
+        if c == 0 or ir.mk_sub(rest_t, ir.mk_mul(ir.mk_int(c), f)) is not ir.ZERO:
+            return None
+        parts.append(ir.mk_int(c))
+    return ir.mk_add(*parts)
