@@ -1,26 +1,33 @@
 """SPEC §2 ``simplify``: the canonical form of each expression under the context.
 
 The context is the ranges, the asserts and the guards: every form is equal to its expression at
-every point of the context where the expression is defined (its divisors non-zero). Per
-expression:
+every point of the context where the expression is defined (its divisors non-zero). Built for a
+compiler's hot path: per request, the context's facts, its sample points and one z3 session are
+built once (the last two only when some expression needs them) and shared by every expression.
+Per expression:
 
-1. ``reason.simplify_rules.Simplifier`` rewrites it: exact rules by construction, and rules with
-   a side condition that ``_Oracle.holds`` proves — facts first, then a pool of points of the
-   context that may refute the condition with Python integers, then z3 (one incremental session
-   for the whole problem, the expression's domain as an assumption literal).
+1. ``reason.simplify_rules.Simplifier`` rewrites it bottom-up, each distinct subterm once per
+   request (memoized on the interned term, per expression domain): exact rules by construction,
+   and rules with a side condition decided in this order — ``Decider`` (facts and intervals of the
+   canonical term, common factors, floor divisions eliminated: microseconds), then the sample
+   points (which may refute it), then z3 (one incremental session, the expression's domain as an
+   assumption literal). A step is taken only when its condition is proven, so the form is proven
+   equal to its input by construction (``proved: true``).
 2. The cheaper of the rewritten form and the input's own printing is kept (cost: divisions first,
    then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``).
-3. **Verified before it leaves**. The form is proven by construction: each step is an identity
-   or has its side condition proven. It is checked again, independently: evaluated against the
-   input at every pool point (Python integers) and handed to z3 as
-   ``context ∧ domain ∧ ¬(form == input ∧ form defined)``, which must not be sat; a point or a
-   z3 model where they differ is an ``InternalError`` (a bug, never a wrong answer). z3's
-   ``unknown`` on that re-check (non-linear identities such as ``Mod(Mod(x, 4*N), N) = Mod(x, N)``
-   are beyond its arithmetic) leaves the proof by construction standing. When time runs out
-   before an expression is done, it comes back unchanged with ``proved: false``.
-4. **Equal expressions, one form**: expressions whose values agree at every pool point are
-   candidates; each is proven equal (z3) to the cheapest of its candidates, whose form it then
-   takes — so a compiler can CSE them. The choice is by (cost, text): independent of input order.
+3. **Equal expressions, one form**: expressions with the same symbols whose values agree at every
+   sample point are candidates; each is proven equal (z3) to the cheapest of its candidates, whose
+   form it then takes — so a compiler can CSE them. The choice is by (cost, text): independent of
+   input order.
+
+Sample points are evaluated as value vectors (``_Values``): each interned term's values at all
+points, computed once per request from its children's vectors — a constant guess, a refutation
+and a fingerprint are lookups, not tree walks per point.
+
+With ``SELF_CHECK`` (``SYMGUARD_SIMPLIFY_CHECK=1``; the tests turn it on, the bench re-verifies
+independently) every changed form is re-checked before it leaves: against its input at every
+sample point and by z3 on ``context ∧ domain ∧ ¬(form == input ∧ form defined)``; a difference
+is an ``InternalError`` (a bug, never a wrong answer).
 
 Forms are computed on the canonical problem (symbols ``v0, v1, …``, expressions sorted), so they
 do not depend on the order of the input or on the symbols' names; ``map_back`` renames them.
@@ -28,26 +35,32 @@ do not depend on the order of the input or on the symbols' names; ``map_back`` r
 
 from __future__ import annotations
 
+import os
+import random
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from solver.errors import InternalError
 from solver.ir import terms as ir
 from solver.ir.problem import Problem, Query
-from solver.ir.pyeval import Value, evaluate, holds
+from solver.ir.pycode import compile_check
+from solver.ir.pyeval import Value, _one, evaluate, holds
 from solver.ops.operation import Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
-from solver.reason.points import Pool
-from solver.reason.simplify_rules import Simplifier
+from solver.reason.points import _base, _moves
+from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import cost, to_sympy
 
-POOL_POINTS = 16  # context points sampled up front (hints and moves around them)
+POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
+SAMPLE_TRIES = 24 * POOL_POINTS  # candidate points tried against the compiled context
+TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
+SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
 CHECK_MS = 250  # budget of one z3 check (a side condition, a CSE proof)
 RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
 MAX_CSE_CLASS = 16  # expressions proven against one representative
@@ -67,6 +80,49 @@ def divisors_defined(t: ir.Term) -> ir.Term:
     return ir.mk_and(*(ir.mk_ne(d.args[1], ir.ZERO) for d in ir.divisions_of(t)))
 
 
+class _Values:
+    """Each term's values at the sample points (None where a divisor is zero), one vector per
+    interned term, computed once from its children's vectors (strict, as ``pyeval``)."""
+
+    def __init__(self, points: list[Model]) -> None:
+        self.points = points
+        self.memo: dict[ir.Term, tuple[Value | None, ...]] = {}
+
+    def of(self, t: ir.Term) -> tuple[Value | None, ...]:
+        memo = self.memo
+        hit = memo.get(t)
+        if hit is not None:
+            return hit
+        stack: list[tuple[ir.Term, bool]] = [(t, False)]
+        while stack:
+            n, ready = stack.pop()
+            if n in memo:
+                continue
+            if ready:
+                memo[n] = self._one(n)
+                continue
+            stack.append((n, True))
+            stack.extend((x, False) for x in n.args if x not in memo)
+        return memo[t]
+
+    def _one(self, n: ir.Term) -> tuple[Value | None, ...]:
+        k = n.kind
+        if k in (ir.CONST, ir.BCONST):
+            return (n.value,) * len(self.points)
+        if k in (ir.SYM, ir.BSYM):
+            return tuple(pt[n.value] for pt in self.points)
+        out: list[Value | None] = []
+        for vals in zip(*(self.memo[x] for x in n.args)):
+            if None in vals:
+                out.append(None)
+                continue
+            try:
+                out.append(_one(n, list(vals), {}))  # type: ignore[arg-type]
+            except ZeroDivisionError:
+                out.append(None)
+        return tuple(out)
+
+
 class _Run:
     def __init__(self, problem: Problem, deadline: Deadline) -> None:
         self.p = problem
@@ -77,29 +133,84 @@ class _Run:
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
+        self.rw = Rewriter(env)
+        self.decider = Decider(self.rw)
+        self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.checks = 0
-        self._pool: Pool | None = None
+        self._values: _Values | None = None
+        self.extra: list[Model] = []  # counterexamples found later (refute later conditions)
+        self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
 
     @property
-    def pool(self) -> Pool:
-        """Points of the context, sampled on first need (most expressions need none). ``Pool``
-        compiles the context into one Python function (its "guards"); points where some of it
-        fails are dropped, the rest are the context's points."""
-        if self._pool is None:
-            pool = Pool(replace(self.p, asserts=(), guards=()), self.context)
-            hint = hint_model(self.p)
-            if hint is not None:
-                pool.add(hint)
-            pool.seed_points(POOL_POINTS * 4)
-            keep = [pt for pt, m in zip(pool.points, pool.masks) if m == 0][:POOL_POINTS]
-            self._pool = Pool(replace(self.p, asserts=(), guards=()), [])
-            for pt in keep:
-                self._pool.add(pt)
-        return self._pool
+    def values(self) -> _Values:
+        """Sample points of the context, on first need (most expressions need none): the hints
+        (range ends for symbols without one) and deterministic moves of a few symbols at a time,
+        kept when the context — compiled into one Python function — holds there."""
+        if self._values is None:
+            self._values = _Values(self._sample())
+        return self._values
+
+    def _sample(self) -> list[Model]:
+        ints = [s for s in self.p.symbols if not s.is_bool]
+        if len(ints) != len(self.p.symbols):
+            return []
+        names = [s.name for s in ints]
+        try:
+            check = compile_check(self.context, names)
+        except ValueError:  # a name Python cannot spell: no points, z3 decides
+            return []
+        base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
+        hint = hint_model(self.p)
+        cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}
+        self._search = (names, check, dict(hint) if hint is not None else base, cands)
+        movable = [n for n in names if cands[n]]
+        rng = random.Random(0)
+        out: list[Model] = []
+        seen: set[tuple[Value, ...]] = set()
+        for k in range(SAMPLE_TRIES):
+            if len(out) >= POOL_POINTS:
+                break
+            if k == 0:
+                pt = dict(hint) if hint is not None else dict(base)
+            else:
+                pt = dict(base)
+                if movable:
+                    share = rng.choice((1, 2, 3, max(1, len(movable) // 3)))
+                    for n in rng.sample(movable, min(len(movable), share)):
+                        pt[n] = rng.choice(cands[n])
+            key = tuple(pt[n] for n in names)
+            if key in seen:
+                continue
+            seen.add(key)
+            if check(*key):
+                out.append(pt)
+        return out
+
+    def refute(self, cond: ir.Term, domain: ir.Term) -> bool:
+        """A point of the context (and the domain) where ``cond`` is false, searched by moving only
+        ``cond``'s symbols away from the hints — the sample moves a few of many symbols, a loop
+        bound's counterexample needs its own two. Found points join ``extra``."""
+        if self._search is None:
+            return False
+        names, check, base, cands = self._search
+        syms = sorted(n for n in ir.symbols_of(cond) if cands.get(n))
+        if not syms:
+            return False
+        if len(syms) == 1:
+            combos = [{syms[0]: v} for v in cands[syms[0]]]
+        else:
+            rng = random.Random(len(self.extra))
+            combos = [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)]
+        for c in combos:
+            pt = {**base, **c}
+            if check(*(pt[n] for n in names)) and holds(domain, pt) and _value(cond, pt) is False:
+                self.extra.append(pt)
+                return True
+        return False
 
     def add_point(self, pt: Model) -> None:
         if all(holds(t, pt) for t in self.context):
-            self.pool.add(pt)
+            self.extra.append(pt)
 
     @property
     def sess(self) -> Session:
@@ -108,7 +219,7 @@ class _Run:
         return self._sess
 
     def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int = CHECK_MS) -> bool | None:
-        """``context ∧ domain ⇒ cond``: True proven, False refuted (the model joins the pool),
+        """``context ∧ domain ⇒ cond``: True proven, False refuted (the model joins the points),
         None undecided."""
         budget = min(budget_ms, self.deadline.remaining_ms())
         if budget <= 0:
@@ -126,7 +237,7 @@ class _Run:
 
     # -------------------------------------------------------------- the operation
     def run(self) -> dict[str, Any]:
-        status = SAT if hint_model(self.p) is not None or self.pool.points else None
+        status = SAT if self.values.points else None
         if status is None:
             out = self.sess.check(budget_ms=min(CHECK_MS * 4, self.deadline.remaining_ms()))
             status = out.status
@@ -147,17 +258,25 @@ class _Run:
             res["reason"] = "timeout" if self.deadline.expired else "incomplete"
         return res
 
+    def simplifier(self, domain: ir.Term) -> Simplifier:
+        """One memoized ``Simplifier`` per expression domain (after the facts: ``TRUE`` when the
+        ranges keep every divisor non-zero), sharing the request's rewriter and decider."""
+        got = self.simplifiers.get(domain)
+        if got is None:
+            got = self.simplifiers[domain] = Simplifier(self.rw, _Oracle(self, domain), self.decider)
+        return got
+
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged)."""
-        oracle = _Oracle(self, q.domain)
-        got = Simplifier(self.env, oracle).simplify(q.term).term
-        if _key(cost(to_sympy(got))) > _key(cost(to_sympy(q.term))):
-            got = q.term
+        domain = self.rw.rewrite(q.domain)
+        got = self.simplifier(domain).simplify(q.term).term
         if got is q.term:
             return got
+        if _key(cost(to_sympy(got))) > _key(cost(to_sympy(q.term))):
+            return q.term
         if self.deadline.expired:
             return None
-        if not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False:
+        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False):
             raise InternalError(f"simplify self-check failed: {q.text!r} and its form {to_sympy(got)!r} "
                                 "differ at a point of the context; please report this problem")
         return got
@@ -167,23 +286,25 @@ class _Run:
         return ir.mk_and(eq, divisors_defined(b))
 
     def agrees(self, q: Query, form: ir.Term) -> bool:
-        for pt in self.pool.points:
+        for pt in [*self.values.points, *self.extra]:
             if holds(q.domain, pt) and _value(q.term, pt) != _value(form, pt):
                 return False
         return True
 
     def merge(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
         """Expressions proven equal under the context take one form: the cheapest (then the
-        first by text) of those that agree at every pool point."""
+        first by text) of those over the same symbols that agree at every sample point."""
         live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
         if len(set(live)) < 2:
             return
+        vals = self.values
         groups: dict[tuple[Any, ...], list[int]] = {}
         for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
             if t is None or t.kind in (ir.CONST, ir.BCONST):
                 continue
-            fp = tuple(_value(t, pt) if holds(q.domain, pt) else None for pt in self.pool.points)
-            groups.setdefault((t.is_bool, fp), []).append(i)
+            dom = vals.of(q.domain)
+            fp = tuple(v if d else None for v, d in zip(vals.of(t), dom))
+            groups.setdefault((t.is_bool, frozenset(ir.symbols_of(t)), fp), []).append(i)
         for members in groups.values():
             forms = {rows[i]["form"] for i in members}
             if len(forms) < 2:
@@ -195,44 +316,44 @@ class _Run:
                 t = terms[i]
                 if i == best or rows[i]["form"] == rows[best]["form"] or t is None:
                     continue
-                if self.prove(self.same(t, rep), self.p.exprs[i].domain):
+                same, where = self.same(t, rep), self.p.exprs[i].domain
+                if not self.refute(same, where) and self.prove(same, where):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
 
 
 class _Oracle:
-    """Side conditions for one expression: proven under the context and the expression's domain."""
+    """Side conditions for one expression domain: proven under the context and the domain."""
 
     def __init__(self, run: _Run, domain: ir.Term) -> None:
         self.run = run
         self.domain = domain
         self.memo: dict[ir.Term, bool] = {}
 
-    def points(self) -> list[Model]:
-        return [pt for pt in self.run.pool.points if holds(self.domain, pt)]
-
     def holds(self, cond: ir.Term) -> bool:
         hit = self.memo.get(cond)
         if hit is None:
-            pts = self.points()
-            if any(not holds(cond, pt) for pt in pts):
-                hit = False
-            else:
-                hit = self.run.prove(cond, self.domain) is True
+            hit = not self.refuted(cond) and self.run.prove(cond, self.domain) is True
             self.memo[cond] = hit
         return hit
 
+    def refuted(self, cond: ir.Term) -> bool:
+        """False at a sample point of the domain, at a point found before, or at one found now."""
+        run = self.run
+        vals = run.values
+        if any(v is False and d for v, d in zip(vals.of(cond), vals.of(self.domain))):
+            return True
+        if any(holds(self.domain, pt) and _value(cond, pt) is False for pt in run.extra):
+            return True
+        return run.refute(cond, self.domain)
+
     def guess(self, t: ir.Term) -> int | bool | None:
-        """The value ``t`` takes at every sampled point, when there are two or more and they agree."""
-        pts = self.points()
-        if len(pts) < 2:
+        """The value ``t`` takes at every sample point of the domain, when there are two or more
+        and they agree (a proposal: ``holds`` must still prove it)."""
+        vals = self.run.values
+        seen = [v for v, d in zip(vals.of(t), vals.of(self.domain)) if d and v is not None]
+        if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
-        vals = set()
-        for pt in pts:
-            vals.add(_value(t, pt))
-            if len(vals) > 1:
-                return None
-        v = vals.pop()
-        return None if v is None else v
+        return seen[0]
 
 
 def _value(t: ir.Term, pt: Model) -> Value | None:

@@ -38,12 +38,13 @@ from typing import Protocol
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
-from solver.reason.facts import Env
-from solver.reason.polynomials import divide
+from solver.reason.facts import Env, Interval
+from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
+DECIDE_DEPTH = 2  # floor divisions eliminated from one comparison by ``Decider``
 
 
 class Oracle(Protocol):
@@ -63,8 +64,9 @@ class Outcome:
 class Simplifier:
     """Simplifies terms under one context (one ``Env`` and one ``Oracle``); memoized."""
 
-    def __init__(self, env: Env, oracle: Oracle) -> None:
-        self.rw = Rewriter(env)
+    def __init__(self, env: Env | Rewriter, oracle: Oracle, decider: Decider | None = None) -> None:
+        self.rw = env if isinstance(env, Rewriter) else Rewriter(env)
+        self.decider = decider if decider is not None else Decider(self.rw)
         self.oracle = oracle
         self.memo: dict[Term, Term] = {}
         self.proposed = 0
@@ -103,12 +105,11 @@ class Simplifier:
         return m
 
     def _proven(self, cond: Term) -> bool:
-        if cond is ir.TRUE:
-            return True
-        if cond is ir.FALSE or self.rw.truth(cond) is False:
-            return False
-        if self.rw.truth(cond) is True:
-            return True
+        """Structure first (``Decider``: facts, intervals, factored products, floor divisions
+        eliminated — microseconds), the oracle (points, then z3) only when that cannot tell."""
+        got = self.decider.decide(cond)
+        if got is not None:
+            return got
         ok = self.oracle.holds(cond)
         if ok:
             self.proposed += 1
@@ -116,6 +117,9 @@ class Simplifier:
 
     def _decide(self, m: Term) -> Term:
         if m.kind in (ir.LE, ir.EQ, ir.NOT, ir.AND, ir.OR, ir.IFF):
+            got = self.decider.decide(m)
+            if got is not None:
+                return ir.TRUE if got else ir.FALSE
             g = self.oracle.guess(m)
             if g is True and self._proven(m):
                 return ir.TRUE
@@ -209,6 +213,122 @@ _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
 # constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
 # products over those); a plain polynomial is constant only when the constructors already fold it
 _GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE})
+
+
+# ------------------------------------------------------------------ structural decisions
+
+class Decider:
+    """Truth of a condition from the context's facts alone (no points, no solver); memoized.
+
+    ``decide`` answers True/False only when proven for every point of the context where the
+    condition's divisors are non-zero, None otherwise. Beyond ``Rewriter.truth`` (facts and
+    intervals of the canonical term) it knows two things intervals of a sum lose:
+
+    * **common factors**: ``e = k + f*q`` with ``f`` a factor of every monomial (``s - s**2 + 1``
+      is ``1 + s*(1 - s)``) is bounded by ``k + I(f)*I(q)``: the product of the intervals keeps
+      the correlation that summing ``I(s) + I(-s**2)`` drops (``s >= 2`` gives ``s - s**2 + 1 <= -1``);
+    * **floor divisions eliminated**: for ``d > 0`` (proven) and integers ``x``, ``r``,
+      ``x//d + r <= 0  <=>  x <= -r*d + d - 1`` (``floor(x/d) <= y  <=>  x/d < y + 1``) and
+      ``r - x//d <= 0  <=>  r*d <= x`` (``floor(x/d) >= r  <=>  x/d >= r``); the comparison
+      without the division may then be a fact — ``x//d < m`` is the loop bound ``x < d*m``.
+    """
+
+    def __init__(self, rw: Rewriter) -> None:
+        self.rw = rw
+        self.memo: dict[tuple[Term, int], bool | None] = {}
+
+    def decide(self, cond: Term, depth: int = DECIDE_DEPTH) -> bool | None:
+        key = (cond, depth)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = None  # a cycle through the elimination is "undecided"
+        got = self._decide(self.rw.rewrite(cond), depth)
+        self.memo[key] = got
+        return got
+
+    def _decide(self, c: Term, depth: int) -> bool | None:
+        k = c.kind
+        if k == ir.BCONST:
+            return bool(c.value)
+        if k in (ir.AND, ir.OR):
+            vals = [self.decide(a, depth) for a in c.args]
+            unit = k == ir.AND  # AND: all True -> True, one False -> False (OR dually)
+            if all(v is unit for v in vals):
+                return unit
+            if any(v is (not unit) for v in vals):
+                return not unit
+            return None
+        if k == ir.NOT:
+            v = self.decide(c.args[0], depth)
+            return None if v is None else not v
+        if k not in (ir.LE, ir.EQ):
+            return None
+        e = c.args[0]
+        lo, hi = self.factored(e)
+        if k == ir.LE:
+            if hi is not None and hi <= 0:
+                return True
+            if lo is not None and lo > 0:
+                return False
+            return self._eliminate(e, depth) if depth > 0 else None
+        if lo == hi == 0:
+            return True
+        if (lo is not None and lo > 0) or (hi is not None and hi < 0):
+            return False
+        return None
+
+    def factored(self, e: Term) -> Interval:
+        """Interval of ``e = k + f*q`` for the first common factor ``f`` that bounds it tighter
+        than ``Rewriter.interval`` (the plain interval when none does)."""
+        iv = self.rw.interval(e)
+        coefs, k = ir.linear(e)
+        if len(coefs) < 2:
+            return iv
+        common: set[Term] | None = None
+        for m in coefs:
+            fs = set(m.args) if m.kind == ir.MUL else {m}
+            common = fs if common is None else common & fs
+            if not common:
+                return iv
+        assert common is not None
+        rest = ir.from_linear(coefs, 0)
+        for f in sorted(common, key=lambda t: t.skey):
+            if f.kind == ir.CONST:
+                continue
+            q = divide(rest, f)
+            if q is None:
+                continue
+            plo, phi = mul_iv(self.rw.interval(f), self.rw.interval(self.rw.rewrite(q)))
+            better = _meet(iv, (None if plo is None else plo + k, None if phi is None else phi + k))
+            if better != iv:
+                return better
+        return iv
+
+    def _eliminate(self, e: Term, depth: int) -> bool | None:
+        """``e <= 0`` with one ``±(x//d)`` monomial: the equivalent comparison without it."""
+        coefs, k = ir.linear(e)
+        hits = [(m, c) for m, c in coefs.items() if m.kind == ir.FLOORDIV and c in (1, -1)]
+        for m, c in hits:
+            x, d = m.args
+            if self.decide(ir.mk_lt(ir.ZERO, d), depth - 1) is not True:
+                continue
+            r = ir.from_linear({n: v for n, v in coefs.items() if n is not m}, k)
+            rd = expand(ir.mk_mul(r, d))
+            if c == 1:  # x//d + r <= 0  <=>  x + r*d - d + 1 <= 0
+                new = ir.mk_le(ir.mk_add(x, rd, ir.ONE), d)
+            else:  # r - x//d <= 0  <=>  r*d <= x
+                new = ir.mk_le(rd, x)
+            got = self.decide(new, depth - 1)
+            if got is not None:
+                return got
+        return None
+
+
+def _meet(a: Interval, b: Interval) -> Interval:
+    """Both intervals hold: the tighter end on each side (None is unbounded)."""
+    lo = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
+    hi = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
+    return (lo, hi)
 
 
 # ------------------------------------------------------------------ structure
