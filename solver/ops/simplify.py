@@ -15,8 +15,8 @@ Per expression:
    equal to its input by construction (``proved: true``).
 2. The cheaper of the rewritten form and the input's own printing is kept (cost: divisions first,
    then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``).
-3. **Equal expressions, one form**: expressions with the same symbols whose values agree at every
-   sample point are candidates; each is proven equal (z3) to the cheapest of its candidates, whose
+3. **Equal expressions, one form**: expressions whose values agree at every sample point (and at
+   the points a targeted search tries) are candidates; each is proven equal (z3) to the cheapest of its candidates, whose
    form it then takes — so a compiler can CSE them. The choice is by (cost, text): independent of
    input order.
 
@@ -55,11 +55,12 @@ from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
-from solver.syntax.sympy_writer import cost, to_sympy
+from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
 POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
 SAMPLE_TRIES = 24 * POOL_POINTS  # candidate points tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
+MAX_POINTS = 96  # sample points plus the counterexamples found later
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
 CHECK_MS = 250  # budget of one z3 check (a side condition, a CSE proof)
 RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
@@ -82,45 +83,58 @@ def divisors_defined(t: ir.Term) -> ir.Term:
 
 class _Values:
     """Each term's values at the sample points (None where a divisor is zero), one vector per
-    interned term, computed once from its children's vectors (strict, as ``pyeval``)."""
+    interned term, computed once from its children's vectors (strict, as ``pyeval``).
+
+    Points found later (counterexamples) are appended with ``add``; a vector shorter than the
+    point list is extended on its next use, so every point ever found refutes every later
+    condition at the cost of a lookup."""
 
     def __init__(self, points: list[Model]) -> None:
         self.points = points
-        self.memo: dict[ir.Term, tuple[Value | None, ...]] = {}
+        self.memo: dict[ir.Term, list[Value | None]] = {}
 
-    def of(self, t: ir.Term) -> tuple[Value | None, ...]:
+    def add(self, pt: Model) -> None:
+        if len(self.points) < MAX_POINTS:
+            self.points.append(pt)
+
+    def of(self, t: ir.Term) -> list[Value | None]:
         memo = self.memo
+        size = len(self.points)
         hit = memo.get(t)
-        if hit is not None:
+        if hit is not None and len(hit) == size:
             return hit
         stack: list[tuple[ir.Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
-            if n in memo:
+            have = memo.get(n)
+            if have is not None and len(have) == size:
                 continue
             if ready:
-                memo[n] = self._one(n)
+                self._extend(n, have if have is not None else memo.setdefault(n, []), size)
                 continue
             stack.append((n, True))
-            stack.extend((x, False) for x in n.args if x not in memo)
+            stack.extend((x, False) for x in n.args)
         return memo[t]
 
-    def _one(self, n: ir.Term) -> tuple[Value | None, ...]:
+    def _extend(self, n: ir.Term, out: list[Value | None], size: int) -> None:
         k = n.kind
+        start = len(out)
         if k in (ir.CONST, ir.BCONST):
-            return (n.value,) * len(self.points)
+            out.extend([n.value] * (size - start))
+            return
         if k in (ir.SYM, ir.BSYM):
-            return tuple(pt[n.value] for pt in self.points)
-        out: list[Value | None] = []
-        for vals in zip(*(self.memo[x] for x in n.args)):
+            out.extend(pt[n.value] for pt in self.points[start:size])
+            return
+        cols = [self.memo[x] for x in n.args]
+        for j in range(start, size):
+            vals = [c[j] for c in cols]
             if None in vals:
                 out.append(None)
                 continue
             try:
-                out.append(_one(n, list(vals), {}))  # type: ignore[arg-type]
+                out.append(_one(n, vals, {}))  # type: ignore[arg-type]
             except ZeroDivisionError:
                 out.append(None)
-        return tuple(out)
 
 
 class _Run:
@@ -138,8 +152,9 @@ class _Run:
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.checks = 0
         self._values: _Values | None = None
-        self.extra: list[Model] = []  # counterexamples found later (refute later conditions)
+        self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
         self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
+        self._range: dict[str, tuple[int | None, int | None]] = {}
 
     @property
     def values(self) -> _Values:
@@ -163,6 +178,7 @@ class _Run:
         hint = hint_model(self.p)
         cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}
         self._search = (names, check, dict(hint) if hint is not None else base, cands)
+        self._range = {s.name: (s.lo, s.hi) for s in ints}
         movable = [n for n in names if cands[n]]
         rng = random.Random(0)
         out: list[Model] = []
@@ -189,28 +205,42 @@ class _Run:
     def refute(self, cond: ir.Term, domain: ir.Term) -> bool:
         """A point of the context (and the domain) where ``cond`` is false, searched by moving only
         ``cond``'s symbols away from the hints — the sample moves a few of many symbols, a loop
-        bound's counterexample needs its own two. Found points join ``extra``."""
+        bound's counterexample needs its own two. Candidates: each symbol's moves, and the values next
+        to the condition's constants and to its subterms' values at the hints (``v <= A*B`` fails at
+        ``v = A*B + 1``). A point found joins the sample points."""
         if self._search is None:
             return False
-        names, check, base, cands = self._search
-        syms = sorted(n for n in ir.symbols_of(cond) if cands.get(n))
+        names, check, base, moves = self._search
+        nodes = ir.iter_dag(cond)
+        near = {c + d for c in _at(nodes, base) for d in (-1, 0, 1)}
+        cands: dict[str, list[int]] = {}
+        for n in nodes:  # the moves, and the values next to the condition's constants (sizes != 2**63 - 1)
+            if n.kind == ir.SYM and n.value in moves:
+                lo, hi = self._range[n.value]
+                cands[n.value] = moves[n.value] + sorted(v for v in near if (lo is None or v >= lo)
+                                                         and (hi is None or v <= hi) and v != base[n.value])
+        syms = sorted(n for n, vs in cands.items() if vs)
         if not syms:
             return False
-        if len(syms) == 1:
-            combos = [{syms[0]: v} for v in cands[syms[0]]]
-        else:
-            rng = random.Random(len(self.extra))
-            combos = [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)]
-        for c in combos:
-            pt = {**base, **c}
-            if check(*(pt[n] for n in names)) and holds(domain, pt) and _value(cond, pt) is False:
-                self.extra.append(pt)
-                return True
+        # one symbol at a time first (a loop variable moved alone keeps the other bounds), then
+        # random moves of all of them
+        combos = [{n: v} for n in syms for v in cands[n]][:TARGET_TRIES * 2]
+        if len(syms) > 1:
+            rng = random.Random(len(self.values.points))
+            combos += [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)]
+        own = {n: base[n] for n in ir.symbols_of(cond) | ir.symbols_of(domain)}
+        for c in combos:  # the condition first (a few symbols), the whole context only then
+            env = {**own, **c}
+            if _value(cond, env) is False and holds(domain, env):
+                pt = {**base, **c}
+                if check(*(pt[n] for n in names)):
+                    self.values.add(pt)
+                    return True
         return False
 
     def add_point(self, pt: Model) -> None:
         if all(holds(t, pt) for t in self.context):
-            self.extra.append(pt)
+            self.values.add(pt)
 
     @property
     def sess(self) -> Session:
@@ -251,12 +281,15 @@ class _Run:
         for q in self.p.exprs:
             form = self.one(q)
             terms.append(form)
-            rows.append(_row(q, None if form is None else to_sympy(form), form is not None))
+            rows.append(_row(q, None if form is None else self.print(form), form is not None))
         self.merge(rows, terms)
         res: dict[str, Any] = {"status": SAT if status == SAT else "unknown", "exprs": rows}
         if status != SAT:
             res["reason"] = "timeout" if self.deadline.expired else "incomplete"
         return res
+
+    def print(self, t: ir.Term) -> str:
+        return self.writer.text(t)[0]
 
     def simplifier(self, domain: ir.Term) -> Simplifier:
         """One memoized ``Simplifier`` per expression domain (after the facts: ``TRUE`` when the
@@ -272,12 +305,12 @@ class _Run:
         got = self.simplifier(domain).simplify(q.term).term
         if got is q.term:
             return got
-        if _key(cost(to_sympy(got))) > _key(cost(to_sympy(q.term))):
+        if _key(cost(self.print(got))) > _key(cost(self.print(q.term))):
             return q.term
         if self.deadline.expired:
             return None
         if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False):
-            raise InternalError(f"simplify self-check failed: {q.text!r} and its form {to_sympy(got)!r} "
+            raise InternalError(f"simplify self-check failed: {q.text!r} and its form {self.print(got)!r} "
                                 "differ at a point of the context; please report this problem")
         return got
 
@@ -285,15 +318,25 @@ class _Run:
         eq = ir.mk_iff(a, b) if a.is_bool else ir.mk_eq(a, b)
         return ir.mk_and(eq, divisors_defined(b))
 
+    def structurally_same(self, t: ir.Term, rep: ir.Term) -> bool:
+        """``t == rep`` wherever ``t`` is defined, without z3: the ``Decider`` proves the equation
+        (two spellings of one polynomial, facts) where both are defined, and every divisor of
+        ``rep`` is a divisor of ``t`` (so ``rep`` is defined wherever ``t`` is)."""
+        if {d.args[1] for d in ir.divisions_of(rep)} - {d.args[1] for d in ir.divisions_of(t)}:
+            return False
+        eq = ir.mk_iff(t, rep) if t.is_bool else ir.mk_eq(t, rep)
+        return self.decider.decide(eq) is True
+
     def agrees(self, q: Query, form: ir.Term) -> bool:
-        for pt in [*self.values.points, *self.extra]:
+        for pt in self.values.points:
             if holds(q.domain, pt) and _value(q.term, pt) != _value(form, pt):
                 return False
         return True
 
     def merge(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
         """Expressions proven equal under the context take one form: the cheapest (then the
-        first by text) of those over the same symbols that agree at every sample point."""
+        first by text) of those that agree at every sample point. A candidate is first looked
+        for a counterexample by moving its own symbols (``refute``), then proven by z3."""
         live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
         if len(set(live)) < 2:
             return
@@ -304,7 +347,7 @@ class _Run:
                 continue
             dom = vals.of(q.domain)
             fp = tuple(v if d else None for v, d in zip(vals.of(t), dom))
-            groups.setdefault((t.is_bool, frozenset(ir.symbols_of(t)), fp), []).append(i)
+            groups.setdefault((t.is_bool, fp), []).append(i)
         for members in groups.values():
             forms = {rows[i]["form"] for i in members}
             if len(forms) < 2:
@@ -317,7 +360,7 @@ class _Run:
                 if i == best or rows[i]["form"] == rows[best]["form"] or t is None:
                     continue
                 same, where = self.same(t, rep), self.p.exprs[i].domain
-                if not self.refute(same, where) and self.prove(same, where):
+                if self.structurally_same(t, rep) or (not self.refute(same, where) and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
 
 
@@ -337,12 +380,10 @@ class _Oracle:
         return hit
 
     def refuted(self, cond: ir.Term) -> bool:
-        """False at a sample point of the domain, at a point found before, or at one found now."""
+        """False at a point of the domain: sampled, found before, or found now by ``refute``."""
         run = self.run
         vals = run.values
         if any(v is False and d for v, d in zip(vals.of(cond), vals.of(self.domain))):
-            return True
-        if any(holds(self.domain, pt) and _value(cond, pt) is False for pt in run.extra):
             return True
         return run.refute(cond, self.domain)
 
@@ -354,6 +395,26 @@ class _Oracle:
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
+
+
+def _at(nodes: list[ir.Term], pt: Model) -> set[int]:
+    """The values of the integer nodes (children first) at ``pt``, and the constants negated."""
+    val: dict[ir.Term, Value | None] = {}
+    out: set[int] = set()
+    for n in nodes:
+        a = [val[x] for x in n.args]
+        v: Value | None = None
+        if None not in a:
+            try:
+                v = _one(n, a, pt)  # type: ignore[arg-type]
+            except ZeroDivisionError:
+                v = None
+        val[n] = v
+        if n.kind == ir.CONST:
+            out |= {n.value, -n.value}
+        elif not n.is_bool and isinstance(v, int):
+            out.add(v)
+    return out
 
 
 def _value(t: ir.Term, pt: Model) -> Value | None:

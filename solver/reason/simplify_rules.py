@@ -167,18 +167,14 @@ class Simplifier:
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
-        for mono, k in coefs.items():
-            hit = _scaled_floordiv(mono, k)
-            if hit is None:
-                continue
-            q, x, b = hit
+        for group, q, x, b in _scaled_floordivs(coefs):
             rem = ir.mk_mul(q, ir.mk_mod(x, b))
             rc, _ = ir.linear(rem)
-            if len(rc) == 1 and all(coefs.get(r) == v for r, v in rc.items()):
-                rest = {n: v for n, v in coefs.items() if n is not mono and n not in rc}
+            if len(rc) == 1 and all(coefs.get(r) == v and r not in group for r, v in rc.items()):
+                rest = {n: v for n, v in coefs.items() if n not in group and n not in rc}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
             if self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
-                rest = {n: v for n, v in coefs.items() if n is not mono}
+                rest = {n: v for n, v in coefs.items() if n not in group}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
         return m
 
@@ -227,6 +223,8 @@ class Decider:
     * **common factors**: ``e = k + f*q`` with ``f`` a factor of every monomial (``s - s**2 + 1``
       is ``1 + s*(1 - s)``) is bounded by ``k + I(f)*I(q)``: the product of the intervals keeps
       the correlation that summing ``I(s) + I(-s**2)`` drops (``s >= 2`` gives ``s - s**2 + 1 <= -1``);
+    * **products of sums multiplied out** (``expanded``): two spellings of one polynomial
+      differ by 0;
     * **floor divisions eliminated**: for ``d > 0`` (proven) and integers ``x``, ``r``,
       ``x//d + r <= 0  <=>  x <= -r*d + d - 1`` (``floor(x/d) <= y  <=>  x/d < y + 1``) and
       ``r - x//d <= 0  <=>  r*d <= x`` (``floor(x/d) >= r  <=>  x/d >= r``); the comparison
@@ -236,6 +234,7 @@ class Decider:
     def __init__(self, rw: Rewriter) -> None:
         self.rw = rw
         self.memo: dict[tuple[Term, int], bool | None] = {}
+        self._expanded: dict[Term, Term] = {}
 
     def decide(self, cond: Term, depth: int = DECIDE_DEPTH) -> bool | None:
         key = (cond, depth)
@@ -270,12 +269,29 @@ class Decider:
                 return True
             if lo is not None and lo > 0:
                 return False
-            return self._eliminate(e, depth) if depth > 0 else None
-        if lo == hi == 0:
-            return True
-        if (lo is not None and lo > 0) or (hi is not None and hi < 0):
-            return False
-        return None
+            got = self._eliminate(e, depth) if depth > 0 else None
+        else:
+            if lo == hi == 0:
+                return True
+            if (lo is not None and lo > 0) or (hi is not None and hi < 0):
+                return False
+            got = None
+        if got is None:  # products of sums multiplied out: v*(64*A - 64) + 64*v - 64*v*A is 0
+            x = self.expanded(e)
+            if x is not e:
+                got = self.decide(ir.mk_le(x, ir.ZERO) if k == ir.LE else ir.mk_eq(x, ir.ZERO), depth)
+        return got
+
+    def expanded(self, t: Term) -> Term:
+        """``t`` with every product of sums multiplied out, bottom-up (a polynomial identity:
+        divisions, ``Max``, … are atoms); a product past ``MAX_EXPANDED`` monomials stays."""
+        memo = self._expanded
+        if t not in memo:
+            for n in ir.iter_dag(t):
+                if n not in memo:
+                    r = rebuild(n, [memo[a] for a in n.args]) if n.args else n
+                    memo[n] = expand(r) if r.kind == ir.MUL else r
+        return memo[t]
 
     def factored(self, e: Term) -> Interval:
         """Interval of ``e = k + f*q`` for the first common factor ``f`` that bounds it tighter
@@ -357,18 +373,24 @@ def _drop_multiples(a: Term, b: Term) -> Term | None:
     return None if split is None else split[1]
 
 
-def _scaled_floordiv(mono: Term, k: int) -> tuple[Term, Term, Term] | None:
-    """``k*mono = q*b*(x//b)``: (q, x, b) for the first floor-division factor whose divisor divides
-    the rest of the monomial (with its coefficient)."""
-    factors = list(mono.args) if mono.kind == ir.MUL else [mono]
-    for i, f in enumerate(factors):
-        if f.kind != ir.FLOORDIV:
-            continue
+def _scaled_floordivs(coefs: dict[Term, int]) -> list[tuple[frozenset[Term], Term, Term, Term]]:
+    """``Σ k_i*mono_i = q*b*(x//b)`` over the monomials with the factor ``x//b``: (those monomials,
+    q, x, b) for each floor division whose divisor divides the sum of its cofactors — one
+    monomial (``8*s*(x//s)``: q = 8) or several (``32*A*(x//(A + 1)) + 32*(x//(A + 1))``: the
+    cofactors sum to ``32*(A + 1)``, q = 32). In sum order (deterministic)."""
+    cof: dict[Term, list[tuple[Term, Term]]] = {}
+    for mono, k in coefs.items():
+        factors = list(mono.args) if mono.kind == ir.MUL else [mono]
+        for i, f in enumerate(factors):
+            if f.kind == ir.FLOORDIV:
+                cof.setdefault(f, []).append((mono, ir.mk_mul(ir.mk_int(k), *factors[:i], *factors[i + 1:])))
+    out = []
+    for f, parts in cof.items():
         x, b = f.args
-        q = exact(ir.mk_mul(ir.mk_int(k), *factors[:i], *factors[i + 1:]), b)
+        q = exact(ir.mk_add(*(c for _, c in parts)), b)
         if q is not None:
-            return q, x, b
-    return None
+            out.append((frozenset(mono for mono, _ in parts), q, x, b))
+    return out
 
 
 MAX_EXPANDED = 64  # monomials of an expanded product of sums

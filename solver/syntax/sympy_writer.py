@@ -24,6 +24,7 @@ arguments past the first, boolean connectives and ``Piecewise`` branches. It rea
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 
 from solver.ir import terms as ir
@@ -34,10 +35,13 @@ ATOM, MUL_P, ADD_P, CMP_P = 4, 3, 2, 1
 
 def to_sympy(t: Term, names: Mapping[str, str] | None = None) -> str:
     """PyTorch-style sympy text for ``t``; symbols renamed through ``names`` when given."""
-    return _Writer(names or {}).text(t)[0]
+    return Writer(names or {}).text(t)[0]
 
 
-class _Writer:
+class Writer:
+    """Prints terms, memoized per instance: one writer per request prints a subterm shared by
+    many expressions once (``text(t)[0]`` is ``to_sympy(t)``)."""
+
     def __init__(self, names: Mapping[str, str]) -> None:
         self.names = names
         self.memo: dict[Term, tuple[str, int]] = {}
@@ -188,7 +192,13 @@ _VARIADIC = frozenset({"Max", "Min", "And", "Or"})
 
 
 def cost(text: str) -> dict[str, int]:
-    """``{"ops", "divs"}`` of a sympy-syntax text (see the module docstring)."""
+    """``{"ops", "divs"}`` of a sympy-syntax text (see the module docstring); a fresh dict."""
+    return dict(_cost(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _cost(text: str) -> dict[str, int]:
+    # the same text is measured several times per request (the input, the form, the row): parse once
     c = _Cost()
     c.visit(ast.parse(text.strip(), mode="eval"))
     return {"ops": c.ops, "divs": c.divs}
