@@ -58,7 +58,7 @@ from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
 POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
-SAMPLE_TRIES = 24 * POOL_POINTS  # candidate points tried against the compiled context
+SAMPLE_TRIES = 4 * POOL_POINTS  # random moves tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
 MAX_POINTS = 96  # sample points plus the counterexamples found later
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
@@ -160,7 +160,7 @@ class _Run:
     def values(self) -> _Values:
         """Sample points of the context, on first need (most expressions need none): the hints
         (range ends for symbols without one) and deterministic moves of a few symbols at a time,
-        kept when the context — compiled into one Python function — holds there."""
+        kept when the context — compiled into one Python function — holds there (``_sample``)."""
         if self._values is None:
             self._values = _Values(self._sample())
         return self._values
@@ -183,23 +183,27 @@ class _Run:
         rng = random.Random(0)
         out: list[Model] = []
         seen: set[tuple[Value, ...]] = set()
-        for k in range(SAMPLE_TRIES):
-            if len(out) >= POOL_POINTS:
+        start = dict(hint) if hint is not None else dict(base)
+        if check(*(start[n] for n in names)):
+            out.append(start)
+            seen.add(tuple(start[n] for n in names))
+        for _ in range(SAMPLE_TRIES):
+            if len(out) >= POOL_POINTS or not movable:
                 break
-            if k == 0:
-                pt = dict(hint) if hint is not None else dict(base)
-            else:
-                pt = dict(base)
-                if movable:
-                    share = rng.choice((1, 2, 3, max(1, len(movable) // 3)))
-                    for n in rng.sample(movable, min(len(movable), share)):
-                        pt[n] = rng.choice(cands[n])
-            key = tuple(pt[n] for n in names)
-            if key in seen:
-                continue
-            seen.add(key)
-            if check(*key):
-                out.append(pt)
+            # about half of the symbols move at once (a guess that every point agrees on must not
+            # come from symbols that stayed at their hint); when the context fails there, half
+            # of those moves are undone, until it holds or nothing moves
+            moved = {n: rng.choice(cands[n]) for n in movable if rng.random() < 0.5}
+            while True:
+                pt = {**start, **moved}
+                key = tuple(pt[n] for n in names)
+                if key not in seen and check(*key):
+                    seen.add(key)
+                    out.append(pt)
+                    break
+                if len(moved) <= 1:
+                    break
+                moved = dict(list(moved.items())[: len(moved) // 2])
         return out
 
     def refute(self, cond: ir.Term, domain: ir.Term) -> bool:
