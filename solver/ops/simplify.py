@@ -35,10 +35,11 @@ do not depend on the order of the input or on the symbols' names; ``map_back`` r
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver.errors import InternalError
@@ -125,16 +126,71 @@ class _Values:
         if k in (ir.SYM, ir.BSYM):
             out.extend(pt[n.value] for pt in self.points[start:size])
             return
-        cols = [self.memo[x] for x in n.args]
-        for j in range(start, size):
-            vals = [c[j] for c in cols]
+        cols = [self.memo[x][start:size] for x in n.args]
+        op = _COLUMN.get(k)
+        if op is not None:
+            out.extend(op(cols))
+            return
+        for vals in zip(*cols):
             if None in vals:
                 out.append(None)
                 continue
             try:
-                out.append(_one(n, vals, {}))  # type: ignore[arg-type]
+                out.append(_one(n, list(vals), {}))
             except ZeroDivisionError:
                 out.append(None)
+
+
+def _sum(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else sum(vs) for vs in zip(*cols)]
+
+
+def _prod(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else math.prod(vs) for vs in zip(*cols)]
+
+
+def _floordiv(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None or not b else a // b for a, b in zip(*cols)]
+
+
+def _mod(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None or not b else a % b for a, b in zip(*cols)]
+
+
+def _max(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else max(vs) for vs in zip(*cols)]
+
+
+def _min(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else min(vs) for vs in zip(*cols)]
+
+
+def _le(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None else a <= 0 for a in cols[0]]
+
+
+def _eq(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None else a == 0 for a in cols[0]]
+
+
+def _not(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None else not a for a in cols[0]]
+
+
+def _and(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else all(vs) for vs in zip(*cols)]
+
+
+def _or(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else any(vs) for vs in zip(*cols)]
+
+
+# one column operation per kind: the values at every point at once (strict like ``pyeval``: a
+# None — a zero divisor below — makes the node None; ``b == 0`` here is that zero divisor)
+_COLUMN: dict[str, Callable[[list[list[Any]]], list[Any]]] = {
+    ir.ADD: _sum, ir.MUL: _prod, ir.FLOORDIV: _floordiv, ir.MOD: _mod, ir.MAX: _max, ir.MIN: _min,
+    ir.LE: _le, ir.EQ: _eq, ir.NOT: _not, ir.AND: _and, ir.OR: _or,
+}
 
 
 class _Run:
@@ -233,9 +289,11 @@ class _Run:
             rng = random.Random(len(self.values.points))
             combos += [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)]
         own = {n: base[n] for n in ir.symbols_of(cond) | ir.symbols_of(domain)}
-        for c in combos:  # the condition first (a few symbols), the whole context only then
-            env = {**own, **c}
-            if _value(cond, env) is False and holds(domain, env):
+        # the condition at every candidate at once (a few symbols, column operations), the whole
+        # context only where it fails
+        trial = _Values([{**own, **c} for c in combos])
+        for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
+            if v is False and d:
                 pt = {**base, **c}
                 if check(*(pt[n] for n in names)):
                     self.values.add(pt)
