@@ -40,6 +40,7 @@ import os
 import random
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from solver.errors import InternalError
@@ -51,7 +52,7 @@ from solver.ops.operation import Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
-from solver.reason.points import _base, _moves
+from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline
@@ -62,6 +63,7 @@ POOL_POINTS = 24  # context points sampled on first need (the hints and moves ar
 SAMPLE_TRIES = 4 * POOL_POINTS  # random moves tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
 MAX_POINTS = 96  # sample points plus the counterexamples found later
+SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
 CHECK_MS = 250  # budget of one z3 check (a side condition, a CSE proof)
 RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
@@ -198,6 +200,7 @@ class _Run:
         self.p = problem
         self.deadline = deadline
         self._sess: Session | None = None
+        self._slices: dict[frozenset[str], Session] = {}
         ranges = cheap.Facts.from_problem(problem)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
@@ -232,24 +235,37 @@ class _Run:
             return []
         base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
         hint = hint_model(self.p)
-        cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}
+        # moves inside what the facts say of each symbol (``x < 16`` keeps a loop variable's
+        # moves below 16, so moving many symbols at once still satisfies the context)
+        ivs = {s.name: self.rw.interval(ir.mk_sym(s.name)) for s in ints}
+        cands = {n: [v for v in _moves(lo, hi, base[n]) if v != base[n]] for n, (lo, hi) in ivs.items()}
         self._search = (names, check, dict(hint) if hint is not None else base, cands)
         self._range = {s.name: (s.lo, s.hi) for s in ints}
-        movable = [n for n in names if cands[n]]
         rng = random.Random(0)
         out: list[Model] = []
         seen: set[tuple[Value, ...]] = set()
         start = dict(hint) if hint is not None else dict(base)
-        if check(*(start[n] for n in names)):
-            out.append(start)
-            seen.add(tuple(start[n] for n in names))
+        at = [start[n] for n in names]
+        if not check(*at):
+            return out
+        out.append(start)
+        seen.add(tuple(at))
+        # the moves that keep the context when made alone (sizes pinned by guards have none)
+        safe: dict[str, list[int]] = {}
+        for i, n in enumerate(names):
+            for v in _spread(cands[n], SAFE_MOVES):
+                at[i] = v
+                if check(*at):
+                    safe.setdefault(n, []).append(v)
+            at[i] = start[n]
+        movable = sorted(safe)
         for _ in range(SAMPLE_TRIES):
             if len(out) >= POOL_POINTS or not movable:
                 break
             # about half of the symbols move at once (a guess that every point agrees on must not
             # come from symbols that stayed at their hint); when the context fails there, half
             # of those moves are undone, until it holds or nothing moves
-            moved = {n: rng.choice(cands[n]) for n in movable if rng.random() < 0.5}
+            moved = {n: rng.choice(safe[n]) for n in movable if rng.random() < 0.5}
             while True:
                 pt = {**start, **moved}
                 key = tuple(pt[n] for n in names)
@@ -270,7 +286,7 @@ class _Run:
         ``v = A*B + 1``). A point found joins the sample points."""
         if self._search is None:
             return False
-        names, check, base, moves = self._search
+        _, _, base, moves = self._search
         nodes = ir.iter_dag(cond)
         near = {c + d for c in _at(nodes, base) for d in (-1, 0, 1)}
         cands: dict[str, list[int]] = {}
@@ -282,15 +298,21 @@ class _Run:
         syms = sorted(n for n, vs in cands.items() if vs)
         if not syms:
             return False
+        own = {n: base[n] for n in ir.symbols_of(cond) | ir.symbols_of(domain)}
         # one symbol at a time first (a loop variable moved alone keeps the other bounds), then
         # random moves of all of them
-        combos = [{n: v} for n in syms for v in cands[n]][:TARGET_TRIES * 2]
+        if self._try(cond, domain, own, [{n: v} for n in syms for v in cands[n]][:TARGET_TRIES * 2]):
+            return True
         if len(syms) > 1:
             rng = random.Random(len(self.values.points))
-            combos += [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)]
-        own = {n: base[n] for n in ir.symbols_of(cond) | ir.symbols_of(domain)}
-        # the condition at every candidate at once (a few symbols, column operations), the whole
-        # context only where it fails
+            return self._try(cond, domain, own, [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)])
+        return False
+
+    def _try(self, cond: ir.Term, domain: ir.Term, own: Model, combos: list[Model]) -> bool:
+        """The condition at every candidate at once (its own few symbols, column operations), the
+        whole compiled context only where it fails; the first point of the context joins."""
+        assert self._search is not None
+        names, check, base, _ = self._search
         trial = _Values([{**own, **c} for c in combos])
         for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
             if v is False and d:
@@ -300,9 +322,12 @@ class _Run:
                     return True
         return False
 
-    def add_point(self, pt: Model) -> None:
-        if all(holds(t, pt) for t in self.context):
+    def add_point(self, pt: Model) -> bool:
+        """Keep a model when it is a point of the whole context (every symbol, every constraint)."""
+        if all(s.name in pt for s in self.p.symbols) and all(holds(t, pt) for t in self.context):
             self.values.add(pt)
+            return True
+        return False
 
     @property
     def sess(self) -> Session:
@@ -310,20 +335,40 @@ class _Run:
             self._sess = Session(self.p, self.deadline)
         return self._sess
 
+    def slice(self, syms: set[str]) -> Session:
+        """A z3 session over the constraints that only mention ``syms`` and sized symbols (those
+        with a hint): a condition on sizes needs neither the hundred loop bounds of other kernels
+        nor their variables. Dropping constraints only weakens the assumptions, so what the slice
+        proves the whole context proves; a model of the slice is a point only when the whole
+        context holds there (``add_point`` checks)."""
+        sized = {s.name for s in self.p.symbols if s.hint is not None}
+        keep = sized | syms
+        cons = [c for c in (*self.p.asserts, *self.p.guards)
+                if c.term is not None and ir.symbols_of(c.term) <= keep]
+        used = syms.union(*(ir.symbols_of(c.term) for c in cons if c.term is not None))
+        key = frozenset(c.id for c in cons) | frozenset(used)
+        got = self._slices.get(key)
+        if got is None:
+            part = replace(self.p, symbols=tuple(s for s in self.p.symbols if s.name in used),
+                           asserts=tuple(c for c in self.p.asserts if c in cons),
+                           guards=tuple(c for c in self.p.guards if c in cons))
+            got = self._slices[key] = Session(part, self.deadline)
+        return got
+
     def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int = CHECK_MS) -> bool | None:
-        """``context ∧ domain ⇒ cond``: True proven, False refuted (the model joins the points),
-        None undecided."""
+        """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
+        symbols), False refuted (a model of the whole context: it joins the points), None
+        undecided."""
         budget = min(budget_ms, self.deadline.remaining_ms())
         if budget <= 0:
             return None
-        s = self.sess
+        s = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
         self.checks += 1
         hs = [s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
         out = s.check(hs, budget_ms=budget)
         if out.status == UNSAT:
             return True
-        if out.status == SAT:
-            self.add_point(dict(out.model))
+        if out.status == SAT and self.add_point(dict(out.model)):
             return False
         return None
 
