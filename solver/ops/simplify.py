@@ -60,7 +60,7 @@ from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
 POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
-SAMPLE_TRIES = 4 * POOL_POINTS  # random moves tried against the compiled context
+SAMPLE_TRIES = 8 * POOL_POINTS  # random moves tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
 MAX_POINTS = 96  # sample points plus the counterexamples found later
 SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
@@ -239,15 +239,15 @@ class _Run:
         # moves below 16, so moving many symbols at once still satisfies the context)
         ivs = {s.name: self.rw.interval(ir.mk_sym(s.name)) for s in ints}
         cands = {n: [v for v in _moves(lo, hi, base[n]) if v != base[n]] for n, (lo, hi) in ivs.items()}
-        self._search = (names, check, dict(hint) if hint is not None else base, cands)
         self._range = {s.name: (s.lo, s.hi) for s in ints}
         rng = random.Random(0)
         out: list[Model] = []
         seen: set[tuple[Value, ...]] = set()
-        start = dict(hint) if hint is not None else dict(base)
-        at = [start[n] for n in names]
-        if not check(*at):
+        start = self._start(dict(hint) if hint is not None else dict(base), names, check, cands, rng)
+        self._search = (names, check, start if start is not None else base, cands)
+        if start is None:
             return out
+        at = [start[n] for n in names]
         out.append(start)
         seen.add(tuple(at))
         # the moves that keep the context when made alone (sizes pinned by guards have none)
@@ -321,6 +321,22 @@ class _Run:
                     self.values.add(pt)
                     return True
         return False
+
+    @staticmethod
+    def _start(pt: Model, names: list[str], check: Callable[..., bool], cands: dict[str, list[int]],
+               rng: random.Random) -> Model | None:
+        """The hints when the context holds there, else the first of a few moves of one to three
+        symbols from them that satisfies it (``Eq(Mod(s, 8), 0)`` with ``s`` at its minimum 2)."""
+        if check(*(pt[n] for n in names)):
+            return pt
+        movable = [n for n in names if cands[n]]
+        for _ in range(SAMPLE_TRIES):
+            if not movable:
+                break
+            cand = {**pt, **{n: rng.choice(cands[n]) for n in rng.sample(movable, min(len(movable), rng.choice((1, 2, 3))))}}
+            if check(*(cand[n] for n in names)):
+                return cand
+        return None
 
     def add_point(self, pt: Model) -> bool:
         """Keep a model when it is a point of the whole context (every symbol, every constraint)."""
