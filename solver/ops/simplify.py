@@ -201,6 +201,8 @@ class _Run:
         self.deadline = deadline
         self._sess: Session | None = None
         self._slices: dict[frozenset[str], Session] = {}
+        self._con_syms: list[tuple[Any, frozenset[str]]] | None = None
+        self._sized = {s.name for s in problem.symbols if s.hint is not None}
         ranges = cheap.Facts.from_problem(problem)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
@@ -357,11 +359,12 @@ class _Run:
         nor their variables. Dropping constraints only weakens the assumptions, so what the slice
         proves the whole context proves; a model of the slice is a point only when the whole
         context holds there (``add_point`` checks)."""
-        sized = {s.name for s in self.p.symbols if s.hint is not None}
-        keep = sized | syms
-        cons = [c for c in (*self.p.asserts, *self.p.guards)
-                if c.term is not None and ir.symbols_of(c.term) <= keep]
-        used = syms.union(*(ir.symbols_of(c.term) for c in cons if c.term is not None))
+        if self._con_syms is None:
+            self._con_syms = [(c, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
+                              if c.term is not None]
+        keep = self._sized | syms
+        cons = [c for c, cs in self._con_syms if cs <= keep]
+        used = syms.union(*(cs for c, cs in self._con_syms if cs <= keep))
         key = frozenset(c.id for c in cons) | frozenset(used)
         got = self._slices.get(key)
         if got is None:

@@ -74,10 +74,18 @@ class Simplifier:
     def simplify(self, t: Term) -> Outcome:
         before = self.proposed
         r = self.rw.rewrite(t)
-        for n in ir.iter_dag(r):
-            if n not in self.memo:
-                self.memo[n] = self._node(n, [self.memo[a] for a in n.args])
-        return Outcome(self.memo[r], self.proposed - before)
+        memo = self.memo
+        stack: list[tuple[Term, bool]] = [(r, False)]
+        while stack:  # children first, stopping at subterms simplified before (this request)
+            n, ready = stack.pop()
+            if n in memo:
+                continue
+            if ready:
+                memo[n] = self._node(n, [memo[a] for a in n.args])
+                continue
+            stack.append((n, True))
+            stack.extend((a, False) for a in reversed(n.args) if a not in memo)
+        return Outcome(memo[r], self.proposed - before)
 
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
