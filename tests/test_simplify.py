@@ -45,6 +45,8 @@ EXPECTED = [
     ({"symbols": {"x": {"min": 0}}}, "Mod(Mod(Mod(x, 64), 16), 4)", "Mod(x, 4)"),
     ({"symbols": {"x": {}, "N": {"min": 1}}}, "Mod(Mod(x, 4*N), N)", "Mod(x, N)"),
     ({"symbols": {"x": {"min": 0}, "y": {}}}, "2*x + 3*y - x + x*1 - 3*y", "2*x"),
+    ({"symbols": {"r": {"min": 0}}, "asserts": ["r < 64"]},
+     "ModularIndexing(r, 1, 2) + 2*ModularIndexing(r, 2, 2) + 4*ModularIndexing(r, 4, 16)", "r"),
     ({"symbols": {"a": {"min": 1}, "b": {"min": 1}, "x": {"min": 0}}},
      "32*a*b*(x//(a*b + 1)) + 32*(x//(a*b + 1)) + 32*ModularIndexing(x, 1, a*b + 1)", "32*x"),
     ({"symbols": {"s": {"min": 2}}, "guards": ["s >= 16"]}, "s > 8", "True"),
@@ -177,6 +179,9 @@ def torchy(names: list[str]) -> st.SearchStrategy[str]:
         st.tuples(n, c).map(lambda p: f"{p[0]} - Mod({p[0]}, {p[1]})"),
         st.tuples(n, n).map(lambda p: f"Max({p[0]}, 1) + Min({p[1]}, {p[0]})"),
         st.tuples(n, n).map(lambda p: f"FloorDiv({p[0]}*{p[1]} + {p[1]}, {p[1]})"),
+        # mixed-radix digits: Mod(x, 2) + 2*ModularIndexing(x, 2, c) = Mod(x, 2*c)
+        st.tuples(n, c, n).map(lambda p: f"{p[2]} + ModularIndexing({p[0]}, 1, 2) + 2*ModularIndexing({p[0]}, 2, {p[1]})"
+                                         f" + {2 * int(p[1])}*ModularIndexing({p[0]}, {2 * int(p[1])}, 3)"),
         # cofactors summing to the divisor: 4*x*(y//(x + 1)) + 4*(y//(x + 1)) + 4*Mod(y, x + 1) = 4*y
         st.tuples(n, n, c).map(lambda p: f"{p[2]}*{p[0]}*({p[1]}//({p[0]} + 1)) + {p[2]}*({p[1]}//({p[0]} + 1))"
                                          f" + {p[2]}*ModularIndexing({p[1]}, 1, {p[0]} + 1)"),

@@ -175,6 +175,9 @@ class Simplifier:
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
+        digits = self._digits(coefs, const)
+        if digits is not None:
+            return digits
         for group, q, x, b in _scaled_floordivs(coefs):
             rem = ir.mk_mul(q, ir.mk_mod(x, b))
             rc, _ = ir.linear(rem)
@@ -185,6 +188,27 @@ class Simplifier:
                 rest = {n: v for n, v in coefs.items() if n not in group}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
         return m
+
+    def _digits(self, coefs: dict[Term, int], const: int) -> Term | None:
+        """``c*Mod(x, a) + c*a*Mod(x//a, b) -> c*Mod(x, a*b)`` for a literal ``a > 0`` and ``b > 0``: two
+        mixed-radix digits of ``x`` are one. From ``x = a*(x//a) + Mod(x, a)``,
+        ``x//a = b*(x//(a*b)) + Mod(x//a, b)`` (``(x//a)//b = x//(a*b)`` for positive ``a``, ``b``):
+        ``Mod(x, a) + a*Mod(x//a, b) = x - a*b*(x//(a*b)) = Mod(x, a*b)``. Inductor's
+        ``ModularIndexing(r, 1, 2) + 2*ModularIndexing(r, 2, 2) + 4*ModularIndexing(r, 4, 16)``
+        is ``Mod(r, 64)``, then ``r`` when ``0 <= r < 64``."""
+        for hi, k in coefs.items():
+            if hi.kind != ir.MOD or hi.args[0].kind != ir.FLOORDIV:
+                continue
+            (x, a), b = hi.args[0].args, hi.args[1]
+            if a.kind != ir.CONST or a.value <= 0:  # a literal radix (a symbolic one is a product monomial)
+                continue
+            lo = ir.mk_mod(x, a)
+            c = coefs.get(lo)
+            if c is None or c * a.value != k or not self._proven(ir.mk_lt(ir.ZERO, b)):
+                continue
+            rest = {n: v for n, v in coefs.items() if n is not hi and n is not lo}
+            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(c), ir.mk_mod(x, ir.mk_mul(a, b))))
+        return None
 
     def _extreme(self, m: Term) -> Term:
         args = list(m.args)
