@@ -4,7 +4,7 @@ Every ``solve`` model and unsat answer and every ``redundancy`` verdict is turne
 entailment question and asked again of
 
 * **cvc5** (through pysmt's cvc5 backend), over two encodings of the IR:
-  ``ref`` — an encoding written here from SPEC §1.2, independent of ``solver/smt/encode.py``
+  ``ref`` — an encoding written here from docs/problem-format.md §1.2, independent of ``solver/smt/encode.py``
   (``a // b`` as ``ite(b > 0, div(a, b), div(-a, -b))`` with SMT-LIB's Euclidean ``div``, no
   fresh quotient variables), which tests our encoding *and* z3; and ``ours`` — the very pysmt
   formulas ``solver.smt.encode.Encoding`` builds, which tests the solver alone;
@@ -58,7 +58,7 @@ Holds = Callable[[str, Env], bool]  # (constraint id, point) -> truth, for brute
 # ------------------------------------------------------------------ the reference encoding
 
 class RefEncoding:
-    """IR -> pysmt written from SPEC §1.2 alone; shares nothing with ``solver.smt.encode``."""
+    """IR -> pysmt written from docs/problem-format.md §1.2 alone; shares nothing with ``solver.smt.encode``."""
 
     def __init__(self, env: Environment) -> None:
         self.mgr = env.formula_manager
@@ -451,7 +451,7 @@ def corpus_files() -> list[Path]:
 
 
 def load_doc(path: Path) -> dict[str, Any] | None:
-    """A SPEC problem document from a corpus file (None when it is not one or cannot be read yet)."""
+    """A problem document from a corpus file (None when it is not one or cannot be read yet)."""
     if path.suffix == ".smt2":
         try:
             from solver.syntax.smtlib_script import script_problem

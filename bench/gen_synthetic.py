@@ -2,7 +2,7 @@
 
     python bench/gen_synthetic.py [--guards 500] [--symbols 24] [--seed 0] [--out PATH]
 
-Writes ``smt2_corpus/synthetic/synthetic_500.json`` (SPEC §1 problem, sympy syntax). Every guard
+Writes ``smt2_corpus/synthetic/synthetic_500.json`` (docs/problem-format.md §1 problem, sympy syntax). Every guard
 holds at the hints, as in a trace: relations are chosen from the values at the hints. Shapes are
 those Dynamo/Inductor emit: size bounds and 0/1 specialization (``s >= 2``, ``Ne(s, 1)``), duck-
 sizing equalities, guards relating the sizes of one tensor (three symbols) and now and then of

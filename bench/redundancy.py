@@ -1,7 +1,7 @@
 """Redundancy speed, one table per run: symguard against a plain z3 script and PyTorch today.
 
     python bench/redundancy.py [PATH …] [--repeat 3] [--torch-limit 30] [--plain-limit 60]
-                               [--no-torch] [--no-plain] [--profile]
+                               [--no-torch] [--no-plain] [--profile] [--shrink] [--skip-unsupported]
 
 Instances (default): ``../shared/corpus_sample/*.json`` when present beside the checkout,
 ``smt2_corpus/torch/*.json`` and ``smt2_corpus/synthetic/*.json``. Per instance:
@@ -12,13 +12,23 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
-  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``.
+  point), ``facts`` (rewritten to True under the other kept guards' facts), ``z3``. **stable**:
+  ``yes`` when the cold runs and ``--stability`` warm runs (at least ``--repeat``) all gave the
+  same verdicts and minimal set, else how many distinct answers (run it on a loaded machine too:
+  budgets are resource units, so load must not change it).
 - **plain z3**: below, in this file — our parser, then z3's Python API directly: one incremental
   solver, assumption literals, the textbook always-true pass and greedy deletion in symguard's
   removal order, up to 2 s per check within ``--plain-limit`` seconds in all.
 - **torch**: PyTorch 2.13's ``ShapeEnv._maybe_evaluate_static`` on each guard given the asserts
   and the kept guards as axioms (``bench/sympy_static.py``), greedy like the others, stopped
   after ``--torch-limit`` seconds (then marked ``>``).
+
+- **stable**: whether every cold run (``--cold-runs``, each a fresh process with its own hash
+  seed) and every warm repetition gave the same verdicts and minimal set (``yes``), or how many
+  distinct answers there were (a budget- or hash-order-dependent answer shows up here).
+- ``--shrink``: ``shrink`` in this process, once: ``optimal`` and milliseconds.
+- ``--skip-unsupported``: run with ``options.on_unsupported = "skip"`` (a problem the parser
+  rejects as a whole is otherwise one ``error`` row); skipped guards count as ``unsup``.
 
 Ratios are measured in the same run on the same machine. ``--profile`` adds a cProfile summary
 of symguard's warm run per instance (top functions by own time).
@@ -147,7 +157,15 @@ def torch_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any] | No
 
 # ------------------------------------------------------------------ symguard
 
-def symguard_cold(path: Path, pycache: str) -> tuple[float, dict[str, Any]]:
+def symguard_cold(path: Path, pycache: str, doc: dict[str, Any] | None = None) -> tuple[float, dict[str, Any]]:
+    """``symguard redundancy`` in a fresh process; ``doc`` (when given) replaces the file's content."""
+    if doc is not None:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
+            json.dump(doc, tmp)
+        try:
+            return symguard_cold(Path(tmp.name), pycache)
+        finally:
+            os.unlink(tmp.name)
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = pycache
@@ -159,13 +177,30 @@ def symguard_cold(path: Path, pycache: str) -> tuple[float, dict[str, Any]]:
     return ms, json.loads(out.stdout)
 
 
-def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, dict[str, Any]]:
-    times, res = [], {}
+def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, dict[str, Any], list[dict[str, Any]]]:
+    """Median milliseconds, the last result and every result (for the stability column)."""
+    times, runs = [], []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        res = run("redundancy", doc)
+        runs.append(run("redundancy", doc))
         times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), res
+    return statistics.median(times), runs[-1], runs
+
+
+def stability(results: list[dict[str, Any]]) -> str:
+    """``yes`` when every run gave the same verdicts and minimal set, else ``N answers`` with the
+    range of ``unknown`` counts (a difference without unknowns is a determinism bug)."""
+    answers = {(tuple(g["verdict"] for g in r["guards"]), tuple(r["minimal"])) for r in results}
+    if len(answers) == 1:
+        return "yes"
+    unknown = sorted(sum(g["verdict"] == "unknown" for g in r["guards"]) for r in results)
+    return f"{len(answers)} answers (unknown {unknown[0]}-{unknown[-1]})"
+
+
+def symguard_shrink(doc: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    t0 = time.perf_counter()
+    res = run("shrink", doc)
+    return (time.perf_counter() - t0) * 1000, res
 
 
 def summary(res: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +208,8 @@ def summary(res: dict[str, Any]) -> dict[str, Any]:
     v = [r["verdict"] for r in rows]
     st = res.get("stats", {})
     return {"guards": len(rows), "dropped": len(rows) - len(res["minimal"]), "kept": len(res["minimal"]),
-            "unknown": v.count("unknown"), "checks": st.get("checks"), "avoided": st.get("avoided"),
+            "unknown": v.count("unknown"), "unsupported": v.count("unsupported"), "checks": st.get("checks"),
+            "avoided": st.get("avoided"),
             "levers": st.get("levers", {})}
 
 
@@ -215,18 +251,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--stability", type=int, default=5, help="warm runs compared for the 'stable' column")
     ap.add_argument("--torch-limit", type=float, default=60.0)
     ap.add_argument("--plain-limit", type=float, default=60.0)
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-plain", action="store_true")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--cold-runs", type=int, default=1, help="fresh processes per instance (cold ms: the first)")
+    ap.add_argument("--shrink", action="store_true", help="also shrink each instance once (optimal, ms)")
+    ap.add_argument("--skip-unsupported", action="store_true", help='options.on_unsupported = "skip"')
     a = ap.parse_args(argv)
     files = instances(a.paths)
     print(f"{len(files)} instances; python {sys.version.split()[0]}, z3 {z3.get_version_string()}, "
           f"{os.cpu_count()} cpus")
-    head = ("| instance | guards | dropped | kept | unknown | cold ms | warm ms | checks | avoided | "
+    head = ("| instance | guards | dropped | kept | unknown | unsup | cold ms | warm ms | stable | checks | avoided | "
             "rewrite/dup/points/facts/z3 | plain z3 ms | plain dropped | plain unknown | plain checks | "
-            "torch ms | torch dropped | plain/warm | torch/warm |")
+            "torch ms | torch dropped | plain/warm | torch/warm |" + (" shrink optimal | shrink ms |" if a.shrink else ""))
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     tot = {"cold": 0.0, "warm": 0.0, "plain": 0.0, "torch": 0.0}
@@ -235,8 +275,17 @@ def main(argv: list[str] | None = None) -> int:
         symguard_cold(files[0], pycache) if files else None  # fill the bytecode cache once
         for f in files:
             doc = json.loads(f.read_text())
-            cold_ms, cold = symguard_cold(f, pycache)
-            warm_ms, warm = symguard_warm(doc, a.repeat)
+            if a.skip_unsupported:
+                doc["options"] = {**doc.get("options", {}), "on_unsupported": "skip"}
+            cold_ms, cold = symguard_cold(f, pycache, doc if a.skip_unsupported else None)
+            colds = [cold] + [symguard_cold(f, pycache, doc if a.skip_unsupported else None)[1]
+                              for _ in range(a.cold_runs - 1)]
+            name = f"{f.parent.name}/{f.stem}"
+            if "error" in cold:
+                err = cold["error"]
+                print(f"| {name} | error: {err['code']} at {err.get('where')}: {err['message'][:80]} |", flush=True)
+                continue
+            warm_ms, warm, runs = symguard_warm(doc, max(a.repeat, a.stability))
             s = summary(warm)
             if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
                 print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug
@@ -244,14 +293,19 @@ def main(argv: list[str] | None = None) -> int:
             levers = "/".join(str(lv.get(k, 0)) for k in ("rewrite", "duplicate", "points", "facts", "z3"))
             plain = None if a.no_plain else plain_redundancy(doc, a.plain_limit)
             tr = None if a.no_torch else torch_redundancy(doc, a.torch_limit)
-            name = f"{f.parent.name}/{f.stem}"
             tms = None if tr is None else (">" if tr["stopped"] else "") + fmt(tr["ms"])
-            print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | {cold_ms:.0f} | "
-                  f"{warm_ms:.0f} | {s['checks']} | {s['avoided']} | {levers} | "
+            shrink = ""
+            if a.shrink:
+                sh_ms, sh = symguard_shrink(doc)
+                shrink = f" {sh.get('optimal', sh['status'])} | {sh_ms:.0f} |"
+            print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | {s['unsupported']} | "
+                  f"{cold_ms:.0f} | {warm_ms:.0f} | {stability([*colds, *runs])} | {s['checks']} | {s['avoided']} | "
+                  f"{levers} | "
                   f"{fmt(plain and plain['ms'])} | {fmt(plain and plain['dropped'])} | "
                   f"{fmt(plain and plain['unknown'])} | {fmt(plain and plain['checks'])} | {fmt(tms)} | "
                   f"{fmt(tr and tr['dropped'])} | "
-                  f"{fmt(plain and plain['ms'] / warm_ms, 1)} | {fmt(tr and tr['ms'] / warm_ms, 1)} |", flush=True)
+                  f"{fmt(plain and plain['ms'] / warm_ms, 1)} | {fmt(tr and tr['ms'] / warm_ms, 1)} |{shrink}",
+                  flush=True)
             tot["cold"] += cold_ms
             tot["warm"] += warm_ms
             tot["plain"] += plain["ms"] if plain else 0.0

@@ -57,7 +57,7 @@ def key(c: dict[str, int]) -> tuple[int, int]:
 
 
 def problems(doc: dict[str, Any]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """The whole file as one SPEC problem, as a compiler would ask: one context, every expression.
+    """The whole file as one problem, as a compiler would ask: one context, every expression.
 
     Loop variables are per entry (``x0`` is another loop elsewhere): each distinct ``ranges`` gets
     its own copies, renamed ``x0_r3`` with ``min: 0`` and the assert ``x0_r3 < bound``, so an

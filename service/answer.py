@@ -5,7 +5,7 @@ second request for it (renamed, permuted, …) waits for that answer instead of 
 (its worker idles meanwhile; CPU, not worker slots, is what a 2-core host lacks). If the first
 computation does not end final (timeout, error), the waiter computes for itself.
 
-The routes call ``Answerer.answer`` and nothing else; it returns the caller's SPEC §2 result with
+The routes call ``Answerer.answer`` and nothing else; it returns the caller's docs/problem-format.md §2 result with
 ``cached`` and ``elapsed_ms`` (wall time in this server, queueing included) filled in, or raises a
 ``SymguardError`` that ``service.errors`` turns into the §5 response.
 """

@@ -1,4 +1,4 @@
-"""The HTTP API (SPEC §2): ``create_app(settings) -> FastAPI``; nothing happens at import.
+"""The HTTP API (docs/problem-format.md §2): ``create_app(settings) -> FastAPI``; nothing happens at import.
 
 Routes are thin: read the body (size-limited), hand it to ``Answerer`` as bytes, write the
 result with the CLI's ``dumps``. Errors are only raised here; ``service.errors`` turns them into
@@ -18,11 +18,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.openapi.utils import get_openapi
+from fastapi_offline import FastAPIOffline
 from pydantic.json_schema import models_json_schema
 
 from solver import OPS
 from solver.errors import InvalidProblemError, SymguardError, TooLargeError
 
+from . import contexts as ctx
 from . import schemas
 from .answer import Answerer
 from .cache import ResultCache
@@ -34,7 +36,7 @@ from .workers import DEFAULT_ARGV, WorkerPool
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorBody, "description": d} for code, d in (
-        (400, "bad input (SPEC §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
+        (400, "bad input (docs/problem-format.md §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
         (503, "overloaded; see Retry-After"))}
 
 
@@ -74,14 +76,18 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
         cache = ResultCache(settings, metrics)
         app.state.answerer = Answerer(pool, cache, metrics)
         await pool.start()
+        await app.state.contexts.start()  # contexts hook (service/contexts.py)
         try:
             yield
         finally:
             await pool.close()
             await cache.close()
+            await app.state.contexts.close()
 
-    app = FastAPI(title="symguard", version="0.1.0", lifespan=lifespan,
-                  description="SMT-backed guard entailment for dynamic tensor shapes (see SPEC).")
+    # /docs and /redoc with their scripts served from the package, not a CDN: they work offline
+    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan,
+                         description="SMT-backed guard entailment for dynamic tensor shapes "
+                                     "(the problem format: docs/problem-format.md).")
     install_handlers(app)
 
     app.add_middleware(_Measure, metrics=metrics)
@@ -100,6 +106,8 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
     def add_op(op: str) -> None:
         async def endpoint(request: Request, a: Annotated[Answerer, Depends(answerer)]) -> Response:
             body = await read_body(request, settings.max_body_bytes)
+            if ctx.wants(body):  # contexts hook: {"context": KEY, ...delta}
+                return await request.app.state.contexts.answer(op, body)  # type: ignore[no-any-return]
             return _json(await a.answer(op, body))
 
         app.post(f"/v1/{op}", response_model=schemas.RESULTS[op], responses=_ERRORS, openapi_extra=problem_body,
@@ -107,6 +115,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
     for op in OPS:
         add_op(op)
+    app.state.contexts = ctx.install(app, settings, authorized, read_body)  # contexts hook
 
     @app.post("/v1/batch", response_model=schemas.BatchResponse, responses=_ERRORS,
               dependencies=[Depends(authorized)], summary="many operations, results in order",
@@ -190,7 +199,7 @@ def _document(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-_ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/healthz", "/readyz", "/metrics"})
+_ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/v1/contexts", "/healthz", "/readyz", "/metrics"})
 
 
 class _Measure:

@@ -4,7 +4,7 @@ z3 is not thread-safe and pysmt's z3 backend uses one global context, so in-proc
 in worker *processes* started with ``spawn`` (a fresh interpreter: no inherited z3 state, no
 inherited threads such as the progress bar's). Each worker answers one input at a time over its
 own pipe, which lets the parent see exactly which input a worker holds. That is what makes the
-two promises of SPEC §4 cheap to keep:
+two promises of docs/problem-format.md §4 cheap to keep:
 
 - a worker that dies (segfault in a native library, ``os._exit``, out of memory) yields an error
   line for the input it held, and a fresh worker replaces it;

@@ -1,4 +1,4 @@
-"""Result caches (SPEC §3): exact-body fast path, canonical LRU, optional shared Redis L2.
+"""Result caches (docs/problem-format.md §3): exact-body fast path, canonical LRU, optional shared Redis L2.
 
 Three layers, all holding only *final* answers (``solver.api.is_final``):
 

@@ -1,10 +1,12 @@
 """Clients for a running symguard server: ``Client`` (sync) and ``AsyncClient`` (httpx).
 
 For a compiler process: one persistent connection pool per client, ``run(op, problem)`` returns
-the SPEC §2 result dict. A 503 is retried after its ``Retry-After`` (bounded); a 400/413 raises
-the ``solver.errors`` class its §5 body names (with ``where``/``offset``), so
-``symguard … --remote URL`` prints the same error JSON and exit status as a local run. Anything
-else — unreachable server, 401, 500 — raises ``RemoteError`` with a message saying what happened.
+the result dict of docs/problem-format.md §2. A 503 is retried after its ``Retry-After`` (bounded);
+a 400/413 raises the ``solver.errors`` class its error body names (with ``where``/``offset``), so
+``symguard … --remote URL`` prints the same error JSON and exit status as a local run. A server
+that cannot be reached (nothing listening, DNS, a connect timeout) raises ``ServerUnavailable``,
+code ``unavailable`` with the URL; anything else — 401, 500 — raises ``RemoteError`` with a
+message saying what happened. ``ServerUnavailable`` is a ``RemoteError`` too.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import httpx
 from solver import OPS
 from solver.errors import InternalError
 
-from .errors import error_from_body
+from .errors import Unavailable, error_from_body
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -31,6 +33,17 @@ MAX_RETRY_WAIT_S = 10.0
 
 class RemoteError(InternalError):
     """The server could not answer (unreachable, refused, overloaded for too long, or broken)."""
+
+
+class ServerUnavailable(Unavailable, RemoteError):
+    """No symguard server answers at the URL: code ``unavailable`` (exit status 1), nothing was solved."""
+
+
+def _unreachable(url: str, e: httpx.HTTPError) -> ServerUnavailable:
+    """A connection that cannot be made says ``unavailable`` and the URL; ``where`` is the URL too."""
+    why = str(e) or type(e).__name__
+    return ServerUnavailable(f"no symguard server answers at {url} ({why}); start one with `symguard serve` "
+                             "or check the URL", where=url)
 
 
 def _headers(token: str | None) -> dict[str, str]:
@@ -55,9 +68,15 @@ def _decode(r: httpx.Response, url: str) -> Any:
         return body
     if r.status_code in (400, 413) and body is not None:
         raise error_from_body(body, status=r.status_code)
+    if r.status_code == 404 and isinstance(body, dict) and body.get("error", {}).get("code") == "unknown_context":
+        raise UnknownContext(body["error"].get("message", "unknown context"))
     detail = body["error"].get("message") if isinstance(body, dict) and isinstance(body.get("error"), dict) \
         else r.text[:200]
     raise RemoteError(f"symguard server {url} answered HTTP {r.status_code}: {detail}")
+
+
+class UnknownContext(RemoteError):
+    """The server does not know the context key (expired, another deployment): resend the problem."""
 
 
 def _check_op(op: str) -> str:
@@ -78,6 +97,8 @@ class Client:
         for attempt in range(self.retries + 1):
             try:
                 r = self._http.post(path, json=doc)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+                raise _unreachable(self.url, e) from None
             except httpx.HTTPError as e:
                 raise RemoteError(f"cannot reach symguard server {self.url}: {e}") from None
             if r.status_code != 503 or attempt == self.retries:
@@ -87,6 +108,11 @@ class Client:
 
     def run(self, op: str, problem: dict[str, Any]) -> Result:
         return self._post(f"/v1/{_check_op(op)}", problem)  # type: ignore[no-any-return]
+
+    def context(self, problem: dict[str, Any]) -> str:
+        """Register a context (or extend one: ``{"context": KEY, ...delta}``); its key.
+        Then ``run(op, {"context": KEY, ...delta})``; an unknown key raises ``UnknownContext``."""
+        return self._post("/v1/contexts", problem)["context"]  # type: ignore[no-any-return]
 
     def solve(self, problem: dict[str, Any]) -> Result:
         return self.run("solve", problem)
@@ -134,6 +160,8 @@ class AsyncClient:
         for attempt in range(self.retries + 1):
             try:
                 r = await self._http.post(path, json=doc)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+                raise _unreachable(self.url, e) from None
             except httpx.HTTPError as e:
                 raise RemoteError(f"cannot reach symguard server {self.url}: {e}") from None
             if r.status_code != 503 or attempt == self.retries:

@@ -1,14 +1,15 @@
 """Where symguard errors become HTTP statuses and CLI exit codes: the one mapping.
 
-SPEC §5: bad input is HTTP 400 / exit 2; anything else is ours (HTTP 500 / exit 1). Oversized
+docs/problem-format.md §5: bad input is HTTP 400 / exit 2; anything else is ours (HTTP 500 / exit 1). Oversized
 bodies (413), a missing token (401) and overload (503) are decided by the service before a
 problem is ever read; they are ``ServiceError`` subclasses of the one tree::
 
     SymguardError (solver.errors)
-    └── ServiceError               refused by the HTTP layer, body is still SPEC §5
+    └── ServiceError               refused by the HTTP layer, body is still docs/problem-format.md §5
         ├── Unauthorized           401 "unauthorized"
         ├── PayloadTooLarge        413 "too_large"
-        └── Overloaded             503 "overloaded", with Retry-After
+        ├── Overloaded             503 "overloaded", with Retry-After
+        └── Unavailable            "unavailable": the client cannot reach the server (exit 1)
 
 The HTTP handlers are registered by exception class (``install_handlers``); routes only raise.
 """
@@ -59,6 +60,13 @@ class Overloaded(ServiceError):
         self.retry_after_s = retry_after_s
 
 
+class Unavailable(ServiceError):
+    """Raised on the client side (``--remote``): no server answers at the URL, so nothing was solved."""
+
+    code = "unavailable"
+    status = 503
+
+
 def http_status(exc: BaseException) -> int:
     if isinstance(exc, ServiceError):
         return exc.status
@@ -70,7 +78,7 @@ def exit_code(exc: BaseException) -> int:
 
 
 def error_body(exc: BaseException) -> dict[str, Any]:
-    """The SPEC §5 body for any exception; foreign ones never leak their traceback."""
+    """The docs/problem-format.md §5 body for any exception; foreign ones never leak their traceback."""
     if isinstance(exc, SymguardError):
         return exc.to_json()
     return InternalError(f"internal error ({type(exc).__name__}); please report this input").to_json()
@@ -78,7 +86,7 @@ def error_body(exc: BaseException) -> dict[str, Any]:
 
 _BY_CODE: dict[str, type[SymguardError]] = {
     c.code: c for c in (ParseError, UnsupportedError, InvalidProblemError, TooLargeError, InternalError,
-                        Unauthorized, Overloaded)
+                        Unauthorized, Overloaded, Unavailable)
 }
 
 

@@ -9,15 +9,18 @@ symguard under the ShapeEnv's ranges, asserts and guards::
     if oracle.statically_known_true(Eq(Mod(s0, 16), 0)):
         tile = 16
 
-It follows the ShapeEnv: every question reads the guards added since the last one (only that
-delta is new work), and answers are memoized per state. An undecidable, unsupported or failed
+It follows the ShapeEnv through a context (``solver.session.Context`` in-process, a server-side
+context through ``client``): the ShapeEnv's problem is registered once and then only the guards and
+asserts added since the last question are sent, as an extension; each question is a delta of one
+query against the current context, so it costs a fact lookup or a check, never a re-parse.
+Answers are memoized per state. An undecidable, unsupported or failed
 question answers ``None`` — never an exception — so the caller falls back to its own safe path.
 ``errors`` counts those failures and ``last_error`` keeps the latest, for logging.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +28,6 @@ from solver import OPS, SymguardError
 
 from .torch_bridge import problem_from_shape_env
 
-Runner = Callable[[str, Mapping[str, Any]], dict[str, Any]]
 DEFAULT_TIMEOUT_MS = 1000  # a compiler's hot path: a question that needs longer answers None
 
 
@@ -47,15 +49,12 @@ class Oracle:
         self.timeout_ms = timeout_ms
         self.errors = 0
         self.last_error: str | None = None
-        if client is not None:
-            self._run: Runner = client.run
-        else:
-            from solver import run
-
-            self._run = run
+        self.client = client
         self._state: tuple[int, int, int] | None = None
         self._doc: dict[str, Any] = {}
         self._memo: dict[tuple[str, str], Any] = {}
+        self._ctx: Any = None  # a solver.session.Context, or a server-side context key
+        self._ctx_doc: dict[str, Any] = {}
 
     # -------------------------------------------------------------- following the ShapeEnv
     def _context(self) -> dict[str, Any]:
@@ -71,13 +70,46 @@ class Oracle:
             self._memo.clear()
         return self._doc
 
+    def _follow(self) -> None:
+        """Bring the context up to the ShapeEnv: extend it by what was appended, or start over
+        when something else changed (a range, a symbol, a rewritten guard)."""
+        doc, old = self._doc, self._ctx_doc
+        if self._ctx is not None and doc is old:
+            return
+        prefix = self._ctx is not None and all(
+            doc.get(k) == old.get(k) for k in ("symbols", "options")) and all(
+            doc[k][:len(old[k])] == old[k] for k in ("asserts", "guards"))
+        delta = {k: doc[k][len(old[k]):] for k in ("asserts", "guards")} if prefix else None
+        if self.client is None:
+            from solver.session import Context
+
+            self._ctx = self._ctx.extend(delta) if delta is not None else Context(doc)
+        elif delta is not None:
+            self._ctx = self.client.context({"context": self._ctx, **delta})
+        else:
+            self._ctx = self.client.context(doc)
+        self._ctx_doc = doc
+
+    def _run(self, op: str, extra: dict[str, Any]) -> dict[str, Any]:
+        self._follow()
+        if self.client is None:
+            return self._ctx.run(op, extra)  # type: ignore[no-any-return]
+        from .client import UnknownContext
+
+        try:
+            return self.client.run(op, {"context": self._ctx, **extra})  # type: ignore[no-any-return]
+        except UnknownContext:  # the server forgot it (restart, eviction): register it again, once
+            self._ctx = None
+            self._follow()
+            return self.client.run(op, {"context": self._ctx, **extra})  # type: ignore[no-any-return]
+
     def _ask(self, op: str, key: str, extra: dict[str, Any]) -> dict[str, Any] | None:
-        doc = self._context()
+        self._context()
         memo_key = (op, key)
         if memo_key in self._memo:
             return self._memo[memo_key]  # type: ignore[no-any-return]
         try:
-            res = self._run(op, {**doc, **extra})
+            res = self._run(op, extra)
         except (SymguardError, OSError, ValueError) as e:  # unsupported text, server down: no answer
             self.errors += 1
             self.last_error = f"{type(e).__name__}: {e}"

@@ -22,7 +22,7 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-# ------------------------------------------------------------------ request (SPEC §1)
+# ------------------------------------------------------------------ request (docs/problem-format.md §1)
 
 class SymbolDecl(BaseModel):
     min: int | None = Field(default=None, description="inclusive lower bound; omitted = options.default_min, null = unbounded")
@@ -49,7 +49,7 @@ class Options(BaseModel):
 
 
 class Problem(BaseModel):
-    """A SPEC §1 problem."""
+    """A problem (docs/problem-format.md §1)."""
 
     symbols: dict[str, SymbolDecl] = Field(default_factory=dict)
     asserts: list[str | Entry] = Field(default_factory=list, description="facts assumed true")
@@ -70,7 +70,7 @@ class BatchRequest(BaseModel):
     items: list[BatchItem]
 
 
-# ------------------------------------------------------------------ responses (SPEC §2, §5)
+# ------------------------------------------------------------------ responses (docs/problem-format.md §2, §5)
 
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="parse_error | unsupported | invalid_problem | too_large | "
@@ -81,7 +81,7 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """SPEC §5 error body."""
+    """docs/problem-format.md §5 error body."""
 
     error: ErrorDetail
 
@@ -91,7 +91,7 @@ class Result(_Open):
 
     op: Op
     status: Literal["sat", "unsat", "unknown"]
-    key: str = Field(..., description="hex digest of the canonical problem (SPEC §3)")
+    key: str = Field(..., description="hex digest of the canonical problem (docs/problem-format.md §3)")
     cached: bool
     elapsed_ms: float
     warnings: list[str]

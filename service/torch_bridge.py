@@ -1,4 +1,4 @@
-"""PyTorch bridge: a SPEC §1 problem document from a live ShapeEnv, an ExportedProgram or a
+"""PyTorch bridge: a problem document (docs/problem-format.md §1) from a live ShapeEnv, an ExportedProgram or a
 ``torch.compile`` backend.
 
 torch is imported lazily (inside the functions), so importing this module never needs the
@@ -23,6 +23,10 @@ PyTorch's assumptions, made explicit in the document rather than hidden:
   asserting it would make the guard look redundant); all are listed in ``meta.replacements``.
 - **deferred runtime asserts** (``torch._check`` on unbacked values) are asserts: PyTorch checks
   them at run time.
+- **one odd guard never rejects the problem**: documents carry ``options.on_unsupported: "skip"``,
+  so a guard symguard cannot read exactly (a float function, a bitwise op of two symbols, …) is
+  reported as ``unsupported`` in the answer and kept in ``minimal``, never assumed
+  (docs/pytorch-functions.md lists what is read exactly).
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 Doc = dict[str, Any]
+
+# every bridge document: a guard outside what symguard reads exactly is skipped and reported
+# (docs/problem-format.md §1.1), never a reason to reject the whole problem
+OPTIONS: dict[str, Any] = {"on_unsupported": "skip"}
 
 _local = threading.local()
 
@@ -97,7 +105,7 @@ def _bound(b: Any) -> int | None:
 def problem_from_shape_env(env: Any, *, inputs: Mapping[str, list[int | str]] | None = None,
                            initial_ranges: Mapping[Any, Any] | None = None,
                            source: str | None = None) -> Doc:
-    """The SPEC problem of a ShapeEnv: symbols (ranges, hints), asserts, guards, inputs."""
+    """The problem of a ShapeEnv: symbols (ranges, hints), asserts, guards, inputs."""
     hints = getattr(env, "backed_var_to_val", None)
     if hints is None:
         hints = env.var_to_val
@@ -115,7 +123,7 @@ def problem_from_shape_env(env: Any, *, inputs: Mapping[str, list[int | str]] | 
             continue
         rng = initial_ranges.get(s, r) if initial_ranges is not None else r
         if not getattr(rng, "is_int", True):
-            continue  # float symbols (unbacked floats) are outside SPEC's integer problems
+            continue  # float symbols (unbacked floats) are outside symguard's integer problems
         entry: dict[str, int | None] = {"min": _bound(rng.lower), "max": _bound(rng.upper)}
         if s in hints:
             try:
@@ -139,7 +147,7 @@ def problem_from_shape_env(env: Any, *, inputs: Mapping[str, list[int | str]] | 
     doc: Doc = {}
     if source:
         doc["source"] = source
-    doc.update({"symbols": symbols, "asserts": asserts, "guards": guards})
+    doc.update({"symbols": symbols, "asserts": asserts, "guards": guards, "options": dict(OPTIONS)})
     if inputs:
         doc["inputs"] = {k: list(v) for k, v in inputs.items()}
     doc["meta"] = {
@@ -179,7 +187,7 @@ def _dims(val: Any) -> tuple[list[int | str], Any]:
 
 def problem_from_exported(ep: Any, *, initial_ranges: Mapping[Any, Any] | None = None,
                           source: str | None = None) -> Doc:
-    """The SPEC problem of an ExportedProgram: its fake-mode ShapeEnv when a placeholder reaches
+    """The problem of an ExportedProgram: its fake-mode ShapeEnv when a placeholder reaches
     it, else its ``range_constraints`` (symbols only). User inputs become ``inputs``."""
     names = list(ep.graph_signature.user_inputs)
     vals = {n.name: n.meta.get("val") for n in ep.graph.nodes if n.op == "placeholder"}
@@ -193,7 +201,7 @@ def problem_from_exported(ep: Any, *, initial_ranges: Mapping[Any, Any] | None =
         doc = problem_from_shape_env(env, inputs=inputs, initial_ranges=initial_ranges, source=source)
     else:
         doc = {"source": source} if source else {}
-        doc.update({"symbols": {}, "asserts": [], "guards": [], "inputs": inputs})
+        doc.update({"symbols": {}, "asserts": [], "guards": [], "inputs": inputs, "options": dict(OPTIONS)})
     for s, r in ep.range_constraints.items():  # symbols the ShapeEnv did not list
         if str(s) not in doc["symbols"] and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s)):
             doc["symbols"][str(s)] = {"min": _bound(r.lower), "max": _bound(r.upper)}
@@ -239,7 +247,8 @@ def problem_from_graph(gm: Any, example_inputs: list[Any], *, initial_ranges: Ma
         if any(isinstance(d, str) for d in dims):  # parameters and buffers have static shapes
             inputs[node.name] = dims
     if env is None:
-        return {"source": source, "symbols": {}, "asserts": [], "guards": [], "inputs": inputs}
+        return {"source": source, "symbols": {}, "asserts": [], "guards": [], "inputs": inputs,
+                "options": dict(OPTIONS)}
     return problem_from_shape_env(env, inputs=inputs, initial_ranges=initial_ranges, source=source)
 
 
@@ -253,7 +262,7 @@ def capture_compile(fn: Any, *args: Any, initial_ranges: Mapping[Any, Any] | Non
     kw = {"dynamic": True, "fullgraph": True, **compile_kwargs}
     with contextlib.ExitStack() as stack:
         # float module attributes (eps, dropout p) would otherwise become float symbols whose
-        # guards are outside SPEC's integer problems
+        # guards are outside symguard's integer problems
         stack.enter_context(torch._dynamo.config.patch(specialize_float=True))
         rec = initial_ranges if initial_ranges is not None else stack.enter_context(record_ranges())
         backend = CaptureBackend(initial_ranges=rec, source=source)

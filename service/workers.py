@@ -6,7 +6,7 @@ promises of the service:
 
 - **budget enforced from outside**: once a worker has read a problem it has ``timeout_ms`` plus
   ``grace_ms``; past that it is killed, replaced, and the request gets the ``unknown``/``timeout``
-  answer the worker prepared in advance (a valid SPEC result in the caller's names);
+  answer the worker prepared in advance (a valid result in the caller's names);
 - **bounded queue**: with no idle worker and ``queue_size`` requests already waiting, ``acquire``
   raises ``Overloaded`` (503 with Retry-After);
 - **recycling**: a worker is retired after ``recycle_after`` tasks (pysmt's formula tables only

@@ -4,6 +4,8 @@ The public surface is small and pinned by ``tests/test_public_api.py``::
 
     from solver import run
     run("redundancy", {"guards": ["s0 >= 16", "s0 >= 8"]})
+    ctx = Context({"guards": ["Eq(Mod(s0, 16), 0)"]})     # parsed once; then deltas
+    ctx.run("evaluate", {"queries": ["Eq(Mod(s0, 8), 0)"]})
 
 ``prepare``/``compute``/``finish`` split ``run`` in three so a cache can sit between them.
 """
@@ -21,12 +23,14 @@ from solver.errors import (
 from solver.ir.canonical import Canonical
 from solver.ir.problem import Options, Problem
 from solver.ops import OPS
+from solver.session import Context
 from solver.syntax.document import load_problem
 
 __all__ = [
                      "OPS",
                      "BadInput",
                      "Canonical",
+                     "Context",
                      "InternalError",
                      "InvalidProblemError",
                      "Options",

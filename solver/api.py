@@ -16,7 +16,7 @@ from solver.ir.canonical import Canonical, canonicalize
 from solver.ir.problem import Problem
 from solver.ops import OPERATIONS, OPS, Operation
 from solver.ops.operation import Back, Result
-from solver.smt.checker import Deadline
+from solver.smt.checker import Deadline, OutOfTime
 from solver.syntax.document import load_problem
 
 
@@ -35,7 +35,11 @@ def _operation(op: str) -> Operation:
 
 def compute(op: str, canon: Problem) -> Result:
     """The result for a canonical problem (ids ``a0, g0, q0``, symbols ``v0, …``)."""
-    return _operation(op).compute(canon, Deadline(canon.options.timeout_ms))
+    operation = _operation(op)
+    try:
+        return operation.compute(canon, Deadline(canon.options.timeout_ms))
+    except OutOfTime:  # the outer wall-clock limit: a partial answer would depend on the load
+        return operation.unknown(canon)
 
 
 def unknown(op: str, canon: Problem) -> Result:
@@ -52,7 +56,7 @@ def is_final(op: str, result: Result) -> bool:
 
 def finish(op: str, result: Result, problem: Problem, canon: Canonical, *,
            cached: bool, elapsed_ms: float) -> Result:
-    """The caller's result: their symbol names and ids, the SPEC §2 envelope first."""
+    """The caller's result: their symbol names and ids, the docs/problem-format.md §2 envelope first."""
     back = Back(problem, canon)
     body = dict(result)
     if "model" in body:

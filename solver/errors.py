@@ -39,7 +39,7 @@ class SymguardError(Exception):
         return self
 
     def to_json(self) -> dict[str, Any]:
-        """The SPEC §5 error body."""
+        """The docs/problem-format.md §5 error body."""
         err: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.where is not None:
             err["where"] = self.where

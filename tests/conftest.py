@@ -12,9 +12,10 @@ from __future__ import annotations
 import pytest
 
 SLOW_MODULES = frozenset({
-    "test_api_fuzz", "test_batch", "test_corpus_torch", "test_crosscheck", "test_faults", "test_fuzz",
+    "test_api_fuzz", "test_batch", "test_corpus_torch", "test_crosscheck", "test_docs_offline", "test_faults",
+    "test_fuzz",
     "test_prune_demo", "test_service_client", "test_service_redis", "test_service_server",
-    "test_service_workers", "test_shrink_model", "test_torch_bridge",
+    "test_service_workers", "test_shrink_model", "test_torch_bridge", "test_service_contexts",
 })
 
 SLOW_TESTS = frozenset({

@@ -18,7 +18,7 @@ Case = tuple[dict[str, Any], dict[str, tuple[int, int]], Callable[[str, Env], bo
 
 
 def _or(a: Expr, b: Expr) -> Expr:
-    # strict in both sides: a zero divisor anywhere makes the whole condition fail (SPEC §1.2)
+    # strict in both sides: a zero divisor anywhere makes the whole condition fail (docs/problem-format.md §1.2)
     return Expr(f"({a.text}) | ({b.text})", lambda e: bool(a.fn(e)) | bool(b.fn(e)))
 
 

@@ -2,7 +2,7 @@
 
 Each expression is generated as a tree and printed twice: as sympy text for the library, and as
 a Python closure for brute-force enumeration (Python's own ``//``, ``%``, ``max``, ``min``; a zero
-divisor makes the enclosing condition fail, as SPEC §1.2 says).
+divisor makes the enclosing condition fail, as docs/problem-format.md §1.2 says).
 """
 
 from __future__ import annotations

@@ -8,10 +8,11 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from batch_helpers import misbehaving_runner
 
-from service.batch import answered_inputs, collect_inputs, run_batch
 from service.cli import build_parser, main
+from service.cli.batch import collect_inputs, input_key, load_previous, run_batch
 
 GOOD = {"symbols": {"s0": {"min": 2, "max": 64, "hint": 8}},
         "asserts": ["Eq(Mod(s0, 2), 0)"], "guards": ["s0 >= 4", "s0 >= 2", "Ne(s0, 3)"]}
@@ -134,11 +135,91 @@ def test_resume_skips_answered_and_repairs_a_truncated_last_line(tmp_path: Path)
     assert out.read_text(encoding="utf-8") == text
 
 
-def test_answered_inputs_completes_a_final_line_missing_only_its_newline(tmp_path: Path) -> None:
+def test_load_previous_completes_a_final_line_missing_only_its_newline(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    out.write_text('{"input": "a"}\n{"input": "b"}', encoding="utf-8")
-    assert answered_inputs(out) == {"a", "b"}
-    assert out.read_text(encoding="utf-8") == '{"input": "a"}\n{"input": "b"}\n'
+    out.write_text('{"input": "a", "status": "sat"}\n{"input": "b", "sha256": "k", "status": "sat"}', encoding="utf-8")
+    prev = load_previous(out, "solve")
+    assert prev.take("a", None) and prev.take("elsewhere/b", "k") and not prev.take("c", "k")
+    assert out.read_text(encoding="utf-8").endswith('"status": "sat"}\n')
+
+
+def test_a_lone_surrogate_is_that_inputs_error_line_and_resume_does_not_crash(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    _write(src, "a_bad.json", '{"guards": [{"id": "\\ud800", "expr": "s0 >= 7"}, "s0 >= 0"]}')
+    _write(src, "b_good.json", GOOD)
+    out = tmp_path / "r.jsonl"
+    for argv in ([], ["--resume"]):  # the resume retries the error line, and answers it again
+        assert main(["batch", str(src), "--op", "solve", "--out", str(out), *argv], out=io.StringIO()) == 2
+        rows = _by_input(_lines(out))
+        assert rows[str(src / "b_good.json")]["status"] == "sat"
+        err = rows[str(src / "a_bad.json")]["error"]
+        assert (err["code"], err["where"], err["offset"]) == ("invalid_problem", "guards[0].id", 0)
+        assert "surrogate" in err["message"]
+
+
+def test_lines_on_a_stdout_that_cannot_encode_them_are_escaped(tmp_path: Path) -> None:
+    from solver import run
+
+    _write(tmp_path, "größe.json", GOOD)
+    buf = io.BytesIO()
+    out = io.TextIOWrapper(buf, encoding="ascii")
+    assert run_batch(_args(str(tmp_path), "--op", "solve"), lambda op, doc: run(op, doc), out) == 0
+    out.flush()
+    [line] = [json.loads(x) for x in buf.getvalue().decode("ascii").splitlines()]
+    assert line["input"].endswith("größe.json") and line["status"] == "sat"
+
+
+def test_resume_retries_error_lines_so_a_fixed_input_is_answered(tmp_path: Path) -> None:
+    p = _write(tmp_path / "in", "a.json", BAD)
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(p), "--op", "solve", "--out", str(out)], out=io.StringIO()) == 2
+    assert _lines(out)[0]["error"]["code"] == "parse_error"
+    _write(tmp_path / "in", "a.json", GOOD)
+    assert main(["batch", str(p), "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO()) == 0
+    [line] = _lines(out)  # the error line is gone, not left beside the answer
+    assert line["status"] == "sat" and line["sha256"] == input_key(str(p))
+
+
+def test_resume_refuses_a_results_file_of_another_op(tmp_path: Path) -> None:
+    p = _write(tmp_path / "in", "a.json", GOOD)
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(p), "--op", "solve", "--out", str(out)], out=io.StringIO()) == 0
+    before = out.read_bytes()
+    buf = io.StringIO()
+    assert main(["batch", str(p), "--op", "redundancy", "--out", str(out), "--resume"], out=buf) == 2
+    err = json.loads(buf.getvalue())["error"]
+    assert err["where"] == "--out" and "--op solve" in err["message"]
+    assert out.read_bytes() == before
+
+
+def test_resume_recognizes_inputs_after_the_folder_moved_and_from_another_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, later = tmp_path / "first", tmp_path / "later"
+    for i in range(3):
+        _write(first / "in", f"p{i}.json", {**GOOD, "guards": [*GOOD["guards"], f"s0 >= {i}"]})
+    out = tmp_path / "r.jsonl"
+    monkeypatch.chdir(first)
+    assert main(["batch", "in", "--op", "solve", "--out", str(out)], out=io.StringIO()) == 0
+    before = out.read_bytes()
+    later.mkdir()
+    (first / "in").rename(later / "moved")
+    monkeypatch.chdir(later / "moved")
+    assert main(["batch", ".", "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO()) == 0
+    assert out.read_bytes() == before  # nothing ran again, nothing duplicated
+    _write(later / "moved", "p1.json", GOOD)  # an edited input is a new input
+    assert main(["batch", ".", "--op", "solve", "--out", str(out), "--resume"], out=io.StringIO()) == 0
+    assert len(_lines(out)) == 4
+
+
+def test_a_worker_killed_by_sigkill_leaves_an_error_line_that_resume_runs_again(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    _write(src, "a.json", {**GOOD, "test_behaviour": "sigkill_self_once", "flag_file": str(tmp_path / "killed")})
+    out = tmp_path / "r.jsonl"
+    assert run_batch(_args(str(src), "--op", "solve", "--out", str(out)), misbehaving_runner, io.StringIO()) == 1
+    assert _lines(out)[0]["error"]["code"] == "internal_error"
+    args = _args(str(src), "--op", "solve", "--out", str(out), "--resume")
+    assert run_batch(args, misbehaving_runner, io.StringIO()) == 0
+    assert [r["status"] for r in _lines(out)] == ["sat"]
 
 
 def test_without_resume_the_out_file_starts_afresh(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""SPEC §3: the key is invariant under renaming, permutation, duplication and ids; a result for
+"""docs/problem-format.md §3: the key is invariant under renaming, permutation, duplication and ids; a result for
 the renamed problem is the same result in the caller's own names and ids."""
 
 from __future__ import annotations

@@ -88,6 +88,31 @@ def test_export_sympy_json_to_smt2_keeps_meaning(tmp_path: Path) -> None:
     assert script_problem(smt2)["guards"][0]["id"] == "floor"
 
 
+def test_export_round_trips_the_queries(tmp_path: Path) -> None:
+    doc = {"symbols": {"s0": {"min": -20, "max": 20, "hint": 8}, "s1": {"min": 1, "max": 4}},
+           "guards": ["s0 >= s1"],
+           "queries": ["FloorDiv(s0, -3)", {"id": "big", "expr": "Mod(s0, s1) + 1 > s1"}, "Max(s0, 2*s1)"]}
+    j = _file(tmp_path, "p.json", json.dumps(doc))
+    code, smt2 = _out(["export", j, "--to", "smt2"])
+    assert code == 0 and "; symguard: queries = " in smt2
+    back = _file(tmp_path, "p.smt2", smt2)
+    _, [a] = _json(["evaluate", j])
+    _, [b] = _json(["evaluate", back])
+    assert [q["id"] for q in b["queries"]] == ["q0", "big", "q2"]
+    drop = ("when_true", "when_false")  # witnesses may differ; values, kinds and bounds may not
+    assert [{k: v for k, v in q.items() if k not in drop} for q in a["queries"]] == \
+        [{k: v for k, v in q.items() if k not in drop} for q in b["queries"]]
+
+
+def test_export_round_trips_the_exprs_of_simplify(tmp_path: Path) -> None:
+    doc = {"symbols": {"s0": {"min": 1, "hint": 8}}, "exprs": ["FloorDiv(4*s0, 2)", {"id": "pos", "expr": "s0 >= 0"}]}
+    _, smt2 = _out(["export", _file(tmp_path, "p.json", json.dumps(doc)), "--to", "smt2"])
+    _, [a] = _json(["simplify", _file(tmp_path, "p.json", json.dumps(doc))])
+    _, [b] = _json(["simplify", _file(tmp_path, "p.smt2", smt2)])
+    assert [(e["id"], e["form"], e["proved"]) for e in b["exprs"]] == \
+        [(e["id"], e["form"], e["proved"]) for e in a["exprs"]] == [("e0", "2*s0", True), ("pos", "True", True)]
+
+
 def test_bad_smt2_is_exit_2_with_where(tmp_path: Path) -> None:
     text = "(declare-const x Int)\n(assert (> x 1.5))\n"
     f = _file(tmp_path, "bad.smt2", text)

@@ -1,4 +1,4 @@
-"""SPEC §5 bad input: every error code with its ``where`` and ``offset``; code is never run."""
+"""docs/problem-format.md §5 bad input: every error code with its ``where`` and ``offset``; code is never run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""evaluate (SPEC §2): every verdict, witness and bound confirmed by brute-force enumeration."""
+"""evaluate (docs/problem-format.md §2): every verdict, witness and bound confirmed by brute-force enumeration."""
 
 from __future__ import annotations
 

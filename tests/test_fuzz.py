@@ -2,7 +2,7 @@
 
 The parsers (sympy text, SMT-LIB terms and scripts) and the JSON schema (``load_problem``) get
 random text, mutated real guards, random expression trees and random JSON. Every call must
-either succeed or raise a ``BadInput`` subclass (SPEC §5) — never another exception. Resource
+either succeed or raise a ``BadInput`` subclass (docs/problem-format.md §5) — never another exception. Resource
 bombs must be refused with ``too_large`` (the per-test timeout catches a hang; no timed asserts).
 """
 

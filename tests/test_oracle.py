@@ -77,3 +77,11 @@ def test_minimal_guards() -> None:
     env, s, n = _env()
     assert bool(n % 16 == 0) and bool(n % 8 == 0) and bool(n > 4)
     assert Oracle(env).minimal_guards() == [f"Eq(Mod({s}, 16), 0)"]
+
+
+def test_simplify_under_the_shape_env() -> None:
+    env, s, n = _env()
+    oracle = Oracle(env)
+    assert oracle.simplify(s - Mod(s, 4)) == f"4*({s}//4)"
+    assert bool(n % 16 == 0)
+    assert oracle.simplify(s - Mod(s, 4)) == str(s) and oracle.simplify(Mod(s, 8)) == "0"

@@ -1,4 +1,4 @@
-"""``load_problem``: SPEC §1 defaults (ids, domains, options) and up-front validation."""
+"""``load_problem``: docs/problem-format.md §1 defaults (ids, domains, options) and up-front validation."""
 
 from __future__ import annotations
 
@@ -52,3 +52,25 @@ def test_problem_is_immutable() -> None:
     p = load_problem({"guards": ["s0 > 1"]})
     with pytest.raises(AttributeError):
         p.guards = ()  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", ["True", "False", "None", "lambda", "if", "\uff530", "s\u2080", "\u00e9"])
+def test_symbol_names_are_ascii_non_keyword_identifiers(name: str) -> None:
+    # True/False/None are values in every expression, and Python's parser NFKC-folds a fullwidth
+    # 's0' into 's0': neither can be a symbol of its own
+    with pytest.raises(InvalidProblemError) as e:
+        load_problem({"symbols": {name: {"min": 2}}, "guards": ["s0 > 1"]})
+    assert e.value.where == f"symbols.{name}"
+
+
+def test_an_expression_never_makes_true_a_symbol() -> None:
+    from solver.errors import ParseError
+
+    assert load_problem({"guards": ["True"]}).guards[0].term.is_bool  # the value, not a symbol
+    for text in ("(> True 2)", "(= None 1)"):
+        with pytest.raises(ParseError) as e:
+            load_problem({"syntax": "smtlib", "guards": [text]})
+        assert e.value.where == "guards[0]" and e.value.offset == text.index("N" if "None" in text else "T")
+    with pytest.raises(ParseError) as e:
+        load_problem({"guards": ["s1 > 0", "Eq(\uff530, 2)"]})
+    assert e.value.where == "guards[1]" and e.value.offset == 3

@@ -1,6 +1,6 @@
 """The guard pruning demo (``tools/prune_demo.py``) on a few corpus problems, in bounded time.
 
-The claim under test is SPEC §2's guarantee: asserts ∧ minimal accepts and rejects exactly the
+The claim under test is docs/problem-format.md §2's guarantee: asserts ∧ minimal accepts and rejects exactly the
 shapes asserts ∧ all guards does. The sample must be able to catch a wrong ``minimal``: dropping a
 required guard must show up as a mismatch.
 """

@@ -8,7 +8,7 @@ from small_problems import Expr, conditions, int_exprs, small_problems
 
 from solver import prepare
 from solver.ir.problem import Problem
-from solver.smt.checker import SAT, Checker, Deadline
+from solver.smt.checker import SAT, Checker, Deadline, units
 from solver.smt.unbounded import period, unbounded
 
 
@@ -28,9 +28,9 @@ def test_certifies_vit_like_growth() -> None:
     assert m is not None
     by_text = {q.text.split(" | ")[0]: q for q in p.queries}
     assert len(by_text) == 3
-    grows = {t: unbounded(p, q.term, q.domain, "max", [m], Deadline(5000), 5000) for t, q in by_text.items()}
+    grows = {t: unbounded(p, q.term, q.domain, "max", [m], Deadline(5000), units(5000)) for t, q in by_text.items()}
     assert sorted(grows.values()) == [False, True, True]  # Mod(a, 4) stays below 4
-    assert all(not unbounded(p, q.term, q.domain, "min", [m], Deadline(5000), 5000) for q in p.queries)
+    assert all(not unbounded(p, q.term, q.domain, "min", [m], Deadline(5000), units(5000)) for q in p.queries)
 
 
 def test_period_is_the_lcm_of_constant_divisors() -> None:
@@ -56,4 +56,4 @@ def test_never_certifies_a_bounded_set(data: st.DataObject) -> None:
         return
     query = p.queries[0]
     for sense in ("min", "max"):
-        assert not unbounded(p, query.term, query.domain, sense, [m, m], Deadline(5000), 2000)
+        assert not unbounded(p, query.term, query.domain, sense, [m, m], Deadline(5000), units(2000))

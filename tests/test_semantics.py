@@ -1,14 +1,15 @@
-"""SPEC §1.2 through the whole pipeline: parse → encode → z3 model, compared with Python itself.
+"""docs/problem-format.md §1.2 through the whole pipeline: parse → encode → z3 model, compared with Python itself.
 
 Each grid point is one ``solve`` problem with the operands pinned (``min == max``) and one free,
 unbounded result symbol per construct (``Eq(r_k, expr_k)``): the model must give Python's value.
-A zero divisor makes the construct's problem unsat (SPEC: a guard that divides by zero cannot pass).
+A zero divisor makes the construct's problem unsat (docs/problem-format.md §1.2: a guard that divides by zero cannot pass).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 
@@ -16,6 +17,18 @@ from solver import run
 
 GRID_A = [-7, -6, -5, -3, -1, 0, 1, 2, 5, 6, 7]
 GRID_B = [-4, -3, -2, -1, 0, 1, 2, 3, 4]
+
+
+def _dense2(a: int, b: int) -> int:
+    """PyTorch's is-non-overlapping-and-dense of sizes (a, b), strides (1, a)."""
+    pairs = sorted([(a, 1), (b, a)], key=lambda p: p[1])
+    expected = 1
+    for length, stride in pairs:
+        if length != 1:
+            if stride != expected:
+                return 0
+            expected *= length
+    return 1
 
 
 def _trunc(a: int, b: int) -> int:
@@ -41,6 +54,15 @@ DIVIDING: list[tuple[str, Callable[[int, int], int]]] = [
     ("(2*a - 1) // b + a % b", lambda a, b: (2 * a - 1) // b + a % b),
     ("FloorDiv(a*a, b)", lambda a, b: (a * a) // b),
     ("Mod(a, -b)", lambda a, b: a % -b),
+    # PyTorch's math.ceil/floor/trunc/round(a / b) (exact while |a|, |b| <= 2**53)
+    ("CeilToInt(IntTrueDiv(a, b))", lambda a, b: -((-a) // b)),
+    ("FloorToInt(IntTrueDiv(a, b))", lambda a, b: a // b),
+    ("TruncToInt(IntTrueDiv(a, b))", _trunc),
+    ("RoundToInt(IntTrueDiv(a, b))", lambda a, b: round(Fraction(a, b))),
+    ("RoundToInt(FloatTrueDiv(ToFloat(2*a + 1), ToFloat(2*b)))", lambda a, b: round(Fraction(2 * a + 1, 2 * b))),
+    ("CeilToInt(FloatTrueDiv(ToFloat(a), ToFloat(b)))", lambda a, b: -((-a) // b)),
+    ("RoundToInt(-IntTrueDiv(a, b)) + CeilToInt(Where(a > 0, IntTrueDiv(a, 2*b), ToFloat(a)))",
+     lambda a, b: round(Fraction(-a, b)) + (-((-a) // (2 * b)) if a > 0 else a)),
 ]
 
 # integer constructs that do not divide
@@ -61,6 +83,16 @@ INTEGER: list[tuple[str, Callable[[int, int], int]]] = [
     ("Piecewise((1, Eq(a, 0)), (2, b < 0), (3, True))",
      lambda a, b: 1 if a == 0 else 2 if b < 0 else 3),
     ("Piecewise((a*b, a >= 0), (-b, True)) + 1", lambda a, b: (a * b if a >= 0 else -b) + 1),
+    # PyTorch's integer functions (bitwise ops with a constant, literal shifts, Where)
+    ("BitwiseFn_bitwise_and(a, 6) + BitwiseFn_bitwise_and(b, -4)", lambda a, b: (a & 6) + (b & -4)),
+    ("BitwiseFn_bitwise_or(a - b, 5)", lambda a, b: (a - b) | 5),
+    ("BitwiseFn_bitwise_xor(a, -3) - (b ^ 2)", lambda a, b: (a ^ -3) - (b ^ 2)),
+    ("~a + (b & 1)", lambda a, b: ~a + (b & 1)),
+    ("LShift(a, 2) + RShift(b, 1)", lambda a, b: (a << 2) + (b >> 1)),
+    ("(a >> 2) - (b << 3)", lambda a, b: (a >> 2) - (b << 3)),
+    ("Where(a > b, a - b, 2*b)", lambda a, b: a - b if a > b else 2 * b),
+    ("CeilToInt(a*b) + FloorToInt(ToFloat(b)) + RoundToInt(a)", lambda a, b: a * b + b + a),
+    ("IsNonOverlappingAndDenseIndicator(a, b, 1, a)", _dense2),
 ]
 
 # conditions

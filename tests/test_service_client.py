@@ -63,7 +63,7 @@ def test_client_without_token_and_unreachable_server(url: str, monkeypatch: pyte
     monkeypatch.delenv("SYMGUARD_API_TOKEN", raising=False)
     with Client(url) as c, pytest.raises(RemoteError, match="401"):
         c.solve(PROBLEM)
-    with Client("http://127.0.0.1:9", retries=0) as c, pytest.raises(RemoteError, match="cannot reach"):
+    with Client("http://127.0.0.1:9", retries=0) as c, pytest.raises(RemoteError, match="no symguard server answers at http://127.0.0.1:9"):
         c.solve(PROBLEM)
 
 

@@ -1,4 +1,4 @@
-"""shrink (SPEC §2): optimum, distinctness and ranges checked against brute-force enumeration."""
+"""shrink (docs/problem-format.md §2): optimum, distinctness and ranges checked against brute-force enumeration."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from small_problems import Env, Small, holds, small_problems
 
 from solver import prepare, run
+from solver.api import finish
 from solver.ops.shrink import METHODS, shrink
 from solver.smt.checker import Deadline
 
@@ -167,3 +168,98 @@ def test_solve_minimize_is_shrink_sum(objective: str) -> None:
     res = run("solve", doc)
     assert res["status"] == "sat" and res["optimal"] is True
     assert sum(res["model"].values()) == 7  # (4, 3)
+
+
+# ------------------------------------------------------------------ anytime (issue 13)
+
+ANYTIME = {"symbols": {"s0": {"min": 2, "hint": 960}, "s1": {"min": 2, "hint": 640}, "s2": {"min": 1, "hint": 37}},
+           "guards": ["Eq(Mod(s0, 8), 0)", "Eq(Mod(s1, 16), 0)", "s1 < s0", "s0*s1 >= 4000",
+                      "Eq(Mod(s0*s2, 5), 0)", "s2 >= 3"]}
+HINTS_VALUE = 960 + 640 + 37
+BUDGETS = [0, 1_000, 4_000, 16_000, 32_000, 64_000, 10**6]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_out_of_units_returns_the_best_model_seen(method: str) -> None:
+    """A budget that runs out mid-descent answers the best model so far, not the hints, and the
+    same one every time (budgets are resource units, not milliseconds)."""
+    _, canon = prepare(ANYTIME)
+    values = []
+    for units in BUDGETS:
+        res = shrink(canon.problem, Deadline(2000, budget_units=units), method=method)
+        again = shrink(canon.problem, Deadline(2000, budget_units=units), method=method)
+        assert res == again
+        assert res["status"] == "sat"
+        assert res["objective_value"] <= HINTS_VALUE
+        values.append((res["objective_value"], res["optimal"]))
+    assert values[0] == (HINTS_VALUE, False)
+    assert values[-1] == (141, True)
+    assert any(not opt and v < HINTS_VALUE for v, opt in values)  # anytime: improved, not proven
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small=small_problems(), units=st.integers(min_value=0, max_value=30_000),
+       method=st.sampled_from(METHODS))
+def test_any_budget_gives_a_valid_model_no_worse_than_the_hints(small: Small, units: int, method: str) -> None:
+    """Whatever the budget: a model is valid, never worse than valid hints, optimal only if it is."""
+    p, canon = prepare(small.doc)
+    raw = shrink(canon.problem, Deadline(20000, budget_units=units), method=method)
+    res = finish("shrink", raw, p, canon, cached=False, elapsed_ms=0.0)
+    feasible = small.feasible()
+    if res["status"] != "sat":
+        assert res["status"] in ("unsat", "unknown") and "model" not in res
+        assert not (res["status"] == "unsat" and feasible)
+        return
+    names = list(small.boxes)
+    model = res["model"]
+    check_model(small, model)
+    hints = {n: d["hint"] for n, d in small.doc["symbols"].items() if "hint" in d}
+    if len(hints) == len(names) and all(holds(g.fn, hints) for g in small.guards) and \
+            all(lo <= hints[n] <= hi for n, (lo, hi) in small.boxes.items()):
+        assert res["objective_value"] <= score("sum", names, hints)
+    if res["optimal"]:
+        pairs = distinct_pairs(small.doc)
+        kept = [e for e in feasible if all(e[a] != e[b] for a, b in pairs)] or feasible
+        assert res["objective_value"] == min(score("sum", names, e) for e in kept)
+
+
+def test_optimize_hands_back_its_best_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When z3 Optimize runs out of units, its best model (once Python confirms it and it beats
+    the start) is where the descent starts; a model Python rejects is ignored."""
+    from solver.smt.optimize import Session
+
+    _, canon = prepare(ANYTIME)
+    good = {"v0": 80, "v1": 64, "v2": 3}  # in the canonical names; satisfies ANYTIME, objective 147
+    for proposal, expected in ((good, good), ({"v0": 0, "v1": 0, "v2": 0}, None)):
+        starts = []
+
+        def fake_optimize(self, *a, _p=proposal, **k):  # type: ignore[no-untyped-def]
+            return "unknown", dict(_p), []
+
+        def spy_descend(self, objs, model, lits=(), _starts=starts, **k):  # type: ignore[no-untyped-def]
+            _starts.append(dict(model))
+            return model, False
+
+        monkeypatch.setattr(Session, "optimize", fake_optimize)
+        monkeypatch.setattr(Session, "descend", spy_descend)
+        res = shrink(canon.problem, Deadline(2000), method="optimize")
+        assert res["optimal"] is False
+        hints = {s.name: s.hint for s in canon.problem.symbols}
+        assert starts == [expected or hints]
+
+
+def test_optimize_keeps_a_best_model_when_its_units_run_out() -> None:
+    from solver.ops.selfcheck import violations
+    from solver.smt.objectives import objectives
+    from solver.smt.optimize import Session
+
+    _, canon = prepare(ANYTIME)
+    seen = []
+    for units in (2_000, 5_000, 10_000, 20_000):
+        sess = Session(canon.problem, Deadline(2000))
+        objs = objectives("sum", list(canon.problem.symbols), sess)
+        status, model, _ = sess.optimize([("min", o.term) for o in objs], budget=units)
+        assert sess.deadline.spent <= units + 1_000
+        if status == "unknown" and model is not None and not violations(canon.problem, model):
+            seen.append(sum(model.values()))
+    assert seen and min(seen) < HINTS_VALUE

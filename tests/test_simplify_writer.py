@@ -56,7 +56,7 @@ def _sympy_namespace() -> dict[str, Any]:
         from torch.utils._sympy import functions as tf
     except ImportError:  # plain sympy: PyTorch's names as undefined functions still parse
         return ns
-    # ``Mod`` stays sympy's (Python's %, SPEC §1.2): PyTorch's own ``Mod`` is only defined for
+    # ``Mod`` stays sympy's (Python's %, docs/problem-format.md §1.2): PyTorch's own ``Mod`` is only defined for
     # non-negative operands (it asserts), its ``PythonMod`` is the same function as sympy's
     ns.update(FloorDiv=tf.FloorDiv, ModularIndexing=tf.ModularIndexing, CeilDiv=tf.CeilDiv, Mod=sympy.Mod)
     return ns

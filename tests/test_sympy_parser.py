@@ -1,7 +1,10 @@
-"""The sympy-syntax parser: every call of SPEC §1.1 is accepted, what PyTorch prints parses, the
+"""The sympy-syntax parser: every call of docs/problem-format.md §1.1 is accepted, what PyTorch prints parses, the
 recorded domain (divisors != 0, Piecewise coverage) is exact, nothing outside the whitelist runs."""
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import pytest
 from guard_grammar import conds
@@ -10,7 +13,7 @@ from hypothesis import strategies as st
 
 from solver.errors import ParseError, UnsupportedError
 from solver.ir import terms as ir
-from solver.ir.pyeval import holds
+from solver.ir.pyeval import evaluate, holds
 from solver.syntax.sympy_reader import parse_sympy
 
 ACCEPTED = [
@@ -24,6 +27,15 @@ ACCEPTED = [
     "s0 > 1 and s1 > 1 or not s0 > 3", "1 < s0 <= s1 != 3",
     "((s0 - 1)//16) + 1 != 1", "Ne(s23*s25, s25*(s23 - (Mod(s23, 4))))",
     "12345678901234567890123456789 > s0",
+    # PyTorch's torch.utils._sympy functions, as str() prints them
+    "Eq(2*CeilToInt(IntTrueDiv((((s4 - 1)//8)) + 1, 2)), (((s4 - 1)//8)) + 1)",
+    "FloorToInt(IntTrueDiv(s0, s1)) > 2", "TruncToInt(IntTrueDiv(-s0, 3)) < 0", "RoundToInt(IntTrueDiv(s0, 2)) > 1",
+    "CeilToInt(FloatTrueDiv(ToFloat(s0), ToFloat(s1))) > 1", "CeilToInt(ToFloat(s0)) > 1", "FloorToInt(s0) > 1",
+    "CeilToInt(Where(s0 > 2, IntTrueDiv(s0, 3), ToFloat(s1))) > 1", "RoundToInt(-IntTrueDiv(s0, 3)) > 1",
+    "BitwiseFn_bitwise_and(s0, 7) > 0", "BitwiseFn_bitwise_or(s0, -8) < 0", "BitwiseFn_bitwise_xor(s0, 5) > 0",
+    "(s0 & 7) + (s0 | 8) + (s0 ^ -3) + ~s0 > 0", "LShift(s0, 3) > RShift(s1, 2)", "(s0 << 2) + (s1 >> 1) > 0",
+    "Where(Eq(s0, 2), s0, s1) > 2", "IsNonOverlappingAndDenseIndicator(s0, s1, 1, s0) > 0",
+    "Identity(s0 + 1) > 2", "FloorToInt(FloatTrueDiv(ToFloat(s0), 2.0)) > 1", "2*((s0 + 1)) > 2", "Eq(PowByNatural(s0, 3), 8)",
 ]
 
 
@@ -60,6 +72,39 @@ def test_piecewise_domain_is_coverage() -> None:
     ("Piecewise((s0, s0 > 1), (s0 > 2, True))", ParseError, None),
     ("Max(s0, key=1)", UnsupportedError, 0),
     ("s0.bit_length() > 1", UnsupportedError, None),
+    # fullwidth names: Python's parser would NFKC-fold them into s0 / Max
+    ("\uff530 > 2", ParseError, 0),
+    ("s1 + \uff530 > 2", ParseError, 5),
+    ("\uff2dax(s0, 1) > 2", ParseError, 0),
+    ("Max(s0, s\u2080) > 2", ParseError, 8),  # subscript zero
+    ("\u00e9 > 2", ParseError, 0),  # a letter that NFKC keeps: still not ASCII
+    ("s0 + x\u0301 > 2", ParseError, 5),
+    ("s0 < int_oo", UnsupportedError, 5),  # PyTorch's integer infinity is not a symbol
+    ("Max(s0, -int_oo) > 2", UnsupportedError, 9),  # a combining mark Python's tokenizer module splits off
+    ("Max(s0, 2) + \u2160 > 2", ParseError, 13),  # Roman numeral one: NFKC 'I', sympy's imaginary unit
+    # float values no single rounding turns back into an integer
+    ("OpaqueUnaryFn_sqrt(s0) > 2", UnsupportedError, 0),
+    ("s0 + OpaqueUnaryFn_log2(ToFloat(s1)) > 2", UnsupportedError, 5),
+    ("IntTrueDiv(s0, 2) > IntTrueDiv(s1, 3)", UnsupportedError, 0),
+    ("CeilToInt(IntTrueDiv(s0, 2) + 1) > 0", UnsupportedError, 10),
+    ("CeilToInt(s0/2) > 0", UnsupportedError, 10),
+    ("CeilToInt(FloatTrueDiv(IntTrueDiv(s0, 2), ToFloat(s1))) > 0", UnsupportedError, 10),
+    ("IntTrueDiv(s0, 2) + 1 > 0", UnsupportedError, 0),
+    ("ToFloat(s0) > 0.5", UnsupportedError, 0),
+    ("ToFloat(s0) >= 2", UnsupportedError, 0),  # docs/problem-format.md §1.1: ToFloat left as a float
+    ("s1 < IntTrueDiv(s0, 3)", UnsupportedError, 5),
+    ("FloorToInt(FloatTrueDiv(ToFloat(s0), 2.5)) > 1", UnsupportedError, 37),
+    ("Where(s0 > 1, ToFloat(s0), 1) + 1 > 0", UnsupportedError, 0),
+    ("FloatPow(ToFloat(s0), 2.0) > 1", UnsupportedError, 0),
+    ("BitwiseFn_bitwise_and(s0, s1) > 0", UnsupportedError, 0),
+    ("s0 | s1 > 0", UnsupportedError, 0),
+    ("LShift(s0, s1) > 0", UnsupportedError, 0),
+    ("s0 >> s1 > 0", UnsupportedError, 0),
+    ("PowByNatural(2, s1) > 0", UnsupportedError, 16),
+    ("IsNonOverlappingAndDenseIndicator(s0, s1, s2, s3, s4, 1, 1, 1, 1, 1) > 0", UnsupportedError, 0),
+    ("IsNonOverlappingAndDenseIndicator(s0, s1, 1) > 0", ParseError, 0),
+    ("CeilToInt(s0, s1) > 0", ParseError, 0),
+    ("Where(s0 > 1, s0, s0 > 2)", ParseError, 0),
 ])
 def test_rejected_with_offset(text: str, cls: type, offset: int | None) -> None:
     with pytest.raises(cls) as e:
@@ -87,3 +132,103 @@ def test_syntax_errors_say_invalid_syntax_once_with_the_offending_text(text: str
 @given(conds(["x", "y"]), st.text(" \t", max_size=3))
 def test_surrounding_whitespace_is_ignored(text: str, pad: str) -> None:
     assert parse_sympy(pad + text + pad).term is parse_sympy(text).term
+
+
+def test_fullwidth_names_say_what_python_would_read() -> None:
+    with pytest.raises(ParseError) as e:
+        parse_sympy("  Eq(\uff530, 2)")
+    assert e.value.offset == 5
+    assert "'\uff530' is not an ASCII identifier" in e.value.message and "'s0'" in e.value.message
+
+
+def test_a_comment_is_not_a_name() -> None:
+    assert parse_sympy("s0 > 1  # \u00e9t\u00e9").term is parse_sympy("s0 > 1").term
+
+
+def test_a_negative_shift_cannot_pass() -> None:
+    # Python raises ValueError("negative shift count"): like a zero divisor, the guard is false
+    p = parse_sympy("LShift(s0, -1) >= 0")
+    assert p.domain is ir.FALSE and p.as_condition() is ir.FALSE
+
+
+def test_rounding_an_integer_is_the_integer() -> None:
+    # Python's math.ceil/floor/trunc and round of an int are exact; ToFloat(x) is exact to 2**53
+    s0 = parse_sympy("s0").term
+    for text in ("CeilToInt(s0)", "FloorToInt(s0)", "TruncToInt(s0)", "RoundToInt(s0)", "CeilToInt(ToFloat(s0))",
+                 "RoundToInt(ToFloat(s0))", "FloorToInt(IntTrueDiv(s0, 1))", "Identity(s0)"):
+        assert parse_sympy(text).term is s0, text
+
+
+# ------------------------------------------------------------------ the lowerings are Python's operators
+
+_INTS = st.integers(-2**70, 2**70) | st.integers(-40, 40)
+_CONSTS = st.integers(-2**66, 2**66) | st.integers(-40, 40) | st.sampled_from([0, -1, 2**64 - 1, -2**63, 0x5555])
+
+
+def _value(text: str, **env: int) -> int | bool:
+    p = parse_sympy(text)
+    assert holds(p.domain, env), text
+    return evaluate(p.term, env)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_INTS, _CONSTS)
+def test_bitwise_with_a_constant_is_pythons(x: int, c: int) -> None:
+    assert _value(f"BitwiseFn_bitwise_and(x, {c})", x=x) == x & c
+    assert _value(f"BitwiseFn_bitwise_or({c}, x)", x=x) == x | c
+    assert _value(f"BitwiseFn_bitwise_xor(x, {c})", x=x) == x ^ c
+    assert _value(f"(x & {c}) + (x | {c}) - (x ^ {c})", x=x) == (x & c) + (x | c) - (x ^ c)
+    assert _value("~x", x=x) == ~x
+
+
+@settings(max_examples=200, deadline=None)
+@given(_INTS, st.integers(-5, 5), st.booleans())
+def test_bitwise_with_a_condition_counts_it_as_0_or_1(x: int, y: int, cond: bool) -> None:
+    c = f"y {'>' if cond else '<='} 0"
+    bit = int((y > 0) if cond else (y <= 0))
+    assert _value(f"BitwiseFn_bitwise_and(x, {c})", x=x, y=y) == x & bit
+    assert _value(f"BitwiseFn_bitwise_or({c}, x)", x=x, y=y) == x | bit
+    assert _value(f"({c}) ^ x", x=x, y=y) == x ^ bit
+
+
+@settings(max_examples=200, deadline=None)
+@given(_INTS, st.integers(0, 80))
+def test_literal_shifts_are_pythons(x: int, k: int) -> None:
+    assert _value(f"LShift(x, {k})", x=x) == x << k
+    assert _value(f"RShift(x, {k})", x=x) == x >> k
+    assert _value(f"(x << {k}) - (x >> {k})", x=x) == (x << k) - (x >> k)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_INTS, (st.integers(-2**40, 2**40) | st.integers(-9, 9)).filter(bool))
+def test_rounding_a_quotient_is_exact(a: int, b: int) -> None:
+    q = Fraction(a, b)
+    assert _value("CeilToInt(IntTrueDiv(a, b))", a=a, b=b) == math.ceil(q)
+    assert _value("FloorToInt(IntTrueDiv(a, b))", a=a, b=b) == math.floor(q)
+    assert _value("TruncToInt(FloatTrueDiv(ToFloat(a), ToFloat(b)))", a=a, b=b) == math.trunc(q)
+    assert _value("RoundToInt(IntTrueDiv(a, b))", a=a, b=b) == round(q)  # half to even
+    assert _value("RoundToInt(IntTrueDiv(2*a + 1, 2))", a=a) == round(Fraction(2 * a + 1, 2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-4, 6), min_size=2, max_size=8).filter(lambda v: len(v) % 2 == 0))
+def test_non_overlapping_and_dense_is_pytorchs_algorithm(vals: list[int]) -> None:
+    n = len(vals) // 2
+    names = [f"v{i}" for i in range(2 * n)]
+    env = dict(zip(names, vals, strict=True))
+    text = f"IsNonOverlappingAndDenseIndicator({', '.join(names)})"
+    assert _value(text, **env) == int(_dense(vals[:n], vals[n:]))
+
+
+def _dense(sizes: list[int], strides: list[int]) -> bool:
+    """PyTorch's _eval_is_non_overlapping_and_dense (torch/fx/experimental/symbolic_shapes.py)."""
+    if len(sizes) == 1:
+        return strides[0] == 1 or sizes[0] < 2
+    expected = 1
+    for length, stride in sorted(zip(sizes, strides, strict=True), key=lambda p: p[1]):
+        if length == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= length
+    return True

@@ -117,3 +117,48 @@ def test_capture_backend_collects_each_graph() -> None:
     doc = backend.problems[0]
     assert doc["meta"]["ranges"].startswith("as narrowed")  # no record_ranges around it
     assert tb.parse_failures(doc) == []
+
+
+def _size_arithmetic(x: torch.Tensor) -> torch.Tensor:
+    """Guards PyTorch 2.x prints with its own functions: CeilToInt(IntTrueDiv), RoundToInt,
+    BitwiseFn with a constant (read exactly) and BitwiseFn of two sizes (not)."""
+    import math
+
+    n, t = x.shape
+    y = x[: math.ceil(n / 8) * 4]
+    if (n & 7) == 5:
+        y = y + 1
+    if (n & t) > 1:
+        y = y * 3
+    if round(t / 4) == 2:
+        y = y - 1
+    return y.sum()
+
+
+@pytest.mark.torch
+def test_pytorch_functions_load_and_an_odd_guard_is_skipped_not_fatal() -> None:
+    doc = tb.capture_compile(_size_arithmetic, torch.randn(37, 10))
+    assert doc["options"] == {"on_unsupported": "skip"}
+    text = " ".join(doc["guards"])
+    assert "CeilToInt(IntTrueDiv(" in text and "RoundToInt(IntTrueDiv(" in text and "BitwiseFn_bitwise_and" in text
+    odd = [f["where"] for f in tb.parse_failures(doc)]
+    assert len(odd) == 1 and "bitwise and of two non-constant" in tb.parse_failures(doc)[0]["error"]
+    assert tb.hints_hold(doc) == []  # the exact lowerings agree with PyTorch at the trace point
+    red = run("redundancy", doc)
+    assert red["status"] == "sat"
+    verdicts = {g["id"]: g["verdict"] for g in red["guards"]}
+    skipped = f"g{int(odd[0][len('guards['):-1])}"
+    assert verdicts[skipped] == "unsupported" and skipped in red["minimal"]
+    assert [w for w in red["warnings"] if skipped in w]
+    assert sum(v == "unsupported" for v in verdicts.values()) == 1
+    assert run("solve", doc)["status"] == "sat"
+
+
+@pytest.mark.torch
+def test_every_bridge_document_skips_rather_than_rejects() -> None:
+    backend = tb.CaptureBackend()
+    torch._dynamo.reset()
+    with torch._dynamo.config.patch(specialize_float=True):
+        torch.compile(Tiny(), backend=backend, dynamic=True, fullgraph=True)(torch.randn(4, 9))
+    assert backend.problems[0]["options"]["on_unsupported"] == "skip"
+    assert tb.problem_from_graph(torch.fx.symbolic_trace(torch.nn.ReLU()), [])["options"]["on_unsupported"] == "skip"

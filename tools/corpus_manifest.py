@@ -3,10 +3,13 @@
 Per file: counts (symbols, guards, asserts, unbacked symbols), whether every entry parses, whether
 the hints (the traced sizes) satisfy every assert and guard (Python integers, ``solver.ir.pyeval``),
 the ``solve`` status, the ``redundancy`` verdict counts and minimal size, and how long redundancy
-took (``tests/test_corpus_torch.py`` uses it to mark slow instances). No torch needed::
+took (``tests/test_corpus_torch.py`` uses it to mark slow instances). A problem symguard rejects
+as a whole (a construct the parser does not read) gets ``parse_error`` and the rest of its entry
+from a run with ``on_unsupported: "skip"`` (those guards count as ``unsupported``). No torch needed::
 
     python tools/corpus_manifest.py [DIR] [--all]   # default smt2_corpus/torch; --all: re-check
                                                     # unchanged files too (after a solver change)
+    python tools/corpus_manifest.py smt2_corpus/validation
 """
 
 from __future__ import annotations
@@ -22,15 +25,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import run
+from solver import BadInput, load_problem, run
 from solver.ir.pyeval import holds
-from solver.syntax.document import load_problem
 
 TIMEOUT_MS = 60_000
 
 
 def problem_of(path: Path) -> dict[str, Any]:
-    """The SPEC problem of a corpus file, with a generous budget so verdicts are final."""
+    """The problem of a corpus file, with a generous budget so verdicts are final."""
     doc = json.loads(path.read_text())
     doc.pop("meta", None)
     doc["options"] = {**doc.get("options", {}), "timeout_ms": TIMEOUT_MS}
@@ -51,6 +53,11 @@ def entry(path: Path) -> dict[str, Any]:
     syms = doc.get("symbols", {})
     e: dict[str, Any] = {"symbols": len(syms), "unbacked": sum("hint" not in s for s in syms.values()),
                          "guards": len(doc.get("guards", [])), "asserts": len(doc.get("asserts", []))}
+    try:
+        load_problem(doc)
+    except BadInput as err:
+        e["parse_error"] = str(err)
+        doc["options"]["on_unsupported"] = "skip"
     bad = hints_violated(doc)
     e["hints_satisfy"] = None if bad is None else not bad
     if bad:

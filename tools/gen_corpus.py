@@ -1,6 +1,6 @@
 """Generate the PyTorch corpus: every model of ``gen_corpus_models`` traced with
 ``torch.export.export(strict=False, Dim.AUTO(min, max))`` and with ``torch.compile(dynamic=True,
-fullgraph=True)`` and a capturing backend, each ShapeEnv written as a SPEC problem
+fullgraph=True)`` and a capturing backend, each ShapeEnv written as a problem
 ``smt2_corpus/torch/<model>_<mode>.json`` (plus ``.smt2`` when ``solver.syntax.smtlib_script`` can export).
 
 Needs the ``torch`` extra. Each (model, mode) runs in its own subprocess with a time limit, so a
@@ -10,6 +10,7 @@ model that hangs or crashes is skipped with the reason logged and the others sti
     python tools/gen_corpus.py swin:compile    # one
     python tools/gen_corpus.py --timeout 300 --out smt2_corpus/torch
     python tools/gen_corpus.py --smt2-only     # rewrite the .smt2 of every .json (no torch needed)
+    python tools/gen_corpus.py --validation    # the held-out models, into smt2_corpus/validation
 
 Then ``python tools/corpus_manifest.py`` checks every problem with symguard and writes MANIFEST.json.
 """
@@ -29,15 +30,15 @@ MODES = ("export", "compile")
 
 
 def trace_one(name: str, mode: str) -> dict[str, Any]:
-    """Trace one model in one mode (in this process) and return its SPEC problem."""
+    """Trace one model in one mode (in this process) and return its problem document."""
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tools"))
     import torch
-    from gen_corpus_models import MODELS
+    from gen_corpus_models import MODELS, VALIDATION
 
     from service import torch_bridge as tb
 
-    desc, build, dims = MODELS[name]
+    desc, build, dims = {**MODELS, **VALIDATION}[name]
     torch.manual_seed(0)
     model, args = build()
     model.eval()
@@ -87,12 +88,14 @@ def _export_smt2(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("only", nargs="*", help="model or model:mode (default: all)")
-    ap.add_argument("--out", default=str(ROOT / "smt2_corpus" / "torch"))
+    ap.add_argument("--validation", action="store_true",
+                    help="the held-out models (gen_corpus_models.VALIDATION), default out smt2_corpus/validation")
+    ap.add_argument("--out", default=None, help="default smt2_corpus/torch (smt2_corpus/validation with --validation)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per model and mode")
     ap.add_argument("--smt2-only", action="store_true", help="only (re)write the .smt2 of every .json (no torch)")
     ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    out = Path(a.out)
+    out = Path(a.out or ROOT / "smt2_corpus" / ("validation" if a.validation else "torch"))
     out.mkdir(parents=True, exist_ok=True)
     if a.child:
         return _child(a.child[0], a.child[1], out)
@@ -105,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     import gen_corpus_models
 
     jobs = []
-    for name in gen_corpus_models.MODELS:
+    for name in (gen_corpus_models.VALIDATION if a.validation else gen_corpus_models.MODELS):
         for mode in MODES:
             if not a.only or name in a.only or f"{name}:{mode}" in a.only:
                 jobs.append((name, mode))

@@ -20,14 +20,14 @@ Build = Callable[[], tuple[nn.Module, tuple[torch.Tensor, ...]]]
 class _Hidden(nn.Module):
     """A transformers model called with keyword tensors, returning ``last_hidden_state``."""
 
-    def __init__(self, model: nn.Module, names: tuple[str, ...], **extra: Any) -> None:
+    def __init__(self, model: nn.Module, names: tuple[str, ...], out: str = "last_hidden_state", **extra: Any) -> None:
         super().__init__()
-        self.model, self.names, self.extra = model, names, extra
+        self.model, self.names, self.out, self.extra = model, names, out, extra
 
     def forward(self, x0: torch.Tensor, x1: torch.Tensor | None = None) -> torch.Tensor:
         args = (x0,) if x1 is None else (x0, x1)
         out = self.model(**dict(zip(self.names, args)), **self.extra)
-        return out.last_hidden_state
+        return getattr(out, self.out)
 
 
 def transformer_encoder() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -218,6 +218,96 @@ def data_dependent() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return DataDependent(), (torch.randn(7, 5), torch.tensor(3))
 
 
+# ------------------------------------------------------------------ issue 13: families traced at two sizes
+# Each family is built at two example sizes chosen so the guard sets differ: one a multiple of the
+# model's total stride / window, one not (the branches on ``size % stride`` then go the other way).
+
+Sizes = tuple[int, ...]
+
+
+class _SegformerSeg(nn.Module):
+    """SegFormer's stages then its decode head, called one by one: asking the model for its hidden
+    states goes through transformers' output-capturing hooks and context variables, which
+    dynamo refuses ("Unsupported context manager"); the arithmetic is the same."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        hidden = []
+        for stage in self.model.segformer.stages:
+            x = stage(x)
+            hidden.append(x)
+        return self.model.decode_head(tuple(hidden))
+
+
+def segformer(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """Overlapping strided patch embeds (k7 s4 p3, k3 s2 p1), spatial-reduction attention
+    (conv with stride sr), decode head upsampling every stage to the first one's size."""
+    from transformers import SegformerConfig, SegformerForSemanticSegmentation
+    cfg = SegformerConfig(num_encoder_blocks=3, depths=[1, 1, 1], sr_ratios=[4, 2, 1], hidden_sizes=[8, 16, 32],
+                          patch_sizes=[7, 3, 3], strides=[4, 2, 2], num_attention_heads=[1, 1, 2],
+                          mlp_ratios=[2, 2, 2], decoder_hidden_size=16, num_labels=3)
+    return _SegformerSeg(SegformerForSemanticSegmentation(cfg)), (torch.randn(2, 3, *hw),)
+
+
+def mobilenet_v2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """TF "SAME" padding computed from the input size (``apply_tf_padding``: Max of kernel minus
+    ``size % stride``) before every strided depthwise conv, total stride 32."""
+    from transformers import MobileNetV2Config, MobileNetV2Model
+    cfg = MobileNetV2Config(depth_multiplier=0.25, min_depth=4, tf_padding=True, image_size=64)
+    return _Hidden(MobileNetV2Model(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def focalnet(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """Patch embed padding H/W up to a multiple of the patch (4, then 2 in each downsample: patch
+    merging), focal modulation with depthwise convs and a global average."""
+    from transformers import FocalNetConfig, FocalNetModel
+    cfg = FocalNetConfig(image_size=32, patch_size=4, embed_dim=8, depths=[1, 1, 1], focal_levels=[2, 2, 2],
+                         focal_windows=[3, 3, 3])
+    return _Hidden(FocalNetModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def speech2text(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """Audio front end: two k5 s2 conv subsampling layers over (B, frames, features), lengths from
+    the attention mask, sinusoidal positions sized from the subsampled length (a table of 64
+    entries: the guard that the input fits it is part of the set)."""
+    from transformers import Speech2TextConfig, Speech2TextModel
+    cfg = Speech2TextConfig(vocab_size=64, encoder_layers=2, decoder_layers=1, d_model=32, encoder_attention_heads=2,
+                            decoder_attention_heads=2, encoder_ffn_dim=64, decoder_ffn_dim=64, num_conv_layers=2,
+                            conv_kernel_sizes=[5, 5], conv_channels=32, input_feat_per_channel=16,
+                            max_source_positions=64, max_target_positions=64)
+    enc = Speech2TextModel(cfg).get_encoder()
+    return _Hidden(enc, ("input_features", "attention_mask")), (
+        torch.randn(2, t[0], 16), torch.ones(2, t[0], dtype=torch.long))
+
+
+def bit(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """BiT with ``global_padding="SAME"``: ``DynamicPad2d`` pads by
+    ``max((ceil(n / s) - 1) * s + (k - 1) * d + 1 - n, 0)`` before every conv and the stem pool."""
+    from transformers import BitConfig, BitModel
+    cfg = BitConfig(global_padding="SAME", embedding_dynamic_padding=True, layer_type="bottleneck",
+                    embedding_size=16, hidden_sizes=[32, 64, 128], depths=[1, 1, 1], num_groups=4)
+    return _Hidden(BitModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def upernet_convnext(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """UperNet on a ConvNeXt backbone: k4 s4 stem, k2 s2 downsamples, pyramid pooling (adaptive
+    pools 1/2/3/6 upsampled back), FPN top-down interpolation, logits resized to the input."""
+    from transformers import ConvNextConfig, UperNetConfig, UperNetForSemanticSegmentation
+    backbone = ConvNextConfig(num_channels=3, hidden_sizes=[8, 16, 32, 64], depths=[1, 1, 1, 1],
+                              out_features=["stage1", "stage2", "stage3", "stage4"])
+    cfg = UperNetConfig(backbone_config=backbone, hidden_size=16, auxiliary_in_channels=32, auxiliary_channels=16,
+                        use_auxiliary_head=False, num_labels=3)
+    return _Hidden(UperNetForSemanticSegmentation(cfg), ("pixel_values",), out="logits"), (
+        torch.randn(2, 3, *hw),)
+
+
+def _sized(build: Callable[[Sizes], tuple[nn.Module, tuple[torch.Tensor, ...]]], *size: int) -> Build:
+    return lambda: build(size)
+
+
 # name -> (description, build, dynamic dims per positional arg: {arg: {dim: (min, max)}})
 MODELS: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] = {
     "swin": ("HF SwinModel (depths [1,1], heads [1,2], window 4, embed 16), dynamic batch/H/W", swin,
@@ -246,4 +336,43 @@ MODELS: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] = {
                     {0: {0: (2, 64), 1: (8, 4096)}}),
     "data_dependent": ("nonzero, .item() and torch._check (unbacked symbols)", data_dependent,
                        {0: {0: (2, 64), 1: (2, 64)}}),
+}
+
+_IMG = {0: {0: (2, 64), 2: (16, 1024), 3: (16, 1024)}}
+_FRAMES = {0: {0: (2, 64), 1: (2, 4000)}, 1: {0: (2, 64), 1: (2, 4000)}}
+# two example sizes per family, named <family>_<size>; in the tuning corpus (smt2_corpus/torch)
+MODELS.update({
+    "segformer_64x64": ("HF SegformerForSemanticSegmentation (3 stages, strides 4/2/2, sr 4/2/1), 64x64 input",
+                        _sized(segformer, 64, 64), _IMG),
+    # padding keeps every stage formula branch-free; 16 high makes the last stage 1 row (other guards)
+    "segformer_16x40": ("HF SegformerForSemanticSegmentation (3 stages, strides 4/2/2, sr 4/2/1), 16x40 input",
+                        _sized(segformer, 16, 40), _IMG),
+    "mobilenet_v2_64x96": ("HF MobileNetV2Model (depth 0.25, tf_padding=True: TF SAME), 64x96 input",
+                           _sized(mobilenet_v2, 64, 96), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "mobilenet_v2_67x45": ("HF MobileNetV2Model (depth 0.25, tf_padding=True: TF SAME), 67x45 input",
+                           _sized(mobilenet_v2, 67, 45), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "focalnet_64x64": ("HF FocalNetModel (patch 4, 3 stages, pad-to-patch and patch merging), 64x64 input",
+                       _sized(focalnet, 64, 64), _IMG),
+    "focalnet_37x45": ("HF FocalNetModel (patch 4, 3 stages, pad-to-patch and patch merging), 37x45 input",
+                       _sized(focalnet, 37, 45), _IMG),
+    "speech2text_64": ("HF Speech2Text encoder (2 conv k5 s2 subsampling, mask lengths), 64 frames",
+                       _sized(speech2text, 64), _FRAMES),
+    # the stride formulas do not branch on parity; 3 frames subsample to one position (a 300-frame
+    # input rebuilds the 64-entry position table in forward, which dynamo refuses: nn.Buffer)
+    "speech2text_3": ("HF Speech2Text encoder (2 conv k5 s2 subsampling, mask lengths), 3 frames",
+                      _sized(speech2text, 3), _FRAMES),
+})
+
+# held out: measured only, never tuned on (smt2_corpus/validation)
+VALIDATION: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] = {
+    "bit_64x64": ("HF BitModel (global_padding SAME, dynamic stem padding, 3 bottleneck stages), 64x64 input",
+                  _sized(bit, 64, 64), _IMG),
+    # SAME padding is positive at every size here (odd or even), so parity changes nothing; 16 high
+    # makes the last stage one row
+    "bit_16x45": ("HF BitModel (global_padding SAME, dynamic stem padding, 3 bottleneck stages), 16x45 input",
+                  _sized(bit, 16, 45), _IMG),
+    "upernet_convnext_64x64": ("HF UperNet on ConvNeXt (4 stages, PPM 1/2/3/6, FPN), 64x64 input",
+                               _sized(upernet_convnext, 64, 64), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "upernet_convnext_70x45": ("HF UperNet on ConvNeXt (4 stages, PPM 1/2/3/6, FPN), 70x45 input",
+                               _sized(upernet_convnext, 70, 45), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
 }

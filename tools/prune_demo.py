@@ -3,7 +3,7 @@
 For every corpus problem (``smt2_corpus/torch/*.json``, or the shared sample of real PyTorch guard
 sets while the project corpus does not exist yet) this runs ``redundancy``, then evaluates, with
 Python's own integers (``solver.ir.pyeval``), ``asserts ∧ ranges ∧ all guards`` and ``asserts ∧ ranges
-∧ minimal`` on a sample of shapes and counts disagreements — which SPEC §2 says never happen.
+∧ minimal`` on a sample of shapes and counts disagreements — which docs/problem-format.md §2 says never happen.
 
 The sample must contain accepted shapes as well as rejected ones, or the check proves nothing:
 random points alone are mostly rejected by guards like ``Eq(Mod(s0, 8), 0)``. So it mixes
@@ -13,7 +13,7 @@ random points alone are mostly rejected by guards like ``Eq(Mod(s0, 8), 0)``. So
 random points in each range (unbounded ranges are capped at a few times the hint).
 
 Run ``python tools/prune_demo.py [FILES…] [--points N] [--seed S]``; it prints one table row per
-problem and exits 1 if any shape is judged differently. A ``.py`` FILE is a shrink-model SPEC
+problem and exits 1 if any shape is judged differently. A ``.py`` FILE is a shrink-model spec
 (``docs/shrink_model.md``), exported first: ``python tools/prune_demo.py examples/models/*.py``.
 """
 
@@ -157,7 +157,7 @@ def _define(p: Point, defs: Sequence[tuple[str, Term]]) -> Point:
 def accepts(problem: Problem, env: Mapping[str, int], guard_ids: Iterable[str] | None = None) -> bool:
     """Whether a shape passes the ranges, the asserts and the guards (all, or those named).
 
-    A guard skipped as unsupported has no term and is judged by neither side; SPEC §1.1 keeps it in
+    A guard skipped as unsupported has no term and is judged by neither side; docs/problem-format.md §1.1 keeps it in
     ``minimal``, which ``check_problem`` verifies, so both sets still contain it.
     """
     wanted = None if guard_ids is None else set(guard_ids)
@@ -212,9 +212,9 @@ def check_problem(name: str, doc: Mapping[str, Any], *, n_random: int = 200, see
 
 
 def check_file(path: Path, **kw: Any) -> PruneReport:
-    """A problem ``.json``, or a shrink-model SPEC ``.py`` exported first (needs torch)."""
+    """A problem ``.json``, or a shrink-model spec ``.py`` exported first (needs torch)."""
     if path.suffix == ".py":
-        from service.shrink_model import export_problem, load_spec
+        from service.cli.shrink_model import export_problem, load_spec
 
         spec = load_spec(path)
         return check_problem(spec.name, export_problem(spec)[0], **kw)
@@ -244,7 +244,7 @@ def format_table(reports: Sequence[PruneReport]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*", type=Path,
-                    help="problem .json files or shrink-model SPEC .py files (default: the corpus)")
+                    help="problem .json files or shrink-model spec .py files (default: the corpus)")
     ap.add_argument("--points", type=int, default=200, help="random shapes per problem (besides the grid)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout-ms", type=int, default=10_000)

@@ -1,4 +1,4 @@
-"""Shrink-model SPEC for the corpus model ``resnet_cnn`` (``tools/gen_corpus_models.py``, the models
+"""Shrink-model spec for the corpus model ``resnet_cnn`` (``tools/gen_corpus_models.py``, the models
 ``smt2_corpus/torch/`` is generated from): the same module, example inputs and dynamic dims
 (``Dim.AUTO(min, max)``), so the emitted test exercises exactly a corpus model. See
 ``docs/shrink_model.md``.

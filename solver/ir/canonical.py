@@ -1,4 +1,4 @@
-"""Canonical problems (SPEC §3): the cache key and the map back to the caller's names and ids.
+"""Canonical problems (docs/problem-format.md §3): the cache key and the map back to the caller's names and ids.
 
 Every operation runs on the canonical problem and its result is mapped back, so a fresh answer
 and a cached one are the same answer by construction. The canonical problem is invariant under
@@ -158,7 +158,7 @@ def canonicalize(p: Problem) -> Canonical:
              for c in sec if c.term is not None]
     terms += [("q", t) for q in p.queries for t in (q.term, q.domain)]
     terms += [("e", t) for q in p.exprs for t in (q.term, q.domain)]
-    terms = list(dict.fromkeys(terms))  # a duplicated entry must not change the symbol order (SPEC §3)
+    terms = list(dict.fromkeys(terms))  # a duplicated entry must not change the symbol order (docs/problem-format.md §3)
     order = list(p.symbols) if lex else _symbol_order(p, terms)
     to_canon = {s.name: f"v{i}" for i, s in enumerate(order)}
     names = {v: k for k, v in to_canon.items()}

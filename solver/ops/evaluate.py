@@ -1,4 +1,4 @@
-"""SPEC §2 ``evaluate``: decide boolean queries and bound integer queries under the problem.
+"""docs/problem-format.md §2 ``evaluate``: decide boolean queries and bound integer queries under the problem.
 
 A query is evaluated at the points that satisfy the ranges, the asserts, the guards and the
 query's own domain (its divisors are non-zero: ``x // y`` means nothing at ``y = 0``). When the
@@ -20,11 +20,14 @@ when they are equal and exact.
 
 If the asserts and guards are unsat there is no point to evaluate at: ``status`` is ``unsat`` and
 every query's ``value`` is ``null`` (vacuous, not "unknown": the answer is final).
+
+Budgets are z3 resource units (``checker.Deadline``), never milliseconds: each query gets an
+equal share of the units left, split between its checks by the units they actually used, so the
+answers do not depend on the machine's load.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -69,7 +72,8 @@ class _Run:
         rows = []
         n = len(self.p.queries)
         for i, q in enumerate(self.p.queries):
-            budget = self.deadline.remaining_ms() // max(1, n - i)
+            self.deadline.ensure_time()  # the outer limit, between queries too
+            budget = self.deadline.remaining() // max(1, n - i)
             rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
         status = out.status
         if status != SAT and self.models:  # a witness found on the way proves the problem sat
@@ -89,7 +93,7 @@ class _Run:
             return False
         if any(not holds(q.domain, m) for m in self.models):
             return True
-        out = self.sess.check([self.sess.ch.negation(q.domain)], budget_ms=budget)
+        out = self.sess.check([self.sess.ch.negation(q.domain)], budget=budget)
         if out.status == SAT:
             self.keep(out.model)
             return True
@@ -107,7 +111,7 @@ class _Run:
             if holds(q.domain, m) and holds(cond, m):
                 return SAT, m
         sel = [] if cond is ir.TRUE else [self.sess.ch.selector(cond)]
-        out = self.sess.check([*self.domain(q), *sel], budget_ms=budget)
+        out = self.sess.check([*self.domain(q), *sel], budget=budget)
         if out.status == SAT:
             return SAT, self.keep(out.model, extra)
         return out.status, None
@@ -115,13 +119,13 @@ class _Run:
     # -------------------------------------------------------------- boolean
     def bool_query(self, q: Query, budget: int) -> dict[str, Any]:
         row: dict[str, Any] = {"id": q.id, "kind": "bool"}
-        t0 = time.monotonic()
+        spent0 = self.deadline.spent
         decided = cheap.decide(q.term, self.facts, self.asserts)
         if decided is not None and q.domain is ir.TRUE:
             row["value"] = decided
             return row
         st_t, m_t = self.witness(q, q.term, budget // 2)
-        left = max(1, budget - int((time.monotonic() - t0) * 1000))
+        left = max(1, budget - (self.deadline.spent - spent0))
         st_f, m_f = self.witness(q, ir.mk_not(q.term), left)
         if st_t == SAT and st_f == SAT:
             row.update(value="depends", when_true=m_t, when_false=m_f)
@@ -140,7 +144,7 @@ class _Run:
     # -------------------------------------------------------------- integer
     def int_query(self, q: Query, budget: int) -> dict[str, Any]:
         row: dict[str, Any] = {"id": q.id, "kind": "int"}
-        t0 = time.monotonic()
+        spent0 = self.deadline.spent
         st, m = self.witness(q, ir.TRUE, budget // 3)
         if st != SAT or m is None:
             row["value"] = None if st == UNSAT else "unknown"
@@ -150,7 +154,7 @@ class _Run:
         linear = self.linear and is_linear([q.term, q.domain])
         bounds = []
         for sense in ("min", "max"):
-            left = budget - int((time.monotonic() - t0) * 1000)
+            left = budget - (self.deadline.spent - spent0)
             bounds.append(self.extreme(q, sense, m, linear, max(1, left // (2 if sense == "min" else 1))))
         (lo, lo_ok), (hi, hi_ok) = bounds
         if lo_ok and hi_ok and lo is not None and lo == hi:
@@ -169,12 +173,12 @@ class _Run:
         z = ch.z3_term(q.term)
         dom = self.domain(q)
         extra = [(f"{q.id} domain", q.domain)]
-        end = time.monotonic() + budget / 1000
+        end = self.deadline.spent + budget  # in resource units
 
         def val(model: Model) -> int:
             return sign * int(py_eval(q.term, model))
 
-        status, om, vals = self.sess.optimize([(sense, z)], dom, budget_ms=int(budget * OPTIMIZE_SHARE))
+        status, om, vals = self.sess.optimize([(sense, z)], dom, budget=int(budget * OPTIMIZE_SHARE))
         unbounded_claim = status == SAT and vals and vals[0] is None
         if unbounded_claim and linear:
             return None, True
@@ -187,11 +191,11 @@ class _Run:
         probe_first = status == SAT and not unbounded_claim
         gallops, ray_tried = 0, False
         while lo is None or lo < best:
-            if time.monotonic() >= end:
+            if self.deadline.spent >= end:
                 return sign * best, False
             if lo is None and not ray_tried and (unbounded_claim or gallops >= RAY_AFTER):
                 ray_tried = True  # the values keep growing: look for a certificate, once
-                left = max(1, int((end - time.monotonic()) * 1000) // 2)
+                left = max(1, (end - self.deadline.spent) // 2)
                 if ray.unbounded(self.p, q.term, q.domain, sense, found, self.deadline, left):
                     return None, True
             if probe_first:
@@ -203,8 +207,8 @@ class _Run:
             else:
                 mid = lo + (best - lo) // 2
             bound = z <= sign * mid if sign == 1 else z >= sign * mid
-            left = max(1, int((end - time.monotonic()) * 1000))
-            out = self.sess.check(dom, [self.sess.lit(bound)], budget_ms=left)
+            left = max(1, end - self.deadline.spent)
+            out = self.sess.check(dom, [self.sess.lit(bound)], budget=left)
             if out.status == SAT:
                 found.append(self.keep(out.model, extra))
                 best = min(best, val(out.model))

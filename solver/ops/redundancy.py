@@ -1,4 +1,4 @@
-"""SPEC §2 ``redundancy``: a verdict per guard and a minimal equivalent guard set.
+"""docs/problem-format.md §2 ``redundancy``: a verdict per guard and a minimal equivalent guard set.
 
 Algorithm (one incremental solver, selectors for every guard and its negation):
 
@@ -16,6 +16,9 @@ Algorithm (one incremental solver, selectors for every guard and its negation):
 
 If ``A & G`` is unsat, step 3 becomes deletion-based unsat-core minimization instead.
 An ``unknown`` check keeps the guard: never a guess.
+
+Budgets are z3 resource units (``checker.Deadline``): every split between checks is computed from
+the units left, so the verdicts and ``minimal`` are the same on any machine and under any load.
 
 Levers before z3 (each sound on its own, counted in ``stats.levers``):
 
@@ -39,7 +42,7 @@ from solver.ops.operation import Back, Operation, Result
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, units
 from solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -48,8 +51,9 @@ SCOPED = True  # z3 checks in a fresh solver with only what they select (Checker
 ALWAYS_TRUE, ALWAYS_FALSE, REDUNDANT, REQUIRED, UNKNOWN, UNSUPPORTED = (
     "always_true", "always_false", "redundant", "required", "unknown", "unsupported")
 
-MIN_CHECK_MS = 50
-FIRST_MIN_MS, FIRST_MAX_MS = 10, 200
+# per-check budgets in resource units, written as the milliseconds of timeout_ms they stand for
+MIN_CHECK = units(50)
+FIRST_MIN, FIRST_MAX = units(10), units(200)
 SLICE_ROUNDS = 6
 ALWAYS_TRUE_SHARE = 0.25
 SCOPED_MIN_GUARDS = 200  # below this a problem's checks all go to the incremental solver
@@ -116,23 +120,28 @@ class _Run:
     def neg(self, i: int) -> int:
         return self.checker().negation(self.can[i])  # type: ignore[arg-type]
 
-    def z3check(self, handles: list[int], budget_ms: int | None = None, *, scoped: bool = True) -> Outcome:
+    def z3check(self, handles: list[int], budget: int | None = None, *, scoped: bool = True) -> Outcome:
         ch = self.checker()
         if self.scoped and scoped:
-            return ch.check_scoped(handles, budget_ms=budget_ms)
-        return ch.check(handles, budget_ms=budget_ms)
+            return ch.check_scoped(handles, budget=budget)
+        return ch.check(handles, budget=budget)
 
     def learn(self, model: dict[str, int | bool]) -> None:
         self.pool.add(dict(model))
 
     def budget(self, pending: int) -> int:
-        rem = self.deadline.remaining_ms()
-        return max(MIN_CHECK_MS, rem // max(1, pending) * 3)
+        """Resource units for a second-pass check: three times its share of what is left.
+        (Both budget functions run once per decision, solver or not: there the outer wall-clock
+        limit is enforced, ``OutOfTime``, also across stretches of pure Python work.)"""
+        self.deadline.ensure_time()
+        rem = self.deadline.remaining()
+        return max(MIN_CHECK, rem // max(1, pending) * 3)
 
     def first_budget(self, pending: int) -> int:
         """A first pass spends at most its share of what is left: hard checks get a second pass."""
-        rem = self.deadline.remaining_ms()
-        return max(FIRST_MIN_MS, min(FIRST_MAX_MS, rem // max(1, pending)))
+        self.deadline.ensure_time()
+        rem = self.deadline.remaining()
+        return max(FIRST_MIN, min(FIRST_MAX, rem // max(1, pending)))
 
     # -------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
@@ -184,16 +193,16 @@ class _Run:
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
         # telling always_true from redundant only labels a guard that greedy drops anyway:
-        # solver time for it is capped so the deletion pass keeps most of the budget
-        floor_ms = self.deadline.remaining_ms() * (1 - ALWAYS_TRUE_SHARE)
+        # solver units for it are capped so the deletion pass keeps most of the budget
+        floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(pending):
             if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
-            if self.deadline.remaining_ms() < floor_ms:
+            if self.deadline.remaining() < floor:
                 continue
-            out = self.z3check(self.A + [self.neg(i)], budget_ms=self.first_budget(len(pending) - k))
+            out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(pending) - k))
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.verdict[i] = ALWAYS_TRUE
@@ -228,7 +237,7 @@ class _Run:
                 out_set |= {j} if j in kept else set(self.implied[j])
             self.implied[i] = sorted(out_set)
 
-    def decide(self, i: int, budget_ms: int) -> str:
+    def decide(self, i: int, budget: int) -> str:
         """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so."""
         if self.pool.refuting(i, self.kept_mask) is not None:
             self.levers["points"] += 1
@@ -248,7 +257,7 @@ class _Run:
         for _ in range(SLICE_ROUNDS):
             if len(near) == len(others):
                 break
-            out = self.z3check(self.A + [self.sel(j) for j in near] + [self.neg(i)], budget_ms=budget_ms)
+            out = self.z3check(self.A + [self.sel(j) for j in near] + [self.neg(i)], budget=budget)
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 return self.drop(i, self.core_guards(out.core, exclude=i))
@@ -261,7 +270,7 @@ class _Run:
             if not bad:
                 break
             near = sorted(set(near) | set(bad))
-        out = self.z3check(self.A + [self.sel(j) for j in others] + [self.neg(i)], budget_ms=budget_ms,
+        out = self.z3check(self.A + [self.sel(j) for j in others] + [self.neg(i)], budget=budget,
                            scoped=len(others) <= SCOPED_MAX)
         self.levers["z3"] += 1
         if out.status == UNSAT:
@@ -313,12 +322,12 @@ class _Run:
                 return
             for i in live:
                 if self.verdict[i] is None and ch.check(self.A + [self.sel(i)],
-                                                        budget_ms=self.budget(len(live))).status == UNSAT:
+                                                        budget=self.budget(len(live))).status == UNSAT:
                     self.verdict[i] = ALWAYS_FALSE
                     break  # one contradiction explains the conflict: the rest need no check
                 elif self.verdict[i] is None and ch.check(self.A + [self.neg(i)],
-                                                          budget_ms=self.budget(len(live))).status == UNSAT:
-                    self.verdict[i] = ALWAYS_TRUE  # SPEC: implied by the asserts alone, even when A & G is unsat
+                                                          budget=self.budget(len(live))).status == UNSAT:
+                    self.verdict[i] = ALWAYS_TRUE  # docs/problem-format.md §2: implied by the asserts alone, even when A & G is unsat
         cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
         false = [i for i in self.removal_order(cands) if self.verdict[i] == ALWAYS_FALSE]
         if false:  # A & f is unsat on its own: {f} is a minimal core and implies every other guard
@@ -329,7 +338,7 @@ class _Run:
                 rest = sorted(kept - {i})
                 if not rest:
                     break
-                out = ch.check(self.A + [self.sel(j) for j in rest], budget_ms=self.budget(len(cands)))
+                out = ch.check(self.A + [self.sel(j) for j in rest], budget=self.budget(len(cands)))
                 if out.status == UNSAT:
                     kept.discard(i)
                 elif out.status != SAT:

@@ -1,4 +1,4 @@
-"""SPEC §2 ``shrink``: the smallest assignment that satisfies every assert, guard and range.
+"""docs/problem-format.md §2 ``shrink``: the smallest assignment that satisfies every assert, guard and range.
 
 "Smallest" is measured on absolute values: ``sum`` minimizes ``Σ|s|``, ``max`` minimizes
 ``max|s|`` (ties broken by ``Σ|s|``), ``lex`` minimizes ``|s|`` symbol by symbol in declaration
@@ -13,8 +13,11 @@ there — so a model is known before the first solver call. When the problem has
 keeps the hinted symbols apart (only possible when the hints violate the problem), the
 constraint is dropped with a warning rather than answering "unsat".
 
-``optimal`` is true only when the descent proved the bound (see ``optimum``); on timeout the
-best model found is returned with ``optimal: false``.
+``optimal`` is true only when the descent proved the bound (see ``optimize.Session.descend``).
+Anytime: when the operation's resource units run out, the best model seen so far — z3 Optimize's
+best before it stopped included, once re-checked in Python — is returned with ``optimal: false``,
+never the starting point when a better model was seen. Only the outer wall-clock limit (a
+load-dependent event) turns the answer into ``unknown`` (``checker.OutOfTime``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from solver.errors import InternalError
 from solver.ir.problem import Problem, Symbol
 from solver.ir.pyeval import Value, evaluate
 from solver.ops.operation import Back, Operation, Result, timeout_unknown
-from solver.ops.selfcheck import hint_model, hint_warnings, verify_model
+from solver.ops.selfcheck import hint_model, hint_warnings, verify_model, violations
 from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.objectives import Lit, distinct_literal, objectives
 from solver.smt.optimize import Model, Objective, Session
@@ -42,7 +45,7 @@ OPTIMIZE_SHARE = 0.6  # of the remaining budget z3 Optimize may use before the d
 
 def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *,
            method: str = DEFAULT_METHOD) -> dict[str, Any]:
-    """The SPEC §2 shrink result for a (canonical) problem."""
+    """The docs/problem-format.md §2 shrink result for a (canonical) problem."""
     if method not in METHODS:
         raise ValueError(f"unknown shrink method {method!r}")
     if method == "auto":
@@ -61,7 +64,12 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
             raise InternalError(f"self-check failed: the model {dict(m)} merges {clash[0]}, whose hints "
                                 "differ; please report this problem")
 
+    def fits(m: Mapping[str, Value]) -> bool:
+        """``accept`` without raising: for a model z3 handed over without a verdict."""
+        return not violations(problem, m) and all(m[a] != m[b] for a, b in pairs)
+
     start: Model | None = hint_model(problem)
+    from_hints = start is not None
     if start is None:
         out = sess.check(lits=dl)
         if out.status == UNSAT and dl:
@@ -75,12 +83,16 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
         if out.status != SAT:
             return {"status": "unknown", "reason": out.reason, "warnings": warnings}
         start = out.model
-    accept(start)
+        accept(start)
+    # (hints come checked by hint_model, and differ on every distinct pair by construction:
+    # re-evaluating 300 guards in Python would cost a Swin set a few hundred ms)
     objs = objectives(kind, ints, sess)
     if method == "optimize":
-        model, optimal = _with_optimize(sess, objs, start, dl, accept)
+        model, optimal = _with_optimize(sess, objs, start, dl, accept, fits)
     else:
-        model, optimal = sess.descend(objs, start, dl, accept=accept)
+        # PyTorch's trace-time sizes are often already smallest on large sets (both Swin sets):
+        # then the first probe just below them is the proof (swin_export 148k -> 69k units)
+        model, optimal = sess.descend(objs, start, dl, accept=accept, probe_first=from_hints)
     res: dict[str, Any] = {"status": SAT, "model": model, "objective": kind,
                            "objective_value": objective_value(kind, ints, model), "optimal": optimal}
     if problem.inputs:
@@ -91,14 +103,24 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
 
 
 def _with_optimize(sess: Session, objs: Sequence[Objective], start: Model, dl: list[Lit],
-                   accept: Any) -> tuple[Model, bool]:
-    """z3 Optimize proposes; the descent (first probe just below the proposal) proves."""
-    budget = int(sess.deadline.remaining_ms() * OPTIMIZE_SHARE)
-    status, m, _ = sess.optimize([("min", o.term) for o in objs], lits=dl, budget_ms=budget)
+                   accept: Any, fits: Any) -> tuple[Model, bool]:
+    """z3 Optimize proposes; the descent (first probe just below the proposal) proves.
+
+    When Optimize runs out of units its best model so far still becomes the descent's start
+    (if Python confirms it and it beats ``start``), so that work is not lost."""
+    budget = int(sess.deadline.remaining() * OPTIMIZE_SHARE)
+    status, m, _ = sess.optimize([("min", o.term) for o in objs], lits=dl, budget=budget)
     if status == SAT and m is not None:
         accept(m)
         start = m
+    elif m is not None and fits(m) and _better(objs, m, start):
+        start = m
     return sess.descend(objs, start, dl, accept=accept, probe_first=True)
+
+
+def _better(objs: Sequence[Objective], a: Model, b: Model) -> bool:
+    """``a`` is lexicographically smaller than ``b`` on the objective's levels."""
+    return [o.value(a) for o in objs] < [o.value(b) for o in objs]
 
 
 def objective_value(kind: str, ints: Sequence[Symbol], model: Mapping[str, Value]) -> int | list[int]:

@@ -1,4 +1,4 @@
-"""SPEC §2 ``simplify``: the canonical form of each expression under the context.
+"""docs/problem-format.md §2 ``simplify``: the canonical form of each expression under the context.
 
 The context is the ranges, the asserts and the guards: every form is equal to its expression at
 every point of the context where the expression is defined (its divisors non-zero). Built for a
@@ -55,7 +55,7 @@ from solver.reason import intervals as cheap
 from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
-from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.checker import SAT, UNSAT, Deadline, units
 from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
@@ -377,14 +377,14 @@ class _Run:
     def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int = CHECK_MS) -> bool | None:
         """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
         symbols), False refuted (a model of the whole context: it joins the points), None
-        undecided."""
-        budget = min(budget_ms, self.deadline.remaining_ms())
+        undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
+        budget = self.deadline.grant(units(budget_ms))
         if budget <= 0:
             return None
         s = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
         self.checks += 1
         hs = [s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
-        out = s.check(hs, budget_ms=budget)
+        out = s.check(hs, budget=budget)
         if out.status == UNSAT:
             return True
         if out.status == SAT and self.add_point(dict(out.model)):
@@ -395,7 +395,7 @@ class _Run:
     def run(self) -> dict[str, Any]:
         status = SAT if self.values.points else None
         if status is None:
-            out = self.sess.check(budget_ms=min(CHECK_MS * 4, self.deadline.remaining_ms()))
+            out = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
             status = out.status
             if out.status == SAT:
                 self.add_point(dict(out.model))

@@ -8,8 +8,8 @@ translation and checker as the JSON operations (``solve``), and every model is r
 Python integers before anything is printed. A bad command prints ``(error "line L column C: …")``
 and the script goes on, as z3 does; a malformed S-expression ends the run after its error line.
 
-Differences from z3, on purpose: a ``div``/``mod`` by zero makes its assertion false (SPEC
-§1.2's implicit ``divisor != 0``), where SMT-LIB leaves the value unspecified; ``unknown`` comes
+Differences from z3, on purpose: a ``div``/``mod`` by zero makes its assertion false (the
+implicit ``divisor != 0`` of docs/problem-format.md §1.2), where SMT-LIB leaves the value unspecified; ``unknown`` comes
 with no model.
 """
 
@@ -20,7 +20,7 @@ from solver.ir.problem import Constraint, Options, Problem, Symbol
 from solver.ir.pyeval import evaluate
 from solver.ir.terms import Term
 from solver.ops.solve import solve
-from solver.smt.checker import Deadline
+from solver.smt.checker import Deadline, OutOfTime
 from solver.syntax.sexpr import iter_top, line_col
 from solver.syntax.smtlib_script import Assertion, Command, Script
 from solver.syntax.smtlib_terms import BOOL_SORT
@@ -106,7 +106,10 @@ class _Runner:
 
     def _check(self, s: Script) -> None:
         problem = _problem(s.symbols, s.assertions, self.timeout_ms)
-        res = solve(problem, Deadline(self.timeout_ms))  # re-checks the model in Python
+        try:
+            res = solve(problem, Deadline(self.timeout_ms))  # re-checks the model in Python
+        except OutOfTime:
+            res = {"status": "unknown", "reason": "timeout"}
         status = res["status"]
         self.model = res.get("model") if status == "sat" else None
         labels = {a.name for a in s.assertions if a.name is not None}

@@ -1,4 +1,4 @@
-"""SPEC §2 ``solve``: one satisfying assignment, an unsat core of ids, or ``unknown``."""
+"""docs/problem-format.md §2 ``solve``: one satisfying assignment, an unsat core of ids, or ``unknown``."""
 
 from __future__ import annotations
 

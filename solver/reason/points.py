@@ -9,7 +9,7 @@ The pool starts from the hints (PyTorch's trace-time sizes) and small determinis
 from them (one or two symbols at a time, which break few guards at once), and grows with every
 model z3 returns. Masks are computed on the terms the solver uses (``rewrite``'s canonical forms,
 one pass over their shared DAG per point); before a point decides anything, ``verify`` re-checks
-the claim on the original terms with ``pyeval`` — exactly the semantics of SPEC §1.2.
+the claim on the original terms with ``pyeval`` — exactly the semantics of docs/problem-format.md §1.2.
 """
 
 from __future__ import annotations

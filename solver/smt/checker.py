@@ -5,11 +5,31 @@ query) gets a selector ``p`` with ``p -> F`` asserted once; a check is then ``ch
 Learned lemmas survive between checks, nothing is re-translated, and an unsat answer comes with
 a core of selectors that maps straight back to ids.
 
+Budgets are deterministic (issue 13): a verdict must not depend on the machine's load. Every
+decision inside an operation is budgeted in z3 *resource units* (``rlimit``), never in
+milliseconds. A check is granted units, z3 stops deterministically when they run out, and the
+units it used (the context's ``rlimit count`` before and after; z3 reports it per context,
+cumulatively) are charged to the operation's ``Deadline``. Each operation gets its own
+``z3.Context``: AST ids, and with them z3's search, then do not depend on what the process solved
+before (in the shared main context the same problem gave two different smallest models in one
+process). Checks always run with at least one assumption, which keeps z3 on its incremental
+kernel; without one it may pick a tactic with a wall-clock ``try_for`` inside.
+
+``options.timeout_ms`` becomes units through ``UNITS_PER_MS`` (calibrated on the torch corpus'
+checks: see the constant) and survives as time only in the outer limit of the whole operation
+(``outer_ms``), counted in the process's CPU time: on this shared 2-core VM the same Swin shrink
+took 0.7 s and 7.3 s of wall time minutes apart (0.3 s of CPU), so a wall-clock limit would have
+turned load into answers again. When the outer limit passes, when a watchdog calls
+``Deadline.interrupt``, or when a hang guard on the wall clock (``HANG_FACTOR`` times the limit,
+also z3's own ``timeout``) fires, the next check — or the running one — raises ``OutOfTime``: the
+caller answers the operation's sound ``unknown`` result for everything instead of a partial one.
+
 This is the one place where foreign exceptions (z3, pysmt) become symguard outcomes or errors.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +45,45 @@ from solver.smt.encode import Encoding
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 
+# z3 resource units granted per millisecond of ``timeout_ms``. Measured on the corpus (redundancy
+# and shrink on swin, vit_patchify, wav2vec2, reshape_zoo; redundancy on synthetic_500), per ms
+# of CPU time: checks doing real search count 900-2,000 units, synthetic_500's 436 small checks
+# 280 with their setup charged (below); per ms of wall time on this shared 2-core VM at load 6-15,
+# 200-750 and 30-130. At 100, the heaviest run (synthetic_500, every unit spent) takes about
+# timeout_ms of CPU, Python included; the Swin sets' checks take at most ~100 ms.
+UNITS_PER_MS = 100
+# The outer limit, in CPU time of the process, a runaway guard rather than a budget: the Python
+# side of an operation (rewriting, points, translation) is not counted in units.
+OUTER_FACTOR = 3
+OUTER_SLACK_MS = 1000
+# The wall-clock hang guard: this many times the outer limit (z3's own ``timeout`` in each check).
+HANG_FACTOR = 5
+
+
+def units(ms: float) -> int:
+    """The resource units that stand for ``ms`` milliseconds of ``timeout_ms``."""
+    return max(0, int(ms * UNITS_PER_MS))
+
+
+# What a check costs beyond the units z3 counts, charged in units so that the number of checks
+# is bounded too: z3 counts search, not setup. Measured here: a check ~0.25 ms, plus ~0.03 ms per
+# assumption (the incremental checks of a 500-guard set carry 265 and took ~8 ms for 1,000
+# counted units); a fresh scoped solver ~2 ms (its first assertion builds z3's SMT context) plus
+# ~0.05 ms per formula.
+CHECK_COST, ASSUMPTION_COST = units(0.25), units(0.03)
+SCOPED_COST, FORMULA_COST = units(2), units(0.05)
+
+
+def outer_ms(timeout_ms: int) -> int:
+    """The outer limit (CPU ms) of a whole operation whose options say ``timeout_ms``."""
+    return timeout_ms * OUTER_FACTOR + OUTER_SLACK_MS
+
+
+class OutOfTime(Exception):
+    """The outer limit or the hang guard passed (or ``Deadline.interrupt`` was called) during an
+    operation. Not a ``SymguardError``: it never reaches a caller; the library turns it into the
+    operation's sound ``unknown`` result (reason ``timeout``, never cached)."""
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -35,18 +94,126 @@ class Outcome:
 
 
 class Deadline:
-    """The operation's time budget (SPEC options.timeout_ms), shared by all its checks."""
+    """An operation's budget (options.timeout_ms, docs/problem-format.md §1.3), shared by all its checks.
 
-    def __init__(self, budget_ms: int) -> None:
+    ``units`` (z3 resource units) decide everything inside the operation: each split between
+    checks is computed from ``remaining()``. Time only ends the whole operation (``OutOfTime``):
+    ``limit_ms`` (default ``outer_ms(timeout_ms)``) of the process's CPU time, or ``HANG_FACTOR``
+    times that of wall time (``wall_end``), whichever comes first. One z3 context per deadline
+    (``ctx``): every z3 object of the operation lives in it.
+    """
+
+    def __init__(self, budget_ms: int, *, budget_units: int | None = None,
+                 limit_ms: int | None = None) -> None:
         self.budget_ms = budget_ms
-        self.end = time.monotonic() + budget_ms / 1000.0
+        self.units = units(budget_ms) if budget_units is None else budget_units
+        self.spent = 0
+        limit = (outer_ms(budget_ms) if limit_ms is None else limit_ms) / 1000.0
+        self.cpu_end = time.process_time() + limit
+        self.wall_end = time.monotonic() + HANG_FACTOR * limit
+        self._ctx: z3.Context | None = None
+        self._stop = threading.Event()
 
-    def remaining_ms(self) -> int:
-        return max(0, int((self.end - time.monotonic()) * 1000))
+    @property
+    def ctx(self) -> z3.Context:
+        """The operation's own z3 context, made on first use (an operation that needs no solver
+        call, most redundancy runs on the corpus, never pays the ~2 ms it takes)."""
+        if self._ctx is None:
+            self._ctx = z3.Context()
+        return self._ctx
+
+    def remaining(self) -> int:
+        """Resource units left for the operation's checks."""
+        return max(0, self.units - self.spent)
+
+    def charge(self, used: int) -> None:
+        self.spent += max(0, used)
 
     @property
     def expired(self) -> bool:
-        return time.monotonic() >= self.end
+        """Every unit is spent: further checks answer ``unknown`` (deterministically)."""
+        return self.spent >= self.units
+
+    def wall_left_ms(self) -> int:
+        return max(0, int((self.wall_end - time.monotonic()) * 1000))
+
+    @property
+    def out_of_time(self) -> bool:
+        """The outer limit passed or an interrupt came: the operation's answer would depend on load."""
+        return self._stop.is_set() or time.process_time() >= self.cpu_end or time.monotonic() >= self.wall_end
+
+    def ensure_time(self) -> None:
+        """Raise ``OutOfTime`` once the outer limit has passed (call between pieces of work)."""
+        if self.out_of_time:
+            raise OutOfTime
+
+    def adopt_context(self, other: Deadline) -> None:
+        """Use the z3 context of ``other`` (a session kept across requests, ``solver.session``):
+        the z3 objects it built live there, and this deadline's ``interrupt`` must reach them."""
+        self._ctx = other.ctx
+
+    def interrupt(self) -> None:
+        """End the operation from another thread (a watchdog): the running z3 check stops and
+        raises ``OutOfTime`` in the thread running the operation, as does every later check."""
+        self._stop.set()
+        ctx = self._ctx
+        if ctx is not None:
+            ctx.interrupt()
+
+    def grant(self, budget: int | None) -> int:
+        """Units for one check: ``budget`` (all that is left when None), never more than is left."""
+        left = self.remaining()
+        return left if budget is None else max(0, min(budget, left))
+
+    def run(self, s: z3.Solver | z3.Optimize, budget: int | None, args: Sequence[z3.BoolRef],
+            cost: int = CHECK_COST) -> tuple[z3.CheckSatResult | None, bool]:
+        """``s.check(*args)`` under ``budget`` units and the outer limit; charges ``cost`` (the
+        setup) and the units z3 used.
+
+        Returns (z3's answer, whether the units ran out); (None, True) when the grant does not
+        cover ``cost``. Raises ``OutOfTime`` when the hang guard or an interrupt ended it,
+        ``Z3Failed`` on a z3 exception."""
+        grant = self.grant(budget) - cost
+        self.ensure_time()
+        if grant <= 0:
+            return None, True
+        self.charge(cost)
+        wall = self.wall_left_ms()
+        if wall <= 0:
+            raise OutOfTime
+        s.set("rlimit", grant)
+        s.set("timeout", wall)
+        before = _rlimit_count(s)
+        try:
+            r = s.check(*args)
+        except z3.Z3Exception as e:
+            self.charge(_rlimit_count(s) - before)
+            if self.out_of_time:
+                raise OutOfTime from None
+            raise Z3Failed("resource" if "memory" in str(e).lower() else "incomplete") from e
+        used = _rlimit_count(s) - before
+        self.charge(used)
+        if r == z3.unknown:
+            low = s.reason_unknown().lower()
+            if used >= grant or "resource limit" in low:  # the units ran out: deterministic
+                return r, True
+            if self.out_of_time or "cancel" in low or "timeout" in low:
+                raise OutOfTime  # the hang guard or an interrupt, not the units: load-dependent
+        return r, False
+
+
+class Z3Failed(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _rlimit_count(s: z3.Solver | z3.Optimize) -> int:
+    """The context's resource counter (z3 reports it in every solver's statistics)."""
+    try:
+        return int(s.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:  # pragma: no cover - every z3 since 4.5 reports it
+        return 0
 
 
 class Checker:
@@ -56,8 +223,10 @@ class Checker:
         self.problem = problem
         self.deadline = deadline
         self.enc = Encoding()
-        self.conv = Z3Converter(self.enc.env, z3.main_ctx())
-        self.solver = z3.Solver()
+        self.ctx = deadline.ctx
+        self.conv = Z3Converter(self.enc.env, self.ctx)
+        self.solver = z3.Solver(ctx=self.ctx)
+        self._on = z3.Bool(".on", self.ctx)  # an assumption in every check: z3's incremental kernel
         self._defs_done = 0
         self._selectors: dict[Term, int] = {}
         self._lits: list[z3.BoolRef] = []
@@ -69,6 +238,7 @@ class Checker:
         self._defs_z3: dict[tuple[bool, Term, Term], z3.BoolRef] = {}
         self.checks = 0
         self.solver_ms = 0.0
+        self.units = 0  # resource units this checker's checks used
         self._sym_z3 = {s.name: self.conv.convert(self.enc.symbol(s.name, s.is_bool)) for s in problem.symbols}
         for s in problem.symbols:
             self._add(self.enc.range_constraint(s))
@@ -109,7 +279,7 @@ class Checker:
 
     def _new_lit(self, f: object, t: Term | None = None) -> int:
         h = len(self._lits)
-        lit = z3.Bool(f".p{h}")
+        lit = z3.Bool(f".p{h}", self.ctx)
         self._lits.append(lit)
         self._by_zid[lit.get_id()] = h
         self._lit_terms.append(t)
@@ -123,44 +293,19 @@ class Checker:
         return h
 
     # -------------------------------------------------------------- checking
-    def check(self, handles: Iterable[int], *, budget_ms: int | None = None,
+    def check(self, handles: Iterable[int], *, budget: int | None = None,
               extra: Sequence[z3.BoolRef] = ()) -> Outcome:
-        """Check the conjunction of the selected formulas (plus ranges and definitions)."""
-        remaining = self.deadline.remaining_ms()
-        ms = remaining if budget_ms is None else min(budget_ms, remaining)
-        if ms <= 0:
-            return Outcome(UNKNOWN, reason="timeout")
-        hs = list(handles)
-        self.solver.set("timeout", ms)
-        self.checks += 1
-        t0 = time.perf_counter()
-        try:
-            r = self.solver.check(*[self._lits[h] for h in hs], *extra)
-        except z3.Z3Exception as e:
-            return Outcome(UNKNOWN, reason="resource" if "memory" in str(e).lower() else "incomplete")
-        finally:
-            self.solver_ms += (time.perf_counter() - t0) * 1000
-        if r == z3.sat:
-            return Outcome(SAT, model=self._model())
-        if r == z3.unsat:
-            core = tuple(sorted(self._by_zid[c.get_id()] for c in self.solver.unsat_core()
-                                if c.get_id() in self._by_zid))
-            return Outcome(UNSAT, core=core)
-        return Outcome(UNKNOWN, reason=_reason(self.solver.reason_unknown(), self.deadline, ms))
+        """Check the conjunction of the selected formulas (plus ranges and definitions) within
+        ``budget`` resource units (all that is left when None)."""
+        return self._run(self.solver, [*(self._lits[h] for h in handles), *extra], budget)
 
-    def check_scoped(self, handles: Iterable[int], *, budget_ms: int | None = None) -> Outcome:
+    def check_scoped(self, handles: Iterable[int], *, budget: int | None = None) -> Outcome:
         """As ``check``, in a fresh z3 solver holding only the selected formulas, the ranges and
         the division definitions those formulas use. The incremental solver carries every
         definition and selector ever created, and with non-linear terms among them z3's
         arithmetic works on all of them in every check; a scoped check does not."""
-        remaining = self.deadline.remaining_ms()
-        ms = remaining if budget_ms is None else min(budget_ms, remaining)
-        if ms <= 0:
-            return Outcome(UNKNOWN, reason="timeout")
         hs = list(handles)
-        s = z3.Solver()
-        s.set("timeout", ms)
-        s.add(*self._ranges_z3)
+        forms = list(self._ranges_z3)
         keys: dict[tuple[bool, Term, Term], None] = {}
         for h in hs:
             t = self._lit_terms[h]
@@ -168,7 +313,7 @@ class Checker:
                 raise InternalError("a scoped check needs selectors built from IR terms")
             for k in self.enc.pairs_of(t):
                 keys[k] = None
-            s.add(self._lit_impl[h])
+            forms.append(self._lit_impl[h])
         for k in keys:
             d = self._defs_z3.get(k)
             if d is None:
@@ -176,30 +321,41 @@ class Checker:
                 if f is None:
                     continue
                 d = self._defs_z3[k] = self.conv.convert(f)
-            s.add(d)
+            forms.append(d)
+        cost = CHECK_COST + ASSUMPTION_COST * len(hs) + SCOPED_COST + FORMULA_COST * len(forms)
+        if self.deadline.grant(budget) <= cost:  # not worth building the solver
+            self.checks += 1
+            self.deadline.ensure_time()
+            return Outcome(UNKNOWN, reason="timeout")
+        s = z3.Solver(ctx=self.ctx)
+        s.add(*forms)
+        return self._run(s, [self._lits[h] for h in hs], budget, cost)
+
+    def _run(self, s: z3.Solver, lits: list[z3.BoolRef], budget: int | None,
+             cost: int | None = None) -> Outcome:
         self.checks += 1
+        spent = self.deadline.spent
         t0 = time.perf_counter()
         try:
-            r = s.check(*[self._lits[h] for h in hs])
-        except z3.Z3Exception as e:
-            return Outcome(UNKNOWN, reason="resource" if "memory" in str(e).lower() else "incomplete")
+            if cost is None:
+                cost = CHECK_COST + ASSUMPTION_COST * len(lits)
+            r, ran_out = self.deadline.run(s, budget, [self._on, *lits], cost)
+        except Z3Failed as e:
+            return Outcome(UNKNOWN, reason=e.reason)
         finally:
             self.solver_ms += (time.perf_counter() - t0) * 1000
+            self.units += self.deadline.spent - spent
+        if r is None or ran_out:
+            return Outcome(UNKNOWN, reason="timeout")
         if r == z3.sat:
-            m = s.model()
-            out: dict[str, int | bool] = {}
-            for name, v in self._sym_z3.items():
-                val = m.eval(v, model_completion=True)
-                out[name] = z3.is_true(val) if z3.is_bool(val) else val.as_long()
-            return Outcome(SAT, model=out)
+            return Outcome(SAT, model=self._model(s.model()))
         if r == z3.unsat:
             core = tuple(sorted(self._by_zid[c.get_id()] for c in s.unsat_core()
                                 if c.get_id() in self._by_zid))
             return Outcome(UNSAT, core=core)
-        return Outcome(UNKNOWN, reason=_reason(s.reason_unknown(), self.deadline, ms))
+        return Outcome(UNKNOWN, reason=_reason(s.reason_unknown()))
 
-    def _model(self) -> dict[str, int | bool]:
-        m = self.solver.model()
+    def _model(self, m: z3.ModelRef) -> dict[str, int | bool]:
         out: dict[str, int | bool] = {}
         for name, v in self._sym_z3.items():
             val = m.eval(v, model_completion=True)
@@ -220,10 +376,9 @@ class Checker:
         return self._lits[handle]
 
 
-def _reason(text: str, deadline: Deadline, ms: int) -> str:
+def _reason(text: str) -> str:
+    """Why z3 gave up by itself (the units and the wall clock are told apart by ``Deadline.run``)."""
     low = text.lower()
-    if "timeout" in low or "canceled" in low or "cancelled" in low or deadline.expired:
-        return "timeout"
     if "memory" in low or "resource" in low or "max." in low:
         return "resource"
     return "incomplete"

@@ -1,4 +1,4 @@
-"""Translate IR into pysmt formulas with exact integer encodings (SPEC §1.2).
+"""Translate IR into pysmt formulas with exact integer encodings (docs/problem-format.md §1.2).
 
 pysmt has no integer floor division or modulus, and its Int ``Div`` is z3's Euclidean ``div``,
 which differs from Python's ``//`` for negative divisors. So every distinct pair ``(a, b)`` under

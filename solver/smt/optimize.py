@@ -7,11 +7,13 @@ built (same translation, same division encodings). Two methods, both behind ``Se
   value ``b`` and a proven lower bound ``lo``, check ``obj <= (lo + b) // 2`` under an assumption
   literal; sat lowers ``b`` to the new model's value, unsat raises ``lo``. ``lo == b`` proves the
   optimum. Lexicographic objectives fix each level at its optimum (``obj_i <= b_i``) before the
-  next. Every check is bounded by the deadline, so a hard (non-linear) check ends the descent
-  with the best model so far.
+  next. Every check is bounded by the operation's resource units (``checker.Deadline``), so a
+  hard (non-linear) check ends the descent with the best model so far.
 * ``optimize`` — z3's ``Optimize`` over a copy of the checker's assertions. Its answer is never
   taken on trust: the claimed optimum is re-proven by one ``descend`` check (``obj < b``
-  unsat), which also catches z3's optimizer being unsound on non-linear input.
+  unsat), which also catches z3's optimizer being unsound on non-linear input. When its units
+  run out, the best model it had found is still handed back (``anytime``), for the caller to
+  re-check and start the descent from.
 
 Every model is re-checked in Python (``selfcheck``) by the callers before it leaves the library.
 """
@@ -27,7 +29,18 @@ from solver.errors import InternalError
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ir.pyeval import Value
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome
+from solver.smt.checker import (
+    ASSUMPTION_COST,
+    CHECK_COST,
+    FORMULA_COST,
+    SAT,
+    SCOPED_COST,
+    UNSAT,
+    Checker,
+    Deadline,
+    Outcome,
+    Z3Failed,
+)
 
 Model = dict[str, Value]
 
@@ -58,14 +71,15 @@ class Session:
 
     def lit(self, e: z3.BoolRef) -> z3.BoolRef:
         """A fresh assumption literal ``b`` with ``b -> e`` asserted."""
-        b = z3.Bool(f".o{self._n}")
+        b = z3.Bool(f".o{self._n}", self.ch.ctx)
         self._n += 1
         self.ch.solver.add(z3.Implies(b, e))
         return b
 
     def check(self, handles: Sequence[int] = (), lits: Sequence[z3.BoolRef] = (), *,
-              budget_ms: int | None = None) -> Outcome:
-        return self.ch.check([*self.base, *handles], extra=lits, budget_ms=budget_ms)
+              budget: int | None = None) -> Outcome:
+        """A check of the problem plus ``handles`` and ``lits`` within ``budget`` resource units."""
+        return self.ch.check([*self.base, *handles], extra=lits, budget=budget)
 
     def core_ids(self, out: Outcome) -> list[str]:
         return [self.ids[h] for h in out.core if h in self.ids]
@@ -103,36 +117,59 @@ class Session:
     # -------------------------------------------------------------- z3 Optimize
     def optimize(self, terms: Sequence[tuple[str, z3.ArithRef]], handles: Sequence[int] = (),
                  lits: Sequence[z3.BoolRef] = (), *,
-                 budget_ms: int | None = None) -> tuple[str, Model | None, list[int | None]]:
+                 budget: int | None = None) -> tuple[str, Model | None, list[int | None]]:
         """z3 Optimize on ``("min"|"max", term)`` levels (lexicographic): status, model, values.
 
-        A value is None when z3 says the level is unbounded; callers decide whether to trust it."""
-        ms = self.deadline.remaining_ms() if budget_ms is None else min(budget_ms, self.deadline.remaining_ms())
-        if ms <= 0:
-            return "unknown", None, []
-        opt = z3.Optimize()
-        opt.set(timeout=ms)
-        opt.add(self.ch.solver.assertions())
-        hs = [opt.minimize(t) if sense == "min" else opt.maximize(t) for sense, t in terms]
+        A value is None when z3 says the level is unbounded; callers decide whether to trust it.
+        With status ``unknown`` the model, when not None, is the best one z3 saw before its units
+        ran out (not re-checked here: callers do that before using it)."""
+        forms = self.ch.solver.assertions()
         assumptions = [self.ch.literal(h) for h in (*self.base, *handles)] + list(lits)
+        cost = CHECK_COST + ASSUMPTION_COST * len(assumptions) + SCOPED_COST + FORMULA_COST * len(forms)
+        self.ch.checks += 1
+        if self.deadline.grant(budget) <= cost:
+            self.deadline.ensure_time()
+            return "unknown", None, []
+        opt = z3.Optimize(ctx=self.ch.ctx)
+        opt.add(forms)
+        hs = [opt.minimize(t) if sense == "min" else opt.maximize(t) for sense, t in terms]
+        spent = self.deadline.spent
         try:
-            r = opt.check(*assumptions)
-        except z3.Z3Exception:
+            r, ran_out = self.deadline.run(opt, budget, assumptions, cost)
+        except Z3Failed:
+            return "unknown", None, []
+        finally:
+            self.ch.units += self.deadline.spent - spent
+        if r is None:
             return "unknown", None, []
         if r == z3.unsat:
             return UNSAT, None, []
         if r != z3.sat:
+            return "unknown", (self._read(opt) if ran_out else None), []
+        model = self._read(opt)
+        if model is None:  # pragma: no cover - z3 answered sat
             return "unknown", None, []
-        m = opt.model()
-        model: Model = {}
-        for s in self.problem.symbols:
-            v = m.eval(self.ch.z3_symbol(s.name), model_completion=True)
-            model[s.name] = z3.is_true(v) if z3.is_bool(v) else v.as_long()
         values: list[int | None] = []
         for (sense, _), h in zip(terms, hs):
             v = h.value()
             values.append(v.as_long() if z3.is_int_value(v) else None)
         return SAT, model, values
+
+    def _read(self, opt: z3.Optimize) -> Model | None:
+        try:
+            m = opt.model()
+        except z3.Z3Exception:
+            return None
+        model: Model = {}
+        for s in self.problem.symbols:
+            v = m.eval(self.ch.z3_symbol(s.name), model_completion=True)
+            if z3.is_true(v) or z3.is_false(v):
+                model[s.name] = z3.is_true(v)
+            elif z3.is_int_value(v):
+                model[s.name] = v.as_long()
+            else:  # pragma: no cover - a partial model
+                return None
+        return model
 
 
 # ------------------------------------------------------------------ helpers

@@ -68,8 +68,9 @@ def period(terms: Sequence[Term]) -> int:
 
 
 def unbounded(problem: Problem, query: Term, domain: Term, sense: str, models: Sequence[Mapping[str, Value]],
-              deadline: Deadline, budget_ms: int) -> bool:
-    """True only with a certificate (see the module docstring) that ``query`` has no ``sense`` bound."""
+              deadline: Deadline, budget: int) -> bool:
+    """True only with a certificate (see the module docstring) that ``query`` has no ``sense``
+    bound. The certificate checks share ``budget`` resource units (``checker.Deadline``)."""
     if not models:
         return False
     ints = [s for s in problem.symbols if not s.is_bool]
@@ -88,15 +89,16 @@ def unbounded(problem: Problem, query: Term, domain: Term, sense: str, models: S
         if any(trend.values()):
             dirs.insert(0, trend)
     seen: list[dict[str, int]] = []
+    end = deadline.spent + budget
     for d in dirs:
         d = {k: v for k, v in d.items() if v}
         if d in seen or not _fits_ranges(ints, d):
             continue
         seen.append(d)
-        left = min(budget_ms, deadline.remaining_ms())
+        left = min(end - deadline.spent, deadline.remaining())
         if left <= 0:
             return False
-        if _certify(problem, cons, query, sign, m, d, Deadline(left)):
+        if _certify(problem, cons, query, sign, m, d, deadline, left):
             return True
     return False
 
@@ -115,7 +117,7 @@ def _fits_ranges(ints: Sequence[Symbol], d: Mapping[str, int]) -> bool:
 
 
 def _certify(problem: Problem, cons: Sequence[Term], query: Term, sign: int, m: Mapping[str, Value],
-             d: Mapping[str, int], deadline: Deadline) -> bool:
+             d: Mapping[str, int], deadline: Deadline, budget: int) -> bool:
     t = ir.mk_sym(T)
     at: list[dict[str, Term]] = []
     for shift in (0, 1):
@@ -143,5 +145,5 @@ def _certify(problem: Problem, cons: Sequence[Term], query: Term, sign: int, m: 
     if claim.kind == ir.BCONST:
         return bool(claim.value)
     tp = Problem((Symbol(T, 0, None),), options=Options(timeout_ms=max(1, deadline.budget_ms)))
-    ch = Checker(tp, deadline)
-    return ch.check([ch.negation(claim)]).status == UNSAT
+    ch = Checker(tp, deadline)  # the operation's context and units
+    return ch.check([ch.negation(claim)], budget=budget).status == UNSAT

@@ -5,6 +5,7 @@ Faults name where they are (``guards[3]``, ``symbols.s0.min``) so a person can f
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ TermParser = Callable[[str], Parsed]
 
 
 def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem:
-    """Validate a SPEC §1 JSON document (already decoded) into a ``Problem``."""
+    """Validate a docs/problem-format.md §1 JSON document (already decoded) into a ``Problem``."""
     if not isinstance(data, Mapping):
         raise InvalidProblemError("a problem must be a JSON object", where="$")
     unknown = sorted(set(data) - _TOP_KEYS)
@@ -127,6 +128,8 @@ def _symbols(raw: Any, options: Options) -> list[Symbol]:
         w = f"symbols.{name}"
         if not isinstance(name, str) or not NAME_RE.match(name) or name.startswith("__"):
             raise InvalidProblemError(f"{name!r} is not a valid symbol name", where=w)
+        if keyword.iskeyword(name):  # True/False/None are values and the rest syntax, never a symbol
+            raise InvalidProblemError(f"{name!r} is a Python keyword, not a valid symbol name", where=w)
         if decl is None:
             decl = {}
         if not isinstance(decl, Mapping):

@@ -12,18 +12,24 @@ from solver.syntax.smtlib_writer import comment_text, int_literal, quote_symbol,
 
 
 def problem_to_smt2(doc: Mapping[str, Any]) -> str:
-    """A ``.smt2`` script with the same meaning as the SPEC problem ``doc`` (either syntax).
+    """A ``.smt2`` script with the same meaning as the problem ``doc`` (either syntax; docs/problem-format.md).
 
     Kept: every symbol (``declare-const``), its range (an unnamed assert), every assert (unnamed:
     assert ids become ``a0, a1, …`` on reading back) and every guard as ``(! … :named id)``.
-    Dropped on reading back: hints, queries, inputs and options; they are written as
-    ``; symguard:`` JSON comments for a human reader. A guard or assert skipped as unsupported
-    (``on_unsupported: "skip"``) is written only as a comment.
+    SMT-LIB has no place for the rest, so ``; symguard: KEY = {json}`` comments carry it and
+    ``script_problem`` reads them back: ``hints`` (symbol -> value), ``queries`` and ``exprs`` (id ->
+    the expression as an SMT-LIB term, so ``evaluate`` and ``simplify`` on the script answer the
+    same questions) and ``inputs``.
+    ``options`` is written for a human reader only (the reader's own options apply). A guard or
+    assert skipped as unsupported (``on_unsupported: "skip"``) is written only as a comment.
     """
     p = load_problem(doc)
     lines = ["; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)",
              "; Python floor division/modulus are written with Euclidean div/mod on a positive divisor."]
-    extra = {k: doc[k] for k in ("queries", "inputs", "options") if doc.get(k)}
+    extra: dict[str, Any] = {k: doc[k] for k in ("inputs", "options") if doc.get(k)}
+    for key, entries in (("queries", p.queries), ("exprs", p.exprs)):
+        if entries:
+            extra[key] = {q.id: to_smtlib(q.term, bool_symbols_as=True) for q in entries}
     hints = {s.name: s.hint for s in p.symbols if s.hint is not None}
     if hints:
         extra["hints"] = hints

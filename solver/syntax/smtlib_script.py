@@ -1,4 +1,4 @@
-"""SMT-LIB 2.6 input: single terms (``syntax: "smtlib"``) and ``.smt2`` scripts (SPEC §4).
+"""SMT-LIB 2.6 input: single terms (``syntax: "smtlib"``) and ``.smt2`` scripts (docs/problem-format.md §4).
 
 Why our own reader instead of pysmt's ``SmtLibParser`` (a deliberate choice): pysmt does not
 know ``div``, ``mod`` and ``abs`` (pysmt issue #760), would hand us pysmt formulas where we need
@@ -15,7 +15,7 @@ macros. Anything else (reals, ``/``, quantifiers, arrays, bit-vectors, uninterpr
 is an ``UnsupportedError`` naming the construct and its offset.
 
 Bool constants: the IR has ``BSYM``; in a script they are declared as usual. In a lone term
-string (a SPEC problem document) a Bool constant is written ``(as p Bool)``, SMT-LIB's sort
+string (a problem document) a Bool constant is written ``(as p Bool)``, SMT-LIB's sort
 ascription, because an undeclared bare symbol in a term is an Int.
 """
 
@@ -281,7 +281,7 @@ def _count(node: SList, args: tuple[Node, ...]) -> int:
 # ------------------------------------------------------------------ script -> problem document
 
 def script_problem(text: str) -> dict[str, Any]:
-    """The SPEC problem document of a ``.smt2`` script: the assertions in force at the first
+    """The problem document of a ``.smt2`` script: the assertions in force at the first
     ``check-sat`` (or at the end), unnamed ones as asserts, ``:named`` ones as guards.
 
     Unnamed assertions that bound a single Int constant (``(>= x 2)``, ``(and (<= 1 h 64) …)``)
@@ -338,6 +338,10 @@ def script_problem(text: str) -> dict[str, Any]:
             symbols[n]["hint"] = v
     doc: dict[str, Any] = {"syntax": "smtlib", "symbols": symbols, "asserts": asserts, "guards": guards,
                            "options": {"default_min": None}}
+    for key, prefix in (("queries", "q"), ("exprs", "e")):  # export's comments: SMT-LIB terms, ids kept
+        entries = [(q, e) for q, e in notes.get(key, {}).items() if isinstance(e, str)]
+        if entries:
+            doc[key] = [e if q == f"{prefix}{i}" else {"id": q, "expr": e} for i, (q, e) in enumerate(entries)]
     inputs = notes.get("inputs")  # kept when every dim reads the same in both syntaxes
     if inputs and all(isinstance(dims, list) and all(
             (isinstance(d, int) and not isinstance(d, bool) and d >= 0) or (isinstance(d, str) and d in symbols)

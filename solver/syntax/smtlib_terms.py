@@ -11,7 +11,7 @@ made at level L is visible only while L is at or above the innermost macro-body 
 macro body never sees its caller's ``let`` names (SMT-LIB macros are closed).
 
 ``div``/``mod`` are SMT-LIB's Euclidean ones (``ir.mk_ediv``/``ir.mk_emod``); as in the sympy
-parser every divisor is recorded so that ``divisor != 0`` is conjoined (SPEC §1.2), which is
+parser every divisor is recorded so that ``divisor != 0`` is conjoined (docs/problem-format.md §1.2), which is
 where symguard deliberately differs from SMT-LIB (there ``(div x 0)`` is an unspecified value).
 """
 
@@ -237,6 +237,8 @@ class TermBuilder:
         return self._symbol(a, None)
 
     def _symbol(self, a: Atom, want: str | None) -> Term:
+        if a.text in ("True", "False", "None"):  # values in the sympy syntax: exported, it would read back as one
+            raise ParseError(f"a symbol cannot be named {a.text} (a value in the sympy syntax)", offset=a.start)
         sort = self.symbols.get(a.text)
         if sort is None:
             if a.text in _ARITY or a.text in _UNSUPPORTED_HEADS:

@@ -15,7 +15,7 @@ positive divisor, which is exact:
 
   (the textbook ``a - b*floor(a/b)`` is equivalent but introduces a product ``b*q``, which is
   non-linear for a symbolic ``b``; the form above stays linear). ``b = 0`` is excluded by the
-  implicit ``b != 0`` of SPEC §1.2, which the reader conjoins again for every ``div``/``mod``.
+  implicit ``b != 0`` of docs/problem-format.md §1.2, which the reader conjoins again for every ``div``/``mod``.
 
 ``Max``/``Min`` become ``ite`` chains. The lowering is done on the IR (hash-consed, so ``a`` and
 ``b`` stay shared nodes), and the printer binds every non-leaf node used more than once with a

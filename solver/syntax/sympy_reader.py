@@ -1,15 +1,28 @@
-"""Parse the sympy/PyTorch printing of size expressions (SPEC §1.1) into IR.
+"""Parse the sympy/PyTorch printing of size expressions (docs/problem-format.md §1.1) into IR.
 
 The text goes through Python's ``ast`` module and a whitelist of node kinds and function names;
 nothing is ever evaluated (no ``eval``, no ``sympify``). Every divisor met on the way is recorded
-so the caller can conjoin ``divisor != 0`` (SPEC §1.2: a guard that divides by zero cannot pass),
+so the caller can conjoin ``divisor != 0`` (docs/problem-format.md §1.2: a guard that divides by zero cannot pass),
 and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch.
+
+PyTorch's own functions (``torch.utils._sympy.functions``) are lowered to existing IR kinds
+wherever that is exact: ``CeilToInt(IntTrueDiv(a, b))`` is ceiling division, bitwise and/or/xor
+with a constant operand are sums of ``Mod``/``FloorDiv`` bit fields, shifts by a literal are
+multiplication or floor division by a power of two, ``Where`` is an ITE. A float value is only
+accepted where a rounding function turns it back into an integer with one rounding step;
+docs/pytorch-functions.md states when that equals PyTorch's float computation. Anything else is
+``unsupported`` (never a guess). Names must be ASCII: Python's parser would NFKC-fold ``ｓ0``
+into ``s0``, so they are checked against the raw text.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import itertools
 import re
+import tokenize
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,7 +33,10 @@ from solver.ir.terms import Term
 MAX_EXPR_CHARS = 100_000
 MAX_DEPTH = 400
 
-_UNSUPPORTED_NAMES = {"oo", "zoo", "nan", "pi", "E", "I", "inf", "Infinity"}
+# infinities and other constants: never symbols (``int_oo`` is PyTorch's integer infinity, printed
+# by name in ranges and unbacked guards; read as a symbol it would be an unsound finite integer)
+_UNSUPPORTED_NAMES = {"oo", "zoo", "nan", "pi", "E", "I", "inf", "Infinity", "int_oo", "IntInfinity",
+                      "NegativeIntInfinity"}
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,7 @@ def parse_sympy(text: str) -> Parsed:
     lead = len(text) - len(text.lstrip())
     if not src:
         raise ParseError("empty expression", offset=0)
+    _check_names(src, lead)
     try:
         tree = ast.parse(src, mode="eval")
     except SyntaxError as e:
@@ -92,6 +109,144 @@ def parse_sympy(text: str) -> Parsed:
     except RecursionError:
         raise TooLargeError("expression nested too deeply") from None
     return Parsed(term, ir.mk_and(*p.domain))
+
+
+def _check_names(src: str, lead: int) -> None:
+    """Reject identifiers that are not ASCII before Python's parser NFKC-folds them into others
+    ("ｓ0" is read as "s0", "Ｍax" as "Max": silently another symbol or function).
+
+    Names are found by Python's own tokenizer (so a comment is not a name); text it cannot
+    tokenize is left to ``ast``'s error.
+    """
+    if src.isascii():
+        return
+    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(src)]
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+            if tok.type != tokenize.NAME or tok.string.isascii():
+                continue
+            name = tok.string
+            folded = unicodedata.normalize("NFKC", name)
+            bad = next(c for c in name if not c.isascii())
+            also = f" (Python would read it as {folded!r})" if folded != name and folded.isascii() else ""
+            pos = starts[min(tok.start[0] - 1, len(starts) - 1)] + tok.start[1]
+            raise ParseError(f"name {name!r} is not an ASCII identifier: character {bad!r} "
+                             f"(U+{ord(bad):04X}){also}", offset=lead + pos)
+    except (tokenize.TokenError, SyntaxError):
+        return
+
+
+@dataclass(frozen=True)
+class _Ratio:
+    """A float value PyTorch computes with one rounding from the exact rational ``num / den``."""
+
+    num: Term
+    den: Term
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """``Where(cond, then, else)`` between float values."""
+
+    cond: Term
+    then: _Real
+    other: _Real
+
+
+_Real = _Ratio | _Choice
+
+# float-valued PyTorch functions (read by ``_Parser.real_``, only under a rounding function)
+_REAL_CALLS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "Where", "Identity"}
+# float -> int rounding functions (``_round_ratio`` gives each one's exact lowering)
+_ROUNDING = {"CeilToInt", "FloorToInt", "TruncToInt", "RoundToInt"}
+# float-valued functions with no exact integer meaning
+_FLOAT_ONLY = {"FloatPow", "TruncToFloat", "RoundDecimal", "sqrt", "exp", "log", "sin", "cos", "tan"}
+MAX_MASK_RUNS = 64  # bit fields in one constant mask of a bitwise and/or/xor
+MAX_SHIFT = 4096  # literal shift counts (2**k is built as a constant)
+
+
+def _round_ratio(name: str, a: Term, b: Term) -> Term:
+    """The exact integer ``name`` of the rational ``a / b`` (``b != 0`` is the caller's domain)."""
+    if b is ir.ONE:
+        return a
+    if name == "CeilToInt":
+        return ir.mk_ceildiv(a, b)
+    if name == "FloorToInt":
+        return ir.mk_floordiv(a, b)
+    if name == "TruncToInt":
+        return ir.mk_truncdiv(a, b)
+    # Python's round: half to even. h = floor(a/b + 1/2) = (2a + b) // 2b rounds halves up; a half
+    # (2a + b divisible by 2b) whose h is odd goes down to the even neighbour.
+    two_b = ir.mk_mul(ir.mk_int(2), b)
+    num = ir.mk_add(ir.mk_mul(ir.mk_int(2), a), b)
+    h = ir.mk_floordiv(num, two_b)
+    tie = ir.mk_and(ir.mk_eq(ir.mk_mod(num, two_b), ir.ZERO), ir.mk_eq(ir.mk_mod(h, ir.mk_int(2)), ir.ONE))
+    return ir.mk_ite(tie, ir.mk_sub(h, ir.ONE), h)
+
+
+def _round_real(name: str, r: _Real) -> Term:
+    if isinstance(r, _Ratio):
+        return _round_ratio(name, r.num, r.den)
+    return ir.mk_ite(r.cond, _round_real(name, r.then), _round_real(name, r.other))
+
+
+def _neg_real(r: _Real) -> _Real:
+    if isinstance(r, _Ratio):
+        return _Ratio(ir.mk_neg(r.num), r.den)
+    return _Choice(r.cond, _neg_real(r.then), _neg_real(r.other))
+
+
+def _bit_runs(c: int) -> list[tuple[int, int]]:
+    """The maximal runs of one bits of ``c >= 0``: ``[(lowest bit, width), ...]``."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while c >> i:
+        if (c >> i) & 1:
+            j = i
+            while (c >> j) & 1:
+                j += 1
+            runs.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def _and_const(x: Term, c: int) -> Term | None:
+    """``x & c`` for a constant ``c`` in Python's two's complement (any sign of ``x`` and ``c``).
+
+    For ``c >= 0`` each run of one bits ``[i, i + w)`` contributes ``((x // 2**i) % 2**w) * 2**i``
+    (the bits of ``x`` there); for ``c < 0``, ``x & c = x - (x & ~c)`` with ``~c >= 0``. None when
+    ``c`` has more than ``MAX_MASK_RUNS`` runs.
+    """
+    if c < 0:
+        rest = _and_const(x, ~c)
+        return None if rest is None else ir.mk_sub(x, rest)
+    runs = _bit_runs(c)
+    if len(runs) > MAX_MASK_RUNS:
+        return None
+    parts = [ir.mk_mul(ir.mk_mod(ir.mk_floordiv(x, ir.mk_int(1 << i)), ir.mk_int(1 << w)), ir.mk_int(1 << i))
+             for i, w in runs]
+    return ir.mk_add(*parts) if parts else ir.ZERO
+
+
+def _bitwise(op: str, x: Term, y: Term) -> Term | None:
+    """``x & y``, ``x | y`` or ``x ^ y`` on Python integers when one operand is a constant
+    (``a | c = a + c - (a & c)``, ``a ^ c = a + c - 2 (a & c)``); None otherwise."""
+    if x.kind == ir.CONST and y.kind == ir.CONST:
+        return ir.mk_int(x.value & y.value if op == "and" else x.value | y.value if op == "or"
+                         else x.value ^ y.value)
+    if x.kind == ir.CONST:
+        x, y = y, x
+    if y.kind != ir.CONST:
+        return None
+    both = _and_const(x, y.value)
+    if both is None:
+        return None
+    if op == "and":
+        return both
+    k = 1 if op == "or" else 2
+    return ir.mk_sub(ir.mk_add(x, y), ir.mk_mul(ir.mk_int(k), both))
 
 
 class _Parser:
@@ -114,6 +269,18 @@ class _Parser:
 
     def err(self, cls: type[SymguardError], node: ast.AST, msg: str) -> SymguardError:
         return cls(msg, offset=self.offset(node))
+
+    def name_(self, node: ast.Name) -> str:
+        """``node.id`` if the text spells it so in ASCII (Python's parser NFKC-folds names; this
+        backs ``_check_names`` up for anything its tokenizer did not see as one name)."""
+        if self.src.isascii():
+            return node.id
+        start = self._line_starts[node.lineno - 1] if node.lineno - 1 < len(self._line_starts) else 0
+        raw = self.src[start:].encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+        if raw != node.id or not raw.isascii():
+            also = f" (Python would read it as {node.id!r})" if raw != node.id else ""
+            raise self.err(ParseError, node, f"name {raw!r} is not an ASCII identifier{also}")
+        return node.id
 
     def int_(self, node: ast.AST, depth: int) -> Term:
         t = self.visit(node, depth)
@@ -157,6 +324,7 @@ class _Parser:
         raise self.err(UnsupportedError, node, f"unsupported literal {v!r}")
 
     def v_Name(self, node: ast.Name, depth: int) -> Term:
+        self.name_(node)
         if node.id in _UNSUPPORTED_NAMES:
             raise self.err(UnsupportedError, node, f"unsupported constant {node.id}")
         if node.id in _CALLS or node.id in ("floor", "ceiling"):
@@ -168,8 +336,11 @@ class _Parser:
             return ir.mk_neg(self.int_(node.operand, depth))
         if isinstance(node.op, ast.UAdd):
             return self.int_(node.operand, depth)
-        if isinstance(node.op, (ast.Not, ast.Invert)):
+        if isinstance(node.op, ast.Not):
             return ir.mk_not(self.bool_(node.operand, depth))
+        if isinstance(node.op, ast.Invert):  # sympy's Not on a condition; Python's ~x = -x - 1 on an integer
+            t = self.visit(node.operand, depth)
+            return ir.mk_not(t) if t.is_bool else ir.mk_sub(ir.mk_neg(t), ir.ONE)
         raise self.err(UnsupportedError, node, f"unsupported operator {type(node.op).__name__}")
 
     def v_BinOp(self, node: ast.BinOp, depth: int) -> Term:
@@ -192,9 +363,12 @@ class _Parser:
                 cur = cur.left
             factors.append(self.int_(cur, depth))
             return ir.mk_mul(*factors)
-        if isinstance(op, (ast.BitAnd, ast.BitOr)):
-            a, b = self.bool_(node.left, depth), self.bool_(node.right, depth)
-            return ir.mk_and(a, b) if isinstance(op, ast.BitAnd) else ir.mk_or(a, b)
+        if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            name = "and" if isinstance(op, ast.BitAnd) else "or" if isinstance(op, ast.BitOr) else "xor"
+            return self.bitwise(node, name, self.visit(node.left, depth), self.visit(node.right, depth))
+        if isinstance(op, (ast.LShift, ast.RShift)):
+            return self.shift(node, isinstance(op, ast.LShift), self.int_(node.left, depth),
+                              self.int_(node.right, depth))
         if isinstance(op, ast.FloorDiv):
             return self.divide(ir.mk_floordiv, self.int_(node.left, depth), self.int_(node.right, depth))
         if isinstance(op, ast.Mod):
@@ -203,7 +377,8 @@ class _Parser:
             base = self.int_(node.left, depth)
             return ir.mk_pow(base, self.literal_exponent(node.right, depth))
         if isinstance(op, ast.Div):
-            raise self.err(UnsupportedError, node, "true division '/' (only inside floor(a/b) or ceiling(a/b))")
+            raise self.err(UnsupportedError, node, "true division '/' (only inside floor(a/b) or ceiling(a/b); "
+                                                   "PyTorch's own is CeilToInt(IntTrueDiv(a, b)) and the like)")
         raise self.err(UnsupportedError, node, f"unsupported operator {type(op).__name__}")
 
     def v_BoolOp(self, node: ast.BoolOp, depth: int) -> Term:
@@ -234,7 +409,7 @@ class _Parser:
     def v_Call(self, node: ast.Call, depth: int) -> Term:
         if not isinstance(node.func, ast.Name):
             raise self.err(UnsupportedError, node, "only plain function calls like Max(a, b) are supported")
-        name = node.func.id
+        name = self.name_(node.func)
         if node.keywords:
             raise self.err(UnsupportedError, node, f"keyword arguments in a call to {name}")
         spec = _CALLS.get(name)
@@ -243,6 +418,9 @@ class _Parser:
                 return self.floor_ceiling(node, name, depth)
             if name in ("Piecewise",):
                 return self.piecewise(node, depth)
+            special = self.torch_call(node, name, depth)
+            if special is not None:
+                return special
             raise self.err(UnsupportedError, node, f"unsupported function {name}")
         arity, kinds, build = spec
         args = node.args
@@ -261,6 +439,156 @@ class _Parser:
             if name == "ModularIndexing":
                 self.domain.append(ir.mk_ne(vals[2], ir.ZERO))
         return build(*vals)
+
+    def args_(self, node: ast.Call, name: str, n: int) -> list[ast.expr]:
+        if len(node.args) != n:
+            raise self.err(ParseError, node, f"{name} takes {n} argument(s), got {len(node.args)}")
+        return node.args
+
+    def torch_call(self, node: ast.Call, name: str, depth: int) -> Term | None:
+        """PyTorch's integer functions (``torch.utils._sympy.functions``); None if ``name`` is none."""
+        if name in _ROUNDING:
+            (arg,) = self.args_(node, name, 1)
+            if _is_real(arg):
+                return _round_real(name, self.real_(arg, depth))
+            return self.int_(arg, depth)  # Python's math.ceil/floor/trunc/round of an int is the int
+        if name == "Where":
+            c, a, b = self.args_(node, name, 3)
+            if _is_real(a) or _is_real(b):
+                raise self.err(UnsupportedError, node, "Where between float values outside a rounding function")
+            cond, x, y = self.bool_(c, depth), self.visit(a, depth), self.visit(b, depth)
+            if x.is_bool != y.is_bool:
+                raise self.err(ParseError, node, "Where mixes an integer and a condition branch")
+            return ir.mk_ite(cond, x, y)
+        if name == "Identity":  # PyTorch's barrier against sympy's rewriting; str() prints only parentheses
+            (arg,) = self.args_(node, name, 1)
+            if _is_real(arg):
+                raise self.err(UnsupportedError, node, "Identity of a float value outside a rounding function")
+            return self.visit(arg, depth)
+        if name.startswith("BitwiseFn_bitwise_"):
+            op = name[len("BitwiseFn_bitwise_"):]
+            if op not in ("and", "or", "xor"):
+                return None
+            a, b = self.args_(node, name, 2)
+            return self.bitwise(node, op, self.visit(a, depth), self.visit(b, depth))
+        if name in ("LShift", "RShift"):
+            a, b = self.args_(node, name, 2)
+            return self.shift(node, name == "LShift", self.int_(a, depth), self.int_(b, depth))
+        if name == "IsNonOverlappingAndDenseIndicator":
+            return self.non_overlapping_and_dense(node, [self.int_(a, depth) for a in node.args])
+        if name in _REAL_CALLS:
+            raise self.err(UnsupportedError, node, f"{name} left as a float (only CeilToInt, FloorToInt, "
+                           "TruncToInt or RoundToInt of it is an integer)")
+        if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
+            raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
+        return None
+
+    def real_(self, node: ast.AST, depth: int) -> _Real:
+        """A float-valued expression computed with at most one rounding from an exact rational."""
+        if depth > MAX_DEPTH:
+            raise self.err(TooLargeError, node, f"expression nested deeper than {MAX_DEPTH} levels")
+        depth += 1
+        if isinstance(node, ast.Constant) and isinstance(node.value, float) and not isinstance(node.value, bool):
+            v = node.value
+            if not v.is_integer() or abs(v) > 2**53:
+                raise self.err(UnsupportedError, node, f"float literal {v!r} (only integral floats up to 2**53)")
+            return _Ratio(ir.mk_int(int(v)), ir.ONE)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            name = self.name_(node.func)
+            if name == "IntTrueDiv":
+                a_node, b_node = self.args_(node, name, 2)
+                a, b = self.int_(a_node, depth), self.int_(b_node, depth)
+                self.domain.append(ir.mk_ne(b, ir.ZERO))
+                return _Ratio(a, b)
+            if name == "ToFloat":
+                (arg,) = self.args_(node, name, 1)
+                return _Ratio(self.int_(arg, depth), ir.ONE)
+            if name == "FloatTrueDiv":
+                a_node, b_node = self.args_(node, name, 2)
+                x, y = self.real_(a_node, depth), self.real_(b_node, depth)
+                if not (isinstance(x, _Ratio) and isinstance(y, _Ratio) and x.den is ir.ONE and y.den is ir.ONE):
+                    raise self.err(UnsupportedError, node, "FloatTrueDiv of a rounded float (two roundings)")
+                self.domain.append(ir.mk_ne(y.num, ir.ZERO))
+                return _Ratio(x.num, y.num)
+            if name == "Identity":
+                (arg,) = self.args_(node, name, 1)
+                return self.real_(arg, depth)
+            if name == "Where":
+                c, a_node, b_node = self.args_(node, name, 3)
+                return _Choice(self.bool_(c, depth), self.real_(a_node, depth), self.real_(b_node, depth))
+            if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
+                raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):  # exact in floats
+            inner = self.real_(node.operand, depth)
+            return _neg_real(inner) if isinstance(node.op, ast.USub) else inner
+        if _is_real(node):  # a float expression of another shape (sums of floats, ...)
+            for sub in ast.walk(node):  # name the float function or literal when there is one
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
+                        sub.func.id in _FLOAT_ONLY or sub.func.id.startswith("OpaqueUnaryFn_")):
+                    raise self.err(UnsupportedError, sub, f"unsupported function {sub.func.id} (a float function)")
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, float):
+                    raise self.err(UnsupportedError, sub, f"float literal {sub.value!r}")
+            raise self.err(UnsupportedError, node, "float arithmetic (more than one rounding step)")
+        return _Ratio(self.int_(node, depth), ir.ONE)  # an integer used as a float: float(x)
+
+    def bitwise(self, node: ast.AST, op: str, a: Term, b: Term) -> Term:
+        """Python's ``& | ^``: on two conditions sympy's And/Or/Xor; on integers exact only with a
+        constant operand; a condition next to an integer counts 0/1 (as PyTorch's BitwiseFn)."""
+        if a.is_bool and b.is_bool:
+            if op == "and":
+                return ir.mk_and(a, b)
+            if op == "or":
+                return ir.mk_or(a, b)
+            return ir.mk_not(ir.mk_iff(a, b))
+        if a.is_bool or b.is_bool:
+            c, x = (a, b) if a.is_bool else (b, a)
+            one, zero = self.bitwise(node, op, x, ir.ONE), self.bitwise(node, op, x, ir.ZERO)
+            return ir.mk_ite(c, one, zero)
+        r = _bitwise(op, a, b)
+        if r is None:
+            raise self.err(UnsupportedError, node, f"bitwise {op} of two non-constant integers "
+                           f"(exact only with a constant operand of at most {MAX_MASK_RUNS} bit runs)")
+        return r
+
+    def shift(self, node: ast.AST, left: bool, x: Term, k: Term) -> Term:
+        """``x << k = x * 2**k`` and ``x >> k = x // 2**k`` for a literal ``k``; a negative count
+        raises in Python (ValueError), so such a guard cannot pass."""
+        if k.kind != ir.CONST:
+            raise self.err(UnsupportedError, node, "shift by a non-literal count")
+        if k.value < 0:
+            self.domain.append(ir.FALSE)
+            return ir.ZERO
+        if k.value > MAX_SHIFT:
+            raise self.err(TooLargeError, node, f"shift count {k.value} larger than {MAX_SHIFT}")
+        p = ir.mk_int(1 << k.value)
+        return ir.mk_mul(x, p) if left else ir.mk_floordiv(x, p)
+
+    def non_overlapping_and_dense(self, node: ast.AST, args: list[Term]) -> Term:
+        """PyTorch's ``_eval_is_non_overlapping_and_dense(sizes, strides)`` as 0/1 for up to
+        ``MAX_DENSE_DIMS`` dimensions: the (stable) order of the strides is one of the n!
+        permutations; in that order every dimension of size != 1 must have the stride
+        ``prod(sizes before it)``."""
+        if len(args) % 2:
+            raise self.err(ParseError, node, "IsNonOverlappingAndDenseIndicator takes sizes then strides")
+        n = len(args) // 2
+        if n > MAX_DENSE_DIMS:
+            raise self.err(UnsupportedError, node, f"IsNonOverlappingAndDenseIndicator of more than "
+                           f"{MAX_DENSE_DIMS} dimensions")
+        sizes, strides = args[:n], args[n:]
+        if n == 1:
+            dense = ir.mk_or(ir.mk_eq(strides[0], ir.ONE), ir.mk_lt(sizes[0], ir.mk_int(2)))
+            return ir.mk_ite(dense, ir.ONE, ir.ZERO)
+        cases: list[Term] = []
+        for perm in itertools.permutations(range(n)):
+            order = [ir.mk_lt(strides[i], strides[j]) if i > j
+                     else ir.mk_le(strides[i], strides[j]) for i, j in itertools.pairwise(perm)]
+            expected: Term = ir.ONE
+            checks: list[Term] = []
+            for i in perm:
+                checks.append(ir.mk_or(ir.mk_eq(sizes[i], ir.ONE), ir.mk_eq(strides[i], expected)))
+                expected = ir.mk_mul(expected, sizes[i])
+            cases.append(ir.mk_and(*order, *checks))
+        return ir.mk_ite(ir.mk_or(*cases), ir.ONE, ir.ZERO)
 
     def floor_ceiling(self, node: ast.Call, name: str, depth: int) -> Term:
         if len(node.args) != 1 or node.keywords:
@@ -291,6 +619,28 @@ class _Parser:
     def v_Tuple(self, node: ast.Tuple, depth: int) -> Term:
         raise self.err(ParseError, node, "a tuple is only allowed as a Piecewise argument")
 
+
+def _is_real(node: ast.AST) -> bool:
+    """Does ``node`` denote a float (syntactically: a float-valued function or a float literal)?"""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, ast.BinOp):
+        return _is_real(node.left) or _is_real(node.right)  # '/' itself is unsupported (docs/problem-format.md §1.1)
+    if isinstance(node, ast.UnaryOp):
+        return _is_real(node.operand)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name in ("IntTrueDiv", "FloatTrueDiv", "ToFloat") or name in _FLOAT_ONLY \
+                or name.startswith("OpaqueUnaryFn_"):
+            return True
+        if name == "Identity" and len(node.args) == 1:
+            return _is_real(node.args[0])
+        if name == "Where" and len(node.args) == 3:
+            return _is_real(node.args[1]) or _is_real(node.args[2])
+    return False
+
+
+MAX_DENSE_DIMS = 4  # IsNonOverlappingAndDenseIndicator: n! stride orders are spelled out
 
 _RELATIONS: dict[type, Callable[[Term, Term], Term]] = {
     ast.Lt: ir.mk_lt, ast.LtE: ir.mk_le, ast.Gt: ir.mk_gt, ast.GtE: ir.mk_ge,

@@ -7,7 +7,7 @@ PyTorch/sympy expression looks like: ``4*(s//4)``, ``s - 1 <= t``, ``ModularInde
 ``sympy_reader`` read it back to the same value at every point where it is defined
 (``tests/test_simplify_writer.py`` checks both on random terms).
 
-Derived spellings, each an identity of SPEC §1.2 for any signs:
+Derived spellings, each an identity of docs/problem-format.md §1.2 for any signs:
 
 * ``k*((-a)//b)`` with ``k < 0`` prints ``|k|*CeilDiv(a, b)`` (``CeilDiv(a, b) = -((-a)//b)``);
 * ``Mod(x//d, m)`` prints ``ModularIndexing(x, d, m)`` (``ModularIndexing(x, d, m) = (x//d) % m``);

@@ -19,9 +19,9 @@ import pytest
 from solver import load_problem
 from solver.ir.pyeval import evaluate, holds
 
-SPEC_PATH = Path(__file__).resolve().parent / '../../examples/models/reshape_heads.py'
+MODEL_PATH = Path(__file__).resolve().parent / '../../examples/models/reshape_heads.py'
 SEED = 0
-REQUIRES: tuple[str, ...] = ()  # modules the SPEC needs besides torch (skipped without them)
+REQUIRES: tuple[str, ...] = ()  # modules the model spec needs besides torch (skipped without them)
 ATOL, RTOL = 1e-05, 0.0001
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
@@ -34,10 +34,10 @@ PROBLEM: dict[str, Any] = {
         's52': {'min': 2, 'max': None, 'hint': 3},
     },
     'asserts': [
-        {'id': 'input_min_s23', 'expr': 's23 >= 2'},
-        {'id': 'input_max_s23', 'expr': 's23 <= 64'},
         {'id': 'input_min_s12', 'expr': 's12 >= 2'},
         {'id': 'input_max_s12', 'expr': 's12 <= 4096'},
+        {'id': 'input_min_s23', 'expr': 's23 >= 2'},
+        {'id': 'input_max_s23', 'expr': 's23 <= 64'},
     ],
     'guards': [
         'Eq(s27, s12)',
@@ -110,12 +110,12 @@ def test_small_shapes_match_the_symbolic_input_shapes() -> None:
 
 @pytest.fixture(scope="module")
 def traced() -> tuple[Any, Any, Any]:
-    """The SPEC module, the model (seeded random init) and its export at the example inputs."""
+    """The model spec, the model (seeded random init) and its export at the example inputs."""
     torch = pytest.importorskip("torch")
     for extra in REQUIRES:
         pytest.importorskip(extra)
-    spec = importlib.util.spec_from_file_location("shrink_spec_reshape_heads", SPEC_PATH)
-    assert spec is not None and spec.loader is not None, SPEC_PATH
+    spec = importlib.util.spec_from_file_location("shrink_spec_reshape_heads", MODEL_PATH)
+    assert spec is not None and spec.loader is not None, MODEL_PATH
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     torch.manual_seed(SEED)
@@ -124,7 +124,7 @@ def traced() -> tuple[Any, Any, Any]:
 
 
 def _inputs(mod: Any, shapes: list[list[int]]) -> tuple[Any, ...]:
-    """Random inputs of the given shapes, like the SPEC's examples (its own ``make_inputs`` if any)."""
+    """Random inputs of the given shapes, like the model spec's examples (its own ``make_inputs`` if any)."""
     import torch
 
     if hasattr(mod, "make_inputs"):

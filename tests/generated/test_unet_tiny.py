@@ -19,9 +19,9 @@ import pytest
 from solver import load_problem
 from solver.ir.pyeval import evaluate, holds
 
-SPEC_PATH = Path(__file__).resolve().parent / '../../examples/models/unet_tiny.py'
+MODEL_PATH = Path(__file__).resolve().parent / '../../examples/models/unet_tiny.py'
 SEED = 0
-REQUIRES: tuple[str, ...] = ()  # modules the SPEC needs besides torch (skipped without them)
+REQUIRES: tuple[str, ...] = ()  # modules the model spec needs besides torch (skipped without them)
 ATOL, RTOL = 1e-05, 0.0001
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
@@ -35,8 +35,6 @@ PROBLEM: dict[str, Any] = {
         's77': {'min': 2, 'max': 16, 'hint': 2},
     },
     'asserts': [
-        {'id': 'input_min_s77', 'expr': 's77 >= 2'},
-        {'id': 'input_max_s77', 'expr': 's77 <= 16'},
         {'id': 'input_min_4_s18', 'expr': '4*s18 >= 8'},
         {'id': 'input_max_4_s18', 'expr': '4*s18 <= 1024'},
         {'id': 'input_min_4_s23', 'expr': '4*s23 >= 8'},
@@ -45,6 +43,8 @@ PROBLEM: dict[str, Any] = {
         {'id': 'input_max_s18', 'expr': 's18 <= 256'},
         {'id': 'input_min_s23', 'expr': 's23 >= 2'},
         {'id': 'input_max_s23', 'expr': 's23 <= 256'},
+        {'id': 'input_min_s77', 'expr': 's77 >= 2'},
+        {'id': 'input_max_s77', 'expr': 's77 <= 16'},
     ],
     'guards': [
         'Eq((s53//2), 2*((s53//4)))',
@@ -85,12 +85,12 @@ def test_small_shapes_match_the_symbolic_input_shapes() -> None:
 
 @pytest.fixture(scope="module")
 def traced() -> tuple[Any, Any, Any]:
-    """The SPEC module, the model (seeded random init) and its export at the example inputs."""
+    """The model spec, the model (seeded random init) and its export at the example inputs."""
     torch = pytest.importorskip("torch")
     for extra in REQUIRES:
         pytest.importorskip(extra)
-    spec = importlib.util.spec_from_file_location("shrink_spec_unet_tiny", SPEC_PATH)
-    assert spec is not None and spec.loader is not None, SPEC_PATH
+    spec = importlib.util.spec_from_file_location("shrink_spec_unet_tiny", MODEL_PATH)
+    assert spec is not None and spec.loader is not None, MODEL_PATH
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     torch.manual_seed(SEED)
@@ -99,7 +99,7 @@ def traced() -> tuple[Any, Any, Any]:
 
 
 def _inputs(mod: Any, shapes: list[list[int]]) -> tuple[Any, ...]:
-    """Random inputs of the given shapes, like the SPEC's examples (its own ``make_inputs`` if any)."""
+    """Random inputs of the given shapes, like the model spec's examples (its own ``make_inputs`` if any)."""
     import torch
 
     if hasattr(mod, "make_inputs"):

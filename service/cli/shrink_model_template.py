@@ -1,14 +1,14 @@
 """The pytest file ``symguard shrink-model`` writes: a small, self-explaining regression test.
 
 The emitted file depends only on torch, pytest and ``solver`` (for the guard check), and on the
-user's SPEC module, found by a path relative to the test file. It holds the data as Python
+user's model spec, found by a path relative to the test file. It holds the data as Python
 literals — the original guard set, the shrunk symbol values and input shapes — so a reader sees
 what was checked without running symguard again. Four tests:
 
 - every original assert and guard holds at the shrunk symbol values (no torch needed);
 - the shrunk shapes are what the input dimensions evaluate to at those values;
 - the model run eagerly and through the exported program agree at the shrunk shapes (the program is
-  exported at the SPEC's example inputs, as the user's real program is, then called small);
+  exported at the model spec's example inputs, as the user's real program is, then called small);
 - exporting at the shrunk shapes traces the same operators (the same program path).
 """
 
@@ -39,9 +39,9 @@ import pytest
 from solver import load_problem
 from solver.ir.pyeval import evaluate, holds
 
-SPEC_PATH = Path(__file__).resolve().parent / {spec_rel!r}
+MODEL_PATH = Path(__file__).resolve().parent / {spec_rel!r}
 SEED = {seed!r}
-REQUIRES: tuple[str, ...] = {requires!r}  # modules the SPEC needs besides torch (skipped without them)
+REQUIRES: tuple[str, ...] = {requires!r}  # modules the model spec needs besides torch (skipped without them)
 ATOL, RTOL = {atol!r}, {rtol!r}
 
 # The problem symguard solved: ranges and trace-time hints, asserts, every guard PyTorch recorded.
@@ -75,12 +75,12 @@ def test_small_shapes_match_the_symbolic_input_shapes() -> None:
 
 @pytest.fixture(scope="module")
 def traced() -> tuple[Any, Any, Any]:
-    """The SPEC module, the model (seeded random init) and its export at the example inputs."""
+    """The model spec, the model (seeded random init) and its export at the example inputs."""
     torch = pytest.importorskip("torch")
     for extra in REQUIRES:
         pytest.importorskip(extra)
-    spec = importlib.util.spec_from_file_location("shrink_spec_{name}", SPEC_PATH)
-    assert spec is not None and spec.loader is not None, SPEC_PATH
+    spec = importlib.util.spec_from_file_location("shrink_spec_{name}", MODEL_PATH)
+    assert spec is not None and spec.loader is not None, MODEL_PATH
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     torch.manual_seed(SEED)
@@ -89,7 +89,7 @@ def traced() -> tuple[Any, Any, Any]:
 
 
 def _inputs(mod: Any, shapes: list[list[int]]) -> tuple[Any, ...]:
-    """Random inputs of the given shapes, like the SPEC's examples (its own ``make_inputs`` if any)."""
+    """Random inputs of the given shapes, like the model spec's examples (its own ``make_inputs`` if any)."""
     import torch
 
     if hasattr(mod, "make_inputs"):

@@ -1,6 +1,6 @@
-"""``symguard shrink-model SPEC.py``: shrink a PyTorch model's inputs to a small regression test.
+"""``symguard shrink-model MODEL.py``: shrink a PyTorch model's inputs to a small regression test.
 
-A SPEC module is the user's own Python file (run locally, by their choice — never client input
+A model spec is the user's own Python file (run locally, by their choice — never client input
 over HTTP) with this contract (``docs/shrink_model.md`` has a worked example):
 
     build_model() -> torch.nn.Module      # random init from a fixed seed; never load weights
@@ -15,7 +15,7 @@ over HTTP) with this contract (``docs/shrink_model.md`` has a worked example):
 The workflow: export with ``torch.export.export(strict=False)`` at the example inputs, take the
 problem (symbols with ranges before guards and hints, asserts, every guard, the inputs' symbolic
 shapes) from the ShapeEnv through the bridge (``torch_bridge.capture_export``), run ``shrink`` (and ``redundancy`` for the report) in-process or against a server, and
-write a pytest file (``shrink_template``) that checks the small shapes against every guard and
+write a pytest file (``shrink_model_template``) that checks the small shapes against every guard and
 runs the model eagerly and exported at them.
 """
 
@@ -33,16 +33,18 @@ from typing import Any
 
 from solver.errors import InvalidProblemError
 
-from . import shrink_template
+from . import shrink_model_template
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 OBJECTIVES = ("sum", "max", "lex")
-DEFAULT_TIMEOUT_MS = 20_000  # the objective's proof can take seconds on 100+ non-linear guards
+# each shrink/redundancy call: the step before it (torch.export) already took minutes, and the
+# objective's proof can take seconds on 100+ non-linear guards; 60 s is also the server's cap
+DEFAULT_TIMEOUT_MS = 60_000
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A loaded SPEC module and the settings it chose."""
+    """A loaded model spec and the settings it chose."""
 
     name: str
     path: Path
@@ -84,10 +86,10 @@ def numel(shapes: list[list[int]]) -> int:
 
 
 def load_spec(path: str | Path) -> ModelSpec:
-    """Import the user's SPEC module by path and check the contract up front."""
+    """Import the user's model spec by path and check the contract up front."""
     p = Path(path)
     if not p.is_file():
-        raise InvalidProblemError(f"no such SPEC file: {p}", where=str(p))
+        raise InvalidProblemError(f"no such model spec: {p}", where=str(p))
     spec = importlib.util.spec_from_file_location(f"symguard_spec_{p.stem}", p)
     if spec is None or spec.loader is None:
         raise InvalidProblemError(f"{p} is not a Python module", where=str(p))
@@ -111,13 +113,13 @@ def load_spec(path: str | Path) -> ModelSpec:
 
 
 def export_problem(spec: ModelSpec) -> tuple[dict[str, Any], list[str], list[list[int]], list[dict[str, str]]]:
-    """Export at the example inputs: the bridge's SPEC problem, the input names, their original
+    """Export at the example inputs: the bridge's problem, the input names, their original
     shapes, and the exported program's input range checks as asserts (see ``input_checks``)."""
     try:
         import torch
     except ImportError:
         raise InvalidProblemError("shrink-model needs PyTorch: pip install 'symguard[torch]'") from None
-    from .torch_bridge import problem_from_exported, record_ranges
+    from ..torch_bridge import problem_from_exported, record_ranges
 
     torch.manual_seed(spec.seed)
     try:
@@ -153,7 +155,9 @@ def input_checks(ep: Any) -> list[dict[str, str]]:
     exported program rejects its own repro ("Guard failed: x.size()[2] >= 16").
     """
     checks = []
-    for expr, vr in ep.range_constraints.items():
+    # sorted: the order of range_constraints varies between exports of the same model, and the
+    # emitted file must not (a committed test is compared with a fresh one)
+    for expr, vr in sorted(ep.range_constraints.items(), key=lambda kv: str(kv[0])):
         for side, bound, op in (("min", vr.lower, ">="), ("max", vr.upper, "<=")):
             if getattr(bound, "is_integer", False) and getattr(bound, "is_finite", False):
                 name = re.sub(r"\W+", "_", str(expr)).strip("_")
@@ -164,7 +168,7 @@ def input_checks(ep: Any) -> list[dict[str, str]]:
 def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, objective: str = "sum",
                  runner: Runner | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
                  write: bool = True) -> ShrinkOutcome:
-    """The whole workflow for one SPEC file; writes the test unless ``write`` is false."""
+    """The whole workflow for one model spec; writes the test unless ``write`` is false."""
     if objective not in OBJECTIVES:
         raise InvalidProblemError(f"objective must be one of {', '.join(OBJECTIVES)}", where="--objective")
     if runner is None:
@@ -179,6 +183,7 @@ def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, object
         raise InvalidProblemError(f"shrink found no small shapes ({res.get('status')}: "
                                   f"{res.get('reason') or res.get('core')}); the guards may be unsatisfiable",
                                   where=str(spec.path))
+    res = tie_break(problem, res, runner, timeout_ms)
     small = [list(res["input_shapes"][n]) for n in names]
     red = runner("redundancy", {**bridged, "options": {"timeout_ms": timeout_ms}})
     outcome = ShrinkOutcome(spec, problem, res, list(red.get("minimal", [])), names, original, small)
@@ -190,12 +195,46 @@ def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, object
     return ShrinkOutcome(spec, problem, res, outcome.minimal, names, original, small, path)
 
 
+def tie_break(problem: dict[str, Any], res: dict[str, Any], runner: Runner, timeout_ms: int) -> dict[str, Any]:
+    """One optimum out of several, always the same: the emitted file must not depend on which
+    of equally small models the solver met first (9×10 and 10×9 both sum to 19).
+
+    Among the models with the optimal objective (its value held fixed by asserts), take the
+    lexicographically smallest with the symbols in order of their hints, smallest first (ties in
+    declaration order): dimensions that were smaller when traced stay the smaller ones. Kept as
+    it was when the optimum is not proven or the extra call does not prove its answer.
+    """
+    model = res.get("model") or {}
+    objective = res.get("objective")
+    if objective == "lex" or not res.get("optimal") or len(model) < 2:
+        return res
+    declared = problem.get("symbols", {})
+    order = list(declared) + [n for n in model if n not in declared]
+    ranked = sorted(order, key=lambda n: (declared.get(n, {}).get("hint") is None,
+                                          declared.get(n, {}).get("hint") or 0, order.index(n)))
+    mags = [f"Abs({n})" for n in model]
+    fixed = [{"id": "tie_break_sum", "expr": f"{' + '.join(mags)} == {sum(abs(v) for v in model.values())}"}]
+    if objective == "max":
+        fixed.append({"id": "tie_break_max", "expr": f"Max({', '.join(mags)}) == {max(abs(v) for v in model.values())}"})
+    doc = {**problem, "symbols": {n: declared.get(n, {}) for n in ranked},
+           "asserts": [*problem.get("asserts", []), *fixed],
+           "options": {"objective": "lex", "timeout_ms": timeout_ms}}
+    try:
+        again = runner("shrink", doc)
+    except Exception:  # noqa: BLE001 - the untie-broken optimum is still a right answer
+        return res
+    if again.get("status") != "sat" or not again.get("optimal"):
+        return res
+    chosen = {n: again["model"][n] for n in model}  # the first answer's key order, not the ranking's
+    return {**res, "model": chosen, "input_shapes": again.get("input_shapes", res.get("input_shapes"))}
+
+
 def render_test(o: ShrinkOutcome, test_path: Path) -> str:
-    """The emitted pytest file for an outcome, finding the SPEC relative to ``test_path``."""
+    """The emitted pytest file for an outcome, finding the model spec relative to ``test_path``."""
     spec_rel = Path(os.path.relpath(o.spec.path.resolve(), test_path.resolve().parent)).as_posix()
     embedded = {k: o.problem[k] for k in ("source", "symbols", "asserts", "guards", "inputs") if k in o.problem}
-    return shrink_template.render(
-        spec_arg=_display_path(o.spec.path), name=o.spec.name, spec_rel=spec_rel, seed=o.spec.seed,
+    return shrink_model_template.render(
+        spec_arg=_display_path(o.spec.path, test_path), name=o.spec.name, spec_rel=spec_rel, seed=o.spec.seed,
         requires=o.spec.requires,
         atol=o.spec.atol, rtol=o.spec.rtol, problem=embedded, minimal_ids=o.minimal,
         model=o.shrink["model"], input_names=o.input_names, original_shapes=o.original_shapes,
@@ -209,12 +248,18 @@ def _shapes_text(shapes: list[list[int]]) -> str:
     return ", ".join("(" + ", ".join(map(str, s)) + ")" for s in shapes)
 
 
-def _display_path(p: Path) -> str:
-    """The SPEC path as the user would type it: relative to the working directory when inside it."""
-    try:
-        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return p.name
+def _display_path(p: Path, test_path: Path) -> str:
+    """The model spec's path as typed from the project's root (the nearest folder above the test with a
+    ``pyproject.toml`` or ``.git``), else its file name: never the working directory, so the same
+    model spec always renders the same file wherever the command was run from."""
+    spec = p.resolve()
+    for root in test_path.resolve().parents:
+        if (root / "pyproject.toml").exists() or (root / ".git").exists():
+            try:
+                return spec.relative_to(root).as_posix()
+            except ValueError:
+                break
+    return p.name
 
 
 def main_args(args: Any, runner: Runner) -> dict[str, Any]:

@@ -1,8 +1,9 @@
-"""The ``symguard`` command line (SPEC §4): ``main(argv) -> int``, tested in-process.
+"""The ``symguard`` command line (docs/problem-format.md §4): ``main(argv) -> int``, tested in-process.
 
 I/O lives here and nowhere in ``solver``: reading files, printing JSON, exit codes. Each input
 file gives one JSON result line on stdout, the same JSON the HTTP service returns; a bad input
-prints the SPEC §5 error body instead and makes the exit status 2 (the others still run).
+prints the error body (docs/problem-format.md §5) instead and makes the exit status 2. No input
+ends the run: whatever one file does, it gets its line and the next file is answered.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any, TextIO
 from solver import OPS, Options
 from solver.errors import InvalidProblemError, SymguardError
 
-from .documents import dumps, read_problem
-from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
+from ..documents import dumps, read_problem
+from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 
@@ -30,7 +31,7 @@ def local_runner() -> Runner:
 
 
 def remote_runner(url: str, token: str | None = None) -> Runner:
-    from .client import Client
+    from ..client import Client
 
     client = Client(url, token=token)
     return client.run
@@ -42,27 +43,40 @@ def _runner(args: argparse.Namespace) -> Runner:
     return local_runner()
 
 
-def _error_line(e: BaseException, file: str) -> str:
-    """The SPEC §5 body plus the file its ``where`` is in (with several files ``line 2`` alone is ambiguous)."""
-    return dumps({**error_body(e), "file": file}) + "\n"
+def _emit(out: TextIO, obj: Any) -> None:
+    """Write one JSON line; a stream that cannot encode some character gets ``\\u`` escapes instead."""
+    try:
+        out.write(dumps(obj) + "\n")
+    except UnicodeEncodeError:  # e.g. stdout in a non-UTF-8 locale
+        out.write(json.dumps(obj, ensure_ascii=True, separators=(", ", ": ")) + "\n")
+    out.flush()
+
+
+def _error_line(out: TextIO, e: BaseException, file: str) -> None:
+    """The error body plus the file its ``where`` is in (with several files ``line 2`` alone is ambiguous)."""
+    _emit(out, {**error_body(e), "file": file})
+
+
+def _worse(status: int, code: int) -> int:
+    """Bad input (2) outranks a failure (1), which outranks success (0)."""
+    return max(status, code)
 
 
 def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int:
-    """One result line per file; the exit status of the worst outcome (SPEC §4)."""
+    """One result line per file; the exit status of the worst outcome (docs/problem-format.md §4)."""
     status = EXIT_OK
     for f in files:
         try:
             result = runner(op, read_problem(f))
         except SymguardError as e:
-            out.write(_error_line(e, f))
-            status = max(status, exit_code(e))
+            _error_line(out, e, f)
+            status = _worse(status, exit_code(e))
             continue
         except Exception as e:  # noqa: BLE001 - a bug must not lose the other files' answers
-            out.write(_error_line(e, f))
-            status = max(status, EXIT_FAILURE) if status != EXIT_BAD_INPUT else status
+            _error_line(out, e, f)
+            status = _worse(status, EXIT_FAILURE)
             continue
-        out.write(dumps(result) + "\n")
-        out.flush()
+        _emit(out, result)
     return status
 
 
@@ -76,11 +90,14 @@ def _cmd_op(args: argparse.Namespace, out: TextIO) -> int:
                 text = Path(f).read_text(encoding="utf-8")
                 out.write(run_script(text, timeout_ms=args.timeout_ms))
             except SymguardError as e:
-                out.write(_error_line(e, f))
-                status = max(status, exit_code(e))
-            except OSError as e:
-                out.write(dumps(InvalidProblemError(f"cannot read {f}: {e}", where=f).to_json()) + "\n")
-                status = EXIT_BAD_INPUT
+                _error_line(out, e, f)
+                status = _worse(status, exit_code(e))
+            except (OSError, UnicodeDecodeError) as e:
+                _error_line(out, InvalidProblemError(f"cannot read {f}: {e}", where=f), f)
+                status = _worse(status, EXIT_BAD_INPUT)
+            except Exception as e:  # noqa: BLE001 - a bug must not lose the other files' answers
+                _error_line(out, e, f)
+                status = _worse(status, EXIT_FAILURE)
         return status
     return run_files(args.op, args.files, _runner(args), out)
 
@@ -95,8 +112,11 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
             out.write(problem_to_smt2(doc))
     except SymguardError as e:
-        out.write(dumps(error_body(e)) + "\n")
+        _emit(out, error_body(e))
         return exit_code(e)
+    except Exception as e:  # noqa: BLE001 - an error line, never a traceback
+        _emit(out, error_body(e))
+        return EXIT_FAILURE
     return EXIT_OK
 
 
@@ -110,21 +130,37 @@ def _cmd_shrink_model(args: argparse.Namespace, out: TextIO) -> int:
     from .shrink_model import main_args
 
     try:
-        out.write(dumps(main_args(args, _runner(args))) + "\n")
+        _emit(out, main_args(args, _runner(args)))
     except SymguardError as e:
-        out.write(dumps(error_body(e)) + "\n")
+        _emit(out, error_body(e))
         return exit_code(e)
     return EXIT_OK
 
 
 def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    from .server import serve
+    from ..server import serve
 
     return serve(host=args.host, port=args.port, workers=args.workers)
 
 
+def version_line() -> str:
+    """``symguard X (z3 Y, pysmt Z, Python W)``: what a bug report needs, from package metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    def v(dist: str) -> str:
+        try:
+            return version(dist)
+        except PackageNotFoundError:
+            return "not installed"
+
+    py = ".".join(map(str, sys.version_info[:3]))
+    return f"symguard {v('symguard')} (z3 {v('z3-solver')}, pysmt {v('pysmt')}, Python {py})"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="symguard", description="SMT-backed guard entailment for dynamic tensor shapes")
+    ap = argparse.ArgumentParser(prog="symguard", description="SMT-backed guard entailment for dynamic tensor shapes",
+                                 epilog="The problem format, options, results and errors: docs/problem-format.md")
+    ap.add_argument("--version", action="version", version=version_line())
     sub = ap.add_subparsers(dest="command", required=True)
 
     def remote(p: argparse.ArgumentParser) -> None:
@@ -158,12 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     remote(p)
     p.set_defaults(func=_cmd_batch)
 
-    p = sub.add_parser("shrink-model", help="export a PyTorch model described by SPEC.py and write a pytest "
+    p = sub.add_parser("shrink-model", help="export a PyTorch model described by MODEL.py and write a pytest "
                        "file that runs it at its smallest input shapes (docs/shrink_model.md)")
-    p.add_argument("spec", metavar="SPEC.py")
+    p.add_argument("spec", metavar="MODEL.py", help="a model spec: build_model, example_inputs, dynamic_shapes")
     p.add_argument("--out", metavar="TEST.py", help="default: tests/generated/test_<name>.py")
     p.add_argument("--objective", choices=("sum", "max", "lex"), default="sum")
-    p.add_argument("--timeout-ms", type=int, default=20_000, help="budget of each shrink/redundancy call")
+    p.add_argument("--timeout-ms", type=int, default=60_000,
+                   help="budget of each shrink/redundancy call (default 60000: 60 s, small next to the "
+                   "export before it)")
     remote(p)
     p.set_defaults(func=_cmd_shrink_model)
 

@@ -1,4 +1,4 @@
-"""``symguard batch PATH… --op OP [--jobs N] [--out FILE] [--resume]`` (SPEC §4).
+"""``symguard batch PATH… --op OP [--jobs N] [--out FILE] [--resume]`` (docs/problem-format.md §4).
 
 Inputs: a PATH that is a file is taken as given; a folder is searched recursively for ``*.smt2``
 and ``*.json`` in sorted order. In folders, JSON files that are not problems are skipped: files
@@ -9,18 +9,22 @@ documents that parse but are not an object with at least one of ``symbols``, ``a
 Inputs are dispatched largest file first (a cheap proxy for the slowest ones), so with
 ``--jobs N`` no long input is left running alone at the end; lines arrive in completion order.
 
-Output: one JSON line per input as soon as it is answered — the SPEC §2 result, or the §5 error
-body, with ``"input": PATH`` first. With ``--out`` each line is appended, flushed and fsynced
-before the next one, so the file is valid JSON lines at every instant. Without ``--resume`` an
-existing ``--out`` is started afresh; with ``--resume`` the inputs already in it are skipped
-(a truncated last line, left by a power cut, is cut off and that input runs again).
+Output: one JSON line per input as soon as it is answered: ``"input": PATH``, ``"sha256"`` (of
+the input file's bytes), ``"op"``, then the result (docs/problem-format.md §2) or the error body
+(§5). With ``--out`` each line is appended, flushed and fsynced before the next one, so the file
+is valid JSON lines at every instant. Without ``--resume`` an existing ``--out`` is started
+afresh. With ``--resume`` (``load_previous``) an input is skipped when a result line with its
+``sha256`` is already there — inputs are recognized by content, so moving the folder, renaming
+it or resuming from another working directory still works, and an edited input runs again.
+Error lines are removed and their inputs run again; a file of another ``--op`` is refused
+(exit 2); a truncated last line, left by a power cut, is cut off and that input runs again.
 
 Never loses a result: see ``batch_pool`` for crashes and hangs. Ctrl-C or SIGTERM stops the
 run between two lines: workers are killed, the summary says so, the exit status is 128+signal
 and ``--resume`` continues where it stopped.
 
 Exit status: 0 when every input was answered (sat, unsat and unknown are answers), 2 when some
-input was bad input (§5) or ``--out`` cannot be written, 1 for any other failure (a worker that
+input was bad input (§5) or ``--out`` cannot be used, 1 for any other failure (a worker that
 crashed or hung).
 """
 
@@ -28,20 +32,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import os
 import pickle
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .batch_pool import Answer, ProcessPool, Runner, Task, ThreadPool
+from solver.errors import InvalidProblemError
+
+from ..batch_pool import Answer, ProcessPool, Runner, Task, ThreadPool
+from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
 from .batch_report import Progress, Tally, print_summary
-from .errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
 
 SKIP_NAMES = frozenset({"expected.json", "manifest.json"})
 PROBLEM_KEYS = ("symbols", "asserts", "guards", "queries")
@@ -78,7 +87,11 @@ def collect_inputs(paths: Iterable[str]) -> list[str]:
         if not root.is_dir():
             add(root)
             continue
-        found = [p for p in root.rglob("*") if p.suffix in (".smt2", ".json") and p.is_file()]
+        try:
+            found = [p for p in root.rglob("*") if p.suffix in (".smt2", ".json") and p.is_file()]
+        except OSError:  # an unreadable folder: it becomes an input, and its error line says why
+            add(root)
+            continue
         for p in sorted(found):
             if p.suffix == ".smt2" or _is_problem_json(p):
                 add(p)
@@ -87,42 +100,125 @@ def collect_inputs(paths: Iterable[str]) -> list[str]:
 
 # ------------------------------------------------------------------ --out and --resume
 
-def answered_inputs(path: Path) -> set[str]:
-    """Inputs that already have a line in ``path``; cuts off a truncated last line in place.
+def input_key(path: str) -> str | None:
+    """The SHA-256 of an input file's bytes (its ``sha256`` field), or None when it cannot be read.
 
-    Lines that are not JSON objects with an ``input`` are ignored (they answer nothing), so a
-    hand-edited or foreign file does not stop a resume. Only the *last* line can be truncated by
-    an interruption, and only it is removed from the file.
+    ``--resume`` recognizes inputs by this key, not by their path: an answer depends only on the
+    bytes and the op, so a folder that was moved, renamed or reached from another working
+    directory is still recognized, and an input edited since is run again.
     """
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class OtherOpError(InvalidProblemError):
+    """``--resume`` into a results file of another ``--op``: refused (exit 2), nothing is written."""
+
+
+@dataclass
+class Previous:
+    """What an existing ``--out`` already answers (see ``load_previous``)."""
+
+    keys: Counter[str] = field(default_factory=Counter)  # sha256 -> answered lines with it
+    paths: set[str] = field(default_factory=set)  # inputs of answered lines without sha256 (older files)
+    errors_dropped: int = 0  # error lines removed so their inputs run again
+
+    def take(self, path: str, key: str | None) -> bool:
+        """True (and the line is used up) when an answered line covers this input."""
+        if path in self.paths or os.path.realpath(path) in self.paths:
+            return True
+        if key is not None and self.keys[key] > 0:
+            self.keys[key] -= 1
+            return True
+        return False
+
+
+def load_previous(path: Path, op: str) -> Previous:
+    """Read an existing ``--out`` for ``--resume`` and leave in it only what stays answered.
+
+    - A result line (``status`` present) answers its input: by ``sha256`` when it has one, else by
+      its ``input`` path (as written, or the same real path).
+    - An error line answers nothing: it is removed from the file and its input runs again (the
+      input may have been fixed; the worker may have been killed by the OOM killer).
+    - A result line of another op refuses the resume (``OtherOpError``): mixing ops in one file
+      would make ``--resume`` skip inputs the new op never answered.
+    - A truncated last line (a power cut mid-write) is cut off; a final line missing only its
+      newline gets it. Other lines (not JSON objects, foreign) are kept and ignored.
+
+    The file is rewritten only when lines are removed, to a temporary file renamed over it, so
+    an interruption leaves either the old or the new file, both valid.
+    """
+    prev = Previous()
     if not path.exists():
-        return set()
+        return prev
     data = path.read_bytes()
-    done: set[str] = set()
-    keep = len(data)
     lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
+    complete = lines[-1] == b""
+    if complete:
         lines.pop()
     elif lines:  # no final newline: the last line was cut mid-write, unless it is complete JSON
         try:
             json.loads(lines[-1])
-            keep = len(data) + 1  # complete: just add the newline
         except ValueError:
-            keep = len(data) - len(lines[-1])
             lines.pop()
-    for line in lines:
+    keep: list[bytes] = []
+    for n, line in enumerate(lines, 1):
         try:
             obj = json.loads(line)
         except ValueError:
+            keep.append(line)
             continue
-        if isinstance(obj, dict) and isinstance(obj.get("input"), str):
-            done.add(obj["input"])
-    if keep < len(data):
-        with open(path, "r+b") as f:
-            f.truncate(keep)
-    elif keep > len(data):
+        if not isinstance(obj, dict) or not isinstance(obj.get("input"), str):
+            keep.append(line)
+            continue
+        if "error" in obj:
+            prev.errors_dropped += 1
+            continue
+        if "status" not in obj:  # not one of our lines: keep it, it answers nothing
+            keep.append(line)
+            continue
+        if obj.get("op") not in (None, op):
+            raise OtherOpError(f"--out {path} holds results of --op {obj['op']} (line {n}), not {op}; "
+                               "resume with the same --op or write to another --out", where="--out")
+        key = obj.get("sha256")
+        if isinstance(key, str):
+            prev.keys[key] += 1
+        else:
+            prev.paths.update((obj["input"], os.path.realpath(obj["input"])))
+        keep.append(line)
+    new = b"".join(x + b"\n" for x in keep)
+    if new == data + b"\n":  # only the final newline was missing: append it
         with open(path, "ab") as f:
             f.write(b"\n")
-    return done
+    elif new != data:
+        _replace_file(path, new)
+    return prev
+
+
+def _replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, fsync it, rename it over ``path``."""
+    tmp = path.with_name(f".{path.name}.resume-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class Sink:
@@ -150,7 +246,10 @@ class Sink:
                     os.ftruncate(fd, start)
                 raise
         else:
-            self._out.write(line + "\n")
+            try:
+                self._out.write(line + "\n")
+            except UnicodeEncodeError:  # a stdout that cannot carry the text (a non-UTF-8 locale): escapes
+                self._out.write(json.dumps(json.loads(line), ensure_ascii=True, separators=(", ", ": ")) + "\n")
             self._out.flush()
 
     def close(self) -> None:
@@ -195,7 +294,7 @@ def _is_tty(stream: Any) -> bool:
 
 def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     """Run ``args.op`` over every input of ``args.paths``; see the module docstring."""
-    from .documents import dumps
+    from ..documents import dumps
 
     t0 = time.monotonic()
     jobs = max(1, int(getattr(args, "jobs", 1) or 1))
@@ -204,16 +303,16 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
     tally = Tally(op=args.op, total=len(inputs))
     out_path = getattr(args, "out", None)
     try:
-        done = answered_inputs(Path(out_path)) if out_path and args.resume else set()
+        prev = load_previous(Path(out_path), args.op) if out_path and args.resume else Previous()
         sink = Sink(out, out_path, resume=bool(args.resume))
+    except OtherOpError as e:
+        out.write(dumps(e.to_json()) + "\n")
+        return EXIT_BAD_INPUT
     except OSError as e:
-        from solver.errors import InvalidProblemError
-
         out.write(dumps(InvalidProblemError(f"cannot use --out {out_path}: {e}", where="--out").to_json()) + "\n")
-        return EXIT_BAD_INPUT  # a wrong command line (SPEC §4)
-    # `dir/a.json` and `./dir/a.json` are the same input: compare real paths as well
-    done_real = {os.path.realpath(d) for d in done}
-    todo = [p for p in inputs if p not in done and os.path.realpath(p) not in done_real]
+        return EXIT_BAD_INPUT  # a wrong command line (docs/problem-format.md §4)
+    keys = {p: input_key(p) for p in inputs}
+    todo = [p for p in inputs if not prev.take(p, keys[p])]
     tally.skipped = len(inputs) - len(todo)
     worst = EXIT_OK
     progress = Progress(len(todo), results_on_tty=not out_path and _is_tty(out))
@@ -237,7 +336,7 @@ def run_batch(args: argparse.Namespace, runner: Runner, out: TextIO) -> int:
                         queue.append(a.task)
                         continue
                     try:
-                        sink.write(dumps(_line(a)))
+                        sink.write(dumps(_line(a, keys.get(a.task.path))))
                     except OSError as e:  # disk full, I/O error: stop; the lines written stay valid
                         write_failed = e
                         break
@@ -286,12 +385,16 @@ def _largest_first(paths: list[str]) -> list[str]:
     return sorted(paths, key=lambda p: -size(p))  # stable: equal sizes keep the sorted path order
 
 
-def _line(a: Answer) -> dict[str, Any]:
-    return {"input": a.task.path, **a.body}
+def _line(a: Answer, key: str | None) -> dict[str, Any]:
+    """``input`` first, then the input's ``sha256`` (what ``--resume`` recognizes) and ``op``, then the body."""
+    line: dict[str, Any] = {"input": a.task.path}
+    if key is not None:
+        line["sha256"] = key
+    return {**line, "op": a.task.op, **a.body}
 
 
 def _worse(status: int, kind: str) -> int:
-    """Bad input outranks other failures, as in ``cli.run_files``."""
+    """Bad input outranks other failures, as in ``main.run_files``."""
     if kind == "bad_input":
         return EXIT_BAD_INPUT
     if kind in ("failure", "interrupted") and status != EXIT_BAD_INPUT:

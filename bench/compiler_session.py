@@ -1,0 +1,197 @@
+"""Replay recorded compiler sessions (``smt2_corpus/sessions/``) against symguard, one run.
+
+Each file is a ShapeEnv growing in PyTorch's order: guards and asserts arrive one by one and
+questions (``_maybe_evaluate_static``) are asked in between. A question is answered three ways:
+
+(a) stateless: ``POST /v1/evaluate`` with the whole problem so far (everything resent);
+(b) contexts over HTTP: the context is extended by each new guard/assert, a question is
+    ``{"context": KEY, "queries": [q]}``;
+(c) in-process: ``solver.Context`` extended the same way (what the Oracle does).
+
+Printed: p50/p99 per question of each, PyTorch's own times from the trace, the no-op FastAPI
+floor (``bench/http_latency.py``'s endpoint) measured in the same run, counts of questions
+PyTorch decided (True/False), symguard decided, identical answers and how many more symguard
+decides; then a follow-up question on a 400-guard context decided by known facts, over HTTP.
+
+Usage: ``python bench/compiler_session.py [--http-sessions N]``. Not a test.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+import argparse
+import glob
+import json
+import threading
+import time
+from typing import Any
+
+import httpx
+import uvicorn
+from fastapi import FastAPI, Request, Response
+
+from service.app import create_app
+from service.settings import Settings
+from solver import Context
+
+ROOT = os.path.dirname(_HERE)
+
+
+def _pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * len(xs)))]
+
+
+def _serve(app: Any, port: int) -> uvicorn.Server:
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    threading.Thread(target=server.run, daemon=True).start()
+    end = time.monotonic() + 120
+    while not server.started and time.monotonic() < end:
+        time.sleep(0.05)
+    return server
+
+
+def _noop_app() -> FastAPI:
+    app = FastAPI()
+
+    @app.post("/noop")
+    async def noop(request: Request) -> Response:
+        await request.body()
+        return Response(b"{}", media_type="application/json")
+
+    return app
+
+
+def _value(res: dict[str, Any]) -> Any:
+    row = res["queries"][0]
+    return row.get("value") if row.get("kind") == "bool" else None
+
+
+def _pytorch(ans: Any) -> bool | None:
+    return {"True": True, "False": False}.get(ans) if isinstance(ans, str) else None
+
+
+def replay(path: str, http: httpx.Client | None, stats: dict[str, Any]) -> None:
+    with open(path) as fh:
+        data = json.load(fh)
+    opts = {"timeout_ms": 1000, "on_unsupported": "skip"}
+    doc: dict[str, Any] = {"symbols": data["symbols"], "asserts": [], "guards": [], "options": opts}
+    ctx = Context(doc)
+    key = http.post("/v1/contexts", json=doc).json()["context"] if http else None
+    pending: dict[str, list[str]] = {"asserts": [], "guards": []}
+    for e in data["events"]:
+        if e["kind"] in ("guard", "assert"):
+            sec = "guards" if e["kind"] == "guard" else "asserts"
+            doc[sec].append(e["expr"])
+            pending[sec].append(e["expr"])
+            continue
+        q = e["expr"]
+        if pending["asserts"] or pending["guards"]:
+            delta = {k: v for k, v in pending.items() if v}
+            t0 = time.perf_counter()
+            ctx = ctx.extend(delta)
+            stats["extend_ms"].append((time.perf_counter() - t0) * 1000)
+            if http:
+                key = http.post("/v1/contexts", json={"context": key, **delta}).json()["context"]
+            pending = {"asserts": [], "guards": []}
+        t0 = time.perf_counter()
+        try:
+            res = ctx.run("evaluate", {"queries": [q]})
+        except Exception as err:  # noqa: BLE001 - an unsupported question: counted, not decided
+            stats["errors"].append(f"{os.path.basename(path)}: {q[:60]}: {err}"[:160])
+            continue
+        stats["inproc_ms"].append((time.perf_counter() - t0) * 1000)
+        mine = _value(res)
+        if http:
+            t0 = time.perf_counter()
+            r = http.post("/v1/evaluate", json={"context": key, "queries": [q]}).json()
+            stats["ctx_http_ms"].append((time.perf_counter() - t0) * 1000)
+            assert _value(r) == mine, (q, r, mine)
+            t0 = time.perf_counter()
+            http.post("/v1/evaluate", json={**doc, "queries": [q]})
+            stats["stateless_http_ms"].append((time.perf_counter() - t0) * 1000)
+        stats["pytorch_us"].append(e["us"])
+        theirs = _pytorch(e["pytorch"])
+        decided = mine in (True, False)
+        stats["questions"] += 1
+        stats["pytorch_decided"] += theirs is not None
+        stats["symguard_decided"] += decided
+        if theirs is not None:
+            stats["identical"] += mine is theirs
+            if mine is not theirs:
+                stats["disagree"].append((os.path.basename(path), q, e["pytorch"], mine))
+        elif decided:
+            stats["more"] += 1
+
+
+def floor_and_followup(http: httpx.Client, noop: httpx.Client, n: int = 200) -> dict[str, float]:
+    """The no-op floor and a facts-decided follow-up question on a 400-guard context."""
+    guards = [f"s{i} >= {i % 7 + 2}" for i in range(400)]
+    doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64} for i in range(400)}, "guards": guards}
+    key = http.post("/v1/contexts", json=doc).json()["context"]
+    body = {"context": key, "queries": ["s17 >= 2"]}
+    noop_ms, ctx_ms, fresh_ms = [], [], []
+    for i in range(n):
+        t0 = time.perf_counter()
+        noop.post("/noop", json=body)
+        noop_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        r = http.post("/v1/evaluate", json={"context": key, "queries": [f"s{i % 400} >= 1"]}).json()
+        (ctx_ms if r.get("cached") else fresh_ms).append((time.perf_counter() - t0) * 1000)
+        assert r["queries"][0]["value"] is True, r
+    t0 = time.perf_counter()
+    http.post("/v1/evaluate", json={**doc, "queries": ["s399 >= 1"]})
+    return {"noop_p50": _pct(noop_ms, 0.5), "noop_p99": _pct(noop_ms, 0.99),
+            "fresh_p50": _pct(fresh_ms, 0.5), "fresh_p99": _pct(fresh_ms, 0.99), "fresh_n": len(fresh_ms),
+            "cached_p50": _pct(ctx_ms, 0.5), "cached_n": len(ctx_ms),
+            "stateless_ms": (time.perf_counter() - t0) * 1000}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--http-sessions", type=int, default=3, help="sessions also replayed over HTTP (a, b)")
+    args = ap.parse_args(argv)
+    stats: dict[str, Any] = {k: [] for k in ("extend_ms", "inproc_ms", "ctx_http_ms", "stateless_http_ms",
+                                             "pytorch_us", "errors", "disagree")}
+    stats.update(questions=0, pytorch_decided=0, symguard_decided=0, identical=0, more=0)
+    files = sorted(glob.glob(os.path.join(ROOT, "smt2_corpus", "sessions", "*.json")))
+    s_port, n_port = 18761, 18762
+    server = _serve(create_app(Settings(workers=2)), s_port)
+    nserver = _serve(_noop_app(), n_port)
+    with httpx.Client(base_url=f"http://127.0.0.1:{s_port}", timeout=120) as http, \
+            httpx.Client(base_url=f"http://127.0.0.1:{n_port}", timeout=60) as noop:
+        for i, f in enumerate(files):
+            replay(f, http if i < args.http_sessions else None, stats)
+        fl = floor_and_followup(http, noop)
+    server.should_exit = nserver.should_exit = True
+    print(f"sessions: {len(files)} (HTTP a/b: first {args.http_sessions}), questions: {stats['questions']}")
+    for name, xs, unit in (("PyTorch _maybe_evaluate_static (recorded)", [u / 1000 for u in stats["pytorch_us"]], "ms"),
+                           ("(c) in-process context, per question", stats["inproc_ms"], "ms"),
+                           ("(c) in-process extend, per guard batch", stats["extend_ms"], "ms"),
+                           ("(b) contexts over HTTP, per question", stats["ctx_http_ms"], "ms"),
+                           ("(a) stateless over HTTP, per question", stats["stateless_http_ms"], "ms")):
+        print(f"{name:45s} n={len(xs):5d}  p50 {_pct(xs, .5):8.3f} {unit}  p99 {_pct(xs, .99):8.3f} {unit}")
+    print(f"PyTorch decided {stats['pytorch_decided']}, symguard decided {stats['symguard_decided']}, "
+          f"identical {stats['identical']}, symguard decides {stats['more']} more; "
+          f"disagreements {len(stats['disagree'])}, errors {len(stats['errors'])}")
+    for d in stats["disagree"][:10]:
+        print("  disagree:", d)
+    for e in stats["errors"][:10]:
+        print("  error:", e)
+    print("400-guard context, facts-decided follow-up over HTTP: "
+          f"no-op floor p50 {fl['noop_p50']:.3f} ms p99 {fl['noop_p99']:.3f}; first ask p50 {fl['fresh_p50']:.3f} ms "
+          f"p99 {fl['fresh_p99']:.3f} (n={fl['fresh_n']}, ratio p50 {fl['fresh_p50'] / fl['noop_p50']:.2f}x); "
+          f"repeat (cached) p50 {fl['cached_p50']:.3f} (n={fl['cached_n']}); stateless 400-guard ask "
+          f"{fl['stateless_ms']:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

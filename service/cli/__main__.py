@@ -1,0 +1,7 @@
+"""``python -m service.cli``: the same as the ``symguard`` console script."""
+
+import sys
+
+from .main import main
+
+sys.exit(main())

@@ -1,0 +1,244 @@
+"""Contexts over HTTP (docs/contexts.md): register a problem once, then send only deltas.
+
+* ``POST /v1/contexts`` with a problem answers ``{"context": KEY, "symbols": n, "asserts": n,
+  "guards": n}``; with ``{"context": KEY, ...delta}`` it extends that context and answers the new
+  key. Contexts are immutable, so a key names one document forever: the server keeps key →
+  document in an LRU and, with ``SYMGUARD_REDIS_URL``, in Redis (``symguard:v1:context:<key>``),
+  where every replica finds it.
+* ``POST /v1/{op}`` whose body has a top-level ``"context"`` is routed here (``wants``): the
+  answer for the context plus the delta. An unknown key is a 404 with
+  ``error.code = "unknown_context"``: the client resends the problem.
+
+The solving runs in context worker processes (z3 never runs in the server process), one single
+process executor per slot so that every request for a key goes to the same process — the one
+that holds its session (``service.context_worker``). A process that does not hold it (evicted,
+restarted, another replica registered it) is sent the stored document once and reads it.
+A request that overruns ``timeout_ms + SYMGUARD_GRACE_MS`` gets ``status: unknown``,
+``reason: timeout`` and its process is replaced. Final answers are kept in an LRU keyed by the
+byte-exact body, like the stateless exact layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request, Response
+
+from solver.errors import InvalidProblemError
+
+from . import context_worker
+from .documents import dumps
+from .settings import Settings
+
+STORE_SIZE = 4096  # context documents kept by the server
+ANSWER_CACHE_SIZE = 16384
+REDIS_PREFIX = "symguard:v1:context:"
+
+
+def wants(body: bytes) -> bool:
+    """Whether a request body names a context (then ``ContextService`` answers it)."""
+    if b'"context"' not in body:
+        return False
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "context" in doc
+
+
+def _json(obj: Any, status: int = 200) -> Response:
+    return Response(dumps(obj).encode(), status_code=status, media_type="application/json")
+
+
+def _unknown_context(key: Any) -> Response:
+    return _json({"error": {"code": "unknown_context", "where": "context",
+                            "message": f"unknown context {str(key)[:80]!r}: it expired or was never registered "
+                                       "here; send the whole problem again (POST /v1/contexts or a stateless "
+                                       "request)"}}, 404)
+
+
+class _Slot:
+    """One context worker process (a single-process executor, replaced when it overruns)."""
+
+    def __init__(self) -> None:
+        self.ex = ProcessPoolExecutor(max_workers=1)
+
+    def replace(self) -> None:
+        old, self.ex = self.ex, ProcessPoolExecutor(max_workers=1)
+        for p in list(getattr(old, "_processes", {}).values()):  # an overrunning z3 call cannot be cancelled
+            p.kill()
+        old.shutdown(wait=False, cancel_futures=True)
+
+
+class ContextService:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.slots = [_Slot() for _ in range(max(1, settings.workers))]
+        self.store: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._redis: Any = None
+        if settings.redis_url:
+            import redis.asyncio as aioredis
+
+            t = settings.redis_timeout_ms / 1000
+            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, socket_connect_timeout=t)
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(s.ex, context_worker.warm) for s in self.slots))
+
+    async def close(self) -> None:
+        for s in self.slots:
+            s.ex.shutdown(wait=False, cancel_futures=True)
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    # -------------------------------------------------------------- the store
+    def _remember(self, key: str, doc: dict[str, Any]) -> None:
+        self.store[key] = doc
+        self.store.move_to_end(key)
+        while len(self.store) > STORE_SIZE:
+            self.store.popitem(last=False)
+
+    async def _put(self, key: str, doc: dict[str, Any]) -> None:
+        self._remember(key, doc)
+        if self._redis is not None:
+            with contextlib.suppress(Exception):  # Redis can make an answer faster, never fail it
+                await self._redis.set(REDIS_PREFIX + key, json.dumps(doc), ex=self.settings.redis_ttl_s)
+
+    async def document(self, key: str) -> dict[str, Any] | None:
+        doc = self.store.get(key)
+        if doc is not None:
+            self.store.move_to_end(key)
+            return doc
+        if self._redis is not None:
+            try:
+                raw = await self._redis.get(REDIS_PREFIX + key)
+            except Exception:  # noqa: BLE001
+                raw = None
+            if raw is not None:
+                doc = json.loads(raw)
+                self._remember(key, doc)
+                return doc
+        return None
+
+    # -------------------------------------------------------------- calling a worker
+    def _slot(self, key: str) -> _Slot:
+        return self.slots[int(key[:12], 16) % len(self.slots)] if _hex(key) else self.slots[0]
+
+    async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        fut: Awaitable[Any] = loop.run_in_executor(slot.ex, fn, *args)
+        try:
+            return await asyncio.wait_for(fut, limit_s)
+        except asyncio.TimeoutError:
+            slot.replace()
+            return None
+
+    async def _with_document(self, key: str, limit_s: float, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(key, *args, doc)`` on the key's worker: first without the document (the worker
+        holds the session), then with it when the worker asks. None: overran; "unknown": no such key."""
+        slot = self._slot(key)
+        out = await self._call(slot, limit_s, fn, key, *args, None)
+        if out is not None and out[0] == "need":
+            doc = await self.document(key)
+            if doc is None:
+                return "unknown"
+            out = await self._call(slot, limit_s, fn, key, *args, doc)
+        return out
+
+    def _limit_s(self, delta: dict[str, Any]) -> float:
+        opts = delta.get("options") if isinstance(delta.get("options"), dict) else {}
+        t = opts.get("timeout_ms") if isinstance(opts, dict) else None
+        t = t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else 2000
+        return (min(t, self.settings.max_timeout_ms) + self.settings.grace_ms + 2000) / 1000
+
+    # -------------------------------------------------------------- endpoints
+    async def register(self, body: bytes) -> Response:
+        doc = _decode(body)
+        if "context" in doc:
+            key = doc["context"]
+            delta = {k: v for k, v in doc.items() if k != "context"}
+            if not isinstance(key, str):
+                return _unknown_context(key)
+            out = await self._with_document(key, self._limit_s(delta), context_worker.extend, delta)
+            if out == "unknown":
+                return _unknown_context(key)
+        else:
+            out = await self._call(self.slots[0], self._limit_s(doc), context_worker.register, doc)
+            if out is not None and out[0] == "done":  # the session lives with the key's worker
+                out = await self._call(self._slot(out[1]), self._limit_s(doc), context_worker.register, doc)
+        if out is None:
+            return _json({"error": {"code": "too_large", "message": "reading the context took too long"}}, 400)
+        if out[0] == "error":
+            return _json(out[1], out[2])
+        _, key, new_doc = out
+        await self._put(key, new_doc)
+        return _json({"context": key, "symbols": len(new_doc.get("symbols") or {}),
+                      "asserts": len(new_doc.get("asserts") or []), "guards": len(new_doc.get("guards") or [])})
+
+    async def answer(self, op: str, body: bytes) -> Response:
+        t0 = time.perf_counter()
+        ek = hashlib.sha256(op.encode() + b"\0" + body).hexdigest()
+        hit = self.answers.get(ek)
+        if hit is not None:
+            return _json({**hit, "cached": True, "elapsed_ms": _ms(t0)})
+        doc = _decode(body)
+        key = doc.get("context")
+        delta = {k: v for k, v in doc.items() if k != "context"}
+        if not isinstance(key, str):
+            return _unknown_context(key)
+        out = await self._with_document(key, self._limit_s(delta), context_worker.run, op, delta)
+        if out == "unknown":
+            return _unknown_context(key)
+        if out is None:
+            res = {"op": op, "status": "unknown", "reason": "timeout", "key": key, "cached": False,
+                   "elapsed_ms": _ms(t0), "warnings": ["the worker overran its budget and was replaced"]}
+            return _json(res)
+        if out[0] == "error":
+            return _json(out[1], out[2])
+        _, res, final = out
+        res["elapsed_ms"] = _ms(t0)
+        if final:
+            self.answers[ek] = dict(res)
+            while len(self.answers) > ANSWER_CACHE_SIZE:
+                self.answers.popitem(last=False)
+        return _json(res)
+
+
+def _hex(s: str) -> bool:
+    return len(s) >= 12 and all(c in "0123456789abcdef" for c in s[:12])
+
+
+def _decode(body: bytes) -> dict[str, Any]:
+    try:
+        doc = json.loads(body)
+    except (ValueError, RecursionError):
+        raise InvalidProblemError("invalid JSON", where="$") from None
+    if not isinstance(doc, dict):
+        raise InvalidProblemError("a problem must be a JSON object", where="$")
+    return doc
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 3)
+
+
+def install(app: FastAPI, settings: Settings, authorized: Any, read_body: Any) -> ContextService:
+    """``POST /v1/contexts`` on ``app``; the op routes hand context bodies to the returned service."""
+    service = ContextService(settings)
+
+    @app.post("/v1/contexts", dependencies=[Depends(authorized)], summary="register or extend a context",
+              responses={404: {"description": "unknown context (error.code = unknown_context)"}})
+    async def contexts(request: Request) -> Response:
+        return await service.register(await read_body(request, settings.max_body_bytes))
+
+    return service

@@ -1,0 +1,21 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"x0": ["s4", "s40", 16], "x1": ["s4", "s0"]}
+; symguard: hints = {"s0": 64, "s4": 2, "s6": 2, "s40": 64}
+(set-logic ALL)
+(declare-const s0 Int)
+(declare-const s4 Int)
+(declare-const s6 Int)
+(declare-const s40 Int)
+(assert (<= 2 s0 4000))
+(assert (<= 2 s4 64))
+(assert (<= 2 s6 64))
+(assert (<= 2 s40 4000))
+(assert (! (not (= (div (+ s40 (- 1)) 2) 0)) :named g0))
+(assert (! (not (= (div (+ s40 (- 1)) 4) 0)) :named g1))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 4) 1))) (<= (+ (- (* ?x0 ?x0)) 2) 0)) :named g2))
+(assert (! (<= (+ (- (div (+ s40 (- 1)) 4)) 1) 0) :named g3))
+(assert (! (<= (+ (div (+ s40 (- 1)) 4) (- 63)) 0) :named g4))
+(assert (! (= (+ s4 (- s6)) 0) :named g5))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 4) 1))) (let ((?x1 (* s4 ?x0)) (?x2 (- (* s4 ?x0)))) (and (not (= ?x1 0)) (not (= (ite (<= (+ ?x2 1) 0) (mod s4 ?x1) (- (mod (- s4) ?x2))) 0))))) :named g6))
+(check-sat)

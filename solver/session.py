@@ -1,0 +1,416 @@
+"""Contexts: a problem read once, then asked many small questions (docs/contexts.md).
+
+A compiler's ShapeEnv grows guard by guard while its code asks small questions against it. With
+the stateless API every question resends, re-parses and re-canonicalizes the whole problem.
+A ``Context`` holds the parsed problem instead; ``run(op, delta)`` answers for the context plus a
+delta (more ``symbols``, ``asserts``, ``guards`` and the question's ``queries``/``exprs``) and
+``extend(delta)`` gives a new, equally immutable context::
+
+    ctx = Context({"symbols": {"s0": {"min": 2}}, "guards": ["Eq(Mod(s0, 16), 0)"]})
+    ctx.run("evaluate", {"queries": ["Eq(Mod(s0, 8), 0)"]})["queries"][0]["value"]   # True
+    ctx2 = ctx.extend({"guards": ["s0 >= 64"]})                                      # a new key
+
+The answer is the stateless answer for the merged document — the context's lists followed by
+the delta's, the delta's options over the context's — except two fields:
+
+* ``key`` is derived, not recomputed: ``sha256(context key, canonical delta)``. Canonicalizing a
+  400-guard merged problem costs milliseconds of Python per question, the very cost a context
+  exists to avoid. The derived key is content-addressed (the same context and delta give the
+  same key on every machine) but not invariant under renaming the delta's symbols; at worst that
+  costs a cache miss. A registered context's own key is its canonical key (docs/problem-format.md §3).
+* witnesses (``when_true``/``when_false`` of a ``depends`` answer, models) are verified points
+  of the merged problem, but may differ from the stateless run's: the z3 session is shared by
+  every question of a context and its descendants, so its models depend on what it was asked.
+  Verdicts (values, bounds, statuses) are the same.
+
+How a question is answered, cheapest first (``evaluate`` with a delta of only queries, the
+compiler's case; everything else runs the stateless engine on the merged problem, which parses
+only the delta):
+
+1. the answers already learned for this context (a repeated question is a dict lookup);
+2. facts known for the context: intervals, single-term facts of its asserts and guards and the
+   canonical rewriting of ``solver.reason`` decide most compiler questions with no search. The
+   context must be satisfiable first (every answer of an unsat problem is vacuous): its hints
+   satisfying every range, assert and guard prove it without a solver, as they do for a trace;
+3. one incremental z3 session, shared by a context and the contexts extended from it while the
+   symbols stay the same: each assert and guard is a selector literal, so a follow-up question
+   costs a check, never a rebuild.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from solver import api
+from solver.errors import InvalidProblemError
+from solver.ir import terms as ir
+from solver.ir.canonical import Canonical
+from solver.ir.printer import to_text
+from solver.ir.problem import Constraint, Problem, Query, Symbol, complete_symbols
+from solver.ir.pyeval import holds
+from solver.ops import evaluate as ev
+from solver.ops.operation import Result
+from solver.reason import intervals
+from solver.reason.facts import Env, facts_env
+from solver.reason.rewrite import Rewriter
+from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.optimize import Session, is_linear, problem_terms
+from solver.syntax.document import load_problem
+
+DELTA_KEYS = frozenset({"symbols", "asserts", "guards", "queries", "exprs", "inputs", "options"})
+CONTEXT_KEYS = frozenset({"symbols", "asserts", "guards", "inputs", "options", "syntax"})
+
+
+class Context:
+    """An immutable, parsed problem (symbols, asserts, guards, options) to ask questions against.
+
+    ``key`` names it: the canonical key (docs/problem-format.md §3) for a context made from a document, the derived
+    key (module docstring) for one made by ``extend``. ``document`` is the JSON that rebuilds it
+    anywhere (a worker without its session, another replica). What it learns while answering —
+    facts, a z3 session, answers — is a cache, never part of its meaning.
+    """
+
+    def __init__(self, problem: Mapping[str, Any], *, key: str | None = None) -> None:
+        doc = _context_document(problem)
+        p = load_problem(doc)
+        self.document: dict[str, Any] = doc
+        self.problem = p
+        self.key = key if key is not None else api.prepare(p)[1].key
+        self._n_declared = len(doc.get("symbols") or {})
+        self._state = _State(p)
+
+    @classmethod
+    def _child(cls, parent: Context, doc: dict[str, Any], problem: Problem, key: str) -> Context:
+        self = cls.__new__(cls)
+        self.document, self.problem, self.key = doc, problem, key
+        self._n_declared = len(doc.get("symbols") or {})
+        self._state = parent._state.child(problem)
+        return self
+
+    # -------------------------------------------------------------- public
+    def run(self, op: str, delta: Mapping[str, Any] | None = None) -> Result:
+        """The result of ``op`` for this context plus ``delta`` (module docstring)."""
+        t0 = time.perf_counter()
+        api._operation(op)
+        merged, key, fast = self._merge(delta or {})
+        out = None
+        if fast and op == "evaluate":
+            out = self._state.evaluate(merged, key)
+        if out is None:
+            p, canon = merged, api.prepare(merged)[1]
+            res = api.compute(op, canon.problem)
+            out = api.finish(op, res, p, canon, cached=False, elapsed_ms=0)
+            out["key"] = key
+        out["elapsed_ms"] = round((time.perf_counter() - t0) * 1000, 3)
+        return out
+
+    def extend(self, delta: Mapping[str, Any]) -> Context:
+        """A new context: this one plus the delta's symbols, asserts and guards (and options)."""
+        if not isinstance(delta, Mapping):
+            raise InvalidProblemError("a delta must be a JSON object", where="$")
+        bad = sorted(set(delta) & {"queries", "exprs"})
+        if bad:
+            raise InvalidProblemError(f"a context holds no {bad[0]}: send them with the question",
+                                      where=bad[0])
+        if not any(delta.get(k) for k in delta):
+            return self
+        merged, key, _ = self._merge(delta)
+        return Context._child(self, _merged_document(self.document, self.problem, delta), merged, key)
+
+    # -------------------------------------------------------------- merging
+    def _merge(self, delta: Mapping[str, Any]) -> tuple[Problem, str, bool]:
+        """(merged problem, derived key, whether the fast path applies: only queries/exprs new)."""
+        ctx = self.problem
+        d = _parse_delta(self.document, ctx, delta)
+        names = {s.name for s in ctx.symbols}
+        new_terms = [c.term for c in (*d.asserts, *d.guards) if c.term is not None]
+        new_terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
+        new_terms += [t for _, dims in d.inputs for t in dims]
+        used = {n.value for t in new_terms for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)}
+        declared = dict(delta.get("symbols") or {})
+        undeclared = {s.name for s in ctx.symbols[self._n_declared:]}
+        same_symbols = used <= names and not declared and not (
+            undeclared and any(n.value in undeclared for c in d.asserts if c.term is not None
+                               for n in ir.iter_dag(c.term) if n.kind in (ir.SYM, ir.BSYM)))
+        if same_symbols:
+            symbols = ctx.symbols
+        else:  # as load_problem would order them for the merged document
+            decl: dict[str, Symbol] = {s.name: s for s in ctx.symbols[:self._n_declared]}
+            decl.update({s.name: s for s in d.symbols[:len(declared)]})
+            terms = [c.term for c in (*ctx.asserts, *d.asserts, *ctx.guards, *d.guards) if c.term is not None]
+            terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
+            terms += [t for _, dims in (d.inputs or ctx.inputs) for t in dims]
+            symbols = complete_symbols(list(decl.values()), terms, d.options)
+        merged = Problem(symbols, ctx.asserts + d.asserts, ctx.guards + d.guards, d.queries,
+                         d.inputs or ctx.inputs, d.options, ctx.syntax, ctx.warnings + d.warnings, d.exprs)
+        fast = same_symbols and not d.asserts and not d.guards and d.options == ctx.options and not d.inputs
+        return merged, derived_key(self.key, d, declared), fast
+
+
+def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
+    """The key of context ``key`` plus delta ``d``: sha256 of the context key and the delta's
+    entries as canonical text, sorted and deduplicated (ids left out), its declarations and the
+    merged options. Guards keep their order when ``prefer: "order"`` makes it part of the meaning."""
+
+    def ctext(c: Constraint) -> str:
+        return to_text(c.term) if c.term is not None else "unsupported: " + c.text
+
+    def qtext(q: Query) -> str:
+        return to_text(q.term) + " | " + to_text(q.domain)
+
+    guards = [ctext(c) for c in d.guards]
+    doc = {
+        "context": key,
+        "symbols": sorted([k, json.dumps(v, sort_keys=True)] for k, v in declared.items()),
+        "asserts": sorted({ctext(c) for c in d.asserts}),
+        "guards": list(dict.fromkeys(guards)) if d.options.prefer == "order" else sorted(set(guards)),
+        "queries": sorted({qtext(q) for q in d.queries}),
+        "exprs": sorted({qtext(q) for q in d.exprs}),
+        "inputs": [[n, [to_text(t) for t in dims]] for n, dims in d.inputs],
+        "options": asdict(d.options),
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ documents
+
+def _context_document(problem: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(problem, Mapping):
+        raise InvalidProblemError("a context must be a JSON object", where="$")
+    bad = sorted(set(problem) & {"queries", "exprs"})
+    if bad and problem.get(bad[0]):
+        raise InvalidProblemError(f"a context holds no {bad[0]}: send them with each question", where=bad[0])
+    return {k: v for k, v in problem.items() if k in CONTEXT_KEYS}
+
+
+def _with_ids(entries: Any, prefix: str, offset: int) -> Any:
+    """A delta's string entries with the default ids they have in the merged document."""
+    if not isinstance(entries, list):
+        return entries
+    return [{"id": f"{prefix}{offset + i}", "expr": e} if isinstance(e, str) else e for i, e in enumerate(entries)]
+
+
+def _parse_delta(ctx_doc: Mapping[str, Any], ctx: Problem, delta: Mapping[str, Any]) -> Problem:
+    """Only the delta's text is parsed; ids and options are those of the merged document."""
+    if not isinstance(delta, Mapping):
+        raise InvalidProblemError("a delta must be a JSON object", where="$")
+    unknown = sorted(set(delta) - DELTA_KEYS - {"context"})
+    if unknown:
+        raise InvalidProblemError(f"unknown field {unknown[0]!r} in a context's delta (expected symbols, "
+                                  "asserts, guards, queries, exprs, inputs, options)", where=unknown[0])
+    opts = delta.get("options")
+    if opts is not None and not isinstance(opts, Mapping):
+        raise InvalidProblemError("options must be an object", where="options")
+    doc = {
+        "symbols": delta.get("symbols"),
+        "asserts": _with_ids(delta.get("asserts"), "a", len(ctx.asserts)),
+        "guards": _with_ids(delta.get("guards"), "g", len(ctx.guards)),
+        "queries": delta.get("queries"), "exprs": delta.get("exprs"), "inputs": delta.get("inputs"),
+        "options": {**(ctx_doc.get("options") or {}), **(opts or {})},
+        "syntax": ctx.syntax,
+    }
+    d = load_problem({k: v for k, v in doc.items() if v is not None})
+    seen = {c.id for c in (*ctx.asserts, *ctx.guards)}
+    entries: list[Constraint | Query] = [*d.asserts, *d.guards, *d.queries, *d.exprs]
+    for c in entries:
+        if c.id in seen:
+            raise InvalidProblemError(f"duplicate id {c.id!r} (the context already uses it)", where=c.where)
+    return d
+
+
+def _merged_document(doc: Mapping[str, Any], ctx: Problem, delta: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON of the extended context: reading it from scratch gives the same problem."""
+    out = dict(doc)
+    if delta.get("symbols"):
+        out["symbols"] = {**(doc.get("symbols") or {}), **delta["symbols"]}
+    for sec, prefix, n in (("asserts", "a", len(ctx.asserts)), ("guards", "g", len(ctx.guards))):
+        if delta.get(sec):
+            out[sec] = list(doc.get(sec) or []) + _with_ids(list(delta[sec]), prefix, n)
+    if delta.get("inputs"):
+        out["inputs"] = delta["inputs"]
+    if delta.get("options"):
+        out["options"] = {**(doc.get("options") or {}), **delta["options"]}
+    return out
+
+
+# ------------------------------------------------------------------ what a context learns
+
+@dataclass
+class _Solver:
+    """One z3 session over one tuple of symbols, shared by a family of contexts: each context
+    assumes its own asserts' and guards' selector literals, so they never see each other's."""
+
+    symbols: tuple[Symbol, ...]
+    session: Session
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class _State:
+    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session)."""
+
+    def __init__(self, problem: Problem, parent: _State | None = None) -> None:
+        self.problem = problem
+        self.parent = parent
+        self.solver: _Solver | None = None
+        self._env: Env | None = None
+        self._rw: Rewriter | None = None
+        self._sat: str | None = None
+        self._by_hints: bool | None = None
+        self.answers: dict[tuple[ir.Term, ir.Term], dict[str, Any]] = {}
+        self.models: list[dict[str, Any]] = []
+        self.conds = frozenset(c.term for c in (*problem.asserts, *problem.guards) if c.term is not None)
+
+    def child(self, problem: Problem) -> _State:
+        return _State(problem, self)
+
+    # -------------------------------------------------------------- facts
+    def env(self) -> Env:
+        if self._env is None:
+            p, par = self.problem, self.parent
+            if par is not None and par._env is not None and par.problem.symbols == p.symbols:
+                base = par._env  # copy the parent's facts, add the delta's
+                env = Env(dict(base.ranges), {k: list(v) for k, v in base.bounds.items()},
+                          {k: list(v) for k, v in base.excluded.items()}, {k: list(v) for k, v in base.atoms.items()})
+                n = len(par.problem.asserts), len(par.problem.guards)
+                for c in (*p.asserts[n[0]:], *p.guards[n[1]:]):
+                    if c.term is not None:
+                        env.add(c.term)
+            else:
+                ranges = {s.name: (s.lo, s.hi) for s in p.symbols if not s.is_bool}
+                env = facts_env(ranges, [(c.term, None) for c in (*p.asserts, *p.guards) if c.term is not None])
+            self._env = env
+        return self._env
+
+    def rewriter(self) -> Rewriter:
+        if self._rw is None:
+            self._rw = Rewriter(self.env())
+        return self._rw
+
+    def decide(self, q: Query) -> dict[str, Any] | None:
+        """The row of a query decided by facts alone (the ranges, asserts and guards), or None."""
+        rw = self.rewriter()
+        if q.domain is not ir.TRUE and rw.truth(q.domain) is not True:
+            return None  # the query may be undefined somewhere: the engine says where
+        if q.is_bool:
+            v = intervals.decide(q.term, intervals.Facts(self.env().ranges), self.conds)  # type: ignore[arg-type]
+            if v is None:
+                v = rw.truth(q.term)
+            return None if v is None else {"id": q.id, "kind": "bool", "value": v}
+        lo, hi = rw.interval(rw.rewrite(q.term))
+        if lo is not None and lo == hi:
+            return {"id": q.id, "kind": "int", "value": lo, "exact": True}
+        return None
+
+    # -------------------------------------------------------------- satisfiability
+    def hints_hold(self) -> bool:
+        """Whether the trace-time point satisfies every range, assert and guard (then: sat)."""
+        if self._by_hints is None:
+            p, par = self.problem, self.parent
+            hints = p.hints
+            if hints is None or len(hints) != len(p.symbols):
+                self._by_hints = False
+            elif par is not None and par.problem.symbols == p.symbols and par._by_hints is not None:
+                n = len(par.problem.asserts), len(par.problem.guards)
+                self._by_hints = par._by_hints and all(
+                    c.term is None or holds(c.term, hints) for c in (*p.asserts[n[0]:], *p.guards[n[1]:]))
+            else:
+                self._by_hints = all(s.lo is None or s.lo <= hints[s.name] for s in p.symbols) and all(
+                    s.hi is None or hints[s.name] <= s.hi for s in p.symbols) and all(
+                    c.term is None or holds(c.term, hints) for c in (*p.asserts, *p.guards))
+        return self._by_hints
+
+    def session(self, deadline: Deadline) -> tuple[_Solver, Session]:
+        """The family's z3 session with this context's selectors as its base (built once)."""
+        if self.solver is None:
+            par = self.parent
+            if par is not None and par.solver is not None and par.solver.symbols == self.problem.symbols:
+                self.solver = par.solver
+            else:
+                self.solver = _Solver(self.problem.symbols, Session(self.problem, deadline))
+        sv = self.solver
+        sess = _view(sv.session, self.problem, deadline)
+        return sv, sess
+
+    # -------------------------------------------------------------- evaluate
+    def evaluate(self, merged: Problem, key: str) -> Result | None:
+        """``evaluate`` for a delta of queries, or None when the stateless engine must answer."""
+        deadline = Deadline(merged.options.timeout_ms)
+        rows: list[dict[str, Any] | None] = []
+        for q in merged.queries:
+            known = self.answers.get((q.term, q.domain))
+            rows.append(None if known is None else {**known, "id": q.id})
+        todo = [i for i, r in enumerate(rows) if r is None]
+        for i in todo:
+            rows[i] = self.decide(merged.queries[i])
+        todo = [i for i, r in enumerate(rows) if r is None]
+        if self._sat is None and self.hints_hold():
+            self._sat = SAT
+        if self._sat is None or todo:
+            sv, sess = self.session(deadline)
+            with sv.lock:
+                if self._sat is None:
+                    out = sess.check()
+                    if out.status == SAT:
+                        self.models.append(out.model)
+                    elif out.status != UNSAT:
+                        return None  # undecided: the engine gives the stateless unknown
+                    self._sat = out.status
+                if self._sat == SAT and todo:
+                    run = _SessionRun(merged, sess, deadline, self)
+                    for n, i in enumerate(todo):
+                        q = merged.queries[i]
+                        deadline.ensure_time()
+                        budget = deadline.remaining() // max(1, len(todo) - n)
+                        rows[i] = run.bool_query(q, budget) if q.is_bool else run.int_query(q, budget)
+        if self._sat == UNSAT:
+            res: Result = {"status": UNSAT, "queries": [{"id": q.id, "kind": "bool" if q.is_bool else "int",
+                                                          "value": None} for q in merged.queries],
+                           "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
+        else:
+            res = {"status": SAT, "queries": rows}
+            for q, r in zip(merged.queries, rows):
+                if r is not None and ev._final({"queries": [r]}):
+                    self.answers[(q.term, q.domain)] = {k: v for k, v in r.items() if k != "id"}
+        return api.finish("evaluate", res, merged, _identity(merged, key), cached=False, elapsed_ms=0)
+
+
+def _view(sess: Session, problem: Problem, deadline: Deadline) -> Session:
+    """``sess`` seen by one context: its own selectors as the base, the request's deadline."""
+    ch = sess.ch
+    # the family's z3 objects live in the context of the deadline that built them: the request's
+    # deadline takes that context over (its interrupt must reach the solver it will run)
+    deadline.adopt_context(ch.deadline)
+    ch.deadline = deadline
+    view = Session.__new__(Session)
+    view.__dict__.update(sess.__dict__)
+    view.problem, view.deadline = problem, deadline
+    view.base = [ch.selector(c.term) for c in (*problem.asserts, *problem.guards) if c.term is not None]
+    return view
+
+
+class _SessionRun(ev._Run):
+    """``evaluate``'s per-query engine on a context's shared session and learned models."""
+
+    def __init__(self, problem: Problem, sess: Session, deadline: Deadline, state: _State) -> None:
+        self.p = problem
+        self.deadline = deadline
+        self.sess = sess
+        self.models = state.models  # verified points of the context: witnesses for any question
+        self.linear = is_linear(problem_terms(problem))
+        self.facts = intervals.Facts.from_problem(problem)
+        self.asserts = [c.term for c in problem.asserts if c.term is not None]
+
+
+def _identity(p: Problem, key: str) -> Canonical:
+    """A problem as its own canonical form: results computed in the caller's names map back as is."""
+    return Canonical(p, key, {s.name: s.name for s in p.symbols}, [[c.id] for c in p.asserts],
+                     list(range(len(p.guards))), list(range(len(p.queries))), list(range(len(p.exprs))))
+
+
+__all__ = ["Context", "derived_key"]

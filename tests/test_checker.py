@@ -1,0 +1,136 @@
+"""checker: budgets in z3 resource units (deterministic), the wall clock only as the outer limit."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import prepare
+from solver.api import compute
+from solver.ir.problem import Problem
+from solver.smt import checker
+from solver.smt.checker import SAT, UNKNOWN, UNSAT, Checker, Deadline, OutOfTime, outer_ms, units
+
+# x^3 + y^3 = z^3 has no solution in positive integers, and z3 does not find that out quickly:
+# a check that spends whatever it is given
+HARD = {"symbols": {"x": {"min": 1}, "y": {"min": 1}, "z": {"min": 1}},
+        "guards": ["x*x*x + y*y*y - z*z*z == 0"]}
+EASY = {"symbols": {"s0": {"min": 2}, "s1": {"min": 2}},
+        "guards": ["Eq(Mod(s0, 8), 0)", "s1 < s0", "s0*s1 >= 100"]}
+
+
+def problem(doc: dict) -> Problem:
+    return prepare(doc)[1].problem
+
+
+def all_guards(ch: Checker, p: Problem) -> list[int]:
+    return [ch.selector(c.term) for c in p.guards if c.term is not None]
+
+
+def test_units_and_outer_limit_follow_timeout_ms() -> None:
+    assert units(2000) == 2000 * checker.UNITS_PER_MS
+    assert outer_ms(2000) > 2000
+    d = Deadline(2000)
+    assert d.units == units(2000) and d.remaining() == d.units and not d.expired
+    assert 2.0 < d.cpu_end - time.process_time() <= outer_ms(2000) / 1000
+    assert d.wall_end - time.monotonic() > outer_ms(2000) / 1000  # the hang guard: wall clock, later
+
+
+def test_a_check_is_charged_what_it_used() -> None:
+    p = problem(EASY)
+    d = Deadline(2000)
+    ch = Checker(p, d)
+    out = ch.check(all_guards(ch, p))
+    assert out.status == SAT and 0 < d.spent == ch.units < d.units
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(min_value=200, max_value=20_000))
+def test_same_grant_same_outcome_and_units(grant: int) -> None:
+    """The whole point: a check's outcome and cost are functions of its input and its grant."""
+    p = problem(HARD)
+    runs = []
+    for _ in range(2):
+        d = Deadline(2000)
+        ch = Checker(p, d)
+        out = ch.check(all_guards(ch, p), budget=grant)
+        runs.append((out.status, out.reason, d.spent))
+    assert runs[0] == runs[1]
+    status, reason, spent = runs[0]
+    if status == UNKNOWN:  # ran out: charged at least the grant, and says why
+        assert reason == "timeout" and spent >= grant
+
+
+def test_running_out_of_units_is_unknown_not_an_exception() -> None:
+    p = problem(HARD)
+    d = Deadline(10_000, budget_units=5_000)
+    ch = Checker(p, d)
+    out = ch.check(all_guards(ch, p))
+    assert out.status == UNKNOWN and out.reason == "timeout" and d.expired
+    again = ch.check(all_guards(ch, p))  # nothing left: answered without z3
+    assert again.status == UNKNOWN and again.reason == "timeout"
+
+
+def test_scoped_check_needs_units_for_its_setup() -> None:
+    p = problem(EASY)
+    d = Deadline(2000)
+    ch = Checker(p, d)
+    hs = all_guards(ch, p)
+    assert ch.check_scoped(hs, budget=1).status == UNKNOWN
+    assert d.spent == 0  # refused before building a solver
+    assert ch.check_scoped(hs).status == SAT
+
+
+def test_unsat_core_through_the_operation_context() -> None:
+    p = problem({"guards": ["s0 >= 16", "s0 < 8", "s1 >= 0"]})
+    ch = Checker(p, Deadline(2000))
+    out = ch.check(all_guards(ch, p))
+    assert out.status == UNSAT and len(out.core) == 2
+
+
+def test_each_deadline_has_its_own_context() -> None:
+    a, b = Deadline(100), Deadline(100)
+    assert a.ctx is a.ctx and a.ctx is not b.ctx
+
+
+def test_outer_limit_raises_out_of_time() -> None:
+    p = problem(HARD)
+    d = Deadline(10_000, budget_units=10**12, limit_ms=150)  # time ends it, not the units
+    ch = Checker(p, d)
+    t0 = time.monotonic()
+    with pytest.raises(OutOfTime):
+        ch.check(all_guards(ch, p))
+    assert time.monotonic() - t0 < 5
+    with pytest.raises(OutOfTime):  # and every later check
+        ch.check([])
+
+
+def test_interrupt_from_another_thread_raises_out_of_time() -> None:
+    p = problem(HARD)
+    d = Deadline(10_000, budget_units=10**12, limit_ms=60_000)
+    ch = Checker(p, d)
+    hs = all_guards(ch, p)
+    timer = threading.Timer(0.2, d.interrupt)
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(OutOfTime):
+            ch.check(hs)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 10 and d.out_of_time
+
+
+def test_compute_answers_unknown_when_the_outer_limit_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """api.compute turns OutOfTime into the operation's sound unknown result (never cached)."""
+    monkeypatch.setattr(checker, "OUTER_FACTOR", 0)
+    monkeypatch.setattr(checker, "OUTER_SLACK_MS", 0)
+    canon = prepare({**HARD, "guards": HARD["guards"] + ["x >= 2"]})[1].problem
+    res = compute("redundancy", canon)
+    assert res["status"] == "unknown" and res["reason"] == "timeout"
+    assert all(g["verdict"] == "unknown" for g in res["guards"])
+    assert res["minimal"] == [g.id for g in canon.guards]

@@ -1,0 +1,162 @@
+"""Contexts: an answer for a context plus a delta is the stateless answer for the merged problem,
+however the context was built (registered whole or extended step by step) and whatever was asked
+before; a follow-up question never re-parses the context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from guard_grammar import boxes, conds, terms
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from solver import InvalidProblemError, prepare, run
+from solver.ir.pyeval import holds
+from solver.session import Context
+from solver.syntax import document
+
+VOLATILE = ("key", "elapsed_ms", "cached")
+
+
+def merged(ctx: dict[str, Any], *deltas: dict[str, Any]) -> dict[str, Any]:
+    """The stateless document: the context's lists followed by every delta's."""
+    out = {k: (list(v) if isinstance(v, list) else v) for k, v in ctx.items()}
+    for d in deltas:
+        for k, v in d.items():
+            if k in ("asserts", "guards"):
+                out[k] = list(out.get(k, [])) + list(v)
+            elif k in ("symbols", "options"):
+                out[k] = {**out.get(k, {}), **v}
+            else:
+                out[k] = v
+    return out
+
+
+def same_answer(op: str, got: dict[str, Any], want: dict[str, Any], doc: dict[str, Any]) -> None:
+    """Equal but for the key, timing and which witness points, models and cores z3 found (the
+    stateless engine's own z3 runs differ in those within one process: they share z3's state)."""
+    g = {k: v for k, v in got.items() if k not in VOLATILE}
+    w = {k: v for k, v in want.items() if k not in VOLATILE}
+    for r in (g, w):
+        if "stats" in r:
+            r["stats"] = {k: v for k, v in r["stats"].items() if k != "solver_ms"}
+    if op == "solve" and w["status"] == "unsat":  # any small unsat core is an answer (docs/problem-format.md §2)
+        ids = {e["id"] if isinstance(e, dict) else f"{sec[0]}{i}" for sec in ("asserts", "guards")
+               for i, e in enumerate(doc.get(sec, []))}
+        assert set(g.pop("core")) <= ids and w.pop("core")
+    if op == "solve" and w["status"] == "sat":  # z3's model may differ between runs: any model is one
+        p = document.load_problem(doc)
+        m = g.pop("model")
+        w.pop("model")
+        assert all(holds(c.term, m) for c in (*p.asserts, *p.guards) if c.term is not None)
+    if op == "redundancy" and g != w:  # the greedy pass's z3 checks may differ between runs in one process
+        assert g["status"] == w["status"]
+        fixed = ("always_true", "always_false")
+        assert [(r["id"], r["verdict"]) for r in g["guards"] if r["verdict"] in fixed] == \
+            [(r["id"], r["verdict"]) for r in w["guards"] if r["verdict"] in fixed]
+        return
+    if op != "evaluate":
+        assert g == w
+        return
+    assert g["status"] == w["status"] and len(g["queries"]) == len(w["queries"])
+    p = document.load_problem(doc)
+    for rg, rw, q in zip(g["queries"], w["queries"], p.queries):
+        if rw.get("value") == "unknown" or rw.get("exact") is False:
+            continue  # the stateless run ran out of budget: nothing to compare
+        for k in ("id", "kind", "value", "min", "max", "exact"):
+            assert rg.get(k) == rw.get(k), (k, q.text, rg, rw)
+        for side, truth in (("when_true", True), ("when_false", False)):
+            if side in rg:  # a witness: a point of the merged problem where the query has that value
+                m = rg[side]
+                assert all(holds(c.term, m) for c in (*p.asserts, *p.guards) if c.term is not None)
+                assert holds(q.term, m) is truth
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    box = draw(boxes())
+    names = list(box["symbols"])
+    steps = [{"guards": draw(st.lists(conds(names), min_size=1, max_size=2))}
+             for _ in range(draw(st.integers(0, 3)))]
+    queries = draw(st.lists(st.one_of(conds(names), terms(names)), min_size=1, max_size=3))
+    return box, steps, {"queries": queries}
+
+
+@settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.generate], suppress_health_check=[HealthCheck.too_slow])
+@given(sessions())
+def test_context_answers_equal_stateless_answers(case: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]) -> None:
+    box, steps, question = case
+    ctx = Context(box)
+    extended = ctx
+    for step in steps:
+        extended = extended.extend(step)
+    whole = merged(box, *steps)
+    fresh = Context(extended.document).problem  # the extended context's document rebuilds it
+    assert [(c.id, c.text) for c in fresh.guards] == [(c.id, c.text) for c in extended.problem.guards]
+    assert fresh.symbols == extended.problem.symbols
+    for op in ("evaluate", "redundancy", "solve"):
+        delta = question if op == "evaluate" else {}
+        want = run(op, merged(whole, delta))
+        for c, d in ((extended, delta), (ctx, merged({}, *steps, delta))):  # the very problem, unparsed
+            assert prepare(c._merge(d)[0])[1].key == want["key"]
+        same_answer(op, extended.run(op, delta), want, merged(whole, delta))
+        same_answer(op, ctx.run(op, merged({}, *steps, delta)), want, merged(whole, delta))  # one big delta
+    # asked again, after other questions: the same answer (learned, not recomputed)
+    again = extended.run("evaluate", question)
+    same_answer("evaluate", again, run("evaluate", merged(whole, question)), merged(whole, question))
+
+
+TRACE = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min": 2, "hint": 3}},
+         "guards": ["Eq(Mod(s0, 16), 0)", "s0 >= 32", "Ne(s1, 1)"]}
+
+
+def test_follow_up_never_reparses_the_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = Context(TRACE)
+    parsed: list[str] = []
+    real = document.parse_sympy
+
+    def spy(text: str) -> Any:
+        parsed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(document, "parse_sympy", spy)
+    res = ctx.run("evaluate", {"queries": ["Eq(Mod(s0, 8), 0)", "s0 >= 16"]})
+    assert [r["value"] for r in res["queries"]] == [True, True]
+    ext = ctx.extend({"guards": ["s1 >= 4"]})
+    ext.run("evaluate", {"queries": ["s1 > 3"]})
+    assert parsed == ["Eq(Mod(s0, 8), 0)", "s0 >= 16", "s1 >= 4", "s1 > 3"]
+
+
+def test_keys() -> None:
+    ctx = Context(TRACE)
+    assert ctx.key == run("solve", TRACE)["key"]  # a registered context: its canonical key
+    a = ctx.extend({"guards": ["s1 >= 4"]})
+    b = Context(TRACE).extend({"guards": [{"id": "mine", "expr": "4 <= s1"}]})
+    assert a.key == b.key != ctx.key  # derived: the same context and delta, any id or spelling
+    q1 = ctx.run("evaluate", {"queries": ["s0 > 1", "s1 > 1"]})["key"]
+    q2 = ctx.run("evaluate", {"queries": ["1 < s1", "s0 > 1", "s0 > 1"]})["key"]
+    assert q1 == q2 != ctx.key
+    assert ctx.extend({}) is ctx
+
+
+def test_deltas_take_the_merged_documents_ids_and_symbols() -> None:
+    ctx = Context(TRACE)
+    res = ctx.run("redundancy", {"guards": ["s0 >= 16"], "symbols": {"s2": {"min": 5}}, "asserts": ["s2 <= s1"]})
+    assert [g["id"] for g in res["guards"]] == ["g0", "g1", "g2", "g3"]
+    assert res["guards"][3]["verdict"] == "redundant"
+    assert ctx.run("solve", {"guards": ["s1 >= 10"]})["model"]["s1"] >= 10
+    unsat = ctx.run("evaluate", {"guards": ["s0 < 8"], "queries": ["s1 > 0"]})
+    assert unsat["status"] == "unsat" and unsat["queries"][0]["value"] is None
+
+
+def test_bad_deltas() -> None:
+    ctx = Context(TRACE)
+    with pytest.raises(InvalidProblemError, match="duplicate id"):
+        ctx.run("solve", {"guards": [{"id": "g1", "expr": "s0 > 3"}]})
+    with pytest.raises(InvalidProblemError, match="unknown field"):
+        ctx.run("solve", {"syntax": "smtlib"})
+    with pytest.raises(InvalidProblemError, match="no queries"):
+        ctx.extend({"queries": ["s0 > 1"]})
+    with pytest.raises(InvalidProblemError, match="no queries"):
+        Context({**TRACE, "queries": ["s0 > 1"]})
