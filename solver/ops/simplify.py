@@ -65,7 +65,7 @@ TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before 
 MAX_POINTS = 96  # sample points plus the counterexamples found later
 SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
-CHECK_MS = 250  # budget of one z3 check (a side condition, a CSE proof)
+CHECK_MS = 40  # budget of one z3 check (a side condition, a CSE proof): the corpus's proofs take a few; 250 gained none and paid for every timeout
 RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
 MAX_CSE_CLASS = 16  # expressions proven against one representative
 Model = dict[str, Value]
@@ -200,8 +200,8 @@ class _Run:
         self.p = problem
         self.deadline = deadline
         self._sess: Session | None = None
-        self._slices: dict[frozenset[str], Session] = {}
-        self._con_syms: list[tuple[Any, frozenset[str]]] | None = None
+        self._slice_sess: Session | None = None
+        self._con_syms: list[tuple[ir.Term, frozenset[str]]] = []
         self._sized = {s.name for s in problem.symbols if s.hint is not None}
         ranges = cheap.Facts.from_problem(problem)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
@@ -353,37 +353,31 @@ class _Run:
             self._sess = Session(self.p, self.deadline)
         return self._sess
 
-    def slice(self, syms: set[str]) -> Session:
-        """A z3 session over the constraints that only mention ``syms`` and sized symbols (those
-        with a hint): a condition on sizes needs neither the hundred loop bounds of other kernels
-        nor their variables. Dropping constraints only weakens the assumptions, so what the slice
-        proves the whole context proves; a model of the slice is a point only when the whole
-        context holds there (``add_point`` checks)."""
-        if self._con_syms is None:
-            self._con_syms = [(c, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
+    def slice(self, syms: set[str]) -> tuple[Session, list[int]]:
+        """The request's z3 session (symbols and ranges only) and the selector handles of the
+        constraints that only mention ``syms`` and sized symbols (those with a hint): a condition
+        on sizes needs neither the hundred loop bounds of other kernels nor their variables, and
+        each constraint is encoded once, when a slice first needs it. Dropping constraints only
+        weakens the assumptions, so what the slice proves the whole context proves; a model of
+        the slice is a point only when the whole context holds there (``add_point`` checks)."""
+        if self._slice_sess is None:
+            self._slice_sess = Session(replace(self.p, asserts=(), guards=()), self.deadline)
+            self._con_syms = [(c.term, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
                               if c.term is not None]
+        s = self._slice_sess
         keep = self._sized | syms
-        cons = [c for c, cs in self._con_syms if cs <= keep]
-        used = syms.union(*(cs for c, cs in self._con_syms if cs <= keep))
-        key = frozenset(c.id for c in cons) | frozenset(used)
-        got = self._slices.get(key)
-        if got is None:
-            part = replace(self.p, symbols=tuple(s for s in self.p.symbols if s.name in used),
-                           asserts=tuple(c for c in self.p.asserts if c in cons),
-                           guards=tuple(c for c in self.p.guards if c in cons))
-            got = self._slices[key] = Session(part, self.deadline)
-        return got
+        return s, [s.ch.selector(t) for t, cs in self._con_syms if cs <= keep]
 
-    def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int = CHECK_MS) -> bool | None:
+    def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int | None = None) -> bool | None:
         """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
         symbols), False refuted (a model of the whole context: it joins the points), None
         undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
-        budget = self.deadline.grant(units(budget_ms))
+        budget = self.deadline.grant(units(CHECK_MS if budget_ms is None else budget_ms))
         if budget <= 0:
             return None
-        s = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
+        s, cons = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
         self.checks += 1
-        hs = [s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
+        hs = [*cons, s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
         out = s.check(hs, budget=budget)
         if out.status == UNSAT:
             return True
