@@ -246,6 +246,11 @@ class _Run:
         out: list[Model] = []
         seen: set[tuple[Value, ...]] = set()
         start = self._start(dict(hint) if hint is not None else dict(base), names, check, cands, rng)
+        if start is None:  # symbols tied by equalities (u1 == u0, …) move together: ask z3 for one point
+            out_z3 = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
+            model = dict(out_z3.model) if out_z3.status == SAT else {}
+            if all(n in model for n in names) and check(*(model[n] for n in names)):
+                start = {n: model[n] for n in names}
         self._search = (names, check, start if start is not None else base, cands)
         if start is None:
             return out
@@ -355,8 +360,9 @@ class _Run:
 
     def slice(self, syms: set[str]) -> tuple[Session, list[int]]:
         """The request's z3 session (symbols and ranges only) and the selector handles of the
-        constraints that only mention ``syms`` and sized symbols (those with a hint): a condition
-        on sizes needs neither the hundred loop bounds of other kernels nor their variables, and
+        constraints that mention one of ``syms`` or only sized symbols (those with a hint): a
+        condition on sizes needs neither the hundred loop bounds of other kernels nor their
+        variables (a bound on its own symbols it keeps: ``x < u0`` with ``x >= 0`` is ``u0 >= 1``), and
         each constraint is encoded once, when a slice first needs it. Dropping constraints only
         weakens the assumptions, so what the slice proves the whole context proves; a model of
         the slice is a point only when the whole context holds there (``add_point`` checks)."""
@@ -366,7 +372,7 @@ class _Run:
                               if c.term is not None]
         s = self._slice_sess
         keep = self._sized | syms
-        return s, [s.ch.selector(t) for t, cs in self._con_syms if cs <= keep]
+        return s, [s.ch.selector(t) for t, cs in self._con_syms if cs <= keep or cs & syms]
 
     def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int | None = None) -> bool | None:
         """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
