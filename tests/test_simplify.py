@@ -227,6 +227,7 @@ def decider_cases(draw: st.DrawFn) -> tuple[dict[str, tuple[int, int]], list[str
         st.tuples(n, n, k).map(lambda p: f"{p[0]} + {p[2]} < {p[0]}*{p[1]}"),
         st.tuples(n, n, k).map(lambda p: f"Eq({p[0]}*{p[1]} - {p[0]}, {p[2]})"),
         st.tuples(n, n, k).map(lambda p: f"{p[0]}*{p[0]} - {p[0]}*{p[1]} + {p[2]} <= 0"),
+        st.tuples(n, n, k).map(lambda p: f"{p[0]}*{p[1]} - x*{p[0]}*{p[1]} - x + {p[2]} <= 0"),
         st.tuples(n, n, k).map(lambda p: f"(x//{p[0]}) + {p[2]} < {p[1]}"),
         st.tuples(n, n, k).map(lambda p: f"(x//{p[0]}) >= {p[1]} + {p[2]}"),
         st.tuples(n, n).map(lambda p: f"(0 <= (x//{p[0]})) & ((x//{p[0]}) < {p[1]})"),
@@ -266,5 +267,6 @@ def test_decider_knows_loop_bounds_and_common_factors() -> None:
     plain = Rewriter(facts_env(ranges, []))
     decider = Decider(Rewriter(facts_env(ranges, [(plain.rewrite(bound), None)])))
     for text, want in [("(0 <= (x//d)) & ((x//d) < m)", True), ("s < s*t", True), ("Ne(s**2, s)", True),
-                       ("s*t <= s", False), ("(x//d) >= m", False), ("x < m", None)]:
+                       ("s*t <= s", False), ("(x//d) >= m", False), ("x < m", None),
+                       ("t*s*s + t > s*s + 1", True), ("s*t*m + m > s*t + 1", None)]:
         assert decider.decide(parse_sympy(text).term) is want, text

@@ -209,7 +209,7 @@ class _Run:
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
         self.rw = Rewriter(env)
-        self.decider = Decider(self.rw)
+        self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.checks = 0
         self._values: _Values | None = None

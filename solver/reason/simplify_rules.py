@@ -73,6 +73,10 @@ class Simplifier:
 
     def simplify(self, t: Term) -> Outcome:
         before = self.proposed
+        if t.is_bool:  # as written, before rewriting changes its spelling: a guard asked again
+            known = self.decider.fact(t)
+            if known is not None:
+                return Outcome(ir.TRUE if known else ir.FALSE)
         r = self.rw.rewrite(t)
         memo = self.memo
         stack: list[tuple[Term, bool]] = [(r, False)]
@@ -252,8 +256,8 @@ class Decider:
     condition's divisors are non-zero, None otherwise. Beyond ``Rewriter.truth`` (facts and
     intervals of the canonical term) it knows two things intervals of a sum lose:
 
-    * **common factors**: ``e = k + f*q`` with ``f`` a factor of every monomial (``s - s**2 + 1``
-      is ``1 + s*(1 - s)``) is bounded by ``k + I(f)*I(q)``: the product of the intervals keeps
+    * **common factors**: ``e = f*q + r`` with ``f`` a factor of several monomials (``s - s**2 + 1``
+      is ``s*(1 - s) + 1``) is bounded by ``I(f)*I(q) + I(r)``: the product of the intervals keeps
       the correlation that summing ``I(s) + I(-s**2)`` drops (``s >= 2`` gives ``s - s**2 + 1 <= -1``);
     * **products of sums multiplied out** (``expanded``): two spellings of one polynomial
       differ by 0;
@@ -263,19 +267,37 @@ class Decider:
       without the division may then be a fact — ``x//d < m`` is the loop bound ``x < d*m``.
     """
 
-    def __init__(self, rw: Rewriter) -> None:
+    def __init__(self, rw: Rewriter, plain: Rewriter | None = None) -> None:
         self.rw = rw
+        self.plain = plain  # the rewriter the context's facts were recorded through (ranges only)
         self.memo: dict[tuple[Term, int], bool | None] = {}
         self._expanded: dict[Term, Term] = {}
+        self._factored: dict[Term, Interval] = {}
 
     def decide(self, cond: Term, depth: int = DECIDE_DEPTH) -> bool | None:
         key = (cond, depth)
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = None  # a cycle through the elimination is "undecided"
-        got = self._decide(self.rw.rewrite(cond), depth)
+        got = self.fact(cond)
+        if got is None:
+            got = self._decide(self.rw.rewrite(cond), depth)
         self.memo[key] = got
         return got
+
+    def fact(self, cond: Term) -> bool | None:
+        """A condition spelled as an assert or a guard is (a question PyTorch asks about a guard
+        it added): the facts record each in ``plain``'s spelling, which the rewriting under the
+        facts may change."""
+        if self.plain is None or not cond.is_bool:
+            return None
+        atoms = self.rw.env.atoms
+        c = self.plain.rewrite(cond)
+        if c in atoms:
+            return True
+        if ir.mk_not(c) in atoms:
+            return False
+        return None
 
     def _decide(self, c: Term, depth: int) -> bool | None:
         k = c.kind
@@ -326,31 +348,39 @@ class Decider:
         return memo[t]
 
     def factored(self, e: Term) -> Interval:
-        """Interval of ``e = k + f*q`` for the first common factor ``f`` that bounds it tighter
-        than ``Rewriter.interval`` (the plain interval when none does)."""
+        """Interval of ``e = f*q + r`` for the first factor ``f`` shared by two or more monomials
+        that bounds it tighter than ``Rewriter.interval`` (the plain interval when none does):
+        ``I(f)*I(q) + I(r)``, with ``q`` and ``r`` bounded the same way (each has fewer
+        monomials or factors, so the recursion ends). ``A*B - s*A*B - s + 2`` is
+        ``A*(B*(1 - s)) + (2 - s)``: at most ``-1`` when ``A, B >= 1`` and ``s >= 2``."""
+        hit = self._factored.get(e)
+        if hit is not None:
+            return hit
         iv = self.rw.interval(e)
         coefs, k = ir.linear(e)
-        if len(coefs) < 2:
-            return iv
-        common: set[Term] | None = None
-        for m in coefs:
-            fs = set(m.args) if m.kind == ir.MUL else {m}
-            common = fs if common is None else common & fs
-            if not common:
-                return iv
-        assert common is not None
-        rest = ir.from_linear(coefs, 0)
-        for f in sorted(common, key=lambda t: t.skey):
-            if f.kind == ir.CONST:
-                continue
-            q = divide(rest, f)
-            if q is None:
-                continue
-            plo, phi = mul_iv(self.rw.interval(f), self.rw.interval(self.rw.rewrite(q)))
-            better = _meet(iv, (None if plo is None else plo + k, None if phi is None else phi + k))
-            if better != iv:
-                return better
-        return iv
+        out = iv
+        if len(coefs) >= 2:
+            factors = {m: set(m.args) if m.kind == ir.MUL else {m} for m in coefs}
+            counts: dict[Term, int] = {}
+            for fs in factors.values():
+                for f in fs:
+                    if f.kind != ir.CONST:
+                        counts[f] = counts.get(f, 0) + 1
+            for f in sorted((f for f, c in counts.items() if c >= 2), key=lambda t: t.skey):
+                shared = {m: v for m, v in coefs.items() if f in factors[m]}
+                q = divide(ir.from_linear(shared, 0), f)
+                if q is None:
+                    continue
+                rest = ir.from_linear({m: v for m, v in coefs.items() if m not in shared}, k)
+                plo, phi = mul_iv(self.rw.interval(f), self.factored(self.rw.rewrite(q)))
+                rlo, rhi = self.factored(rest) if rest.kind != ir.CONST else (rest.value, rest.value)
+                total = (None if plo is None or rlo is None else plo + rlo, None if phi is None or rhi is None else phi + rhi)
+                better = _meet(iv, total)
+                if better != iv:
+                    out = better
+                    break
+        self._factored[e] = out
+        return out
 
     def _eliminate(self, e: Term, depth: int) -> bool | None:
         """``e <= 0`` with one ``±(x//d)`` monomial: the equivalent comparison without it."""
