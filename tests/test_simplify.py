@@ -17,8 +17,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import load_problem, run
+from solver.ir import terms as ir
 from solver.ir.pyeval import evaluate, holds
+from solver.ops import simplify as simplify_op
+from solver.reason.facts import facts_env
+from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_rules import Decider
 from solver.syntax.sympy_reader import parse_sympy
+
+
+@pytest.fixture(autouse=True)
+def _self_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every changed form is re-checked inside the operation too (points and z3): a difference
+    raises ``InternalError`` and fails the test."""
+    monkeypatch.setattr(simplify_op, "SELF_CHECK", True)
 
 # (context, expression, the form users expect)
 EXPECTED = [
@@ -33,6 +45,10 @@ EXPECTED = [
     ({"symbols": {"x": {"min": 0}}}, "Mod(Mod(Mod(x, 64), 16), 4)", "Mod(x, 4)"),
     ({"symbols": {"x": {}, "N": {"min": 1}}}, "Mod(Mod(x, 4*N), N)", "Mod(x, N)"),
     ({"symbols": {"x": {"min": 0}, "y": {}}}, "2*x + 3*y - x + x*1 - 3*y", "2*x"),
+    ({"symbols": {"r": {"min": 0}}, "asserts": ["r < 64"]},
+     "ModularIndexing(r, 1, 2) + 2*ModularIndexing(r, 2, 2) + 4*ModularIndexing(r, 4, 16)", "r"),
+    ({"symbols": {"a": {"min": 1}, "b": {"min": 1}, "x": {"min": 0}}},
+     "32*a*b*(x//(a*b + 1)) + 32*(x//(a*b + 1)) + 32*ModularIndexing(x, 1, a*b + 1)", "32*x"),
     ({"symbols": {"s": {"min": 2}}, "guards": ["s >= 16"]}, "s > 8", "True"),
     ({"symbols": {"s": {"min": 2}}, "guards": ["s >= 16"]}, "Eq(s, 3) | (s < 4)", "False"),
     ({"symbols": {"s0": {"min": 2}, "s1": {"min": 2}}, "guards": ["s0 < s1"]}, "Min(s0, s1) + Max(s1, s0 + 1)",
@@ -163,6 +179,12 @@ def torchy(names: list[str]) -> st.SearchStrategy[str]:
         st.tuples(n, c).map(lambda p: f"{p[0]} - Mod({p[0]}, {p[1]})"),
         st.tuples(n, n).map(lambda p: f"Max({p[0]}, 1) + Min({p[1]}, {p[0]})"),
         st.tuples(n, n).map(lambda p: f"FloorDiv({p[0]}*{p[1]} + {p[1]}, {p[1]})"),
+        # mixed-radix digits: Mod(x, 2) + 2*ModularIndexing(x, 2, c) = Mod(x, 2*c)
+        st.tuples(n, c, n).map(lambda p: f"{p[2]} + ModularIndexing({p[0]}, 1, 2) + 2*ModularIndexing({p[0]}, 2, {p[1]})"
+                                         f" + {2 * int(p[1])}*ModularIndexing({p[0]}, {2 * int(p[1])}, 3)"),
+        # cofactors summing to the divisor: 4*x*(y//(x + 1)) + 4*(y//(x + 1)) + 4*Mod(y, x + 1) = 4*y
+        st.tuples(n, n, c).map(lambda p: f"{p[2]}*{p[0]}*({p[1]}//({p[0]} + 1)) + {p[2]}*({p[1]}//({p[0]} + 1))"
+                                         f" + {p[2]}*ModularIndexing({p[1]}, 1, {p[0]} + 1)"),
     )
 
 
@@ -185,3 +207,66 @@ def test_every_form_equals_its_input_on_the_whole_box(case: tuple[dict[str, Any]
             env = dict(zip(names, vals))
             if all(c.term is None or holds(c.term, env) for c in p.guards) and holds(q.domain, env):
                 assert evaluate(q.term, env) == evaluate(got, env), (q.text, row["form"], env)
+
+
+# ------------------------------------------------------------------ the structural decider
+
+@st.composite
+def decider_cases(draw: st.DrawFn) -> tuple[dict[str, tuple[int, int]], list[str], str]:
+    """Ranges, asserts and a condition shaped like the ones ``Decider`` answers: comparisons of
+    products with a common factor (``x < x*y``) and of ``x//d`` with loop bounds (``x < d*m``)."""
+    names = ["x", "d", "m"]
+    ranges = {}
+    for n in names:
+        lo = draw(st.integers(-3, 4))
+        ranges[n] = (lo, lo + draw(st.integers(0, 9)))
+    asserts = draw(st.lists(st.sampled_from(["x < d*m", "0 <= x", "x <= d*m", "d >= 1", "m >= 2"]), max_size=3))
+    n = st.sampled_from(names)
+    k = st.integers(-2, 3).map(str)
+    cond = draw(st.one_of(
+        st.tuples(n, n, k).map(lambda p: f"{p[0]} + {p[2]} < {p[0]}*{p[1]}"),
+        st.tuples(n, n, k).map(lambda p: f"Eq({p[0]}*{p[1]} - {p[0]}, {p[2]})"),
+        st.tuples(n, n, k).map(lambda p: f"{p[0]}*{p[0]} - {p[0]}*{p[1]} + {p[2]} <= 0"),
+        st.tuples(n, n, k).map(lambda p: f"{p[0]}*{p[1]} - x*{p[0]}*{p[1]} - x + {p[2]} <= 0"),
+        st.tuples(n, n, k).map(lambda p: f"(x//{p[0]}) + {p[2]} < {p[1]}"),
+        st.tuples(n, n, k).map(lambda p: f"(x//{p[0]}) >= {p[1]} + {p[2]}"),
+        st.tuples(n, n).map(lambda p: f"(0 <= (x//{p[0]})) & ((x//{p[0]}) < {p[1]})"),
+    ))
+    return ranges, asserts, cond
+
+
+@settings(max_examples=300, deadline=None)
+@given(decider_cases())
+def test_decider_answers_only_what_holds_on_the_whole_box(
+        case: tuple[dict[str, tuple[int, int]], list[str], str]) -> None:
+    """``Decider.decide``'s True (False) is the condition's value at every point of the context
+    where its divisors are non-zero: the common-factor interval and the floor-division
+    elimination are claims about every integer point, checked here on whole boxes."""
+    ranges, asserts, text = case
+    parse = [parse_sympy(a).term for a in asserts]
+    plain = Rewriter(facts_env(ranges, []))
+    decider = Decider(Rewriter(facts_env(ranges, [(plain.rewrite(t), None) for t in parse])))
+    cond = parse_sympy(text).term
+    got = decider.decide(cond)
+    if got is None:
+        return
+    names = sorted(ranges)
+    for vals in itertools.product(*(range(lo, hi + 1) for lo, hi in (ranges[n] for n in names))):
+        env = dict(zip(names, vals))
+        if not all(holds(t, env) for t in parse) or not all(
+                holds(ir.mk_ne(dv.args[1], ir.ZERO), env) for dv in ir.divisions_of(cond)):
+            continue
+        assert holds(cond, env) is got, (text, asserts, env)
+
+
+def test_decider_knows_loop_bounds_and_common_factors() -> None:
+    """The two families the corpus sent to z3 before: ``x//d < m`` from the loop bound
+    ``x < d*m``, and ``s < s*t`` / ``s != s**2`` from ``s >= 2``, ``t >= 2``."""
+    ranges = {"x": (0, None), "d": (1, None), "m": (1, None), "s": (2, None), "t": (2, None)}
+    bound = parse_sympy("x < d*m").term
+    plain = Rewriter(facts_env(ranges, []))
+    decider = Decider(Rewriter(facts_env(ranges, [(plain.rewrite(bound), None)])))
+    for text, want in [("(0 <= (x//d)) & ((x//d) < m)", True), ("s < s*t", True), ("Ne(s**2, s)", True),
+                       ("s*t <= s", False), ("(x//d) >= m", False), ("x < m", None),
+                       ("t*s*s + t > s*s + 1", True), ("s*t*m + m > s*t + 1", None)]:
+        assert decider.decide(parse_sympy(text).term) is want, text

@@ -41,12 +41,22 @@ class Canonical:
     exprs: list[int] = field(default_factory=list)  # caller expr index -> canonical expr index
 
 
-def substitute(t: Term, names: dict[str, str]) -> Term:
-    """``t`` with symbols renamed, rebuilt through the constructors (so re-normalized)."""
-    memo: dict[Term, Term] = {}
-    for n in ir.iter_dag(t):
-        a = [memo[x] for x in n.args]
-        memo[n] = _rebuild(n, a, names)
+def substitute(t: Term, names: dict[str, str], memo: dict[Term, Term] | None = None) -> Term:
+    """``t`` with symbols renamed, rebuilt through the constructors (so re-normalized). A
+    ``memo`` shared between calls with the same ``names`` rebuilds each shared subterm once."""
+    memo = {} if memo is None else memo
+    if t in memo:
+        return memo[t]
+    stack: list[tuple[Term, bool]] = [(t, False)]
+    while stack:  # children first, stopping at subterms already rebuilt
+        n, ready = stack.pop()
+        if n in memo:
+            continue
+        if ready:
+            memo[n] = _rebuild(n, [memo[x] for x in n.args], names)
+            continue
+        stack.append((n, True))
+        stack.extend((x, False) for x in reversed(n.args) if x not in memo)
     return memo[t]
 
 
@@ -74,10 +84,13 @@ def _h(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
 
 
-def _shape(t: Term, colour: dict[str, str]) -> str:
-    """A digest of ``t`` with symbols replaced by colours, invariant under renaming."""
-    memo: dict[Term, str] = {}
-    for n in ir.iter_dag(t):
+def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None) -> str:
+    """A digest of ``t`` with symbols replaced by colours, invariant under renaming. A ``memo``
+    shared between calls with the same ``colour`` digests each shared subterm once."""
+    memo = {} if memo is None else memo
+    if t in memo:
+        return memo[t]
+    for n in _fresh(t, memo):
         k = n.kind
         if k in (ir.SYM, ir.BSYM):
             memo[n] = _h("s", colour[n.value])
@@ -93,6 +106,24 @@ def _shape(t: Term, colour: dict[str, str]) -> str:
     return memo[t]
 
 
+def _fresh(t: Term, memo: dict[Term, str]) -> list[Term]:
+    """The nodes below ``t`` not in ``memo``, children first (``ir.iter_dag`` minus the memo)."""
+    seen: set[Term] = set()
+    order: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(t, False)]
+    while stack:
+        n, done = stack.pop()
+        if done:
+            order.append(n)
+            continue
+        if n in seen or n in memo:
+            continue
+        seen.add(n)
+        stack.append((n, True))
+        stack.extend((x, False) for x in reversed(n.args) if x not in seen and x not in memo)
+    return order
+
+
 def memo_or(memo: dict[Term, str], t: Term, colour: dict[str, str]) -> str:
     if t not in memo:
         memo[t] = _shape(t, colour)
@@ -105,8 +136,9 @@ def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]
               for tag, t in terms]
     for _ in range(4):
         seen: dict[str, list[tuple[str, int]]] = {s: [] for s in colour}
+        shapes: dict[Term, str] = {}  # one round, one colouring: shared subterms digested once
         for tag, t, cnt in occurs:
-            d = _h(tag, _shape(t, colour))
+            d = _h(tag, _shape(t, colour, shapes))
             for s, c in cnt.items():
                 seen[s].append((d, c))
         new = {s: _h(colour[s], sorted(seen[s])) for s in colour}
@@ -131,12 +163,14 @@ def canonicalize(p: Problem) -> Canonical:
     to_canon = {s.name: f"v{i}" for i, s in enumerate(order)}
     names = {v: k for k, v in to_canon.items()}
     symbols = tuple(replace(s, name=to_canon[s.name]) for s in order)
+    sub: dict[Term, Term] = {}  # renamed subterms, shared by every term of the problem
+    printed: dict[Term, str] = {}  # and their texts
 
     def ctext(c: Constraint) -> tuple[str, Term | None]:
         if c.term is None:
             return "unsupported: " + c.text, None
-        t = substitute(c.term, to_canon)
-        return to_text(t), t
+        t = substitute(c.term, to_canon, sub)
+        return to_text(t, printed), t
 
     # asserts: sorted, deduped
     groups: dict[str, tuple[Term | None, str, list[str]]] = {}
@@ -163,8 +197,8 @@ def canonicalize(p: Problem) -> Canonical:
         """Queries or exprs: renamed, deduped, sorted by canonical text (term | domain)."""
         texts = []
         for q in sec:
-            t, d = substitute(q.term, to_canon), substitute(q.domain, to_canon)
-            texts.append((to_text(t) + " | " + to_text(d), t, d))
+            t, d = substitute(q.term, to_canon, sub), substitute(q.domain, to_canon, sub)
+            texts.append((to_text(t, printed) + " | " + to_text(d, printed), t, d))
         first: dict[str, tuple[Term, Term]] = {}
         for text, t, d in texts:
             first.setdefault(text, (t, d))
@@ -175,7 +209,7 @@ def canonicalize(p: Problem) -> Canonical:
 
     queries, q_uniq, q_map = entries(p.queries, "q", "queries")
     exprs, e_uniq, e_map = entries(p.exprs, "e", "exprs")
-    inputs = tuple(sorted((name, tuple(substitute(d, to_canon) for d in dims)) for name, dims in p.inputs))
+    inputs = tuple(sorted((name, tuple(substitute(d, to_canon, sub) for d in dims)) for name, dims in p.inputs))
 
     canon = Problem(symbols, asserts, guards, queries, inputs, p.options, p.syntax, (), exprs)
     doc = {

@@ -30,12 +30,26 @@ from solver.ir.terms import (
 )
 
 
-def to_text(t: Term) -> str:
-    """sympy-syntax text for ``t`` (Euclidean division prints as ``EDiv``/``EMod``)."""
-    memo: dict[int, str] = {}
-    for n in iter_dag(t):
-        memo[id(n)] = _one(n, [memo[id(a)] for a in n.args])
-    return memo[id(t)]
+def to_text(t: Term, memo: dict[Term, str] | None = None) -> str:
+    """sympy-syntax text for ``t`` (Euclidean division prints as ``EDiv``/``EMod``). A ``memo``
+    shared between calls prints each shared subterm once (``canonicalize`` prints a whole problem)."""
+    if memo is None:
+        local: dict[int, str] = {}
+        for n in iter_dag(t):
+            local[id(n)] = _one(n, [local[id(a)] for a in n.args])
+        return local[id(t)]
+    if t not in memo:
+        stack: list[tuple[Term, bool]] = [(t, False)]
+        while stack:
+            n, ready = stack.pop()
+            if n in memo:
+                continue
+            if ready:
+                memo[n] = _one(n, [memo[a] for a in n.args])
+                continue
+            stack.append((n, True))
+            stack.extend((x, False) for x in n.args if x not in memo)
+    return memo[t]
 
 
 def _one(n: Term, a: list[str]) -> str:

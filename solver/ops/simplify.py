@@ -1,26 +1,33 @@
 """docs/problem-format.md §2 ``simplify``: the canonical form of each expression under the context.
 
 The context is the ranges, the asserts and the guards: every form is equal to its expression at
-every point of the context where the expression is defined (its divisors non-zero). Per
-expression:
+every point of the context where the expression is defined (its divisors non-zero). Built for a
+compiler's hot path: per request, the context's facts, its sample points and one z3 session are
+built once (the last two only when some expression needs them) and shared by every expression.
+Per expression:
 
-1. ``reason.simplify_rules.Simplifier`` rewrites it: exact rules by construction, and rules with
-   a side condition that ``_Oracle.holds`` proves — facts first, then a pool of points of the
-   context that may refute the condition with Python integers, then z3 (one incremental session
-   for the whole problem, the expression's domain as an assumption literal).
+1. ``reason.simplify_rules.Simplifier`` rewrites it bottom-up, each distinct subterm once per
+   request (memoized on the interned term, per expression domain): exact rules by construction,
+   and rules with a side condition decided in this order — ``Decider`` (facts and intervals of the
+   canonical term, common factors, floor divisions eliminated: microseconds), then the sample
+   points (which may refute it), then z3 (one incremental session, the expression's domain as an
+   assumption literal). A step is taken only when its condition is proven, so the form is proven
+   equal to its input by construction (``proved: true``).
 2. The cheaper of the rewritten form and the input's own printing is kept (cost: divisions first,
    then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``).
-3. **Verified before it leaves**. The form is proven by construction: each step is an identity
-   or has its side condition proven. It is checked again, independently: evaluated against the
-   input at every pool point (Python integers) and handed to z3 as
-   ``context ∧ domain ∧ ¬(form == input ∧ form defined)``, which must not be sat; a point or a
-   z3 model where they differ is an ``InternalError`` (a bug, never a wrong answer). z3's
-   ``unknown`` on that re-check (non-linear identities such as ``Mod(Mod(x, 4*N), N) = Mod(x, N)``
-   are beyond its arithmetic) leaves the proof by construction standing. When time runs out
-   before an expression is done, it comes back unchanged with ``proved: false``.
-4. **Equal expressions, one form**: expressions whose values agree at every pool point are
-   candidates; each is proven equal (z3) to the cheapest of its candidates, whose form it then
-   takes — so a compiler can CSE them. The choice is by (cost, text): independent of input order.
+3. **Equal expressions, one form**: expressions whose values agree at every sample point (and at
+   the points a targeted search tries) are candidates; each is proven equal (z3) to the cheapest of its candidates, whose
+   form it then takes — so a compiler can CSE them. The choice is by (cost, text): independent of
+   input order.
+
+Sample points are evaluated as value vectors (``_Values``): each interned term's values at all
+points, computed once per request from its children's vectors — a constant guess, a refutation
+and a fingerprint are lookups, not tree walks per point.
+
+With ``SELF_CHECK`` (``SYMGUARD_SIMPLIFY_CHECK=1``; the tests turn it on, the bench re-verifies
+independently) every changed form is re-checked before it leaves: against its input at every
+sample point and by z3 on ``context ∧ domain ∧ ¬(form == input ∧ form defined)``; a difference
+is an ``InternalError`` (a bug, never a wrong answer).
 
 Forms are computed on the canonical problem (symbols ``v0, v1, …``, expressions sorted), so they
 do not depend on the order of the input or on the symbols' names; ``map_back`` renames them.
@@ -28,27 +35,37 @@ do not depend on the order of the input or on the symbols' names; ``map_back`` r
 
 from __future__ import annotations
 
+import math
+import os
+import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from solver.errors import InternalError
 from solver.ir import terms as ir
 from solver.ir.problem import Problem, Query
-from solver.ir.pyeval import Value, evaluate, holds
+from solver.ir.pycode import compile_check
+from solver.ir.pyeval import Value, _one, evaluate, holds
 from solver.ops.operation import Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
-from solver.reason.points import Pool
-from solver.reason.simplify_rules import Simplifier
+from solver.reason.points import _base, _moves, _spread
+from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline, units
 from solver.smt.optimize import Session
-from solver.syntax.sympy_writer import cost, to_sympy
+from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
-POOL_POINTS = 16  # context points sampled up front (hints and moves around them)
-CHECK_MS = 250  # budget of one z3 check (a side condition, a CSE proof)
+POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
+SAMPLE_TRIES = 8 * POOL_POINTS  # random moves tried against the compiled context
+TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
+MAX_POINTS = 96  # sample points plus the counterexamples found later
+SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
+SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
+CHECK_MS = 40  # budget of one z3 check (a side condition, a CSE proof): the corpus's proofs take a few; 250 gained none and paid for every timeout
 RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
 MAX_CSE_CLASS = 16  # expressions proven against one representative
 Model = dict[str, Value]
@@ -67,39 +84,273 @@ def divisors_defined(t: ir.Term) -> ir.Term:
     return ir.mk_and(*(ir.mk_ne(d.args[1], ir.ZERO) for d in ir.divisions_of(t)))
 
 
+class _Values:
+    """Each term's values at the sample points (None where a divisor is zero), one vector per
+    interned term, computed once from its children's vectors (strict, as ``pyeval``).
+
+    Points found later (counterexamples) are appended with ``add``; a vector shorter than the
+    point list is extended on its next use, so every point ever found refutes every later
+    condition at the cost of a lookup."""
+
+    def __init__(self, points: list[Model]) -> None:
+        self.points = points
+        self.memo: dict[ir.Term, list[Value | None]] = {}
+
+    def add(self, pt: Model) -> None:
+        if len(self.points) < MAX_POINTS:
+            self.points.append(pt)
+
+    def of(self, t: ir.Term) -> list[Value | None]:
+        memo = self.memo
+        size = len(self.points)
+        hit = memo.get(t)
+        if hit is not None and len(hit) == size:
+            return hit
+        stack: list[tuple[ir.Term, bool]] = [(t, False)]
+        while stack:
+            n, ready = stack.pop()
+            have = memo.get(n)
+            if have is not None and len(have) == size:
+                continue
+            if ready:
+                self._extend(n, have if have is not None else memo.setdefault(n, []), size)
+                continue
+            stack.append((n, True))
+            stack.extend((x, False) for x in n.args)
+        return memo[t]
+
+    def _extend(self, n: ir.Term, out: list[Value | None], size: int) -> None:
+        k = n.kind
+        start = len(out)
+        if k in (ir.CONST, ir.BCONST):
+            out.extend([n.value] * (size - start))
+            return
+        if k in (ir.SYM, ir.BSYM):
+            out.extend(pt[n.value] for pt in self.points[start:size])
+            return
+        cols = [self.memo[x][start:size] for x in n.args]
+        op = _COLUMN.get(k)
+        if op is not None:
+            out.extend(op(cols))
+            return
+        for vals in zip(*cols):
+            if None in vals:
+                out.append(None)
+                continue
+            try:
+                out.append(_one(n, list(vals), {}))
+            except ZeroDivisionError:
+                out.append(None)
+
+
+def _sum(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else sum(vs) for vs in zip(*cols)]
+
+
+def _prod(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else math.prod(vs) for vs in zip(*cols)]
+
+
+def _floordiv(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None or not b else a // b for a, b in zip(*cols)]
+
+
+def _mod(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None or not b else a % b for a, b in zip(*cols)]
+
+
+def _max(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else max(vs) for vs in zip(*cols)]
+
+
+def _min(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else min(vs) for vs in zip(*cols)]
+
+
+def _le(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None else a <= 0 for a in cols[0]]
+
+
+def _eq(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None else a == 0 for a in cols[0]]
+
+
+def _not(cols: list[list[Any]]) -> list[Any]:
+    return [None if a is None else not a for a in cols[0]]
+
+
+def _and(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else all(vs) for vs in zip(*cols)]
+
+
+def _or(cols: list[list[Any]]) -> list[Any]:
+    return [None if None in vs else any(vs) for vs in zip(*cols)]
+
+
+# one column operation per kind: the values at every point at once (strict like ``pyeval``: a
+# None — a zero divisor below — makes the node None; ``b == 0`` here is that zero divisor)
+_COLUMN: dict[str, Callable[[list[list[Any]]], list[Any]]] = {
+    ir.ADD: _sum, ir.MUL: _prod, ir.FLOORDIV: _floordiv, ir.MOD: _mod, ir.MAX: _max, ir.MIN: _min,
+    ir.LE: _le, ir.EQ: _eq, ir.NOT: _not, ir.AND: _and, ir.OR: _or,
+}
+
+
 class _Run:
     def __init__(self, problem: Problem, deadline: Deadline) -> None:
         self.p = problem
         self.deadline = deadline
         self._sess: Session | None = None
+        self._slice_sess: Session | None = None
+        self._con_syms: list[tuple[ir.Term, frozenset[str]]] = []
+        self._sized = {s.name for s in problem.symbols if s.hint is not None}
         ranges = cheap.Facts.from_problem(problem)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
+        self.rw = Rewriter(env)
+        self.decider = Decider(self.rw, plain)
+        self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.checks = 0
-        self._pool: Pool | None = None
+        self._values: _Values | None = None
+        self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
+        self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
+        self._range: dict[str, tuple[int | None, int | None]] = {}
 
     @property
-    def pool(self) -> Pool:
-        """Points of the context, sampled on first need (most expressions need none). ``Pool``
-        compiles the context into one Python function (its "guards"); points where some of it
-        fails are dropped, the rest are the context's points."""
-        if self._pool is None:
-            pool = Pool(replace(self.p, asserts=(), guards=()), self.context)
-            hint = hint_model(self.p)
-            if hint is not None:
-                pool.add(hint)
-            pool.seed_points(POOL_POINTS * 4)
-            keep = [pt for pt, m in zip(pool.points, pool.masks) if m == 0][:POOL_POINTS]
-            self._pool = Pool(replace(self.p, asserts=(), guards=()), [])
-            for pt in keep:
-                self._pool.add(pt)
-        return self._pool
+    def values(self) -> _Values:
+        """Sample points of the context, on first need (most expressions need none): the hints
+        (range ends for symbols without one) and deterministic moves of a few symbols at a time,
+        kept when the context — compiled into one Python function — holds there (``_sample``)."""
+        if self._values is None:
+            self._values = _Values(self._sample())
+        return self._values
 
-    def add_point(self, pt: Model) -> None:
-        if all(holds(t, pt) for t in self.context):
-            self.pool.add(pt)
+    def _sample(self) -> list[Model]:
+        ints = [s for s in self.p.symbols if not s.is_bool]
+        if len(ints) != len(self.p.symbols):
+            return []
+        names = [s.name for s in ints]
+        try:
+            check = compile_check(self.context, names)
+        except ValueError:  # a name Python cannot spell: no points, z3 decides
+            return []
+        base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
+        hint = hint_model(self.p)
+        # moves inside what the facts say of each symbol (``x < 16`` keeps a loop variable's
+        # moves below 16, so moving many symbols at once still satisfies the context)
+        ivs = {s.name: self.rw.interval(ir.mk_sym(s.name)) for s in ints}
+        cands = {n: [v for v in _moves(lo, hi, base[n]) if v != base[n]] for n, (lo, hi) in ivs.items()}
+        self._range = {s.name: (s.lo, s.hi) for s in ints}
+        rng = random.Random(0)
+        out: list[Model] = []
+        seen: set[tuple[Value, ...]] = set()
+        start = self._start(dict(hint) if hint is not None else dict(base), names, check, cands, rng)
+        if start is None:  # symbols tied by equalities (u1 == u0, …) move together: ask z3 for one point
+            out_z3 = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
+            model = dict(out_z3.model) if out_z3.status == SAT else {}
+            if all(n in model for n in names) and check(*(model[n] for n in names)):
+                start = {n: model[n] for n in names}
+        self._search = (names, check, start if start is not None else base, cands)
+        if start is None:
+            return out
+        at = [start[n] for n in names]
+        out.append(start)
+        seen.add(tuple(at))
+        # the moves that keep the context when made alone (sizes pinned by guards have none)
+        safe: dict[str, list[int]] = {}
+        for i, n in enumerate(names):
+            for v in _spread(cands[n], SAFE_MOVES):
+                at[i] = v
+                if check(*at):
+                    safe.setdefault(n, []).append(v)
+            at[i] = start[n]
+        movable = sorted(safe)
+        for _ in range(SAMPLE_TRIES):
+            if len(out) >= POOL_POINTS or not movable:
+                break
+            # about half of the symbols move at once (a guess that every point agrees on must not
+            # come from symbols that stayed at their hint); when the context fails there, half
+            # of those moves are undone, until it holds or nothing moves
+            moved = {n: rng.choice(safe[n]) for n in movable if rng.random() < 0.5}
+            while True:
+                pt = {**start, **moved}
+                key = tuple(pt[n] for n in names)
+                if key not in seen and check(*key):
+                    seen.add(key)
+                    out.append(pt)
+                    break
+                if len(moved) <= 1:
+                    break
+                moved = dict(list(moved.items())[: len(moved) // 2])
+        return out
+
+    def refute(self, cond: ir.Term, domain: ir.Term) -> bool:
+        """A point of the context (and the domain) where ``cond`` is false, searched by moving only
+        ``cond``'s symbols away from the hints — the sample moves a few of many symbols, a loop
+        bound's counterexample needs its own two. Candidates: each symbol's moves, and the values next
+        to the condition's constants and to its subterms' values at the hints (``v <= A*B`` fails at
+        ``v = A*B + 1``). A point found joins the sample points."""
+        if self._search is None:
+            return False
+        _, _, base, moves = self._search
+        nodes = ir.iter_dag(cond)
+        near = {c + d for c in _at(nodes, base) for d in (-1, 0, 1)}
+        cands: dict[str, list[int]] = {}
+        for n in nodes:  # the moves, and the values next to the condition's constants (sizes != 2**63 - 1)
+            if n.kind == ir.SYM and n.value in moves:
+                lo, hi = self._range[n.value]
+                cands[n.value] = moves[n.value] + sorted(v for v in near if (lo is None or v >= lo)
+                                                         and (hi is None or v <= hi) and v != base[n.value])
+        syms = sorted(n for n, vs in cands.items() if vs)
+        if not syms:
+            return False
+        own = {n: base[n] for n in ir.symbols_of(cond) | ir.symbols_of(domain)}
+        # one symbol at a time first (a loop variable moved alone keeps the other bounds), then
+        # random moves of all of them
+        if self._try(cond, domain, own, [{n: v} for n in syms for v in cands[n]][:TARGET_TRIES * 2]):
+            return True
+        if len(syms) > 1:
+            rng = random.Random(len(self.values.points))
+            return self._try(cond, domain, own, [{n: rng.choice(cands[n]) for n in syms} for _ in range(TARGET_TRIES)])
+        return False
+
+    def _try(self, cond: ir.Term, domain: ir.Term, own: Model, combos: list[Model]) -> bool:
+        """The condition at every candidate at once (its own few symbols, column operations), the
+        whole compiled context only where it fails; the first point of the context joins."""
+        assert self._search is not None
+        names, check, base, _ = self._search
+        trial = _Values([{**own, **c} for c in combos])
+        for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
+            if v is False and d:
+                pt = {**base, **c}
+                if check(*(pt[n] for n in names)):
+                    self.values.add(pt)
+                    return True
+        return False
+
+    @staticmethod
+    def _start(pt: Model, names: list[str], check: Callable[..., bool], cands: dict[str, list[int]],
+               rng: random.Random) -> Model | None:
+        """The hints when the context holds there, else the first of a few moves of one to three
+        symbols from them that satisfies it (``Eq(Mod(s, 8), 0)`` with ``s`` at its minimum 2)."""
+        if check(*(pt[n] for n in names)):
+            return pt
+        movable = [n for n in names if cands[n]]
+        for _ in range(SAMPLE_TRIES):
+            if not movable:
+                break
+            cand = {**pt, **{n: rng.choice(cands[n]) for n in rng.sample(movable, min(len(movable), rng.choice((1, 2, 3))))}}
+            if check(*(cand[n] for n in names)):
+                return cand
+        return None
+
+    def add_point(self, pt: Model) -> bool:
+        """Keep a model when it is a point of the whole context (every symbol, every constraint)."""
+        if all(s.name in pt for s in self.p.symbols) and all(holds(t, pt) for t in self.context):
+            self.values.add(pt)
+            return True
+        return False
 
     @property
     def sess(self) -> Session:
@@ -107,26 +358,42 @@ class _Run:
             self._sess = Session(self.p, self.deadline)
         return self._sess
 
-    def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int = CHECK_MS) -> bool | None:
-        """``context ∧ domain ⇒ cond``: True proven, False refuted (the model joins the pool),
-        None undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
-        budget = self.deadline.grant(units(budget_ms))
+    def slice(self, syms: set[str]) -> tuple[Session, list[int]]:
+        """The request's z3 session (symbols and ranges only) and the selector handles of the
+        constraints that mention one of ``syms`` or only sized symbols (those with a hint): a
+        condition on sizes needs neither the hundred loop bounds of other kernels nor their
+        variables (a bound on its own symbols it keeps: ``x < u0`` with ``x >= 0`` is ``u0 >= 1``), and
+        each constraint is encoded once, when a slice first needs it. Dropping constraints only
+        weakens the assumptions, so what the slice proves the whole context proves; a model of
+        the slice is a point only when the whole context holds there (``add_point`` checks)."""
+        if self._slice_sess is None:
+            self._slice_sess = Session(replace(self.p, asserts=(), guards=()), self.deadline)
+            self._con_syms = [(c.term, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
+                              if c.term is not None]
+        s = self._slice_sess
+        keep = self._sized | syms
+        return s, [s.ch.selector(t) for t, cs in self._con_syms if cs <= keep or cs & syms]
+
+    def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int | None = None) -> bool | None:
+        """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
+        symbols), False refuted (a model of the whole context: it joins the points), None
+        undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
+        budget = self.deadline.grant(units(CHECK_MS if budget_ms is None else budget_ms))
         if budget <= 0:
             return None
-        s = self.sess
+        s, cons = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
         self.checks += 1
-        hs = [s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
+        hs = [*cons, s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
         out = s.check(hs, budget=budget)
         if out.status == UNSAT:
             return True
-        if out.status == SAT:
-            self.add_point(dict(out.model))
+        if out.status == SAT and self.add_point(dict(out.model)):
             return False
         return None
 
     # -------------------------------------------------------------- the operation
     def run(self) -> dict[str, Any]:
-        status = SAT if hint_model(self.p) is not None or self.pool.points else None
+        status = SAT if self.values.points else None
         if status is None:
             out = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
             status = out.status
@@ -140,25 +407,36 @@ class _Run:
         for q in self.p.exprs:
             form = self.one(q)
             terms.append(form)
-            rows.append(_row(q, None if form is None else to_sympy(form), form is not None))
+            rows.append(_row(q, None if form is None else self.print(form), form is not None))
         self.merge(rows, terms)
         res: dict[str, Any] = {"status": SAT if status == SAT else "unknown", "exprs": rows}
         if status != SAT:
             res["reason"] = "timeout" if self.deadline.expired else "incomplete"
         return res
 
+    def print(self, t: ir.Term) -> str:
+        return self.writer.text(t)[0]
+
+    def simplifier(self, domain: ir.Term) -> Simplifier:
+        """One memoized ``Simplifier`` per expression domain (after the facts: ``TRUE`` when the
+        ranges keep every divisor non-zero), sharing the request's rewriter and decider."""
+        got = self.simplifiers.get(domain)
+        if got is None:
+            got = self.simplifiers[domain] = Simplifier(self.rw, _Oracle(self, domain), self.decider)
+        return got
+
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged)."""
-        oracle = _Oracle(self, q.domain)
-        got = Simplifier(self.env, oracle).simplify(q.term).term
-        if _key(cost(to_sympy(got))) > _key(cost(to_sympy(q.term))):
-            got = q.term
+        domain = self.rw.rewrite(q.domain)
+        got = self.simplifier(domain).simplify(q.term).term
         if got is q.term:
             return got
+        if _key(cost(self.print(got))) > _key(cost(self.print(q.term))):
+            return q.term
         if self.deadline.expired:
             return None
-        if not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False:
-            raise InternalError(f"simplify self-check failed: {q.text!r} and its form {to_sympy(got)!r} "
+        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False):
+            raise InternalError(f"simplify self-check failed: {q.text!r} and its form {self.print(got)!r} "
                                 "differ at a point of the context; please report this problem")
         return got
 
@@ -166,23 +444,35 @@ class _Run:
         eq = ir.mk_iff(a, b) if a.is_bool else ir.mk_eq(a, b)
         return ir.mk_and(eq, divisors_defined(b))
 
+    def structurally_same(self, t: ir.Term, rep: ir.Term) -> bool:
+        """``t == rep`` wherever ``t`` is defined, without z3: the ``Decider`` proves the equation
+        (two spellings of one polynomial, facts) where both are defined, and every divisor of
+        ``rep`` is a divisor of ``t`` (so ``rep`` is defined wherever ``t`` is)."""
+        if {d.args[1] for d in ir.divisions_of(rep)} - {d.args[1] for d in ir.divisions_of(t)}:
+            return False
+        eq = ir.mk_iff(t, rep) if t.is_bool else ir.mk_eq(t, rep)
+        return self.decider.decide(eq) is True
+
     def agrees(self, q: Query, form: ir.Term) -> bool:
-        for pt in self.pool.points:
+        for pt in self.values.points:
             if holds(q.domain, pt) and _value(q.term, pt) != _value(form, pt):
                 return False
         return True
 
     def merge(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
         """Expressions proven equal under the context take one form: the cheapest (then the
-        first by text) of those that agree at every pool point."""
+        first by text) of those that agree at every sample point. A candidate is first looked
+        for a counterexample by moving its own symbols (``refute``), then proven by z3."""
         live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
         if len(set(live)) < 2:
             return
+        vals = self.values
         groups: dict[tuple[Any, ...], list[int]] = {}
         for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
             if t is None or t.kind in (ir.CONST, ir.BCONST):
                 continue
-            fp = tuple(_value(t, pt) if holds(q.domain, pt) else None for pt in self.pool.points)
+            dom = vals.of(q.domain)
+            fp = tuple(v if d else None for v, d in zip(vals.of(t), dom))
             groups.setdefault((t.is_bool, fp), []).append(i)
         for members in groups.values():
             forms = {rows[i]["form"] for i in members}
@@ -195,44 +485,62 @@ class _Run:
                 t = terms[i]
                 if i == best or rows[i]["form"] == rows[best]["form"] or t is None:
                     continue
-                if self.prove(self.same(t, rep), self.p.exprs[i].domain):
+                same, where = self.same(t, rep), self.p.exprs[i].domain
+                if self.structurally_same(t, rep) or (not self.refute(same, where) and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
 
 
 class _Oracle:
-    """Side conditions for one expression: proven under the context and the expression's domain."""
+    """Side conditions for one expression domain: proven under the context and the domain."""
 
     def __init__(self, run: _Run, domain: ir.Term) -> None:
         self.run = run
         self.domain = domain
         self.memo: dict[ir.Term, bool] = {}
 
-    def points(self) -> list[Model]:
-        return [pt for pt in self.run.pool.points if holds(self.domain, pt)]
-
     def holds(self, cond: ir.Term) -> bool:
         hit = self.memo.get(cond)
         if hit is None:
-            pts = self.points()
-            if any(not holds(cond, pt) for pt in pts):
-                hit = False
-            else:
-                hit = self.run.prove(cond, self.domain) is True
+            hit = not self.refuted(cond) and self.run.prove(cond, self.domain) is True
             self.memo[cond] = hit
         return hit
 
+    def refuted(self, cond: ir.Term) -> bool:
+        """False at a point of the domain: sampled, found before, or found now by ``refute``."""
+        run = self.run
+        vals = run.values
+        if any(v is False and d for v, d in zip(vals.of(cond), vals.of(self.domain))):
+            return True
+        return run.refute(cond, self.domain)
+
     def guess(self, t: ir.Term) -> int | bool | None:
-        """The value ``t`` takes at every sampled point, when there are two or more and they agree."""
-        pts = self.points()
-        if len(pts) < 2:
+        """The value ``t`` takes at every sample point of the domain, when there are two or more
+        and they agree (a proposal: ``holds`` must still prove it)."""
+        vals = self.run.values
+        seen = [v for v, d in zip(vals.of(t), vals.of(self.domain)) if d and v is not None]
+        if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
-        vals = set()
-        for pt in pts:
-            vals.add(_value(t, pt))
-            if len(vals) > 1:
-                return None
-        v = vals.pop()
-        return None if v is None else v
+        return seen[0]
+
+
+def _at(nodes: list[ir.Term], pt: Model) -> set[int]:
+    """The values of the integer nodes (children first) at ``pt``, and the constants negated."""
+    val: dict[ir.Term, Value | None] = {}
+    out: set[int] = set()
+    for n in nodes:
+        a = [val[x] for x in n.args]
+        v: Value | None = None
+        if None not in a:
+            try:
+                v = _one(n, a, pt)  # type: ignore[arg-type]
+            except ZeroDivisionError:
+                v = None
+        val[n] = v
+        if n.kind == ir.CONST:
+            out |= {n.value, -n.value}
+        elif not n.is_bool and isinstance(v, int):
+            out.add(v)
+    return out
 
 
 def _value(t: ir.Term, pt: Model) -> Value | None:

@@ -38,12 +38,13 @@ from typing import Protocol
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
-from solver.reason.facts import Env
-from solver.reason.polynomials import divide
+from solver.reason.facts import Env, Interval
+from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
+DECIDE_DEPTH = 2  # floor divisions eliminated from one comparison by ``Decider``
 
 
 class Oracle(Protocol):
@@ -63,19 +64,32 @@ class Outcome:
 class Simplifier:
     """Simplifies terms under one context (one ``Env`` and one ``Oracle``); memoized."""
 
-    def __init__(self, env: Env, oracle: Oracle) -> None:
-        self.rw = Rewriter(env)
+    def __init__(self, env: Env | Rewriter, oracle: Oracle, decider: Decider | None = None) -> None:
+        self.rw = env if isinstance(env, Rewriter) else Rewriter(env)
+        self.decider = decider if decider is not None else Decider(self.rw)
         self.oracle = oracle
         self.memo: dict[Term, Term] = {}
         self.proposed = 0
 
     def simplify(self, t: Term) -> Outcome:
         before = self.proposed
+        if t.is_bool:  # as written, before rewriting changes its spelling: a guard asked again
+            known = self.decider.fact(t)
+            if known is not None:
+                return Outcome(ir.TRUE if known else ir.FALSE)
         r = self.rw.rewrite(t)
-        for n in ir.iter_dag(r):
-            if n not in self.memo:
-                self.memo[n] = self._node(n, [self.memo[a] for a in n.args])
-        return Outcome(self.memo[r], self.proposed - before)
+        memo = self.memo
+        stack: list[tuple[Term, bool]] = [(r, False)]
+        while stack:  # children first, stopping at subterms simplified before (this request)
+            n, ready = stack.pop()
+            if n in memo:
+                continue
+            if ready:
+                memo[n] = self._node(n, [memo[a] for a in n.args])
+                continue
+            stack.append((n, True))
+            stack.extend((a, False) for a in reversed(n.args) if a not in memo)
+        return Outcome(memo[r], self.proposed - before)
 
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
@@ -103,12 +117,11 @@ class Simplifier:
         return m
 
     def _proven(self, cond: Term) -> bool:
-        if cond is ir.TRUE:
-            return True
-        if cond is ir.FALSE or self.rw.truth(cond) is False:
-            return False
-        if self.rw.truth(cond) is True:
-            return True
+        """Structure first (``Decider``: facts, intervals, factored products, floor divisions
+        eliminated — microseconds), the oracle (points, then z3) only when that cannot tell."""
+        got = self.decider.decide(cond)
+        if got is not None:
+            return got
         ok = self.oracle.holds(cond)
         if ok:
             self.proposed += 1
@@ -116,6 +129,9 @@ class Simplifier:
 
     def _decide(self, m: Term) -> Term:
         if m.kind in (ir.LE, ir.EQ, ir.NOT, ir.AND, ir.OR, ir.IFF):
+            got = self.decider.decide(m)
+            if got is not None:
+                return ir.TRUE if got else ir.FALSE
             g = self.oracle.guess(m)
             if g is True and self._proven(m):
                 return ir.TRUE
@@ -163,20 +179,40 @@ class Simplifier:
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
-        for mono, k in coefs.items():
-            hit = _scaled_floordiv(mono, k)
-            if hit is None:
-                continue
-            q, x, b = hit
+        digits = self._digits(coefs, const)
+        if digits is not None:
+            return digits
+        for group, q, x, b in _scaled_floordivs(coefs):
             rem = ir.mk_mul(q, ir.mk_mod(x, b))
             rc, _ = ir.linear(rem)
-            if len(rc) == 1 and all(coefs.get(r) == v for r, v in rc.items()):
-                rest = {n: v for n, v in coefs.items() if n is not mono and n not in rc}
+            if len(rc) == 1 and all(coefs.get(r) == v and r not in group for r, v in rc.items()):
+                rest = {n: v for n, v in coefs.items() if n not in group and n not in rc}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
             if self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
-                rest = {n: v for n, v in coefs.items() if n is not mono}
+                rest = {n: v for n, v in coefs.items() if n not in group}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
         return m
+
+    def _digits(self, coefs: dict[Term, int], const: int) -> Term | None:
+        """``c*Mod(x, a) + c*a*Mod(x//a, b) -> c*Mod(x, a*b)`` for a literal ``a > 0`` and ``b > 0``: two
+        mixed-radix digits of ``x`` are one. From ``x = a*(x//a) + Mod(x, a)``,
+        ``x//a = b*(x//(a*b)) + Mod(x//a, b)`` (``(x//a)//b = x//(a*b)`` for positive ``a``, ``b``):
+        ``Mod(x, a) + a*Mod(x//a, b) = x - a*b*(x//(a*b)) = Mod(x, a*b)``. Inductor's
+        ``ModularIndexing(r, 1, 2) + 2*ModularIndexing(r, 2, 2) + 4*ModularIndexing(r, 4, 16)``
+        is ``Mod(r, 64)``, then ``r`` when ``0 <= r < 64``."""
+        for hi, k in coefs.items():
+            if hi.kind != ir.MOD or hi.args[0].kind != ir.FLOORDIV:
+                continue
+            (x, a), b = hi.args[0].args, hi.args[1]
+            if a.kind != ir.CONST or a.value <= 0:  # a literal radix (a symbolic one is a product monomial)
+                continue
+            lo = ir.mk_mod(x, a)
+            c = coefs.get(lo)
+            if c is None or c * a.value != k or not self._proven(ir.mk_lt(ir.ZERO, b)):
+                continue
+            rest = {n: v for n, v in coefs.items() if n is not hi and n is not lo}
+            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(c), ir.mk_mod(x, ir.mk_mul(a, b))))
+        return None
 
     def _extreme(self, m: Term) -> Term:
         args = list(m.args)
@@ -211,6 +247,168 @@ _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
 _GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE})
 
 
+# ------------------------------------------------------------------ structural decisions
+
+class Decider:
+    """Truth of a condition from the context's facts alone (no points, no solver); memoized.
+
+    ``decide`` answers True/False only when proven for every point of the context where the
+    condition's divisors are non-zero, None otherwise. Beyond ``Rewriter.truth`` (facts and
+    intervals of the canonical term) it knows two things intervals of a sum lose:
+
+    * **common factors**: ``e = f*q + r`` with ``f`` a factor of several monomials (``s - s**2 + 1``
+      is ``s*(1 - s) + 1``) is bounded by ``I(f)*I(q) + I(r)``: the product of the intervals keeps
+      the correlation that summing ``I(s) + I(-s**2)`` drops (``s >= 2`` gives ``s - s**2 + 1 <= -1``);
+    * **products of sums multiplied out** (``expanded``): two spellings of one polynomial
+      differ by 0;
+    * **floor divisions eliminated**: for ``d > 0`` (proven) and integers ``x``, ``r``,
+      ``x//d + r <= 0  <=>  x <= -r*d + d - 1`` (``floor(x/d) <= y  <=>  x/d < y + 1``) and
+      ``r - x//d <= 0  <=>  r*d <= x`` (``floor(x/d) >= r  <=>  x/d >= r``); the comparison
+      without the division may then be a fact — ``x//d < m`` is the loop bound ``x < d*m``.
+    """
+
+    def __init__(self, rw: Rewriter, plain: Rewriter | None = None) -> None:
+        self.rw = rw
+        self.plain = plain  # the rewriter the context's facts were recorded through (ranges only)
+        self.memo: dict[tuple[Term, int], bool | None] = {}
+        self._expanded: dict[Term, Term] = {}
+        self._factored: dict[Term, Interval] = {}
+
+    def decide(self, cond: Term, depth: int = DECIDE_DEPTH) -> bool | None:
+        key = (cond, depth)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = None  # a cycle through the elimination is "undecided"
+        got = self.fact(cond)
+        if got is None:
+            got = self._decide(self.rw.rewrite(cond), depth)
+        self.memo[key] = got
+        return got
+
+    def fact(self, cond: Term) -> bool | None:
+        """A condition spelled as an assert or a guard is (a question PyTorch asks about a guard
+        it added): the facts record each in ``plain``'s spelling, which the rewriting under the
+        facts may change."""
+        if self.plain is None or not cond.is_bool:
+            return None
+        atoms = self.rw.env.atoms
+        c = self.plain.rewrite(cond)
+        if c in atoms:
+            return True
+        if ir.mk_not(c) in atoms:
+            return False
+        return None
+
+    def _decide(self, c: Term, depth: int) -> bool | None:
+        k = c.kind
+        if k == ir.BCONST:
+            return bool(c.value)
+        if k in (ir.AND, ir.OR):
+            vals = [self.decide(a, depth) for a in c.args]
+            unit = k == ir.AND  # AND: all True -> True, one False -> False (OR dually)
+            if all(v is unit for v in vals):
+                return unit
+            if any(v is (not unit) for v in vals):
+                return not unit
+            return None
+        if k == ir.NOT:
+            v = self.decide(c.args[0], depth)
+            return None if v is None else not v
+        if k not in (ir.LE, ir.EQ):
+            return None
+        e = c.args[0]
+        lo, hi = self.factored(e)
+        if k == ir.LE:
+            if hi is not None and hi <= 0:
+                return True
+            if lo is not None and lo > 0:
+                return False
+            got = self._eliminate(e, depth) if depth > 0 else None
+        else:
+            if lo == hi == 0:
+                return True
+            if (lo is not None and lo > 0) or (hi is not None and hi < 0):
+                return False
+            got = None
+        if got is None:  # products of sums multiplied out: v*(64*A - 64) + 64*v - 64*v*A is 0
+            x = self.expanded(e)
+            if x is not e:
+                got = self.decide(ir.mk_le(x, ir.ZERO) if k == ir.LE else ir.mk_eq(x, ir.ZERO), depth)
+        return got
+
+    def expanded(self, t: Term) -> Term:
+        """``t`` with every product of sums multiplied out, bottom-up (a polynomial identity:
+        divisions, ``Max``, … are atoms); a product past ``MAX_EXPANDED`` monomials stays."""
+        memo = self._expanded
+        if t not in memo:
+            for n in ir.iter_dag(t):
+                if n not in memo:
+                    r = rebuild(n, [memo[a] for a in n.args]) if n.args else n
+                    memo[n] = expand(r) if r.kind == ir.MUL else r
+        return memo[t]
+
+    def factored(self, e: Term) -> Interval:
+        """Interval of ``e = f*q + r`` for the first factor ``f`` shared by two or more monomials
+        that bounds it tighter than ``Rewriter.interval`` (the plain interval when none does):
+        ``I(f)*I(q) + I(r)``, with ``q`` and ``r`` bounded the same way (each has fewer
+        monomials or factors, so the recursion ends). ``A*B - s*A*B - s + 2`` is
+        ``A*(B*(1 - s)) + (2 - s)``: at most ``-1`` when ``A, B >= 1`` and ``s >= 2``."""
+        hit = self._factored.get(e)
+        if hit is not None:
+            return hit
+        iv = self.rw.interval(e)
+        coefs, k = ir.linear(e)
+        out = iv
+        if len(coefs) >= 2:
+            factors = {m: set(m.args) if m.kind == ir.MUL else {m} for m in coefs}
+            counts: dict[Term, int] = {}
+            for fs in factors.values():
+                for f in fs:
+                    if f.kind != ir.CONST:
+                        counts[f] = counts.get(f, 0) + 1
+            for f in sorted((f for f, c in counts.items() if c >= 2), key=lambda t: t.skey):
+                shared = {m: v for m, v in coefs.items() if f in factors[m]}
+                q = divide(ir.from_linear(shared, 0), f)
+                if q is None:
+                    continue
+                rest = ir.from_linear({m: v for m, v in coefs.items() if m not in shared}, k)
+                plo, phi = mul_iv(self.rw.interval(f), self.factored(self.rw.rewrite(q)))
+                rlo, rhi = self.factored(rest) if rest.kind != ir.CONST else (rest.value, rest.value)
+                total = (None if plo is None or rlo is None else plo + rlo, None if phi is None or rhi is None else phi + rhi)
+                better = _meet(iv, total)
+                if better != iv:
+                    out = better
+                    break
+        self._factored[e] = out
+        return out
+
+    def _eliminate(self, e: Term, depth: int) -> bool | None:
+        """``e <= 0`` with one ``±(x//d)`` monomial: the equivalent comparison without it."""
+        coefs, k = ir.linear(e)
+        hits = [(m, c) for m, c in coefs.items() if m.kind == ir.FLOORDIV and c in (1, -1)]
+        for m, c in hits:
+            x, d = m.args
+            if self.decide(ir.mk_lt(ir.ZERO, d), depth - 1) is not True:
+                continue
+            r = ir.from_linear({n: v for n, v in coefs.items() if n is not m}, k)
+            rd = expand(ir.mk_mul(r, d))
+            if c == 1:  # x//d + r <= 0  <=>  x + r*d - d + 1 <= 0
+                new = ir.mk_le(ir.mk_add(x, rd, ir.ONE), d)
+            else:  # r - x//d <= 0  <=>  r*d <= x
+                new = ir.mk_le(rd, x)
+            got = self.decide(new, depth - 1)
+            if got is not None:
+                return got
+        return None
+
+
+def _meet(a: Interval, b: Interval) -> Interval:
+    """Both intervals hold: the tighter end on each side (None is unbounded)."""
+    lo = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
+    hi = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
+    return (lo, hi)
+
+
 # ------------------------------------------------------------------ structure
 
 def _split_multiples(a: Term, b: Term) -> tuple[Term, Term] | None:
@@ -237,18 +435,24 @@ def _drop_multiples(a: Term, b: Term) -> Term | None:
     return None if split is None else split[1]
 
 
-def _scaled_floordiv(mono: Term, k: int) -> tuple[Term, Term, Term] | None:
-    """``k*mono = q*b*(x//b)``: (q, x, b) for the first floor-division factor whose divisor divides
-    the rest of the monomial (with its coefficient)."""
-    factors = list(mono.args) if mono.kind == ir.MUL else [mono]
-    for i, f in enumerate(factors):
-        if f.kind != ir.FLOORDIV:
-            continue
+def _scaled_floordivs(coefs: dict[Term, int]) -> list[tuple[frozenset[Term], Term, Term, Term]]:
+    """``Σ k_i*mono_i = q*b*(x//b)`` over the monomials with the factor ``x//b``: (those monomials,
+    q, x, b) for each floor division whose divisor divides the sum of its cofactors — one
+    monomial (``8*s*(x//s)``: q = 8) or several (``32*A*(x//(A + 1)) + 32*(x//(A + 1))``: the
+    cofactors sum to ``32*(A + 1)``, q = 32). In sum order (deterministic)."""
+    cof: dict[Term, list[tuple[Term, Term]]] = {}
+    for mono, k in coefs.items():
+        factors = list(mono.args) if mono.kind == ir.MUL else [mono]
+        for i, f in enumerate(factors):
+            if f.kind == ir.FLOORDIV:
+                cof.setdefault(f, []).append((mono, ir.mk_mul(ir.mk_int(k), *factors[:i], *factors[i + 1:])))
+    out = []
+    for f, parts in cof.items():
         x, b = f.args
-        q = exact(ir.mk_mul(ir.mk_int(k), *factors[:i], *factors[i + 1:]), b)
+        q = exact(ir.mk_add(*(c for _, c in parts)), b)
         if q is not None:
-            return q, x, b
-    return None
+            out.append((frozenset(mono for mono, _ in parts), q, x, b))
+    return out
 
 
 MAX_EXPANDED = 64  # monomials of an expanded product of sums

@@ -24,6 +24,7 @@ arguments past the first, boolean connectives and ``Piecewise`` branches. It rea
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping
 
 from solver.ir import terms as ir
@@ -34,21 +35,32 @@ ATOM, MUL_P, ADD_P, CMP_P = 4, 3, 2, 1
 
 def to_sympy(t: Term, names: Mapping[str, str] | None = None) -> str:
     """PyTorch-style sympy text for ``t``; symbols renamed through ``names`` when given."""
-    return _Writer(names or {}).text(t)[0]
+    return Writer(names or {}).text(t)[0]
 
 
-class _Writer:
+class Writer:
+    """Prints terms, memoized per instance: one writer per request prints a subterm shared by
+    many expressions once (``text(t)[0]`` is ``to_sympy(t)``)."""
+
     def __init__(self, names: Mapping[str, str]) -> None:
         self.names = names
         self.memo: dict[Term, tuple[str, int]] = {}
 
     def text(self, t: Term) -> tuple[str, int]:
-        hit = self.memo.get(t)
+        memo = self.memo
+        hit = memo.get(t)
         if hit is None:
-            for n in ir.iter_dag(t):  # children first: the recursion below is one level deep
-                if n not in self.memo:
-                    self.memo[n] = self._one(n)
-            hit = self.memo[t]
+            stack: list[tuple[Term, bool]] = [(t, False)]
+            while stack:  # children first (the recursion in _one is one level deep), memo stops the walk
+                n, ready = stack.pop()
+                if n in memo:
+                    continue
+                if ready:
+                    memo[n] = self._one(n)
+                    continue
+                stack.append((n, True))
+                stack.extend((a, False) for a in reversed(n.args) if a not in memo)
+            hit = memo[t]
         return hit
 
     def wrap(self, t: Term, prec: int) -> str:
@@ -188,13 +200,81 @@ _VARIADIC = frozenset({"Max", "Min", "And", "Or"})
 
 
 def cost(text: str) -> dict[str, int]:
-    """``{"ops", "divs"}`` of a sympy-syntax text (see the module docstring)."""
-    c = _Cost()
-    c.visit(ast.parse(text.strip(), mode="eval"))
-    return {"ops": c.ops, "divs": c.divs}
+    """``{"ops", "divs"}`` of a sympy-syntax text (see the module docstring); a fresh dict."""
+    return dict(_cost(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _cost(text: str) -> dict[str, int]:
+    # the same text is measured several times per request (the input, the form, the row): parse once
+    ops, divs = _count(ast.parse(text.strip(), mode="eval"))
+    return {"ops": ops, "divs": divs}
+
+
+def _count(root: ast.AST) -> tuple[int, int]:
+    """(ops, divs) of a parsed text: ``_Cost``'s rules in one iterative walk dispatching on the
+    node type (``ast.NodeVisitor`` looks a method up by name for every node, ``op`` and ``ctx``
+    nodes included, and was most of ``cost``'s time). ``tests/test_simplify_writer.py`` checks
+    both agree on random texts."""
+    ops = divs = 0
+    stack: list[ast.AST] = [root]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ast.Name or t is ast.Constant:
+            continue
+        if t is ast.BinOp:
+            op = type(n.op)  # type: ignore[attr-defined]
+            right = n.right  # type: ignore[attr-defined]
+            if op is ast.FloorDiv or op is ast.Mod or op is ast.Div:
+                divs += 1
+            elif op is ast.Pow and isinstance(right, ast.Constant) and isinstance(right.value, int):
+                ops += max(0, right.value - 1)
+            else:
+                ops += 1
+            stack.append(right)
+            stack.append(n.left)  # type: ignore[attr-defined]
+        elif t is ast.UnaryOp:
+            operand = n.operand  # type: ignore[attr-defined]
+            if not (isinstance(n.op, (ast.USub, ast.UAdd)) and isinstance(operand, ast.Constant)):  # type: ignore[attr-defined]
+                ops += 1
+            stack.append(operand)
+        elif t is ast.Compare:
+            ops += len(n.ops)  # type: ignore[attr-defined]
+            stack.extend(reversed(n.comparators))  # type: ignore[attr-defined]
+            stack.append(n.left)  # type: ignore[attr-defined]
+        elif t is ast.BoolOp:
+            ops += len(n.values) - 1  # type: ignore[attr-defined]
+            stack.extend(reversed(n.values))  # type: ignore[attr-defined]
+        elif t is ast.Call:
+            func = n.func  # type: ignore[attr-defined]
+            name = func.id if isinstance(func, ast.Name) else ""
+            args = n.args  # type: ignore[attr-defined]
+            if name in ("floor", "ceiling") and args and isinstance(args[0], ast.BinOp) \
+                    and isinstance(args[0].op, ast.Div):
+                stack.append(args[0])  # floor(a/b): the division is the one ``/``
+                continue
+            if name == "ModularIndexing":
+                one = len(args) > 1 and isinstance(args[1], ast.Constant) and args[1].value == 1
+                divs += 1 if one else 2
+            elif name in _DIV_CALLS:
+                divs += 1
+            elif name in _VARIADIC or name == "Piecewise":
+                ops += max(0, len(args) - 1)
+            elif name in ("PowByNatural", "pow_by_natural") and len(args) == 2 \
+                    and isinstance(args[1], ast.Constant) and isinstance(args[1].value, int):
+                ops += max(0, args[1].value - 1)
+            elif name not in _FREE_CALLS:
+                ops += 1
+            stack.extend(reversed(args))
+        else:
+            stack.extend(ast.iter_child_nodes(n))
+    return ops, divs
 
 
 class _Cost(ast.NodeVisitor):
+    """The reference statement of the cost rules (``_count`` is the fast walk used by ``cost``)."""
+
     def __init__(self) -> None:
         self.ops = 0
         self.divs = 0
