@@ -24,9 +24,10 @@ N = 10**3999 + 7  # 4,000 digits
 
 def _stubborn(problem: Any, deadline: Deadline) -> dict[str, Any]:
     """An engine that ignores its deadline: a z3 check with no timeout that runs "forever" (Fermat,
-    n = 3: unsat, which z3's non-linear arithmetic cannot prove)."""
-    x, y, z = z3.Ints("x y z")
-    s = z3.Solver()
+    n = 3: unsat, which z3's non-linear arithmetic cannot prove), in the operation's own z3
+    context as every z3 object of an operation is."""
+    x, y, z = z3.Ints("x y z", ctx=deadline.ctx)
+    s = z3.Solver(ctx=deadline.ctx)
     s.add(x * x * x + y * y * y == z * z * z, x >= 1, y >= 1, z >= 1)
     return {"status": str(s.check())}
 
