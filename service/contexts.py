@@ -236,7 +236,12 @@ def install(app: FastAPI, settings: Settings, authorized: Any, read_body: Any) -
     """``POST /v1/contexts`` on ``app``; the op routes hand context bodies to the returned service."""
     service = ContextService(settings)
 
+    # documented as a problem (what registers a context); {"context": KEY, ...delta} extends one
+    body = {"requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}}
+
     @app.post("/v1/contexts", dependencies=[Depends(authorized)], summary="register or extend a context",
+              openapi_extra=body,
               responses={404: {"description": "unknown context (error.code = unknown_context)"}})
     async def contexts(request: Request) -> Response:
         return await service.register(await read_body(request, settings.max_body_bytes))
