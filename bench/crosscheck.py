@@ -28,6 +28,7 @@ import argparse
 import itertools
 import json
 import multiprocessing
+import os
 import sys
 import time
 from collections import Counter
@@ -49,7 +50,21 @@ from solver.ir.terms import Term
 from solver.smt.encode import Encoding
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+
+
+def _shared() -> Path:
+    """The shared corpus sample: $SYMGUARD_SHARED, else ``shared/`` beside the checkout or beside
+    the folder of git worktrees it sits in (``/work/main`` and ``/work/wt/<name>`` both find ``/work/shared``)."""
+    env = os.environ.get("SYMGUARD_SHARED")
+    if env:
+        return Path(env)
+    for base in (ROOT.parent, ROOT.parent.parent):
+        if (base / "shared").is_dir():
+            return base / "shared"
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
 
 Env = Mapping[str, int | bool]
 Holds = Callable[[str, Env], bool]  # (constraint id, point) -> truth, for brute force
@@ -441,13 +456,27 @@ def clip(doc: Mapping[str, Any], points: int = 4000) -> tuple[dict[str, Any], di
     return out, boxes
 
 
-def corpus_files() -> list[Path]:
+CORPUS_FOLDERS = ("examples", "torch", "validation")  # smt2_corpus/<folder>; a new folder must be listed
+
+
+def corpus_files(folders: Sequence[str] = CORPUS_FOLDERS) -> list[Path]:
+    """The shared sample, then every JSON problem and ``.smt2`` twin under ``smt2_corpus/<folders>``.
+
+    Not ``synthetic/``: its 500-guard benchmark has 24 symbols, which makes the brute-force box (and
+    cvc5 on 500 non-linear guards) take tens of GB and hours; it is generated, not made by PyTorch.
+    ``MANIFEST.json`` and ``expected.json`` are not problems (``load_doc`` skips them).
+    """
     files = sorted(SHARED.glob("corpus_sample/*.json")) if SHARED.is_dir() else []
-    # not the 500-guard synthetic benchmark: 24 symbols make its brute-force box (and cvc5 on 500
-    # non-linear guards) take tens of GB and hours; it is generated, not made by PyTorch
-    files += sorted(p for p in (ROOT / "smt2_corpus").rglob("*") if p.suffix in (".json", ".smt2")
-                    and p.name != "expected.json" and "synthetic" not in p.parts)
+    for folder in folders:
+        files += sorted(p for p in (ROOT / "smt2_corpus" / folder).rglob("*") if p.suffix in (".json", ".smt2")
+                        and p.name not in ("expected.json", "MANIFEST.json"))
     return files
+
+
+def unlisted_corpus_folders() -> list[str]:
+    """Folders of ``smt2_corpus`` that ``corpus_files`` does not read (besides ``synthetic``)."""
+    return sorted(p.name for p in (ROOT / "smt2_corpus").iterdir()
+                  if p.is_dir() and p.name not in CORPUS_FOLDERS and p.name != "synthetic")
 
 
 def load_doc(path: Path) -> dict[str, Any] | None:
@@ -528,11 +557,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--clip-points", type=int, default=4000)
     ap.add_argument("--cvc5-ms", type=int, default=1000, help="cvc5 time limit per check")
     ap.add_argument("--no-corpus", action="store_true", help="generated problems only")
+    ap.add_argument("--only", action="append", default=[],
+                    help="corpus files whose path contains this text (repeatable; default all)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     corpus = Tally()
     if not args.no_corpus:
-        corpus = crosscheck_corpus(corpus_files(), clip_points=args.clip_points, timeout_ms=args.cvc5_ms,
+        files = [f for f in corpus_files() if not args.only or any(o in str(f) for o in args.only)]
+        corpus = crosscheck_corpus(files, clip_points=args.clip_points, timeout_ms=args.cvc5_ms,
                                    progress=lambda s: print(s, file=sys.stderr))
         print("## corpus (cvc5 ref + ours encodings; brute force on boxes around the hints)\n")
         print(table(corpus))
