@@ -501,12 +501,14 @@ def crosscheck_corpus(files: Sequence[Path], *, encodings: Sequence[str] = ("ref
         doc = load_doc(f)
         if doc is None:
             continue
+        t0 = time.perf_counter()
         t = crosscheck_problem(doc, encodings=encodings, timeout_ms=timeout_ms)
         clipped, boxes = clip(doc, clip_points)
         t.add(crosscheck_problem(clipped, encodings=(), brute=(boxes, None)))
         t.problems = 1
         if progress:
-            progress(f"{f.name}: {sum(t.checks.values())} checks, {len(t.disagreements)} disagreements")
+            progress(f"{f.parent.name}/{f.name}: {sum(t.checks.values())} checks, {sum(t.unknown.values())} unknown, "
+                     f"{len(t.disagreements)} disagreements, {time.perf_counter() - t0:.0f}s")
         for d in t.disagreements:
             total.disagreements.append(f"{f.name}: {d}")
         t.disagreements = []
@@ -557,6 +559,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--clip-points", type=int, default=4000)
     ap.add_argument("--cvc5-ms", type=int, default=1000, help="cvc5 time limit per check")
     ap.add_argument("--no-corpus", action="store_true", help="generated problems only")
+    ap.add_argument("--encodings", default="ref,ours", help="cvc5 encodings for the corpus (default ref,ours)")
+    ap.add_argument("--kind", choices=("small", "size", "mixed"), default="small",
+                    help="generated problems: small random trees, PyTorch-like size chains, or both")
     ap.add_argument("--only", action="append", default=[],
                     help="corpus files whose path contains this text (repeatable; default all)")
     args = ap.parse_args(argv)
@@ -564,9 +569,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus = Tally()
     if not args.no_corpus:
         files = [f for f in corpus_files() if not args.only or any(o in str(f) for o in args.only)]
-        corpus = crosscheck_corpus(files, clip_points=args.clip_points, timeout_ms=args.cvc5_ms,
+        corpus = crosscheck_corpus(files, encodings=tuple(e for e in args.encodings.split(",") if e),
+                                   clip_points=args.clip_points, timeout_ms=args.cvc5_ms,
                                    progress=lambda s: print(s, file=sys.stderr))
-        print("## corpus (cvc5 ref + ours encodings; brute force on boxes around the hints)\n")
+        print(f"## corpus (cvc5 {args.encodings} encodings; brute force on boxes around the hints)\n")
         print(table(corpus))
     if args.generated:
         gen = generated(args.generated, args.seed)
