@@ -531,22 +531,36 @@ def table(t: Tally) -> str:
     return "\n".join(rows)
 
 
-def generated(n: int, seed: int) -> Tally:
-    """``n`` random small problems (tests/small_problems.py) through cvc5 (both encodings) and brute force."""
+def generated(n: int, seed: int, kind: str = "small", progress: Callable[[str], None] | None = None) -> Tally:
+    """``n`` random problems through cvc5 (both encodings) and brute force on their whole box.
+
+    ``kind``: ``small`` (random expression trees, tests/small_problems.py ``small_problems``),
+    ``size`` (PyTorch-like size chains, ``size_problems``) or ``mixed`` (either).
+    """
     sys.path.insert(0, str(ROOT / "tests"))
     from crosscheck_gen import with_asserts  # type: ignore[import-not-found]
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as hypothesis_seed
-    from small_problems import small_problems
+    from hypothesis import strategies as st
+    from small_problems import size_problems, small_problems
 
+    strategies = {"small": small_problems(hints=True, timeout_ms=20000), "size": size_problems(hints=True)}
+    smalls = st.one_of(*strategies.values()) if kind == "mixed" else strategies[kind]
     total = Tally()
 
     @hypothesis_seed(seed)
     @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(with_asserts(small_problems(hints=True, timeout_ms=20000)))
+    @given(with_asserts(smalls))
     def one(case: Any) -> None:
         doc, boxes, holds = case
-        total.add(crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, holds)))
+        t = crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, holds))
+        for d in t.disagreements:
+            total.disagreements.append(f"{json.dumps(doc)}: {d}")
+        t.disagreements = []
+        total.add(t)
+        if progress and total.problems % 50 == 0:
+            progress(f"generated {total.problems}: {sum(total.checks.values())} checks, "
+                     f"{sum(total.unknown.values())} unknown, {len(total.disagreements)} disagreements")
 
     one()
     return total
@@ -575,8 +589,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"## corpus (cvc5 {args.encodings} encodings; brute force on boxes around the hints)\n")
         print(table(corpus))
     if args.generated:
-        gen = generated(args.generated, args.seed)
-        print("\n## generated (cvc5 ref + ours encodings; brute force on the whole box)\n")
+        gen = generated(args.generated, args.seed, args.kind, progress=lambda s: print(s, file=sys.stderr))
+        print(f"\n## generated, {args.kind} (cvc5 ref + ours encodings; brute force on the whole box)\n")
         print(table(gen))
         corpus.add(gen)
     print(f"\nall: {corpus.problems} problems, {sum(corpus.checks.values())} checks, "
