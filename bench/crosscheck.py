@@ -556,9 +556,11 @@ def generated(n: int, seed: int, kind: str = "small", progress: Callable[[str], 
         t = crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, holds))
         for d in t.disagreements:
             total.disagreements.append(f"{json.dumps(doc)}: {d}")
+            if progress:  # at once: a long run may be cut short
+                progress(f"DISAGREEMENT {total.disagreements[-1]}")
         t.disagreements = []
         total.add(t)
-        if progress and total.problems % 50 == 0:
+        if progress and total.problems % 25 == 0:
             progress(f"generated {total.problems}: {sum(total.checks.values())} checks, "
                      f"{sum(total.unknown.values())} unknown, {len(total.disagreements)} disagreements")
 
