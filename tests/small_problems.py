@@ -159,8 +159,10 @@ def _chain(draw: st.DrawFn, *, torch_fns: bool) -> Any:
     import sizegen as sg
 
     n: Any = sg.sym(_HOLE)
-    shape = draw(st.sampled_from(["steps", "steps", "pad", "merge", "pad_merge", "merge_merge"]))
-    if shape == "steps":
+    shape = draw(st.sampled_from(["steps", "steps", "pad", "merge", "pad_merge", "merge_merge", "torch"]))
+    if shape == "torch" and torch_fns:
+        return _torch_fn(draw, n)
+    if shape in ("steps", "torch"):
         spellings = ["CeilDiv", "neg", "ceiling"] + (["torch"] if torch_fns else [])
         for _ in range(draw(st.integers(1, 3))):
             n = sg._step(draw, n, spellings)
@@ -176,6 +178,48 @@ def _chain(draw: st.DrawFn, *, torch_fns: bool) -> Any:
     return sg.patch_merge(sg.patch_merge(n))
 
 
+def _torch_fn(draw: st.DrawFn, n: Any) -> Any:
+    """One of PyTorch's own size functions (docs/pytorch-functions.md) on a chain, with Python's
+    meaning: ``math.ceil(a / k)``, ``a & k``, ``a << k``, … (float division is exact at these sizes)."""
+    import math
+
+    import sizegen as sg
+
+    k = draw(st.sampled_from([2, 3, 4, 5, 7, 8]))
+    f, t = n.fn, n.text
+    op = draw(st.sampled_from(["ceil", "floor", "round", "and", "or", "xor", "lshift", "rshift", "where"]))
+    if op in ("ceil", "floor", "round"):
+        name = {"ceil": "CeilToInt", "floor": "FloorToInt", "round": "RoundToInt"}[op]
+        py = {"ceil": math.ceil, "floor": math.floor, "round": round}[op]
+        return sg.SizeExpr(f"{name}(IntTrueDiv({t}, {k}))", lambda env: py(f(env) / k))
+    if op in ("and", "or", "xor"):
+        m = draw(st.sampled_from([1, 3, 6, 7, 12, -4, -8]))
+        py2 = {"and": lambda a: a & m, "or": lambda a: a | m, "xor": lambda a: a ^ m}[op]
+        return sg.SizeExpr(f"BitwiseFn_bitwise_{op}({t}, {m})", lambda env: py2(f(env)))
+    if op == "lshift":
+        j = draw(st.integers(0, 3))
+        return sg.SizeExpr(f"LShift({t}, {j})", lambda env: f(env) << j)
+    if op == "rshift":
+        j = draw(st.integers(0, 3))
+        return sg.SizeExpr(f"RShift({t}, {j})", lambda env: f(env) >> j)
+    return sg.SizeExpr(f"Where(Eq(Mod({t}, {k}), 0), {t}, {t} + {k})",
+                       lambda env: f(env) + (0 if f(env) % k == 0 else k))
+
+
+def _dense(sizes: list[int], strides: list[int]) -> int:
+    """PyTorch's ``eval_is_non_overlapping_and_dense`` (torch/fx/experimental/symbolic_shapes.py)."""
+    if len(sizes) == 1:
+        return int(strides[0] == 1 or sizes[0] < 2)
+    expected = 1
+    for length, stride in sorted(zip(sizes, strides), key=lambda p: p[1]):
+        if length == 1:
+            continue
+        if stride != expected:
+            return 0
+        expected *= length
+    return 1
+
+
 @st.composite
 def _size_guard(draw: st.DrawFn, exprs: list[Expr]) -> Expr:
     a = draw(st.sampled_from(exprs))
@@ -184,7 +228,8 @@ def _size_guard(draw: st.DrawFn, exprs: list[Expr]) -> Expr:
     k = draw(st.sampled_from([1, 2, 3, 4, 8]))
     x, y, z = a.fn, b.fn, c.fn
     kind = draw(st.sampled_from(["divisible", "residue", "not_one", "at_least", "le", "eq", "ne",
-                                 "lt_product", "mod_product", "ne_product", "eq_product", "ge_product"]))
+                                 "lt_product", "mod_product", "ne_product", "eq_product", "ge_product",
+                                 "dense"]))
     pa, pb, pc = _par(a), _par(b), _par(c)
     if kind == "divisible":
         return _cond(f"Eq(Mod({a.text}, {k}), 0)", lambda e: x(e) % k == 0)
@@ -209,6 +254,13 @@ def _size_guard(draw: st.DrawFn, exprs: list[Expr]) -> Expr:
         return _cond(f"Ne({pa}*{pb}, {a.text})", lambda e: x(e) * y(e) != x(e))
     if kind == "eq_product":
         return _cond(f"Eq({pa}*{pb}, {pa}*{pc})", lambda e: x(e) * y(e) == x(e) * z(e))
+    if kind == "dense":  # a contiguity check: sizes (a, b), strides from the sizes or literals
+        strides = draw(st.sampled_from([("1", lambda e: 1), (b.text, y), (a.text, x), ("2", lambda e: 2)]))
+        other = draw(st.sampled_from([("1", lambda e: 1), (b.text, y), (a.text, x)]))
+        want = draw(st.sampled_from([0, 1]))
+        (t1, f1), (t2, f2) = (strides, other) if draw(st.booleans()) else (other, strides)
+        return _cond(f"Eq(IsNonOverlappingAndDenseIndicator({a.text}, {b.text}, {t1}, {t2}), {want})",
+                     lambda e: _dense([x(e), y(e)], [f1(e), f2(e)]) == want)
     return _cond(f"{pa}*{pb} >= {pa}*{pc}", lambda e: x(e) * y(e) >= x(e) * z(e))
 
 
