@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from crosscheck_gen import with_asserts
 from hypothesis import HealthCheck, given, settings
-from small_problems import small_problems
+from small_problems import size_problems, small_problems
 
 pytest.importorskip("cvc5", reason="the cross-check needs cvc5 (pip install cvc5)")
 
@@ -95,3 +95,49 @@ def test_a_wrong_verdict_is_caught() -> None:
             if isinstance(path, cc.Cvc5Path):
                 path.close()
         assert any("g1" in d for d in tally.disagreements), path.name
+
+
+def test_every_corpus_folder_is_crosschecked() -> None:
+    """A new folder under smt2_corpus/ (like validation/) is read by bench/crosscheck.py, twins too."""
+    assert cc.unlisted_corpus_folders() == []
+    files = cc.corpus_files()
+    for folder in ("examples", "torch", "validation"):
+        assert any(f.parent.name == folder and f.suffix == ".json" for f in files), folder
+        if folder != "examples":
+            assert any(f.parent.name == folder and f.suffix == ".smt2" for f in files), folder
+
+
+@pytest.mark.timeout(120)
+def test_reference_encoding_covers_the_corpus() -> None:
+    """Every IR kind the PyTorch corpus (old, new families, held-out validation) lowers to has a
+    meaning in cvc5's independent ``ref`` encoding (PyTorch's CeilToInt, bitwise, Where, … lower
+    onto existing kinds): encoding every guard raises nothing."""
+    from pysmt.environment import Environment
+
+    from solver import load_problem
+    from solver.ir import terms as ir
+
+    seen: set[str] = set()
+    for f in cc.corpus_files():
+        if f.suffix != ".json" or f.parent.name not in ("torch", "validation"):
+            continue
+        doc = cc.load_doc(f)
+        if doc is None:
+            continue
+        enc = cc.RefEncoding(Environment())
+        for c in (*load_problem(doc).asserts, *load_problem(doc).guards):
+            if c.term is not None:
+                enc.formula(c.term)
+                seen |= {n.kind for n in ir.iter_dag(c.term)}
+    assert seen <= ir.INT_KINDS | ir.BOOL_KINDS
+    assert {ir.FLOORDIV, ir.MOD, ir.MUL, ir.MAX, ir.EQ, ir.LE} <= seen
+
+
+@settings(max_examples=12, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(with_asserts(size_problems(hints=True, timeout_ms=10000)))
+def test_generated_size_problems_agree(case: Any) -> None:
+    """PyTorch-like size chains (pad-to-multiple, patch merge, conv/pool sizes, products, Eq between
+    sizes, CeilToInt/bitwise/Where, guards implied through them) on a whole enumerable box."""
+    doc, boxes, oracle = case
+    tally = cc.crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, oracle), timeout_ms=2000)
+    assert tally.disagreements == [], (doc, tally.disagreements)
