@@ -107,6 +107,7 @@ def test_every_corpus_folder_is_crosschecked() -> None:
             assert any(f.parent.name == folder and f.suffix == ".smt2" for f in files), folder
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_reference_encoding_covers_the_corpus() -> None:
     """Every IR kind the PyTorch corpus (old, new families, held-out validation) lowers to has a
@@ -125,7 +126,8 @@ def test_reference_encoding_covers_the_corpus() -> None:
         if doc is None:
             continue
         enc = cc.RefEncoding(Environment())
-        for c in (*load_problem(doc).asserts, *load_problem(doc).guards):
+        p = load_problem(doc)
+        for c in (*p.asserts, *p.guards):
             if c.term is not None:
                 enc.formula(c.term)
                 seen |= {n.kind for n in ir.iter_dag(c.term)}
