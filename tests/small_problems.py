@@ -265,10 +265,11 @@ def _size_guard(draw: st.DrawFn, exprs: list[Expr]) -> Expr:
 
 
 def _implied(draw: st.DrawFn, g: Expr, exprs: list[Expr], names: tuple[str, ...],
-             templates: list[Any]) -> list[Expr]:
-    """Guards that some engine lever should find redundant given ``g`` (or given nothing)."""
+             templates: list[Any], point: dict[str, int], boxes: dict[str, tuple[int, int]]) -> list[Expr]:
+    """Guards that some engine lever should find redundant given ``g`` (or given nothing).
+    ``point`` (the one the guards are made to hold at) is moved onto the equalities drawn here."""
     out: list[Expr] = []
-    kind = draw(st.sampled_from(["pad_divisible", "coarser", "subst", "cancel", "none"]))
+    kind = draw(st.sampled_from(["pad_divisible", "coarser", "subst", "cancel", "eq_chain", "none"]))
     if kind == "pad_divisible":  # always true: a padded size is a multiple of its window
         import sizegen as sg
         w = draw(st.sampled_from([2, 4, 7, 8]))
@@ -290,6 +291,23 @@ def _implied(draw: st.DrawFn, g: Expr, exprs: list[Expr], names: tuple[str, ...]
                          (lambda e, f=a.fn: f(e) % m == 0) if m > 1 else (lambda e, f=a.fn: f(e) >= 2)))
         out.append(_cond(f"Eq(Mod({b.text}, {m}), 0)" if m > 1 else f"{b.text} >= 2",
                          (lambda e, f=b.fn: f(e) % m == 0) if m > 1 else (lambda e, f=b.fn: f(e) >= 2)))
+    elif kind == "eq_chain" and len(names) > 1:  # duck sizing: Eq(a, b), Eq(b, c or k), then what they imply
+        order = draw(st.permutations(names))
+        i, j = order[0], order[1]
+        for x in order[1:]:
+            point[x] = min(max(point[i], boxes[x][0]), boxes[x][1])
+        out.append(_cond(f"Eq({i}, {j})", lambda e: e[i] == e[j]))
+        if len(order) > 2:
+            m = order[2]
+            out.append(_cond(f"Eq({j}, {m})", lambda e: e[j] == e[m]))
+            out.append(_cond(f"Eq({m}, {i})", lambda e: e[m] == e[i]))
+        else:
+            v = point[i] if draw(st.integers(0, 3)) else draw(st.integers(1, 12))
+            out.append(_cond(f"Eq({j}, {v})", lambda e: e[j] == v))
+            out.append(_cond(f"Eq({i}, {v})", lambda e: e[i] == v))
+        t = draw(st.sampled_from(templates))
+        a, b = _instance(t, i), _instance(t, j)
+        out.append(_cond(f"Eq({a.text}, {b.text})", lambda e, f=a.fn, h=b.fn: f(e) == h(e)))
     elif kind == "cancel":  # a >= 1 and Ne(b, 1) give Ne(a*b, a)
         a, b = draw(st.sampled_from(exprs)), draw(st.sampled_from(exprs))
         out.append(_cond(f"{a.text} >= 1", lambda e, f=a.fn: f(e) >= 1))
@@ -322,9 +340,9 @@ def size_problems(draw: st.DrawFn, *, hints: bool = True, timeout_ms: int = 1000
         exprs.append(Expr(f"{_par(a)}*{_par(b)}", lambda e, f=a.fn, h=b.fn: f(e) * h(e)))
     exprs += [Expr(s, lambda e, s=s: e[s]) for s in names]
     guards = list(draw(st.lists(_size_guard(exprs), min_size=1, max_size=4)))
-    guards += _implied(draw, guards[0], exprs, names, templates)
+    point = {s: draw(st.integers(*boxes[s])) for s in names}
+    guards += _implied(draw, guards[0], exprs, names, templates, point, boxes)
     if draw(st.integers(0, 4)):  # mostly: make a random point of the box satisfy the guards
-        point = {s: draw(st.integers(*boxes[s])) for s in names}
         guards = [g if _defined_at(g, point) is not False else _negate(g) for g in guards]
     points = 1
     for lo, hi in boxes.values():
