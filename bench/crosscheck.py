@@ -531,11 +531,13 @@ def table(t: Tally) -> str:
     return "\n".join(rows)
 
 
-def generated(n: int, seed: int, kind: str = "small", progress: Callable[[str], None] | None = None) -> Tally:
+def generated(n: int, seed: int, kind: str = "small", progress: Callable[[str], None] | None = None,
+              budget_s: float | None = None) -> Tally:
     """``n`` random problems through cvc5 (both encodings) and brute force on their whole box.
 
     ``kind``: ``small`` (random expression trees, tests/small_problems.py ``small_problems``),
-    ``size`` (PyTorch-like size chains, ``size_problems``) or ``mixed`` (either).
+    ``size`` (PyTorch-like size chains, ``size_problems``) or ``mixed`` (either). Past ``budget_s``
+    seconds no further problem is checked (the rest of the run is skipped, the table still printed).
     """
     sys.path.insert(0, str(ROOT / "tests"))
     from crosscheck_gen import with_asserts  # type: ignore[import-not-found]
@@ -547,12 +549,15 @@ def generated(n: int, seed: int, kind: str = "small", progress: Callable[[str], 
     strategies = {"small": small_problems(hints=True, timeout_ms=20000), "size": size_problems(hints=True)}
     smalls = st.one_of(*strategies.values()) if kind == "mixed" else strategies[kind]
     total = Tally()
+    stop = None if budget_s is None else time.monotonic() + budget_s
 
     @hypothesis_seed(seed)
     @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(with_asserts(smalls))
     def one(case: Any) -> None:
         doc, boxes, holds = case
+        if stop is not None and time.monotonic() > stop:
+            return
         t = crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, holds))
         for d in t.disagreements:
             total.disagreements.append(f"{json.dumps(doc)}: {d}")
@@ -578,6 +583,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--encodings", default="ref,ours", help="cvc5 encodings for the corpus (default ref,ours)")
     ap.add_argument("--kind", choices=("small", "size", "mixed"), default="small",
                     help="generated problems: small random trees, PyTorch-like size chains, or both")
+    ap.add_argument("--budget-s", type=float, default=None,
+                    help="stop checking generated problems after this many seconds (then print the table)")
     ap.add_argument("--only", action="append", default=[],
                     help="corpus files whose path contains this text (repeatable; default all)")
     args = ap.parse_args(argv)
@@ -591,7 +598,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"## corpus (cvc5 {args.encodings} encodings; brute force on boxes around the hints)\n")
         print(table(corpus))
     if args.generated:
-        gen = generated(args.generated, args.seed, args.kind, progress=lambda s: print(s, file=sys.stderr))
+        gen = generated(args.generated, args.seed, args.kind, progress=lambda s: print(s, file=sys.stderr),
+                        budget_s=args.budget_s)
         print(f"\n## generated, {args.kind} (cvc5 ref + ours encodings; brute force on the whole box)\n")
         print(table(gen))
         corpus.add(gen)
