@@ -28,6 +28,7 @@ import argparse
 import itertools
 import json
 import multiprocessing
+import os
 import sys
 import time
 from collections import Counter
@@ -49,7 +50,21 @@ from solver.ir.terms import Term
 from solver.smt.encode import Encoding
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+
+
+def _shared() -> Path:
+    """The shared corpus sample: $SYMGUARD_SHARED, else ``shared/`` beside the checkout or beside
+    the folder of git worktrees it sits in (``/work/main`` and ``/work/wt/<name>`` both find ``/work/shared``)."""
+    env = os.environ.get("SYMGUARD_SHARED")
+    if env:
+        return Path(env)
+    for base in (ROOT.parent, ROOT.parent.parent):
+        if (base / "shared").is_dir():
+            return base / "shared"
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
 
 Env = Mapping[str, int | bool]
 Holds = Callable[[str, Env], bool]  # (constraint id, point) -> truth, for brute force
@@ -441,13 +456,27 @@ def clip(doc: Mapping[str, Any], points: int = 4000) -> tuple[dict[str, Any], di
     return out, boxes
 
 
-def corpus_files() -> list[Path]:
+CORPUS_FOLDERS = ("examples", "torch", "validation")  # smt2_corpus/<folder>; a new folder must be listed
+
+
+def corpus_files(folders: Sequence[str] = CORPUS_FOLDERS) -> list[Path]:
+    """The shared sample, then every JSON problem and ``.smt2`` twin under ``smt2_corpus/<folders>``.
+
+    Not ``synthetic/``: its 500-guard benchmark has 24 symbols, which makes the brute-force box (and
+    cvc5 on 500 non-linear guards) take tens of GB and hours; it is generated, not made by PyTorch.
+    ``MANIFEST.json`` and ``expected.json`` are not problems (``load_doc`` skips them).
+    """
     files = sorted(SHARED.glob("corpus_sample/*.json")) if SHARED.is_dir() else []
-    # not the 500-guard synthetic benchmark: 24 symbols make its brute-force box (and cvc5 on 500
-    # non-linear guards) take tens of GB and hours; it is generated, not made by PyTorch
-    files += sorted(p for p in (ROOT / "smt2_corpus").rglob("*") if p.suffix in (".json", ".smt2")
-                    and p.name != "expected.json" and "synthetic" not in p.parts)
+    for folder in folders:
+        files += sorted(p for p in (ROOT / "smt2_corpus" / folder).rglob("*") if p.suffix in (".json", ".smt2")
+                        and p.name not in ("expected.json", "MANIFEST.json"))
     return files
+
+
+def unlisted_corpus_folders() -> list[str]:
+    """Folders of ``smt2_corpus`` that ``corpus_files`` does not read (besides ``synthetic``)."""
+    return sorted(p.name for p in (ROOT / "smt2_corpus").iterdir()
+                  if p.is_dir() and p.name not in CORPUS_FOLDERS and p.name != "synthetic")
 
 
 def load_doc(path: Path) -> dict[str, Any] | None:
@@ -472,12 +501,14 @@ def crosscheck_corpus(files: Sequence[Path], *, encodings: Sequence[str] = ("ref
         doc = load_doc(f)
         if doc is None:
             continue
+        t0 = time.perf_counter()
         t = crosscheck_problem(doc, encodings=encodings, timeout_ms=timeout_ms)
         clipped, boxes = clip(doc, clip_points)
         t.add(crosscheck_problem(clipped, encodings=(), brute=(boxes, None)))
         t.problems = 1
         if progress:
-            progress(f"{f.name}: {sum(t.checks.values())} checks, {len(t.disagreements)} disagreements")
+            progress(f"{f.parent.name}/{f.name}: {sum(t.checks.values())} checks, {sum(t.unknown.values())} unknown, "
+                     f"{len(t.disagreements)} disagreements, {time.perf_counter() - t0:.0f}s")
         for d in t.disagreements:
             total.disagreements.append(f"{f.name}: {d}")
         t.disagreements = []
@@ -500,22 +531,43 @@ def table(t: Tally) -> str:
     return "\n".join(rows)
 
 
-def generated(n: int, seed: int) -> Tally:
-    """``n`` random small problems (tests/small_problems.py) through cvc5 (both encodings) and brute force."""
+def generated(n: int, seed: int, kind: str = "small", progress: Callable[[str], None] | None = None,
+              budget_s: float | None = None) -> Tally:
+    """``n`` random problems through cvc5 (both encodings) and brute force on their whole box.
+
+    ``kind``: ``small`` (random expression trees, tests/small_problems.py ``small_problems``),
+    ``size`` (PyTorch-like size chains, ``size_problems``) or ``mixed`` (either). Past ``budget_s``
+    seconds no further problem is checked (the rest of the run is skipped, the table still printed).
+    """
     sys.path.insert(0, str(ROOT / "tests"))
     from crosscheck_gen import with_asserts  # type: ignore[import-not-found]
     from hypothesis import HealthCheck, given, settings
     from hypothesis import seed as hypothesis_seed
-    from small_problems import small_problems
+    from hypothesis import strategies as st
+    from small_problems import size_problems, small_problems
 
+    strategies = {"small": small_problems(hints=True, timeout_ms=20000), "size": size_problems(hints=True)}
+    smalls = st.one_of(*strategies.values()) if kind == "mixed" else strategies[kind]
     total = Tally()
+    stop = None if budget_s is None else time.monotonic() + budget_s
 
     @hypothesis_seed(seed)
     @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(with_asserts(small_problems(hints=True, timeout_ms=20000)))
+    @given(with_asserts(smalls))
     def one(case: Any) -> None:
         doc, boxes, holds = case
-        total.add(crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, holds)))
+        if stop is not None and time.monotonic() > stop:
+            return
+        t = crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, holds))
+        for d in t.disagreements:
+            total.disagreements.append(f"{json.dumps(doc)}: {d}")
+            if progress:  # at once: a long run may be cut short
+                progress(f"DISAGREEMENT {total.disagreements[-1]}")
+        t.disagreements = []
+        total.add(t)
+        if progress and total.problems % 25 == 0:
+            progress(f"generated {total.problems}: {sum(total.checks.values())} checks, "
+                     f"{sum(total.unknown.values())} unknown, {len(total.disagreements)} disagreements")
 
     one()
     return total
@@ -528,17 +580,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--clip-points", type=int, default=4000)
     ap.add_argument("--cvc5-ms", type=int, default=1000, help="cvc5 time limit per check")
     ap.add_argument("--no-corpus", action="store_true", help="generated problems only")
+    ap.add_argument("--encodings", default="ref,ours", help="cvc5 encodings for the corpus (default ref,ours)")
+    ap.add_argument("--kind", choices=("small", "size", "mixed"), default="small",
+                    help="generated problems: small random trees, PyTorch-like size chains, or both")
+    ap.add_argument("--budget-s", type=float, default=None,
+                    help="stop checking generated problems after this many seconds (then print the table)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="corpus files whose path contains this text (repeatable; default all)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     corpus = Tally()
     if not args.no_corpus:
-        corpus = crosscheck_corpus(corpus_files(), clip_points=args.clip_points, timeout_ms=args.cvc5_ms,
+        files = [f for f in corpus_files() if not args.only or any(o in str(f) for o in args.only)]
+        corpus = crosscheck_corpus(files, encodings=tuple(e for e in args.encodings.split(",") if e),
+                                   clip_points=args.clip_points, timeout_ms=args.cvc5_ms,
                                    progress=lambda s: print(s, file=sys.stderr))
-        print("## corpus (cvc5 ref + ours encodings; brute force on boxes around the hints)\n")
+        print(f"## corpus (cvc5 {args.encodings} encodings; brute force on boxes around the hints)\n")
         print(table(corpus))
     if args.generated:
-        gen = generated(args.generated, args.seed)
-        print("\n## generated (cvc5 ref + ours encodings; brute force on the whole box)\n")
+        gen = generated(args.generated, args.seed, args.kind, progress=lambda s: print(s, file=sys.stderr),
+                        budget_s=args.budget_s)
+        print(f"\n## generated, {args.kind} (cvc5 ref + ours encodings; brute force on the whole box)\n")
         print(table(gen))
         corpus.add(gen)
     print(f"\nall: {corpus.problems} problems, {sum(corpus.checks.values())} checks, "

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from crosscheck_gen import with_asserts
 from hypothesis import HealthCheck, given, settings
-from small_problems import small_problems
+from small_problems import _dense, size_problems, small_problems
 
 pytest.importorskip("cvc5", reason="the cross-check needs cvc5 (pip install cvc5)")
 
@@ -95,3 +95,103 @@ def test_a_wrong_verdict_is_caught() -> None:
             if isinstance(path, cc.Cvc5Path):
                 path.close()
         assert any("g1" in d for d in tally.disagreements), path.name
+
+
+def test_every_corpus_folder_is_crosschecked() -> None:
+    """A new folder under smt2_corpus/ (like validation/) is read by bench/crosscheck.py, twins too."""
+    assert cc.unlisted_corpus_folders() == []
+    files = cc.corpus_files()
+    for folder in ("examples", "torch", "validation"):
+        assert any(f.parent.name == folder and f.suffix == ".json" for f in files), folder
+        if folder != "examples":
+            assert any(f.parent.name == folder and f.suffix == ".smt2" for f in files), folder
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_reference_encoding_covers_the_corpus() -> None:
+    """Every IR kind the PyTorch corpus (old, new families, held-out validation) lowers to has a
+    meaning in cvc5's independent ``ref`` encoding (PyTorch's CeilToInt, bitwise, Where, … lower
+    onto existing kinds): encoding every guard raises nothing."""
+    from pysmt.environment import Environment
+
+    from solver import load_problem
+    from solver.ir import terms as ir
+
+    seen: set[str] = set()
+    for f in cc.corpus_files():
+        if f.suffix != ".json" or f.parent.name not in ("torch", "validation"):
+            continue
+        doc = cc.load_doc(f)
+        if doc is None:
+            continue
+        enc = cc.RefEncoding(Environment())
+        p = load_problem(doc)
+        for c in (*p.asserts, *p.guards):
+            if c.term is not None:
+                enc.formula(c.term)
+                seen |= {n.kind for n in ir.iter_dag(c.term)}
+    assert seen <= ir.INT_KINDS | ir.BOOL_KINDS
+    assert {ir.FLOORDIV, ir.MOD, ir.MUL, ir.MAX, ir.EQ, ir.LE} <= seen
+
+
+@settings(max_examples=12, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(with_asserts(size_problems(hints=True, timeout_ms=10000)))
+def test_generated_size_problems_agree(case: Any) -> None:
+    """PyTorch-like size chains (pad-to-multiple, patch merge, conv/pool sizes, products, Eq between
+    sizes, CeilToInt/bitwise/Where, guards implied through them) on a whole enumerable box."""
+    doc, boxes, oracle = case
+    tally = cc.crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, oracle), timeout_ms=2000)
+    assert tally.disagreements == [], (doc, tally.disagreements)
+
+
+def _pad(n: int, w: int) -> int:
+    return n + (-n) % w
+
+
+# The shapes engine's residue splitting, equalities and factor cancellation target, each with its
+# meaning as plain Python (not the parser's reading): (symbols as name -> (min, max), [(guard, meaning)])
+TARGETED: dict[str, tuple[dict[str, tuple[int, int]], list[tuple[str, Any]]]] = {
+    "pad_is_multiple": ({"s0": (1, 120)}, [
+        ("Eq(Mod(s0 + Mod(7 - Mod(s0, 7), 7), 7), 0)", lambda e: _pad(e["s0"], 7) % 7 == 0),
+        ("s0 + Mod(7 - Mod(s0, 7), 7) >= s0", lambda e: _pad(e["s0"], 7) >= e["s0"]),
+        ("Eq(Mod(s0, 14), 0)", lambda e: e["s0"] % 14 == 0),
+        ("Eq(Mod(s0, 7), 0)", lambda e: e["s0"] % 7 == 0)]),
+    "half_of_padded": ({"s0": (1, 130)}, [
+        ("Eq(Mod(s0, 8), 4)", lambda e: e["s0"] % 8 == 4),
+        ("Eq(Mod((s0 + Mod(s0, 2))//2, 2), 0)", lambda e: (e["s0"] + 1) // 2 % 2 == 0),
+        ("Ne(((s0 + Mod(s0, 2))//2), s0)", lambda e: (e["s0"] + 1) // 2 != e["s0"])]),
+    "product_cancel": ({"s0": (1, 40), "s1": (1, 40)}, [
+        ("s0 >= 2", lambda e: e["s0"] >= 2),
+        ("Ne(s1, 1)", lambda e: e["s1"] != 1),
+        ("Ne(s0*s1, s0)", lambda e: e["s0"] * e["s1"] != e["s0"]),
+        ("Ne(((s0 + Mod(s0, 2))//2)*s1, ((s0 + Mod(s0, 2))//2))",
+         lambda e: (e["s0"] + 1) // 2 * e["s1"] != (e["s0"] + 1) // 2)]),
+    "duck_sizes": ({"s0": (2, 30), "s1": (2, 30), "s2": (2, 30)}, [
+        ("Eq(s0, s1)", lambda e: e["s0"] == e["s1"]),
+        ("Eq(s1, s2)", lambda e: e["s1"] == e["s2"]),
+        ("Eq(s2, s0)", lambda e: e["s2"] == e["s0"]),
+        ("Eq(Mod(s0 + Mod(4 - Mod(s0, 4), 4), 8), 0)", lambda e: _pad(e["s0"], 4) % 8 == 0),
+        ("Eq(Mod(s2 + Mod(4 - Mod(s2, 4), 4), 8), 0)", lambda e: _pad(e["s2"], 4) % 8 == 0)]),
+    "torch_functions": ({"s0": (0, 60), "s1": (1, 12)}, [
+        ("Eq(CeilToInt(IntTrueDiv(s0, 8)), FloorDiv(s0 + 7, 8))", lambda e: -(-e["s0"] // 8) == (e["s0"] + 7) // 8),
+        ("Eq(BitwiseFn_bitwise_and(s0, 7), 0)", lambda e: e["s0"] & 7 == 0),
+        ("Eq(Mod(s0, 4), 0)", lambda e: e["s0"] % 4 == 0),
+        ("Eq(IsNonOverlappingAndDenseIndicator(s1, s0, s0, 1), 1)",
+         lambda e: _dense([e["s1"], e["s0"]], [e["s0"], 1]) == 1),
+        ("Eq(RShift(s0, 2)*4, s0)", lambda e: (e["s0"] >> 2) * 4 == e["s0"])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TARGETED))
+def test_targeted_size_shapes_agree(name: str) -> None:
+    """Fixed guard sets in the shapes of the engine's special procedures, every answer re-decided by
+    cvc5 (both encodings) and by brute force over the whole box with the Python meanings."""
+    boxes, guards = TARGETED[name]
+    doc = {"symbols": {n: {"min": lo, "max": hi} for n, (lo, hi) in boxes.items()},
+           "guards": [g for g, _ in guards], "options": {"timeout_ms": 20000}}
+    meaning = {f"g{i}": f for i, (_, f) in enumerate(guards)}
+    tally = cc.crosscheck_problem(doc, encodings=("ref", "ours"), brute=(boxes, lambda i, e: bool(meaning[i](e))),
+                                  timeout_ms=2000)
+    assert tally.disagreements == [], tally.disagreements
+    assert tally.checks["redundancy.redundant"] + tally.checks["redundancy.always_true"] > 0, cc.table(tally)
