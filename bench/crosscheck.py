@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _shared() -> Path:
     """The shared corpus sample: $SYMGUARD_SHARED, else ``shared/`` beside the checkout or beside
-    the folder of git worktrees it sits in (``/work/main`` and ``/work/wt/<name>`` both find ``/work/shared``)."""
+    the folder of git worktrees the checkout sits in (a worktree one level deeper finds it too)."""
     env = os.environ.get("SYMGUARD_SHARED")
     if env:
         return Path(env)
