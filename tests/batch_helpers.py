@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -32,10 +33,12 @@ def misbehaving_runner(op: str, doc: dict[str, Any]) -> dict[str, Any]:
             open(flag, "w").close()
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(60)
-    if how == "sigkill_self_once":  # as the OOM killer does: the input is retried by --resume
+    if how in ("sigkill_self_once", "sigkill_self_twice"):  # as the OOM killer does
         flag = doc.pop("flag_file")
-        if not os.path.exists(flag):
-            open(flag, "w").close()
+        kills = int(Path(flag).read_text() or 0) if os.path.exists(flag) else 0
+        if kills < (1 if how == "sigkill_self_once" else 2):
+            with open(flag, "w") as f:
+                f.write(str(kills + 1))
             os.kill(os.getpid(), signal.SIGKILL)
     if how == "raise":
         raise RuntimeError("a bug")

@@ -211,9 +211,18 @@ def test_resume_recognizes_inputs_after_the_folder_moved_and_from_another_direct
     assert len(_lines(out)) == 4
 
 
-def test_a_worker_killed_by_sigkill_leaves_an_error_line_that_resume_runs_again(tmp_path: Path) -> None:
+def test_a_worker_killed_once_by_sigkill_is_replaced_and_its_input_retried(tmp_path: Path) -> None:
     src = tmp_path / "in"
     _write(src, "a.json", {**GOOD, "test_behaviour": "sigkill_self_once", "flag_file": str(tmp_path / "killed")})
+    out = tmp_path / "r.jsonl"
+    assert run_batch(_args(str(src), "--op", "solve", "--out", str(out)), misbehaving_runner, io.StringIO()) == 0
+    assert [r["status"] for r in _lines(out)] == ["sat"]
+
+
+def test_a_worker_killed_by_sigkill_leaves_an_error_line_that_resume_runs_again(tmp_path: Path) -> None:
+    """Killed on the first try and on the runtime's one retry (as an OOM killer would, twice)."""
+    src = tmp_path / "in"
+    _write(src, "a.json", {**GOOD, "test_behaviour": "sigkill_self_twice", "flag_file": str(tmp_path / "killed")})
     out = tmp_path / "r.jsonl"
     assert run_batch(_args(str(src), "--op", "solve", "--out", str(out)), misbehaving_runner, io.StringIO()) == 1
     assert _lines(out)[0]["error"]["code"] == "internal_error"
