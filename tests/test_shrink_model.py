@@ -85,7 +85,10 @@ def test_end_to_end_tiny_model(tmp_path: Path) -> None:
 
     out = tmp_path / "gen" / "test_tiny_view.py"
     o = shrink_model(spec, out=out, runner=runner)
-    assert calls == ["shrink", "redundancy"]
+    # shrink, a second shrink that breaks ties between equally small optima (when the first is
+    # proven optimal over several symbols), then redundancy for the guards to keep
+    assert calls in (["shrink", "redundancy"], ["shrink", "shrink", "redundancy"])
+    assert (calls.count("shrink") == 2) == (o.shrink.get("optimal") is True and len(o.shrink["model"]) >= 2)
     assert o.test_path == out and out.exists()
     assert o.original_shapes == [[3, 24]]
     (b, m), = o.small_shapes
