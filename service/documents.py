@@ -1,9 +1,9 @@
 """Problem documents in, result JSON out: the one reader of problem files and the one JSON spelling.
 
-Shared by the CLI, batch and the HTTP app, so that a result prints the same everywhere. Text is
-checked at this edge: a file that is not UTF-8, or JSON whose ``\\uD800``-style escapes leave a
-lone surrogate in a string, is an ``invalid_problem`` naming where — never an encoding error
-when the answer (which echoes ids and names) is printed later.
+Shared by the CLI, batch and the HTTP app, so that a result prints the same everywhere. A file
+that is not UTF-8 is an ``invalid_problem`` naming the file; the decoded document then goes
+through ``solver.api.check_document`` (the one check of lone surrogates, huge integers and deep
+nesting), so a file is refused exactly as the same JSON sent to the library or over HTTP.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from solver.api import check_document
 from solver.errors import InvalidProblemError, TooLargeError
-
-MAX_INT_DIGITS = 4000  # as the expression readers: longer integer literals are `too_large`
+from solver.ir.terms import MAX_INT_DIGITS
 
 
 def _parse_int(text: str) -> int:
@@ -68,7 +68,7 @@ def read_problem(path: str | Path) -> dict[str, Any]:
         from solver.syntax.smtlib_script import script_problem
 
         doc = script_problem(text)
-        check_text(doc)
+        check_document(doc)
         return doc
     if not text.strip():
         raise InvalidProblemError(f"empty file: {p} holds no problem (expected a JSON object such as "
@@ -76,36 +76,8 @@ def read_problem(path: str | Path) -> dict[str, Any]:
     doc = loads(text, where=str(p))
     if not isinstance(doc, dict):
         raise InvalidProblemError("a problem file must hold a JSON object", where=str(p))
-    check_text(doc)
+    check_document(doc)
     return doc
-
-
-def check_text(obj: Any, where: str = "") -> None:
-    """Raise ``invalid_problem`` at the first string (key or value) that is not valid Unicode.
-
-    JSON may spell a lone UTF-16 surrogate (``"\\ud800"``); Python decodes it into a ``str`` that
-    no UTF-8 stream can print. ``where`` is the path to it (``guards[0].id``), ``offset`` the
-    character within the string.
-    """
-    if isinstance(obj, str):
-        _check_str(obj, where or "$")
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            key = str(k)
-            _check_str(key, f"{where}.<key>" if where else "<key>")
-            check_text(v, f"{where}.{key}" if where else key)
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            check_text(v, f"{where}[{i}]")
-
-
-def _check_str(s: str, where: str) -> None:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise InvalidProblemError(f"not valid Unicode text: a lone surrogate U+{ord(s[e.start]):04X} at character "
-                                  f"{e.start} (JSON \\u escapes must pair surrogates)", where=where,
-                                  offset=e.start) from None
 
 
 def dumps(obj: Any) -> str:
