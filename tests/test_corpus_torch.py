@@ -20,11 +20,6 @@ from solver.ir.pyeval import holds
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
 MANIFEST: dict[str, Any] = json.loads((CORPUS / "MANIFEST.json").read_text()) if (CORPUS / "MANIFEST.json").exists() else {}
 SLOW_S, SKIP_S = 5.0, 60.0
-# the .smt2 twin's minimal set depends on the process's hash seed (PYTHONHASHSEED): two guards that
-# imply each other (``Ne(X, 1)`` and ``16*Y + 16 < 16*(Y + 1)*X``) tie and the tie is broken in hash
-# order on the SMT-LIB path; the JSON answer is stable. A determinism bug of the engine, not of the
-# file: non-strict xfail until it is fixed
-TWIN_HASH_ORDER = {"focalnet_37x45_compile.json"}
 
 
 def _problem(name: str) -> dict[str, Any]:
@@ -88,13 +83,7 @@ def test_fresh_run_matches_manifest(name: str) -> None:
     assert len(red["minimal"]) == e["minimal"]
 
 
-def _twin_params() -> list[Any]:
-    known = pytest.mark.xfail(strict=False, reason="twin's minimal set depends on the hash seed (engine bug)")
-    return [pytest.param(*p.values, id=p.id, marks=[*p.marks, known] if p.values[0] in TWIN_HASH_ORDER else p.marks)
-            for p in _params()]
-
-
-@pytest.mark.parametrize("name", _twin_params())
+@pytest.mark.parametrize("name", _params())
 def test_smt2_twin_gives_the_same_answers(name: str) -> None:
     """``<model>.smt2`` (``symguard export``) is the same problem: floor division written as an ite
     over Euclidean ``div``, Max as an ite, hints in a comment. Reading it back must fold those
