@@ -29,13 +29,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from solver.errors import BadInput, InternalError, InvalidProblemError, TooLargeError
+from solver.errors import BadInput, InvalidProblemError, TooLargeError
 from solver.ir import terms as ir
 from solver.ir.canonical import Canonical, canonicalize
 from solver.ir.problem import Problem
 from solver.ops import OPERATIONS, OPS, Operation
-from solver.ops.operation import Back, Result
-from solver.ops.selfcheck import violations
+from solver.ops.operation import Audit, Back, Result
 from solver.smt.checker import Deadline, OutOfTime
 from solver.smt.interrupt import settle
 from solver.syntax.document import load_problem
@@ -272,63 +271,25 @@ def finish(op: str, result: Result, problem: Problem, canon: Canonical, *,
 
 
 _STATUSES = frozenset({"sat", "unsat", "unknown"})
-_VERDICTS = frozenset({"always_true", "always_false", "redundant", "required", "unknown", "unsupported"})
 
 
 def check_cached(op: str, canon: Problem, result: Any) -> None:
     """Raise ``InternalError`` unless ``result`` is a well-formed canonical ``op`` result for
     ``canon`` whose every model passes the self-check.
 
-    A cache outside this process (Redis) holds data, not truth: anyone who can write to it could
-    plant ``{"model": {"v0": 999999}}``. The shape is checked field by field against the
-    problem, and every model (solve, shrink, evaluate's witnesses) is re-evaluated with Python
-    integers exactly as a fresh one is before it leaves the library.
+    A cache outside this process (Redis) holds data, not truth. The fields every result may have
+    (status, model, core) are checked here; each operation checks its own (``Operation.audit``):
+    field by field against the problem, every model re-evaluated with Python integers exactly as
+    a fresh one is before it leaves the library.
     """
-    def bad(why: str) -> InternalError:
-        return InternalError(f"cached {op} result rejected: {why}")
-
+    audit = Audit(op, canon)
     if not isinstance(result, dict) or result.get("status") not in _STATUSES:
-        raise bad("not a result object with a status")
-    symbols = {s.name: s for s in canon.symbols}
-    ids = {c.id for c in (*canon.asserts, *canon.guards)}
-    guard_ids = [g.id for g in canon.guards]
-
-    def model(m: Any, where: str) -> None:
-        if not isinstance(m, dict) or set(m) != set(symbols):
-            raise bad(f"{where} does not assign exactly the problem's symbols")
-        for k, v in m.items():
-            if type(v) is not (bool if symbols[k].is_bool else int):
-                raise bad(f"{where}.{k} has the wrong type")
-        broken = violations(canon, m)
-        if broken:
-            raise bad(f"{where} violates {', '.join(broken[:5])}")
-
-    def id_list(v: Any, allowed: set[str] | list[str], where: str) -> None:
-        if not isinstance(v, list) or any(not isinstance(x, str) or x not in allowed for x in v):
-            raise bad(f"{where} names ids the problem does not have")
-
+        raise audit.bad("not a result object with a status")
     if "model" in result:
-        model(result["model"], "model")
+        audit.model(result["model"], "model")
     if "core" in result:
-        id_list(result["core"], ids, "core")
-    if op == "redundancy":
-        rows = result.get("guards")
-        if not isinstance(rows, list) or [r.get("id") if isinstance(r, dict) else None for r in rows] != guard_ids:
-            raise bad("guards do not match the problem's guards")
-        for r in rows:
-            if r.get("verdict") not in _VERDICTS:
-                raise bad(f"unknown verdict for {r.get('id')}")
-            id_list(r.get("implied_by"), guard_ids, "implied_by")
-        id_list(result.get("minimal"), guard_ids, "minimal")
-    if op == "evaluate":
-        rows = result.get("queries")
-        q_ids = [q.id for q in canon.queries]
-        if not isinstance(rows, list) or [r.get("id") if isinstance(r, dict) else None for r in rows] != q_ids:
-            raise bad("queries do not match the problem's queries")
-        for r in rows:
-            for side in ("when_true", "when_false"):
-                if r.get(side) is not None:
-                    model(r[side], f"{r['id']}.{side}")
+        audit.ids(result["core"], {c.id for c in (*canon.asserts, *canon.guards)}, "core")
+    _operation(op).audit(result, audit)
 
 
 def tally(op: str, result: Result) -> list[str]:

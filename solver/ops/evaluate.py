@@ -35,7 +35,7 @@ from solver.ir import terms as ir
 from solver.ir.problem import Problem, Query
 from solver.ir.pyeval import evaluate as py_eval
 from solver.ir.pyeval import holds
-from solver.ops.operation import Back, Operation, Result
+from solver.ops.operation import Audit, Back, Operation, Result
 from solver.ops.selfcheck import verify_model
 from solver.reason import intervals as cheap
 from solver.smt import unbounded as ray
@@ -266,4 +266,12 @@ def _tally(res: dict[str, Any]) -> list[str]:
     return labels
 
 
-OPERATION = Operation("evaluate", evaluate, _unknown, is_final=_final, map_back=_map_back, tally=_tally)
+def _audit(res: Result, audit: Audit) -> None:
+    for r in audit.rows(res, "queries", [q.id for q in audit.problem.queries]):
+        for side in ("when_true", "when_false"):
+            if r.get(side) is not None:
+                audit.model(r[side], f"{r['id']}.{side}")
+
+
+OPERATION = Operation("evaluate", evaluate, _unknown, is_final=_final, map_back=_map_back, tally=_tally,
+                      audit=_audit)

@@ -1,8 +1,8 @@
 """What one operation is, in one place: its engine, its sound ``unknown`` result, when a result may
 be cached, how it maps back to the caller's names, and what a batch summary counts of it.
 
-Each operation module (``solve``, ``redundancy``, ``evaluate``, ``shrink``) defines one
-``Operation``; ``solver.ops.OPERATIONS`` collects them. The library front door, the worker
+Each operation module (``solve``, ``redundancy``, ``evaluate``, ``shrink``, ``simplify``) defines
+one ``Operation``; ``solver.ops.OPERATIONS`` collects them. The library front door, the worker
 processes, the batch report and the HTTP schema all read this registry, so adding an operation
 touches its own module and the registry, nothing else.
 """
@@ -13,8 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from solver.errors import InternalError
 from solver.ir.canonical import Canonical
 from solver.ir.problem import Problem
+from solver.ops.selfcheck import violations
 from solver.smt.checker import Deadline
 
 Result = dict[str, Any]
@@ -45,6 +47,43 @@ class Back:
         return self.problem.guards[self.g_first[idx]].id
 
 
+class Audit:
+    """Checks of one result read from a cache outside this process (Redis holds data, not truth:
+    anyone who can write to it could plant ``{"model": {"v0": 999999}}``). Each raises
+    ``InternalError``; the caller then computes afresh."""
+
+    def __init__(self, op: str, problem: Problem) -> None:
+        self.op, self.problem = op, problem
+        self.symbols = {s.name: s for s in problem.symbols}
+        self.guard_ids = [g.id for g in problem.guards]
+
+    def bad(self, why: str) -> InternalError:
+        return InternalError(f"cached {self.op} result rejected: {why}")
+
+    def model(self, m: Any, where: str) -> None:
+        """``m`` assigns exactly the problem's symbols, with the right types, and satisfies the
+        problem under Python's integers (what a fresh model passes before it leaves)."""
+        if not isinstance(m, dict) or set(m) != set(self.symbols):
+            raise self.bad(f"{where} does not assign exactly the problem's symbols")
+        for k, v in m.items():
+            if type(v) is not (bool if self.symbols[k].is_bool else int):
+                raise self.bad(f"{where}.{k} has the wrong type")
+        broken = violations(self.problem, m)
+        if broken:
+            raise self.bad(f"{where} violates {', '.join(broken[:5])}")
+
+    def ids(self, v: Any, allowed: set[str] | list[str], where: str) -> None:
+        if not isinstance(v, list) or any(not isinstance(x, str) or x not in allowed for x in v):
+            raise self.bad(f"{where} names ids the problem does not have")
+
+    def rows(self, result: Result, field: str, ids: list[str]) -> list[dict[str, Any]]:
+        """``result[field]``: one object per id, in order."""
+        rows = result.get(field)
+        if not isinstance(rows, list) or [r.get("id") if isinstance(r, dict) else None for r in rows] != ids:
+            raise self.bad(f"{field} do not match the problem's {field}")
+        return rows
+
+
 def _always_final(_res: Result) -> bool:
     return True
 
@@ -55,6 +94,10 @@ def _no_mapping(res: Result, _back: Back) -> Result:
 
 def _no_tally(_res: Result) -> list[str]:
     return []
+
+
+def _no_audit(_res: Result, _audit: Audit) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -69,6 +112,9 @@ class Operation:
     map_back: Callable[[Result, Back], Result] = _no_mapping
     # the labels a batch summary counts for one result
     tally: Callable[[Result], list[str]] = _no_tally
+    # the checks of the operation's own fields in a result read from a shared cache (models and
+    # cores are checked for every op by ``solver.api.check_cached``)
+    audit: Callable[[Result, Audit], None] = _no_audit
 
 
 def timeout_unknown(_problem: Problem) -> Result:

@@ -46,7 +46,7 @@ from typing import Any
 
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
-from solver.ops.operation import Back, Operation, Result
+from solver.ops.operation import Audit, Back, Operation, Result
 from solver.reason import equalities, facts, periodic, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
@@ -597,4 +597,16 @@ def _tally(res: dict[str, Any]) -> list[str]:
     return [str(row.get("verdict")) for row in res.get("guards", ())]
 
 
-OPERATION = Operation("redundancy", redundancy, _unknown, is_final=_final, map_back=_map_back, tally=_tally)
+_VERDICTS = frozenset({ALWAYS_TRUE, ALWAYS_FALSE, REDUNDANT, REQUIRED, UNKNOWN, UNSUPPORTED})
+
+
+def _audit(res: dict[str, Any], audit: Audit) -> None:
+    for r in audit.rows(res, "guards", audit.guard_ids):
+        if r.get("verdict") not in _VERDICTS:
+            raise audit.bad(f"unknown verdict for {r.get('id')}")
+        audit.ids(r.get("implied_by"), audit.guard_ids, "implied_by")
+    audit.ids(res.get("minimal"), audit.guard_ids, "minimal")
+
+
+OPERATION = Operation("redundancy", redundancy, _unknown, is_final=_final, map_back=_map_back, tally=_tally,
+                      audit=_audit)

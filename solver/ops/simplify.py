@@ -43,12 +43,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from solver.errors import InternalError
+from solver.errors import BadInput, InternalError
 from solver.ir import terms as ir
 from solver.ir.problem import Problem, Query
 from solver.ir.pycode import compile_check
 from solver.ir.pyeval import Value, _one, evaluate, holds
-from solver.ops.operation import Back, Operation, Result
+from solver.ops.operation import Audit, Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
@@ -57,6 +57,7 @@ from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline, units
 from solver.smt.optimize import Session
+from solver.syntax.sympy_reader import parse_sympy
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
 POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
@@ -601,4 +602,27 @@ def _tally(res: dict[str, Any]) -> list[str]:
     return labels
 
 
-OPERATION = Operation("simplify", simplify, _unknown, is_final=_final, map_back=_map_back, tally=_tally)
+def _audit(res: Result, audit: Audit) -> None:
+    """A cached form must read back over the problem's symbols and, when the hints are a point of
+    the context, agree with its expression there (a cheap guard against a planted form; the
+    proof itself is not redone)."""
+    pt = hint_model(audit.problem)
+    exprs = audit.problem.exprs
+    for r, q in zip(audit.rows(res, "exprs", [q.id for q in exprs]), exprs):
+        form, proved = r.get("form"), r.get("proved")
+        if type(proved) is not bool or not (form is None or isinstance(form, str)):
+            raise audit.bad(f"{q.id} is not a form with a proof flag")
+        if not proved or form is None:
+            continue
+        try:
+            got = parse_sympy(form).term
+        except BadInput:
+            raise audit.bad(f"the form of {q.id} does not read back") from None
+        if not ir.symbols_of(got) <= set(audit.symbols) or got.is_bool != q.term.is_bool:
+            raise audit.bad(f"the form of {q.id} is not over the problem's symbols")
+        if pt is not None and holds(q.domain, pt) and _value(q.term, pt) != _value(got, pt):
+            raise audit.bad(f"the form of {q.id} differs from its expression at the hints")
+
+
+OPERATION = Operation("simplify", simplify, _unknown, is_final=_final, map_back=_map_back, tally=_tally,
+                      audit=_audit)
