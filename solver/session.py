@@ -49,7 +49,7 @@ import json
 import threading
 import time
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -137,6 +137,10 @@ class Context:
             merged, key, _ = self._merge(delta)
             return Context._child(self, _merged_document(self.document, self.problem, delta), merged, key)
 
+    def known_sat(self) -> bool:
+        """Whether this context is known satisfiable without asking z3 (its hints hold, or z3 said so)."""
+        return self._state.known_sat()
+
     def facts_payload(self, parent: Context | None = None) -> FactsPayload:
         """This context's facts as plain data for another process (``FactsView``): every assert and
         guard, or with ``parent`` (the context this one extends) only those it adds."""
@@ -147,7 +151,7 @@ class Context:
             q = parent.problem
             new = [*p.asserts[len(q.asserts):], *p.guards[len(q.guards):]]
         table, roots = _term_table([c.term for c in new if c.term is not None])
-        return FactsPayload(self._frame, table, roots, None if parent is None else parent.key, self._state.known_sat())
+        return FactsPayload(self._frame, table, roots, None if parent is None else parent.key, self.known_sat())
 
     # -------------------------------------------------------------- merging
     def _merge(self, delta: Mapping[str, Any]) -> tuple[Problem, str, bool]:
@@ -192,8 +196,13 @@ class _Frame:
     def undeclared(self) -> frozenset[str]:
         return frozenset(s.name for s in self.symbols[self.n_declared:])
 
+    @cached_property
+    def identity(self) -> dict[str, str]:
+        return {s.name: s.name for s in self.symbols}
+
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("names", "undeclared")}  # derived: not sent
+        derived = ("names", "undeclared", "identity")  # made again where needed: not sent
+        return {k: v for k, v in self.__dict__.items() if k not in derived}
 
 
 def _read_delta(f: _Frame, delta: Mapping[str, Any]) -> tuple[Problem, dict[str, Any], bool]:
@@ -236,7 +245,7 @@ def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
         "queries": sorted({qtext(q) for q in d.queries}),
         "exprs": sorted({qtext(q) for q in d.exprs}),
         "inputs": [[n, [to_text(t) for t in dims]] for n, dims in d.inputs],
-        "options": asdict(d.options),
+        "options": {x.name: getattr(d.options, x.name) for x in fields(d.options)},  # asdict, without deep copies
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
@@ -565,7 +574,7 @@ class FactsView:
                 return None
             merged = Problem(f.symbols, queries=d.queries, options=d.options, syntax=f.syntax,
                              warnings=f.warnings + d.warnings)
-            return _evaluated(merged, derived_key(f.key, d, declared), {"status": SAT, "queries": rows})
+            return _evaluated(merged, derived_key(f.key, d, declared), {"status": SAT, "queries": rows}, f.identity)
         finally:
             api._SERIAL.release()
 
@@ -597,15 +606,14 @@ class _SessionRun(ev._Run):
         self.asserts = [c.term for c in problem.asserts if c.term is not None]
 
 
-def _evaluated(p: Problem, key: str, res: Result) -> Result:
-    """An ``evaluate`` result computed in the caller's names as the caller's result."""
-    return api.finish("evaluate", res, p, _identity(p, key), cached=False, elapsed_ms=0)
-
-
-def _identity(p: Problem, key: str) -> Canonical:
-    """A problem as its own canonical form: results computed in the caller's names map back as is."""
-    return Canonical(p, key, {s.name: s.name for s in p.symbols}, [[c.id] for c in p.asserts],
-                     list(range(len(p.guards))), list(range(len(p.queries))), list(range(len(p.exprs))))
+def _evaluated(p: Problem, key: str, res: Result, names: Mapping[str, str] | None = None) -> Result:
+    """An ``evaluate`` result computed in the caller's names as the caller's result. Mapping it back
+    reads only the symbols, queries and warnings, so the conditions are left out: a question's
+    cost should not grow with its context. ``names``: each symbol to itself, when already made."""
+    p = Problem(p.symbols, queries=p.queries, options=p.options, syntax=p.syntax, warnings=p.warnings)
+    canon = Canonical(p, key, {s.name: s.name for s in p.symbols} if names is None else dict(names), [], [],
+                      list(range(len(p.queries))), [])
+    return api.finish("evaluate", res, p, canon, cached=False, elapsed_ms=0)
 
 
 __all__ = ["Context", "FactsPayload", "FactsView", "derived_key"]
