@@ -322,6 +322,9 @@ class _Solver:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+MEMO_LIMIT = 200_000  # rewritten terms and intervals one context's facts remember
+
+
 class _Facts:
     """What one context's ranges, asserts and guards say, without search: an ``Env`` of single-term
     facts, the conditions themselves and the canonical rewriting over them. The one place a
@@ -348,6 +351,8 @@ class _Facts:
 
     def decide(self, q: Query) -> dict[str, Any] | None:
         """The row of a query decided by facts alone (the ranges, asserts and guards), or None."""
+        if len(self.rw.memo) + len(self.rw.iv) > MEMO_LIMIT:  # a long-lived context asked many questions
+            self.rw = Rewriter(self.env)  # a cache: forgetting it changes no answer
         rw = self.rw
         if q.domain is not ir.TRUE and rw.truth(q.domain) is not True:
             return None  # the query may be undefined somewhere: the engine says where

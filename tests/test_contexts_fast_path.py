@@ -78,6 +78,9 @@ def test_what_the_facts_do_not_decide_goes_to_the_worker(client: TestClient) -> 
     many = {"context": key, "queries": [f"s0 >= {k}" for k in range(2, 20)]}  # too many to read on the loop
     res, fast = ask(client, many)
     assert not fast and all(r["value"] is True for r in res["queries"])
+    long = {"context": key, "queries": [" + ".join(["s0"] * 120) + " >= 240"]}  # too long to read on the loop
+    res, fast = ask(client, long)
+    assert not fast and res["queries"][0]["value"] is True
     r = client.post("/v1/evaluate", json={"context": key, "queries": [{"id": "g1", "expr": "s0 > 3"}]})
     assert r.status_code == 400 and "duplicate id" in r.json()["error"]["message"]  # the worker's error body
 
