@@ -49,7 +49,7 @@ import json
 import threading
 import time
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -144,14 +144,15 @@ class Context:
     def facts_payload(self, parent: Context | None = None) -> FactsPayload:
         """This context's facts as plain data for another process (``FactsView``): every assert and
         guard, or with ``parent`` (the context this one extends) only those it adds."""
-        p = self.problem
+        p, f = self.problem, self._frame
         if parent is None:
             new = [*p.asserts, *p.guards]
-        else:
+        else:  # the receiver has the parent's frame: send what changed (FactsPayload)
             q = parent.problem
             new = [*p.asserts[len(q.asserts):], *p.guards[len(q.guards):]]
+            f = replace(f, symbols=() if p.symbols == q.symbols else f.symbols, ids=frozenset(c.id for c in new))
         table, roots = _term_table([c.term for c in new if c.term is not None])
-        return FactsPayload(self._frame, table, roots, None if parent is None else parent.key, self.known_sat())
+        return FactsPayload(f, table, roots, None if parent is None else parent.key, self.known_sat())
 
     # -------------------------------------------------------------- merging
     def _merge(self, delta: Mapping[str, Any]) -> tuple[Problem, str, bool]:
@@ -485,7 +486,8 @@ class FactsPayload:
     """A context's facts as plain data: its frame and its conditions as a term table (children first,
     shared nodes once). What a worker process hands the server to build a ``FactsView`` —
     pickled, never z3 objects. ``parent``: the key of the context these conditions extend (the
-    receiver must hold its view), or None for the whole context."""
+    receiver must hold its view), or None for the whole context. Extending, the frame holds only
+    the ids added and no symbols when they are the parent's (an extension never removes one)."""
 
     frame: _Frame
     table: tuple[tuple[str, Any, tuple[int, ...]], ...]  # (kind, value, argument rows)
@@ -544,6 +546,10 @@ class FactsView:
             yield True
         conds = [nodes[i] for i in payload.conds]
         if parent is not None:
+            pf = parent.frame
+            f = replace(f, symbols=f.symbols or pf.symbols, ids=pf.ids | f.ids)
+            if f.symbols is pf.symbols:  # derived from the symbols alone: shared, not made again
+                f.__dict__.update({k: pf.__dict__[k] for k in ("names", "identity") if k in pf.__dict__})
             return FactsView(f, parent.facts.extended(f.symbols, conds), payload.sat)
         env, k = Env(_Facts.ranges_of(f.symbols)), 0
         while k < len(conds):

@@ -158,6 +158,24 @@ def test_a_patch_needs_its_parent() -> None:
     assert res is not None and res["queries"][0]["value"] is True
     unsat_hints = FactsView.of(wire(ctx.extend({"guards": ["s1 >= 4"]}).facts_payload(ctx)), view_of(ctx))
     assert unsat_hints is not None and not unsat_hints.sat  # the hint s1 = 3 fails it: z3 must say sat
+    assert patch.frame.symbols == () and patch.frame.ids == {"g3"}  # only what changed travels
+    assert child.frame == view_of(ext).frame
+
+
+def test_a_patch_that_adds_symbols() -> None:
+    ctx = Context(TRACE)
+    delta = {"symbols": {"s2": {"min": 1, "hint": 5}}, "guards": ["s2 >= 3", "s2 <= s0"]}
+    ext = ctx.extend(delta)
+    patch = wire(ext.facts_payload(ctx))
+    assert [s.name for s in patch.frame.symbols] == ["s0", "s1", "s2"]
+    child = FactsView.of(patch, view_of(ctx))
+    assert child is not None and child.frame == view_of(ext).frame
+    for q in ("s2 >= 2", "s2 <= 4", "Max(s2, 3) >= 3"):
+        got = child.evaluate({"queries": [q]})
+        want = ext.run("evaluate", {"queries": [q]})
+        if got is not None:
+            assert same_document(got, want), q
+    assert child.evaluate({"queries": ["s2 >= 2"]}) is not None
 
 
 def test_a_view_never_parses_the_context(monkeypatch: pytest.MonkeyPatch) -> None:
