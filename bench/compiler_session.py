@@ -13,7 +13,8 @@ floor (``bench/http_latency.py``'s endpoint) measured in the same run, counts of
 PyTorch decided (True/False), symguard decided, identical answers and how many more symguard
 decides; then a follow-up question on a 400-guard context decided by known facts, over HTTP.
 
-Usage: ``python bench/compiler_session.py [--http-sessions N]``. Not a test.
+Usage: ``python bench/compiler_session.py [--http-sessions N] [--followup-only] [--followups N]``.
+Not a test.
 """
 
 from __future__ import annotations
@@ -99,7 +100,9 @@ def replay(path: str, http: httpx.Client | None, stats: dict[str, Any]) -> None:
             ctx = ctx.extend(delta)
             stats["extend_ms"].append((time.perf_counter() - t0) * 1000)
             if http:
+                t0 = time.perf_counter()
                 key = http.post("/v1/contexts", json={"context": key, **delta}).json()["context"]
+                stats["ctx_http_extend_ms"].append((time.perf_counter() - t0) * 1000)
             pending = {"asserts": [], "guards": []}
         t0 = time.perf_counter()
         try:
@@ -131,35 +134,82 @@ def replay(path: str, http: httpx.Client | None, stats: dict[str, Any]) -> None:
             stats["more"] += 1
 
 
+def _worker_cpu_s() -> float:
+    """CPU seconds used so far by this process's multiprocessing children (the context workers);
+    NaN where /proc is not there."""
+    import multiprocessing
+
+    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for p in multiprocessing.active_children():
+        try:
+            with open(f"/proc/{p.pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return total
+
+
 def floor_and_followup(http: httpx.Client, noop: httpx.Client, n: int = 200) -> dict[str, float]:
-    """The no-op floor and a facts-decided follow-up question on a 400-guard context."""
+    """The no-op floor and a facts-decided follow-up question on a 400-guard context.
+
+    Wall time per request, interleaved (noop, follow-up, noop, ...) so that load drift hits both;
+    CPU per request of this process (client and server threads, ``time.process_time``) and of the
+    context worker processes (``/proc``, clock ticks summed over the whole loop)."""
     guards = [f"s{i} >= {i % 7 + 2}" for i in range(400)]
     doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64} for i in range(400)}, "guards": guards}
+    t0 = time.perf_counter()
     key = http.post("/v1/contexts", json=doc).json()["context"]
+    register_ms = (time.perf_counter() - t0) * 1000
     body = {"context": key, "queries": ["s17 >= 2"]}
-    noop_ms, ctx_ms, fresh_ms = [], [], []
+    noop_ms, ctx_ms, fresh_ms, noop_cpu, fresh_cpu = [], [], [], [], []
+    time.sleep(0.5)  # let the server finish with the registration
+    w0 = _worker_cpu_s()
     for i in range(n):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         noop.post("/noop", json=body)
         noop_ms.append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()
+        noop_cpu.append((time.process_time() - c0) * 1000)
+        t0, c0 = time.perf_counter(), time.process_time()
         r = http.post("/v1/evaluate", json={"context": key, "queries": [f"s{i % 400} >= 1"]}).json()
-        (ctx_ms if r.get("cached") else fresh_ms).append((time.perf_counter() - t0) * 1000)
+        ms, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+        if r.get("cached"):
+            ctx_ms.append(ms)
+        else:
+            fresh_ms.append(ms)
+            fresh_cpu.append(cpu)
         assert r["queries"][0]["value"] is True, r
+    worker_cpu = (_worker_cpu_s() - w0) * 1000 / max(1, n)
     t0 = time.perf_counter()
     http.post("/v1/evaluate", json={**doc, "queries": ["s399 >= 1"]})
-    return {"noop_p50": _pct(noop_ms, 0.5), "noop_p99": _pct(noop_ms, 0.99),
+    return {"noop_p50": _pct(noop_ms, 0.5), "noop_p99": _pct(noop_ms, 0.99), "noop_cpu_p50": _pct(noop_cpu, 0.5),
             "fresh_p50": _pct(fresh_ms, 0.5), "fresh_p99": _pct(fresh_ms, 0.99), "fresh_n": len(fresh_ms),
-            "cached_p50": _pct(ctx_ms, 0.5), "cached_n": len(ctx_ms),
+            "fresh_cpu_p50": _pct(fresh_cpu, 0.5), "worker_cpu_ms": worker_cpu,
+            "cached_p50": _pct(ctx_ms, 0.5), "cached_n": len(ctx_ms), "register_ms": register_ms,
             "stateless_ms": (time.perf_counter() - t0) * 1000}
+
+
+def _print_followup(fl: dict[str, float]) -> None:
+    print("400-guard context, facts-decided follow-up over HTTP:")
+    print(f"  no-op floor     wall p50 {fl['noop_p50']:7.3f} ms  p99 {fl['noop_p99']:7.3f} ms  "
+          f"CPU p50 {fl['noop_cpu_p50']:.3f} ms (client + server)")
+    print(f"  first ask       wall p50 {fl['fresh_p50']:7.3f} ms  p99 {fl['fresh_p99']:7.3f} ms  "
+          f"CPU p50 {fl['fresh_cpu_p50']:.3f} ms (client + server) + {fl['worker_cpu_ms']:.3f} ms "
+          f"(context workers, mean)  n={fl['fresh_n']}")
+    print(f"  ratio to floor  wall p50 {fl['fresh_p50'] / fl['noop_p50']:.2f}x  "
+          f"CPU p50 {fl['fresh_cpu_p50'] / fl['noop_cpu_p50']:.2f}x (server process only)")
+    print(f"  repeat (cached) wall p50 {fl['cached_p50']:7.3f} ms  n={fl['cached_n']}; "
+          f"stateless 400-guard ask {fl['stateless_ms']:.1f} ms; registering the context {fl['register_ms']:.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--http-sessions", type=int, default=3, help="sessions also replayed over HTTP (a, b)")
+    ap.add_argument("--followup-only", action="store_true", help="only the 400-guard follow-up against the floor")
+    ap.add_argument("--followups", type=int, default=200, help="follow-up questions asked (each new)")
     args = ap.parse_args(argv)
-    stats: dict[str, Any] = {k: [] for k in ("extend_ms", "inproc_ms", "ctx_http_ms", "stateless_http_ms",
-                                             "pytorch_us", "errors", "disagree")}
+    stats: dict[str, Any] = {k: [] for k in ("extend_ms", "inproc_ms", "ctx_http_ms", "ctx_http_extend_ms",
+                                             "stateless_http_ms", "pytorch_us", "errors", "disagree")}
     stats.update(questions=0, pytorch_decided=0, symguard_decided=0, identical=0, more=0)
     files = sorted(glob.glob(os.path.join(ROOT, "smt2_corpus", "sessions", "*.json")))
     s_port, n_port = 18761, 18762
@@ -167,17 +217,22 @@ def main(argv: list[str] | None = None) -> int:
     nserver = _serve(_noop_app(), n_port)
     with httpx.Client(base_url=f"http://127.0.0.1:{s_port}", timeout=120) as http, \
             httpx.Client(base_url=f"http://127.0.0.1:{n_port}", timeout=60) as noop:
-        for i, f in enumerate(files):
-            replay(f, http if i < args.http_sessions else None, stats)
-        fl = floor_and_followup(http, noop)
+        if not args.followup_only:
+            for i, f in enumerate(files):
+                replay(f, http if i < args.http_sessions else None, stats)
+        fl = floor_and_followup(http, noop, args.followups)
     server.should_exit = nserver.should_exit = True
+    if args.followup_only:
+        _print_followup(fl)
+        return 0
     print(f"sessions: {len(files)} (HTTP a/b: first {args.http_sessions}), questions: {stats['questions']}")
     for name, xs, unit in (("PyTorch _maybe_evaluate_static (recorded)", [u / 1000 for u in stats["pytorch_us"]], "ms"),
                            ("(c) in-process context, per question", stats["inproc_ms"], "ms"),
                            ("(c) in-process extend, per guard batch", stats["extend_ms"], "ms"),
                            ("(b) contexts over HTTP, per question", stats["ctx_http_ms"], "ms"),
+                           ("(b) contexts over HTTP, extend per guard batch", stats["ctx_http_extend_ms"], "ms"),
                            ("(a) stateless over HTTP, per question", stats["stateless_http_ms"], "ms")):
-        print(f"{name:45s} n={len(xs):5d}  p50 {_pct(xs, .5):8.3f} {unit}  p99 {_pct(xs, .99):8.3f} {unit}")
+        print(f"{name:47s} n={len(xs):5d}  p50 {_pct(xs, .5):8.3f} {unit}  p99 {_pct(xs, .99):8.3f} {unit}")
     print(f"PyTorch decided {stats['pytorch_decided']}, symguard decided {stats['symguard_decided']}, "
           f"identical {stats['identical']}, symguard decides {stats['more']} more; "
           f"disagreements {len(stats['disagree'])}, errors {len(stats['errors'])}")
@@ -185,11 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         print("  disagree:", d)
     for e in stats["errors"][:10]:
         print("  error:", e)
-    print("400-guard context, facts-decided follow-up over HTTP: "
-          f"no-op floor p50 {fl['noop_p50']:.3f} ms p99 {fl['noop_p99']:.3f}; first ask p50 {fl['fresh_p50']:.3f} ms "
-          f"p99 {fl['fresh_p99']:.3f} (n={fl['fresh_n']}, ratio p50 {fl['fresh_p50'] / fl['noop_p50']:.2f}x); "
-          f"repeat (cached) p50 {fl['cached_p50']:.3f} (n={fl['cached_n']}); stateless 400-guard ask "
-          f"{fl['stateless_ms']:.1f} ms")
+    _print_followup(fl)
     return 0
 
 

@@ -55,8 +55,9 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def answerer(request: Request) -> Answerer:
-    """The app's ``Answerer`` (made by the lifespan), as a FastAPI dependency."""
+async def answerer(request: Request) -> Answerer:
+    """The app's ``Answerer`` (made by the lifespan), as a FastAPI dependency (async: a plain function
+    would cost every request a hop to the threadpool)."""
     return request.app.state.answerer  # type: ignore[no-any-return]
 
 
@@ -107,8 +108,9 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
     def add_op(op: str) -> None:
         async def endpoint(request: Request, a: Annotated[Answerer, Depends(answerer)]) -> Response:
             body = await read_body(request, settings.max_body_bytes)
-            if ctx.wants(body):  # contexts hook: {"context": KEY, ...delta}
-                return await request.app.state.contexts.answer(op, body)  # type: ignore[no-any-return]
+            named = ctx.named_context(body)  # contexts hook: {"context": KEY, ...delta}, parsed once
+            if named is not None:
+                return await request.app.state.contexts.answer(op, body, named)  # type: ignore[no-any-return]
             return _json(await a.answer(op, body))
 
         app.post(f"/v1/{op}", response_model=schemas.RESULTS[op], responses=_ERRORS, openapi_extra=problem_body,

@@ -5,6 +5,12 @@ session, learned answers) in an LRU. The server routes every request for one key
 process, so a follow-up question finds its session here; a process that does not hold the key
 answers ``("need",)`` and the server sends the stored document, which is read once and kept.
 Every function returns plain data (pickled back to the server); errors become §5 bodies.
+
+Registering and extending also hand back the context's facts (``solver.session.FactsPayload``:
+plain data, no z3 object) — whole, or only the conditions an extension adds when the server holds
+the parent's — so that the server answers facts-decided questions itself (``FactsView``);
+``run`` hands them back when the server asks (it holds none for the key, e.g. another replica
+registered it) and says whether the context is now known satisfiable.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 
 HOT_CONTEXTS = 64  # per process; a context's session is rebuilt from its document when evicted
 _HOT: OrderedDict[str, Any] = OrderedDict()
+_FINAL_FIELDS = ("status", "reason", "queries", "guards", "exprs", "optimal")
 
 
 def _keep(ctx: Any) -> Any:
@@ -42,6 +49,13 @@ def _error(e: Exception) -> tuple[str, dict[str, Any], int]:
     return ("error", error_body(e), http_status(e))
 
 
+def is_final(op: str, res: dict[str, Any]) -> bool:
+    """Whether a context's result may be cached by its body (nothing in it ran out of time)."""
+    from solver import api
+
+    return api.is_final(op, {k: v for k, v in res.items() if k in _FINAL_FIELDS})
+
+
 def warm() -> int:
     """Import the solver before the first request (returns the process id)."""
     import os
@@ -52,39 +66,43 @@ def warm() -> int:
 
 
 def register(doc: Any) -> tuple[Any, ...]:
-    """Read a context document: ``("done", key, document)``."""
+    """Read a context document: ``("done", key, document, facts payload)``."""
     from solver.session import Context
 
     try:
         ctx = _keep(Context(doc))
+        return ("done", ctx.key, ctx.document, ctx.facts_payload())
     except Exception as e:  # noqa: BLE001 - a §5 body, never a traceback
         return _error(e)
-    return ("done", ctx.key, ctx.document)
 
 
-def extend(key: str, delta: dict[str, Any], doc: dict[str, Any] | None) -> tuple[Any, ...]:
-    """``("done", new key, new document)`` or ``("need",)`` when the context is not held here."""
+def extend(key: str, delta: dict[str, Any], have_view: bool, doc: dict[str, Any] | None) -> tuple[Any, ...]:
+    """``("done", new key, new document, facts payload)`` or ``("need",)`` when the context is not
+    held here. With ``have_view`` (the server holds this context's facts) the payload holds only
+    the conditions the delta adds."""
     try:
         ctx = _context(key, doc)
         if ctx is None:
             return ("need",)
         new = _keep(ctx.extend(delta))
+        if new is ctx:  # nothing added: the same context
+            return ("done", new.key, new.document, None if have_view else new.facts_payload())
+        return ("done", new.key, new.document, new.facts_payload(ctx if have_view else None))
     except Exception as e:  # noqa: BLE001
         return _error(e)
-    return ("done", new.key, new.document)
 
 
-def run(key: str, op: str, delta: dict[str, Any], doc: dict[str, Any] | None) -> tuple[Any, ...]:
-    """``("done", result, final)`` or ``("need",)`` when the context is not held here."""
-    from solver import api
-
+def run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: dict[str, Any] | None) -> tuple[Any, ...]:
+    """``("done", result, final, facts payload or None, known satisfiable)`` or ``("need",)`` when
+    the context is not held here. The payload only when asked (``want_view``) and the context is
+    known satisfiable (a view answers nothing before)."""
     try:
         ctx = _context(key, doc)
         if ctx is None:
             return ("need",)
         res = ctx.run(op, delta)
-        final = api.is_final(op, {k: v for k, v in res.items() if k in ("status", "reason", "queries",
-                                                                           "guards", "exprs", "optimal")})
+        sat = ctx.known_sat()
+        payload = ctx.facts_payload() if want_view and sat else None
+        return ("done", res, is_final(op, res), payload, sat)
     except Exception as e:  # noqa: BLE001
         return _error(e)
-    return ("done", res, final)

@@ -35,6 +35,11 @@ only the delta):
 3. one incremental z3 session, shared by a context and the contexts extended from it while the
    symbols stay the same: each assert and guard is a selector literal, so a follow-up question
    costs a check, never a rebuild.
+
+Step 2 also runs in another process: ``Context.facts_payload`` gives a context's facts as plain
+data (its conditions as a term table, no z3 object), ``FactsView`` rebuilds them there and
+answers an ``evaluate`` question the facts decide with the very document the context would give
+(the HTTP server does so without a hop to the worker that holds the context; docs/contexts.md).
 """
 
 from __future__ import annotations
@@ -43,8 +48,9 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any
 
 from solver import api
@@ -52,12 +58,12 @@ from solver.errors import InvalidProblemError
 from solver.ir import terms as ir
 from solver.ir.canonical import Canonical
 from solver.ir.printer import to_text
-from solver.ir.problem import Constraint, Problem, Query, Symbol, complete_symbols
+from solver.ir.problem import Constraint, Options, Problem, Query, Symbol, complete_symbols
 from solver.ir.pyeval import holds
 from solver.ops import evaluate as ev
 from solver.ops.operation import Result
 from solver.reason import intervals
-from solver.reason.facts import Env, facts_env
+from solver.reason.facts import Env
 from solver.reason.rewrite import Rewriter
 from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session, is_linear, problem_terms
@@ -78,35 +84,42 @@ class Context:
 
     def __init__(self, problem: Mapping[str, Any], *, key: str | None = None) -> None:
         doc = _context_document(problem)
-        p = load_problem(doc)
+        with api._SERIAL:
+            p = load_problem(doc)
         self.document: dict[str, Any] = doc
         self.problem = p
         self.key = key if key is not None else api.prepare(p)[1].key
-        self._n_declared = len(doc.get("symbols") or {})
         self._state = _State(p)
 
     @classmethod
     def _child(cls, parent: Context, doc: dict[str, Any], problem: Problem, key: str) -> Context:
         self = cls.__new__(cls)
         self.document, self.problem, self.key = doc, problem, key
-        self._n_declared = len(doc.get("symbols") or {})
         self._state = parent._state.child(problem)
         return self
+
+    @cached_property
+    def _frame(self) -> _Frame:
+        p, doc = self.problem, self.document
+        return _Frame(self.key, p.symbols, len(doc.get("symbols") or {}), p.options, dict(doc.get("options") or {}),
+                      p.syntax, p.warnings, frozenset(c.id for c in (*p.asserts, *p.guards)),
+                      len(p.asserts), len(p.guards))
 
     # -------------------------------------------------------------- public
     def run(self, op: str, delta: Mapping[str, Any] | None = None) -> Result:
         """The result of ``op`` for this context plus ``delta`` (module docstring)."""
         t0 = time.perf_counter()
         api._operation(op)
-        merged, key, fast = self._merge(delta or {})
-        out = None
-        if fast and op == "evaluate":
-            out = self._state.evaluate(merged, key)
-        if out is None:
-            p, canon = merged, api.prepare(merged)[1]
-            res = api.compute(op, canon.problem)
-            out = api.finish(op, res, p, canon, cached=False, elapsed_ms=0)
-            out["key"] = key
+        with api._SERIAL:  # one call at a time per process, as every entry point (solver.api)
+            merged, key, fast = self._merge(delta or {})
+            out = None
+            if fast and op == "evaluate":
+                out = self._state.evaluate(merged, key)
+            if out is None:
+                p, canon = merged, api.prepare(merged)[1]
+                res = api.compute(op, canon.problem)
+                out = api.finish(op, res, p, canon, cached=False, elapsed_ms=0)
+                out["key"] = key
         out["elapsed_ms"] = round((time.perf_counter() - t0) * 1000, 3)
         return out
 
@@ -120,28 +133,36 @@ class Context:
                                       where=bad[0])
         if not any(delta.get(k) for k in delta):
             return self
-        merged, key, _ = self._merge(delta)
-        return Context._child(self, _merged_document(self.document, self.problem, delta), merged, key)
+        with api._SERIAL:
+            merged, key, _ = self._merge(delta)
+            return Context._child(self, _merged_document(self.document, self.problem, delta), merged, key)
+
+    def known_sat(self) -> bool:
+        """Whether this context is known satisfiable without asking z3 (its hints hold, or z3 said so)."""
+        return self._state.known_sat()
+
+    def facts_payload(self, parent: Context | None = None) -> FactsPayload:
+        """This context's facts as plain data for another process (``FactsView``): every assert and
+        guard, or with ``parent`` (the context this one extends) only those it adds."""
+        p, f = self.problem, self._frame
+        if parent is None:
+            new = [*p.asserts, *p.guards]
+        else:  # the receiver has the parent's frame: send what changed (FactsPayload)
+            q = parent.problem
+            new = [*p.asserts[len(q.asserts):], *p.guards[len(q.guards):]]
+            f = replace(f, symbols=() if p.symbols == q.symbols else f.symbols, ids=frozenset(c.id for c in new))
+        table, roots = _term_table([c.term for c in new if c.term is not None])
+        return FactsPayload(f, table, roots, None if parent is None else parent.key, self.known_sat())
 
     # -------------------------------------------------------------- merging
     def _merge(self, delta: Mapping[str, Any]) -> tuple[Problem, str, bool]:
         """(merged problem, derived key, whether the fast path applies: only queries/exprs new)."""
-        ctx = self.problem
-        d = _parse_delta(self.document, ctx, delta)
-        names = {s.name for s in ctx.symbols}
-        new_terms = [c.term for c in (*d.asserts, *d.guards) if c.term is not None]
-        new_terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
-        new_terms += [t for _, dims in d.inputs for t in dims]
-        used = {n.value for t in new_terms for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)}
-        declared = dict(delta.get("symbols") or {})
-        undeclared = {s.name for s in ctx.symbols[self._n_declared:]}
-        same_symbols = used <= names and not declared and not (
-            undeclared and any(n.value in undeclared for c in d.asserts if c.term is not None
-                               for n in ir.iter_dag(c.term) if n.kind in (ir.SYM, ir.BSYM)))
+        ctx, f = self.problem, self._frame
+        d, declared, same_symbols = _read_delta(f, delta)
         if same_symbols:
             symbols = ctx.symbols
         else:  # as load_problem would order them for the merged document
-            decl: dict[str, Symbol] = {s.name: s for s in ctx.symbols[:self._n_declared]}
+            decl: dict[str, Symbol] = {s.name: s for s in ctx.symbols[:f.n_declared]}
             decl.update({s.name: s for s in d.symbols[:len(declared)]})
             terms = [c.term for c in (*ctx.asserts, *d.asserts, *ctx.guards, *d.guards) if c.term is not None]
             terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
@@ -149,8 +170,60 @@ class Context:
             symbols = complete_symbols(list(decl.values()), terms, d.options)
         merged = Problem(symbols, ctx.asserts + d.asserts, ctx.guards + d.guards, d.queries,
                          d.inputs or ctx.inputs, d.options, ctx.syntax, ctx.warnings + d.warnings, d.exprs)
-        fast = same_symbols and not d.asserts and not d.guards and d.options == ctx.options and not d.inputs
-        return merged, derived_key(self.key, d, declared), fast
+        return merged, derived_key(self.key, d, declared), _only_questions(f, d, same_symbols)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What reading a delta needs of its context, and no terms: plain data, so that the server
+    process holds it too (``FactsView``)."""
+
+    key: str
+    symbols: tuple[Symbol, ...]
+    n_declared: int  # the first n symbols are declared in the document, the rest only used
+    options: Options
+    options_doc: dict[str, Any]  # the document's options: a delta's are merged over these
+    syntax: str
+    warnings: tuple[str, ...]
+    ids: frozenset[str]  # of the asserts and guards: a delta may not reuse them
+    n_asserts: int
+    n_guards: int
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(s.name for s in self.symbols)
+
+    @cached_property
+    def undeclared(self) -> frozenset[str]:
+        return frozenset(s.name for s in self.symbols[self.n_declared:])
+
+    @cached_property
+    def identity(self) -> dict[str, str]:
+        return {s.name: s.name for s in self.symbols}
+
+    def __getstate__(self) -> dict[str, Any]:
+        derived = ("names", "undeclared", "identity")  # made again where needed: not sent
+        return {k: v for k, v in self.__dict__.items() if k not in derived}
+
+
+def _read_delta(f: _Frame, delta: Mapping[str, Any]) -> tuple[Problem, dict[str, Any], bool]:
+    """(the parsed delta, its declared symbols, whether the merged problem has the context's symbols)."""
+    d = _parse_delta(f, delta)
+    new_terms = [c.term for c in (*d.asserts, *d.guards) if c.term is not None]
+    new_terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
+    new_terms += [t for _, dims in d.inputs for t in dims]
+    used = {n.value for t in new_terms for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)}
+    declared = dict(delta.get("symbols") or {})
+    undeclared = f.undeclared
+    same_symbols = used <= f.names and not declared and not (
+        undeclared and any(n.value in undeclared for c in d.asserts if c.term is not None
+                           for n in ir.iter_dag(c.term) if n.kind in (ir.SYM, ir.BSYM)))
+    return d, declared, same_symbols
+
+
+def _only_questions(f: _Frame, d: Problem, same_symbols: bool) -> bool:
+    """Whether a delta only asks (queries/exprs): then the context's facts and session answer it."""
+    return same_symbols and not d.asserts and not d.guards and d.options == f.options and not d.inputs
 
 
 def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
@@ -173,7 +246,7 @@ def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
         "queries": sorted({qtext(q) for q in d.queries}),
         "exprs": sorted({qtext(q) for q in d.exprs}),
         "inputs": [[n, [to_text(t) for t in dims]] for n, dims in d.inputs],
-        "options": asdict(d.options),
+        "options": {x.name: getattr(d.options, x.name) for x in fields(d.options)},  # asdict, without deep copies
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
@@ -196,7 +269,7 @@ def _with_ids(entries: Any, prefix: str, offset: int) -> Any:
     return [{"id": f"{prefix}{offset + i}", "expr": e} if isinstance(e, str) else e for i, e in enumerate(entries)]
 
 
-def _parse_delta(ctx_doc: Mapping[str, Any], ctx: Problem, delta: Mapping[str, Any]) -> Problem:
+def _parse_delta(f: _Frame, delta: Mapping[str, Any]) -> Problem:
     """Only the delta's text is parsed; ids and options are those of the merged document."""
     if not isinstance(delta, Mapping):
         raise InvalidProblemError("a delta must be a JSON object", where="$")
@@ -209,17 +282,16 @@ def _parse_delta(ctx_doc: Mapping[str, Any], ctx: Problem, delta: Mapping[str, A
         raise InvalidProblemError("options must be an object", where="options")
     doc = {
         "symbols": delta.get("symbols"),
-        "asserts": _with_ids(delta.get("asserts"), "a", len(ctx.asserts)),
-        "guards": _with_ids(delta.get("guards"), "g", len(ctx.guards)),
+        "asserts": _with_ids(delta.get("asserts"), "a", f.n_asserts),
+        "guards": _with_ids(delta.get("guards"), "g", f.n_guards),
         "queries": delta.get("queries"), "exprs": delta.get("exprs"), "inputs": delta.get("inputs"),
-        "options": {**(ctx_doc.get("options") or {}), **(opts or {})},
-        "syntax": ctx.syntax,
+        "options": {**f.options_doc, **(opts or {})},
+        "syntax": f.syntax,
     }
     d = load_problem({k: v for k, v in doc.items() if v is not None})
-    seen = {c.id for c in (*ctx.asserts, *ctx.guards)}
     entries: list[Constraint | Query] = [*d.asserts, *d.guards, *d.queries, *d.exprs]
     for c in entries:
-        if c.id in seen:
+        if c.id in f.ids:
             raise InvalidProblemError(f"duplicate id {c.id!r} (the context already uses it)", where=c.where)
     return d
 
@@ -251,54 +323,42 @@ class _Solver:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class _State:
-    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session)."""
+MEMO_LIMIT = 200_000  # rewritten terms and intervals one context's facts remember
 
-    def __init__(self, problem: Problem, parent: _State | None = None) -> None:
-        self.problem = problem
-        self.parent = parent
-        self.solver: _Solver | None = None
-        self._env: Env | None = None
-        self._rw: Rewriter | None = None
-        self._sat: str | None = None
-        self._by_hints: bool | None = None
-        self.answers: dict[tuple[ir.Term, ir.Term], dict[str, Any]] = {}
-        self.models: list[dict[str, Any]] = []
-        self.conds = frozenset(c.term for c in (*problem.asserts, *problem.guards) if c.term is not None)
 
-    def child(self, problem: Problem) -> _State:
-        return _State(problem, self)
+class _Facts:
+    """What one context's ranges, asserts and guards say, without search: an ``Env`` of single-term
+    facts, the conditions themselves and the canonical rewriting over them. The one place a
+    question is decided by facts — in a worker (``_State``) and in the server (``FactsView``)."""
 
-    # -------------------------------------------------------------- facts
-    def env(self) -> Env:
-        if self._env is None:
-            p, par = self.problem, self.parent
-            if par is not None and par._env is not None and par.problem.symbols == p.symbols:
-                base = par._env  # copy the parent's facts, add the delta's
-                env = Env(dict(base.ranges), {k: list(v) for k, v in base.bounds.items()},
-                          {k: list(v) for k, v in base.excluded.items()}, {k: list(v) for k, v in base.atoms.items()})
-                n = len(par.problem.asserts), len(par.problem.guards)
-                for c in (*p.asserts[n[0]:], *p.guards[n[1]:]):
-                    if c.term is not None:
-                        env.add(c.term)
-            else:
-                ranges = {s.name: (s.lo, s.hi) for s in p.symbols if not s.is_bool}
-                env = facts_env(ranges, [(c.term, None) for c in (*p.asserts, *p.guards) if c.term is not None])
-            self._env = env
-        return self._env
+    def __init__(self, env: Env, conds: frozenset[ir.Term]) -> None:
+        self.env, self.conds = env, conds
+        self.rw = Rewriter(env)
+        self.ranges = intervals.Facts(env.ranges)
 
-    def rewriter(self) -> Rewriter:
-        if self._rw is None:
-            self._rw = Rewriter(self.env())
-        return self._rw
+    @staticmethod
+    def ranges_of(symbols: Sequence[Symbol]) -> dict[str, intervals.Interval]:
+        return {s.name: (s.lo, s.hi) for s in symbols if not s.is_bool}
+
+    def extended(self, symbols: Sequence[Symbol], new: Sequence[ir.Term]) -> _Facts:
+        """These facts plus ``new`` conditions, over ``symbols``' ranges. The facts of a condition do
+        not depend on the ranges (``Env.add``), so a copy serves an extension that adds symbols too."""
+        base = self.env
+        env = Env(self.ranges_of(symbols), {k: list(v) for k, v in base.bounds.items()},
+                  {k: list(v) for k, v in base.excluded.items()}, {k: list(v) for k, v in base.atoms.items()})
+        for c in new:
+            env.add(c)
+        return _Facts(env, self.conds.union(new))
 
     def decide(self, q: Query) -> dict[str, Any] | None:
         """The row of a query decided by facts alone (the ranges, asserts and guards), or None."""
-        rw = self.rewriter()
+        if len(self.rw.memo) + len(self.rw.iv) > MEMO_LIMIT:  # a long-lived context asked many questions
+            self.rw = Rewriter(self.env)  # a cache: forgetting it changes no answer
+        rw = self.rw
         if q.domain is not ir.TRUE and rw.truth(q.domain) is not True:
             return None  # the query may be undefined somewhere: the engine says where
         if q.is_bool:
-            v = intervals.decide(q.term, intervals.Facts(self.env().ranges), self.conds)  # type: ignore[arg-type]
+            v = intervals.decide(q.term, self.ranges, self.conds)  # type: ignore[arg-type]
             if v is None:
                 v = rw.truth(q.term)
             return None if v is None else {"id": q.id, "kind": "bool", "value": v}
@@ -306,6 +366,45 @@ class _State:
         if lo is not None and lo == hi:
             return {"id": q.id, "kind": "int", "value": lo, "exact": True}
         return None
+
+
+def _conds(cs: Sequence[Constraint]) -> list[ir.Term]:
+    return [c.term for c in cs if c.term is not None]
+
+
+class _State:
+    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session)."""
+
+    def __init__(self, problem: Problem, parent: _State | None = None) -> None:
+        self.problem = problem
+        self.parent = parent
+        self.solver: _Solver | None = None
+        self._facts: _Facts | None = None
+        self._sat: str | None = None
+        self._by_hints: bool | None = None
+        self.answers: dict[tuple[ir.Term, ir.Term], dict[str, Any]] = {}
+        self.models: list[dict[str, Any]] = []
+
+    def child(self, problem: Problem) -> _State:
+        return _State(problem, self)
+
+    # -------------------------------------------------------------- facts
+    def facts(self) -> _Facts:
+        if self._facts is None:
+            p, par = self.problem, self.parent
+            if par is not None and par._facts is not None:  # the parent's facts, plus the delta's
+                n = len(par.problem.asserts), len(par.problem.guards)
+                self._facts = par._facts.extended(p.symbols, _conds((*p.asserts[n[0]:], *p.guards[n[1]:])))
+            else:
+                env = Env(_Facts.ranges_of(p.symbols))
+                for c in _conds((*p.asserts, *p.guards)):
+                    env.add(c)
+                self._facts = _Facts(env, frozenset(_conds((*p.asserts, *p.guards))))
+        return self._facts
+
+    def known_sat(self) -> bool:
+        """Whether the context is known satisfiable (its hints hold, or z3 said so), without z3."""
+        return self._sat == SAT or (self._sat is None and self.hints_hold())
 
     # -------------------------------------------------------------- satisfiability
     def hints_hold(self) -> bool:
@@ -344,10 +443,10 @@ class _State:
         rows: list[dict[str, Any] | None] = []
         for q in merged.queries:
             known = self.answers.get((q.term, q.domain))
-            rows.append(None if known is None else {**known, "id": q.id})
+            rows.append(None if known is None else {"id": q.id, **known})  # a fresh row's field order
         todo = [i for i, r in enumerate(rows) if r is None]
         for i in todo:
-            rows[i] = self.decide(merged.queries[i])
+            rows[i] = self.facts().decide(merged.queries[i])
         todo = [i for i, r in enumerate(rows) if r is None]
         if self._sat is None and self.hints_hold():
             self._sat = SAT
@@ -377,7 +476,118 @@ class _State:
             for q, r in zip(merged.queries, rows):
                 if r is not None and ev._final({"queries": [r]}):
                     self.answers[(q.term, q.domain)] = {k: v for k, v in r.items() if k != "id"}
-        return api.finish("evaluate", res, merged, _identity(merged, key), cached=False, elapsed_ms=0)
+        return _evaluated(merged, key, res)
+
+
+# ------------------------------------------------------------------ the facts view, for another process
+
+@dataclass(frozen=True)
+class FactsPayload:
+    """A context's facts as plain data: its frame and its conditions as a term table (children first,
+    shared nodes once). What a worker process hands the server to build a ``FactsView`` —
+    pickled, never z3 objects. ``parent``: the key of the context these conditions extend (the
+    receiver must hold its view), or None for the whole context. Extending, the frame holds only
+    the ids added and no symbols when they are the parent's (an extension never removes one)."""
+
+    frame: _Frame
+    table: tuple[tuple[str, Any, tuple[int, ...]], ...]  # (kind, value, argument rows)
+    conds: tuple[int, ...]  # rows of the asserts then the guards, in order
+    parent: str | None
+    sat: bool  # known satisfiable: else no question is answered from the facts (module docstring)
+
+
+def _term_table(roots: Sequence[ir.Term]) -> tuple[tuple[tuple[str, Any, tuple[int, ...]], ...], tuple[int, ...]]:
+    row: dict[ir.Term, int] = {}
+    for r in roots:
+        for n in ir.iter_dag(r):
+            if n not in row:
+                row[n] = len(row)
+    return tuple((n.kind, n.value, tuple(row[a] for a in n.args)) for n in row), tuple(row[r] for r in roots)
+
+
+STEP = 256  # terms rebuilt (or conditions read) between two yields of ``FactsView.build``
+
+
+class FactsView:
+    """A context's facts without its z3 session, in the server process: answers the ``evaluate``
+    questions the facts decide, exactly as the context itself would (the same ``_Facts.decide``
+    over the same facts, the same result document), and declines (None) the rest.
+
+    It needs the context known satisfiable (``sat``; a worker reports it once z3 has said so).
+    It never parses the context: only a question's delta, which a caller should keep small.
+    """
+
+    def __init__(self, frame: _Frame, facts: _Facts, sat: bool) -> None:
+        self.frame, self.facts, self.sat = frame, facts, sat
+
+    @property
+    def key(self) -> str:
+        return self.frame.key
+
+    @staticmethod
+    def build(payload: FactsPayload, parent: FactsView | None = None) -> Generator[bool, None, FactsView | None]:
+        """The view a payload describes, built in steps: each ``yield`` says whether work was done
+        (False: another thread holds the library, try later); the return value is the view, or
+        None when the payload extends a context whose view ``parent`` is not."""
+        if payload.parent is not None and (parent is None or parent.key != payload.parent):
+            return None
+        f, k = payload.frame, 0
+        nodes: list[ir.Term] = []
+        while k < len(payload.table):  # the IR interns terms process-wide: rebuild them under api._SERIAL
+            if not api._SERIAL.acquire(blocking=False):
+                yield False
+                continue
+            try:
+                for kind, value, args in payload.table[k:k + STEP]:
+                    nodes.append(ir._node(kind, tuple([nodes[j] for j in args]), value))  # as they were interned
+            finally:
+                api._SERIAL.release()
+            k += STEP
+            yield True
+        conds = [nodes[i] for i in payload.conds]
+        if parent is not None:
+            pf = parent.frame
+            f = replace(f, symbols=f.symbols or pf.symbols, ids=pf.ids | f.ids)
+            if f.symbols is pf.symbols:  # derived from the symbols alone: shared, not made again
+                f.__dict__.update({k: pf.__dict__[k] for k in ("names", "identity") if k in pf.__dict__})
+            return FactsView(f, parent.facts.extended(f.symbols, conds), payload.sat)
+        env, k = Env(_Facts.ranges_of(f.symbols)), 0
+        while k < len(conds):
+            for c in conds[k:k + STEP]:
+                env.add(c)
+            k += STEP
+            yield True
+        return FactsView(f, _Facts(env, frozenset(conds)), payload.sat)
+
+    @classmethod
+    def of(cls, payload: FactsPayload, parent: FactsView | None = None) -> FactsView | None:
+        """``build`` in one go (waiting for the library when another thread holds it)."""
+        steps = cls.build(payload, parent)
+        while True:
+            try:
+                if not next(steps):
+                    time.sleep(0.001)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+
+    def evaluate(self, delta: Mapping[str, Any]) -> Result | None:
+        """The context's ``evaluate`` result for ``delta`` when only queries are new and the facts
+        decide every one; else None (ask the context). ``elapsed_ms`` is the caller's to set."""
+        if not self.sat or not api._SERIAL.acquire(blocking=False):
+            return None  # another thread holds the library: the context answers instead
+        try:
+            f = self.frame
+            d, declared, same_symbols = _read_delta(f, delta)
+            if not _only_questions(f, d, same_symbols) or d.exprs:
+                return None
+            rows: list[dict[str, Any] | None] = [self.facts.decide(q) for q in d.queries]
+            if None in rows:
+                return None
+            merged = Problem(f.symbols, queries=d.queries, options=d.options, syntax=f.syntax,
+                             warnings=f.warnings + d.warnings)
+            return _evaluated(merged, derived_key(f.key, d, declared), {"status": SAT, "queries": rows}, f.identity)
+        finally:
+            api._SERIAL.release()
 
 
 def _view(sess: Session, problem: Problem, deadline: Deadline) -> Session:
@@ -407,10 +617,14 @@ class _SessionRun(ev._Run):
         self.asserts = [c.term for c in problem.asserts if c.term is not None]
 
 
-def _identity(p: Problem, key: str) -> Canonical:
-    """A problem as its own canonical form: results computed in the caller's names map back as is."""
-    return Canonical(p, key, {s.name: s.name for s in p.symbols}, [[c.id] for c in p.asserts],
-                     list(range(len(p.guards))), list(range(len(p.queries))), list(range(len(p.exprs))))
+def _evaluated(p: Problem, key: str, res: Result, names: Mapping[str, str] | None = None) -> Result:
+    """An ``evaluate`` result computed in the caller's names as the caller's result. Mapping it back
+    reads only the symbols, queries and warnings, so the conditions are left out: a question's
+    cost should not grow with its context. ``names``: each symbol to itself, when already made."""
+    p = Problem(p.symbols, queries=p.queries, options=p.options, syntax=p.syntax, warnings=p.warnings)
+    canon = Canonical(p, key, {s.name: s.name for s in p.symbols} if names is None else dict(names), [], [],
+                      list(range(len(p.queries))), [])
+    return api.finish("evaluate", res, p, canon, cached=False, elapsed_ms=0)
 
 
-__all__ = ["Context", "derived_key"]
+__all__ = ["Context", "FactsPayload", "FactsView", "derived_key"]
