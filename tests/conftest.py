@@ -16,6 +16,7 @@ SLOW_MODULES = frozenset({
     "test_fuzz",
     "test_prune_demo", "test_service_client", "test_service_redis", "test_service_server",
     "test_service_workers", "test_shrink_model", "test_torch_bridge", "test_service_contexts",
+    "test_contexts_fast_path",
 })
 
 SLOW_TESTS = frozenset({

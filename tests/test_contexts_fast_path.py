@@ -24,7 +24,6 @@ TRACE = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min": 2, "hint": 3}},
          "guards": ["Eq(Mod(s0, 16), 0)", "s0 >= 32", "Ne(s1, 1)"]}
 SESSION = Path(__file__).resolve().parents[1] / "smt2_corpus" / "sessions" / "unet.json"
 
-pytestmark = pytest.mark.slow  # starts context worker processes (the conftest's policy for service modules)
 
 
 @pytest.fixture(scope="module")
