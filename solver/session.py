@@ -65,7 +65,7 @@ from solver.ops.operation import Result
 from solver.reason import intervals
 from solver.reason.facts import Env
 from solver.reason.rewrite import Rewriter
-from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
 from solver.smt.optimize import Session, is_linear, problem_terms
 from solver.syntax.document import load_problem
 
@@ -108,16 +108,19 @@ class Context:
     # -------------------------------------------------------------- public
     def run(self, op: str, delta: Mapping[str, Any] | None = None) -> Result:
         """The result of ``op`` for this context plus ``delta`` (module docstring)."""
-        t0 = time.perf_counter()
+        t0, started = time.perf_counter(), time.monotonic()
         api._operation(op)
         with api._SERIAL:  # one call at a time per process, as every entry point (solver.api)
             merged, key, fast = self._merge(delta or {})
             out = None
             if fast and op == "evaluate":
-                out = self._state.evaluate(merged, key)
-            if out is None:
+                try:
+                    out = self._state.evaluate(merged, key, started)
+                except OutOfTime:  # the outer limit of the whole request: compute answers unknown
+                    out = None
+            if out is None:  # one request, one outer limit: the engine's clock started with ours
                 p, canon = merged, api.prepare(merged)[1]
-                res = api.compute(op, canon.problem)
+                res = api.compute(op, canon.problem, started=started)
                 out = api.finish(op, res, p, canon, cached=False, elapsed_ms=0)
                 out["key"] = key
         out["elapsed_ms"] = round((time.perf_counter() - t0) * 1000, 3)
@@ -437,9 +440,10 @@ class _State:
         return sv, sess
 
     # -------------------------------------------------------------- evaluate
-    def evaluate(self, merged: Problem, key: str) -> Result | None:
-        """``evaluate`` for a delta of queries, or None when the stateless engine must answer."""
-        deadline = Deadline(merged.options.timeout_ms)
+    def evaluate(self, merged: Problem, key: str, started: float | None = None) -> Result | None:
+        """``evaluate`` for a delta of queries, or None when the stateless engine must answer;
+        ``OutOfTime`` past the request's outer limit (``started``: when the request began)."""
+        deadline = Deadline(merged.options.timeout_ms, started=started)
         rows: list[dict[str, Any] | None] = []
         for q in merged.queries:
             known = self.answers.get((q.term, q.domain))

@@ -160,3 +160,14 @@ def test_bad_deltas() -> None:
         ctx.extend({"queries": ["s0 > 1"]})
     with pytest.raises(InvalidProblemError, match="no queries"):
         Context({**TRACE, "queries": ["s0 > 1"]})
+
+
+def test_a_question_past_the_outer_limit_is_unknown_not_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session's own z3 path and the engine share one outer limit per request; past it the
+    answer is the sound unknown (a loaded machine once made ``OutOfTime`` escape ``Context.run``)."""
+    from solver.smt.checker import Deadline
+
+    ctx = Context(TRACE)
+    monkeypatch.setattr(Deadline, "out_of_time", property(lambda self: True))
+    res = ctx.run("evaluate", {"queries": ["s0*s1 >= 200"]})  # not decided by the facts: needs z3
+    assert (res["status"], res.get("reason"), res["queries"][0]["value"]) == ("unknown", "timeout", "unknown")
