@@ -88,7 +88,7 @@ class Context:
             p = load_problem(doc)
         self.document: dict[str, Any] = doc
         self.problem = p
-        self.key = key if key is not None else api.prepare(p)[1].key
+        self.key = key if key is not None else root_key(doc, api.prepare(p)[1].key)
         self._state = _State(p)
 
     @classmethod
@@ -229,13 +229,28 @@ def _only_questions(f: _Frame, d: Problem, same_symbols: bool) -> bool:
     return same_symbols and not d.asserts and not d.guards and d.options == f.options and not d.inputs
 
 
+def root_key(doc: Mapping[str, Any], canonical_key: str) -> str:
+    """The key of a registered context: its canonical key and its document exactly.
+
+    The canonical key alone is invariant under renaming symbols and ids, so two clients whose
+    problems differ only in names would share a key and the server would hold one of their
+    documents under it: ``s1 >= 3`` asked of ``{s0 >= 8, s1 >= 2}`` would be answered against
+    ``{s1 >= 8, s0 >= 2}``. A key names one document; two spellings of one problem cost a cache
+    miss at worst."""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"{canonical_key}\0{text}".encode()).hexdigest()
+
+
 def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
     """The key of context ``key`` plus delta ``d``: sha256 of the context key and the delta's
-    entries as canonical text, sorted and deduplicated (ids left out), its declarations and the
-    merged options. Guards keep their order when ``prefer: "order"`` makes it part of the meaning."""
+    asserts and guards as (id, canonical text), its queries and expressions as canonical text (their
+    ids name rows, not meaning), sorted and deduplicated, its declarations and the merged options.
+    Ids are part of a constraint's meaning to its caller (``minimal``, ``implied_by`` name them),
+    so two deltas that swap ids get two keys. Guards keep their order when ``prefer: "order"``
+    makes it part of the meaning."""
 
     def ctext(c: Constraint) -> str:
-        return to_text(c.term) if c.term is not None else "unsupported: " + c.text
+        return c.id + " := " + (to_text(c.term) if c.term is not None else "unsupported: " + c.text)
 
     def qtext(q: Query) -> str:
         return to_text(q.term) + " | " + to_text(q.domain)

@@ -25,7 +25,7 @@ def url() -> Iterator[str]:
 def test_register_ask_extend(url: str) -> None:
     with Client(url) as c:
         key = c.context(TRACE)
-        assert key == run("solve", TRACE)["key"]  # the canonical key
+        assert key != run("solve", TRACE)["key"]  # the canonical key and the document (docs/contexts.md)
         res = c.run("evaluate", {"context": key, "queries": ["Eq(Mod(s0, 8), 0)", "s1 > 5"]})
         want = run("evaluate", {**TRACE, "queries": ["Eq(Mod(s0, 8), 0)", "s1 > 5"]})
         assert [r["value"] for r in res["queries"]] == [r["value"] for r in want["queries"]] == [True, "depends"]
@@ -37,6 +37,25 @@ def test_register_ask_extend(url: str) -> None:
         red = c.run("redundancy", {"context": key2, "guards": ["s0 >= 16"]})
         assert red["guards"][-1] == {"id": "g4", "verdict": "redundant", "implied_by": ["g1"]}
         assert red["minimal"] == ["g0", "g1", "g3"] and red["key"] not in (key, key2)
+
+
+def test_problems_equal_up_to_names_or_ids_are_two_contexts(url: str) -> None:
+    """A canonical key alone would name both (it ignores names and ids): the server would then
+    answer one client's question against the other's document — here a wrong True."""
+    a = {"symbols": {"s0": {"min": 2}, "s1": {"min": 2}}, "guards": ["s0 >= 8", "s1 >= 2"]}
+    b = {"symbols": {"s0": {"min": 2}, "s1": {"min": 2}}, "guards": ["s1 >= 8", "s0 >= 2"]}
+    with Client(url) as c:
+        ka, kb = c.context(a), c.context(b)
+        assert ka != kb
+        assert c.run("evaluate", {"context": ka, "queries": ["s1 >= 3"]})["queries"][0]["value"] == "depends"
+        assert c.run("evaluate", {"context": kb, "queries": ["s1 >= 3"]})["queries"][0]["value"] is True
+        # one context extended by the same guards under swapped ids: two keys, each its own ids
+        x = c.context({"context": ka, "guards": [{"id": "p", "expr": "s0 >= 16"}, {"id": "q", "expr": "s0 >= 9"}]})
+        y = c.context({"context": ka, "guards": [{"id": "q", "expr": "s0 >= 16"}, {"id": "p", "expr": "s0 >= 9"}]})
+        assert x != y
+        for key, implied in ((x, "q"), (y, "p")):
+            rows = {r["id"]: r for r in c.run("redundancy", {"context": key})["guards"]}
+            assert rows[implied]["verdict"] == "redundant"
 
 
 def test_unknown_context(url: str) -> None:

@@ -130,10 +130,13 @@ def test_follow_up_never_reparses_the_context(monkeypatch: pytest.MonkeyPatch) -
 
 def test_keys() -> None:
     ctx = Context(TRACE)
-    assert ctx.key == run("solve", TRACE)["key"]  # a registered context: its canonical key
+    assert ctx.key == Context(dict(reversed(TRACE.items()))).key  # a registered context: its document
+    assert ctx.key != run("solve", TRACE)["key"]  # not the canonical key alone: it ignores names and ids
     a = ctx.extend({"guards": ["s1 >= 4"]})
-    b = Context(TRACE).extend({"guards": [{"id": "mine", "expr": "4 <= s1"}]})
-    assert a.key == b.key != ctx.key  # derived: the same context and delta, any id or spelling
+    b = Context(TRACE).extend({"guards": [{"id": f"g{len(TRACE['guards'])}", "expr": "4 <= s1"}]})
+    c = Context(TRACE).extend({"guards": [{"id": "mine", "expr": "4 <= s1"}]})
+    assert a.key == b.key != ctx.key  # derived: the same context and delta, any spelling
+    assert c.key not in (a.key, ctx.key)  # but the ids are the caller's meaning (minimal names them)
     q1 = ctx.run("evaluate", {"queries": ["s0 > 1", "s1 > 1"]})["key"]
     q2 = ctx.run("evaluate", {"queries": ["1 < s1", "s0 > 1", "s0 > 1"]})["key"]
     assert q1 == q2 != ctx.key
