@@ -74,6 +74,41 @@ def compile_check(terms: Sequence[Term], names: Sequence[str]) -> Callable[..., 
     return scope["check"]  # type: ignore[return-value]
 
 
+def compile_shared(terms: Sequence[Term], names: Sequence[str]) -> tuple[Callable[..., bool], int]:
+    """``compile_check`` for repeated calls on many terms that share subterms (an exhaustive search
+    evaluates a guard set at thousands of points): straight-line code that computes each distinct
+    node once and returns False at the first term that fails. Also returns the number of nodes
+    computed per call at most (the cost of one call, for a caller that budgets its work).
+
+    Same semantics as ``compile_check`` and ``pyeval.holds`` of each term: every node a term needs
+    is computed before the term is tested, so a zero divisor anywhere in a term fails it (and so
+    the conjunction); a later term is only skipped once the conjunction is already False."""
+    for name in names:
+        _identifier(name)
+    var: dict[int, str] = {}
+    lines: list[str] = []
+    keep: list[Term] = []  # the nodes named in ``var`` stay alive while their ids are keys
+    for t in terms:
+        for n in iter_dag(t):
+            if id(n) in var:
+                continue
+            keep.append(n)
+            text = _one(n, [var[id(a)] for a in n.args])
+            if n.args:
+                var[id(n)] = f"_{len(lines)}"
+                lines.append(f"        _{len(lines)} = {text}")
+            else:
+                var[id(n)] = text
+        lines.append(f"        if not {var[id(t)]}:\n            return False")
+    body = "\n".join(lines) if lines else "        pass"
+    src = (EUCLID_HELPERS + f"def check({', '.join(names)}):\n    try:\n{body}\n"
+           "    except ZeroDivisionError:\n        return False\n    return True\n")
+    scope: dict[str, object] = {}
+    # as in compile_check: names are checked identifiers, literals are integers
+    exec(compile(src, "<symguard guards>", "exec"), scope)  # noqa: S102
+    return scope["check"], sum(1 for n in keep if n.args)  # type: ignore[return-value]
+
+
 def _identifier(name: str) -> str:
     # SMT-LIB allows quoted symbols (|a b|); only plain identifiers may become Python names
     if not name.isidentifier() or keyword.iskeyword(name) or not name.isascii() or name.startswith("_"):
