@@ -47,13 +47,14 @@ def test_conditions_evaluate_like_pyeval(text: str, env: dict[str, int]) -> None
 @settings(max_examples=300, deadline=None)
 @given(st.lists(conds(NAMES), min_size=0, max_size=4), POINT)
 def test_shared_code_evaluates_like_pyeval(texts: list[str], env: dict[str, int]) -> None:
-    """Subterms computed once for all terms, stopping at the first that fails: still the
-    conjunction of ``holds`` (a zero divisor fails its term, and so the whole)."""
+    """Subterms computed once for all terms, stopping at the first that fails: its index is the
+    first term ``holds`` rejects (a zero divisor fails its term), -1 when all hold."""
     ts = [parse_sympy(t).term for t in texts]
     ts += [ir.mk_le(ir.mk_int(0), ir.mk_floordiv(t.args[0], ir.mk_sym("x"))) for t in ts if t.kind == ir.LE]
     names = sorted(env)
     check, nodes = compile_shared(ts, names)
-    assert check(*(env[n] for n in names)) == all(holds(t, env) for t in ts), texts
+    first = next((i for i, t in enumerate(ts) if not holds(t, env)), -1)
+    assert check(*(env[n] for n in names)) == first, texts
     assert nodes == len({id(n) for t in ts for n in ir.iter_dag(t) if n.args})
 
 

@@ -14,7 +14,11 @@ exhaustion, exactly.
   parent is the vector with its last non-zero index lowered by one, so each is reached once, and
   because every objective level is non-decreasing in each ``|s|`` a child never sorts before its
   parent. Hence the heap pops in non-decreasing key order, and when it pops key ``k`` every
-  point with a smaller key has been checked.
+  point with a smaller key has been ruled out.
+* A point that fails a condition over its first ``m`` symbols (the shared guards are tried in
+  order of their last symbol) has children that change only symbols from ``m`` on: they, and
+  all their descendants, keep the failing values, so they are ruled out unseen. Without this a
+  ``lex`` walk would try every value of the last symbol behind a clash of the first two.
 * Only points below the best key known (the start model) are generated; the heap running dry
   proves the start optimal.
 
@@ -29,12 +33,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from solver.ir import terms as ir
 from solver.ir.problem import Problem, Symbol
 from solver.ir.pycode import compile_shared
 from solver.ir.pyeval import Value
 from solver.ir.terms import Term, iter_dag, symbols_of
+from solver.reason.facts import facts_env
 from solver.smt.checker import SETUP_SHARE, Deadline, units
 
 Key = list[int]
@@ -47,7 +53,7 @@ COMPILE_MS_PER_NODE = 0.040
 CALL_MS, EVAL_MS_PER_NODE = 0.001, 0.00006
 KEY_MS, KEY_MS_PER_SYMBOL = 0.0015, 0.0003
 # The share of the remaining units the search may use before the solver takes over.
-SHARE = 0.3
+SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -93,12 +99,13 @@ class _Check:
 
     def __init__(self, terms: Sequence[Term], names: Sequence[str], budget: _Budget) -> None:
         self.terms, self.names, self.budget = list(terms), list(names), budget
-        self.fn: Callable[..., bool] | None = None
+        self.fn: Callable[..., int] | None = None
         self.ms = CALL_MS
 
-    def __call__(self, *values: Value) -> bool:
+    def __call__(self, *values: Value) -> int:
+        """The index of the first term that fails at ``values``, -1 when all hold."""
         if not self.terms:
-            return True
+            return -1
         if self.fn is None:
             nodes = len({id(n) for t in self.terms for n in iter_dag(t)})
             self.budget.pay(nodes * COMPILE_MS_PER_NODE)
@@ -106,6 +113,22 @@ class _Check:
             self.ms = CALL_MS + computed * EVAL_MS_PER_NODE
         self.budget.pay(self.ms)
         return self.fn(*values)
+
+
+def _tightened(syms: Sequence[Symbol], terms: Sequence[Term]) -> list[Symbol]:
+    """The symbols with their ranges narrowed by the bounds the guards state outright
+    (``facts``: ``Eq(s, 3)``, ``s <= 64``, ``FloorDiv(s, 8) <= 7`` …): a domain then ends where
+    the guards end it, instead of scanning an unbounded range that no objective bound cuts
+    (the later symbols of ``lex``)."""
+    env = facts_env({s.name: (s.lo, s.hi) for s in syms if not s.is_bool}, [(t, None) for t in terms])
+    out = []
+    for s in syms:
+        lo, hi = s.lo, s.hi
+        for _, (a, b) in ([] if s.is_bool else env.bounds.get(ir.mk_sym(s.name), [])):
+            lo = a if lo is None or (a is not None and a > lo) else lo
+            hi = b if hi is None or (b is not None and b < hi) else hi
+        out.append(replace(s, lo=lo, hi=hi))
+    return out
 
 
 def _candidates(s: Symbol) -> Iterator[Value]:
@@ -163,7 +186,7 @@ class _Domain:
             if not below(v):
                 return None
             self._pending = None
-            if self._check(v):
+            if self._check(v) < 0:
                 self.values.append(v)
         return self.values[k]
 
@@ -174,71 +197,88 @@ def search(problem: Problem, key: Callable[[Mapping[str, Value]], Key], best: Ke
     under ``key`` if one sorts below ``best``, within ``share`` of the remaining units.
 
     ``key`` must be non-decreasing in each ``|s|`` (shrink's sum, max and lex objectives are)."""
-    budget = _Budget(deadline, share)
-    syms = list(problem.symbols)
-    key_ms = KEY_MS + KEY_MS_PER_SYMBOL * len(syms)
+    walk = _Walk(problem, key, best, pairs, _Budget(deadline, share))
+    try:
+        return walk.run()
+    except _OutOfUnits:
+        return Found(None, False, walk.lower)
 
-    def priced(m: Mapping[str, Value]) -> Key:
-        budget.pay(key_ms)
-        return key(m)
 
-    names = [s.name for s in syms]
-    at = {n: i for i, n in enumerate(names)}
-    own: list[list[Term]] = [[] for _ in syms]
-    shared: list[Term] = []
-    for c in (*problem.asserts, *problem.guards):
-        if c.term is None:
-            continue
-        used = symbols_of(c.term)
-        if len(used) == 1:
-            own[at[next(iter(used))]].append(c.term)
-        else:
-            shared.append(c.term)
-    doms = [_Domain(s, _Check(own[i], [s.name], budget)) for i, s in enumerate(syms)]
-    joint = _Check(shared, names, budget)
-    # a placeholder per symbol: its lowest |v| in range (no domain value is smaller)
-    floor_pt: dict[str, Value] = {}
-    for s in syms:
-        floor_pt[s.name] = next(_candidates(s), 0)
-    floor_key = key(floor_pt)
+class _Walk:
+    """The best-first walk over index vectors (see the module's docstring)."""
 
-    def point(idx: Sequence[int]) -> dict[str, Value]:
-        return {n: doms[i].values[k] for i, (n, k) in enumerate(zip(names, idx))}
+    def __init__(self, problem: Problem, key: Callable[[Mapping[str, Value]], Key], best: Key,
+                 pairs: Sequence[tuple[str, str]], budget: _Budget) -> None:
+        self.key, self.best, self.budget = key, best, budget
+        syms = list(problem.symbols)
+        self.names = [s.name for s in syms]
+        at = {n: i for i, n in enumerate(self.names)}
+        self.key_ms = KEY_MS + KEY_MS_PER_SYMBOL * len(syms)
+        own: list[list[Term]] = [[] for _ in syms]
+        shared: list[tuple[int, Term]] = []
+        for c in (*problem.asserts, *problem.guards):
+            if c.term is None:
+                continue
+            used = symbols_of(c.term)
+            if len(used) == 1:
+                own[at[next(iter(used))]].append(c.term)
+            else:  # ``reach``: one past its last symbol; terms over the first symbols first
+                shared.append((1 + max((at[n] for n in used), default=-1), c.term))
+        shared.sort(key=lambda rt: rt[0])
+        self.reach = [r for r, _ in shared]
+        self.pairs = sorted((1 + max(at[a], at[b]), a, b) for a, b in pairs)
+        syms = _tightened(syms, [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None])
+        self.doms = [_Domain(s, _Check(own[i], [s.name], budget)) for i, s in enumerate(syms)]
+        self.joint = _Check([t for _, t in shared], self.names, budget)
+        # a placeholder per symbol: its lowest |v| in range (no domain value is smaller)
+        self.floor = {s.name: next(_candidates(s), 0) for s in syms}
+        self.lower = key(self.floor)  # per level; level 0 rises as the walk rules keys out
+        self._last: Key = []  # the key ``_below`` computed last: the one of the value ``get`` returns
 
-    last: list[Key] = [[]]  # the key ``below`` computed last: the one of the value ``get`` returns
+    def _below(self, base: dict[str, Value], i: int) -> Callable[[Value], bool]:
+        name = self.names[i]
 
-    def below(base: dict[str, Value], i: int) -> Callable[[Value], bool]:
         def ok(v: Value) -> bool:
-            last[0] = priced({**base, names[i]: v})
-            return last[0] < best
+            self.budget.pay(self.key_ms)
+            self._last = self.key({**base, name: v})
+            return self._last < self.best
         return ok
 
-    lower = floor_key  # per level; level 0 rises as the search rules keys out
-    try:
-        root: list[int] = []
-        for i in range(len(syms)):
-            if doms[i].get(0, below(floor_pt, i)) is None:
-                return Found(None, True, lower)
-            root.append(0)
+    def _point(self, idx: Sequence[int]) -> dict[str, Value]:
+        return {n: d.values[k] for n, d, k in zip(self.names, self.doms, idx)}
+
+    def _blame(self, pt: dict[str, Value]) -> int:
+        """0 when ``pt`` satisfies everything; else one past the last symbol of a condition it
+        fails: every point that agrees with ``pt`` on the symbols before that fails it too."""
+        for r, a, b in self.pairs:
+            if pt[a] == pt[b]:
+                return r
+        bad = self.joint(*(pt[n] for n in self.names))
+        return 0 if bad < 0 else max(1, self.reach[bad])
+
+    def run(self) -> Found:
+        n = len(self.names)
+        for i, d in enumerate(self.doms):
+            if d.get(0, self._below(self.floor, i)) is None:
+                return Found(None, True, self.lower)  # nothing sorts below ``best``
+        root = (0,) * n
         # the smallest value of each symbol bounds every level from below (each is monotone)
-        lower = key(point(root))
-        heap: list[tuple[Key, tuple[int, ...]]] = [(lower, tuple(root))]
+        self.lower = self.key(self._point(root))
+        heap: list[tuple[Key, tuple[int, ...]]] = [(self.lower, root)]
         while heap:
             k, idx = heap[0]
-            if k >= best:
+            if k >= self.best:
                 break
-            lower = [max(lower[0], k[0]), *lower[1:]]
-            pt = point(idx)
-            if joint(*(pt[n] for n in names)) and all(pt[a] != pt[b] for a, b in pairs):
-                return Found(pt, True, lower)
+            self.lower = [max(self.lower[0], k[0]), *self.lower[1:]]
+            pt = self._point(idx)
+            blame = self._blame(pt)
+            if not blame:
+                return Found(pt, True, self.lower)
             heapq.heappop(heap)
-            tail = max((i for i, x in enumerate(idx) if x), default=0)  # children: one parent each
-            for i in range(tail, len(syms)):
-                v = doms[i].get(idx[i] + 1, below(pt, i))
-                if v is None:
-                    continue
-                child = idx[:i] + (idx[i] + 1,) + idx[i + 1:]
-                heapq.heappush(heap, (last[0], child))
-        return Found(None, True, lower)
-    except _OutOfUnits:
-        return Found(None, False, lower)
+            # children: one parent each (``tail``); those that change only symbols from ``blame``
+            # on keep the failing condition's values, and so do all their descendants
+            tail = max((i for i, x in enumerate(idx) if x), default=0)
+            for i in range(tail, min(n, blame)):
+                if self.doms[i].get(idx[i] + 1, self._below(pt, i)) is not None:
+                    heapq.heappush(heap, (self._last, idx[:i] + (idx[i] + 1,) + idx[i + 1:]))
+        return Found(None, True, self.lower)
