@@ -47,11 +47,13 @@ Key = list[int]
 # What the search's steps cost, measured on the corpus (2-core VM, CPU time), charged like a
 # check's setup (checker.py): SETUP_SHARE times the milliseconds, at the units one millisecond of
 # ``timeout_ms`` stands for. Compiling: ~40 µs per distinct node; a compiled call: ~1 µs plus
-# ~0.06 µs per node computed; one objective key of a point: ~1.5 µs plus ~0.3 µs per symbol.
+# ~0.06 µs per node computed; one objective key of a point: ~1.5 µs plus ~0.3 µs per symbol;
+# a point's own bookkeeping (heap, children, distinctness): ~5 µs plus ~0.6 µs per symbol.
 UNITS_PER_MS = units(1) * SETUP_SHARE
 COMPILE_MS_PER_NODE = 0.040
 CALL_MS, EVAL_MS_PER_NODE = 0.001, 0.00006
 KEY_MS, KEY_MS_PER_SYMBOL = 0.0015, 0.0003
+POINT_MS, POINT_MS_PER_SYMBOL = 0.005, 0.0006
 # The share of the remaining units the search may use before the solver takes over.
 SHARE = 0.2
 
@@ -214,6 +216,7 @@ class _Walk:
         self.names = [s.name for s in syms]
         at = {n: i for i, n in enumerate(self.names)}
         self.key_ms = KEY_MS + KEY_MS_PER_SYMBOL * len(syms)
+        self.point_ms = POINT_MS + POINT_MS_PER_SYMBOL * len(syms)
         own: list[list[Term]] = [[] for _ in syms]
         shared: list[tuple[int, Term]] = []
         for c in (*problem.asserts, *problem.guards):
@@ -226,7 +229,7 @@ class _Walk:
                 shared.append((1 + max((at[n] for n in used), default=-1), c.term))
         shared.sort(key=lambda rt: rt[0])
         self.reach = [r for r, _ in shared]
-        self.pairs = sorted((1 + max(at[a], at[b]), a, b) for a, b in pairs)
+        self.apart = {(min(at[a], at[b]), max(at[a], at[b])) for a, b in pairs}
         syms = _tightened(syms, [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None])
         self.doms = [_Domain(s, _Check(own[i], [s.name], budget)) for i, s in enumerate(syms)]
         self.joint = _Check([t for _, t in shared], self.names, budget)
@@ -250,10 +253,15 @@ class _Walk:
     def _blame(self, pt: dict[str, Value]) -> int:
         """0 when ``pt`` satisfies everything; else one past the last symbol of a condition it
         fails: every point that agrees with ``pt`` on the symbols before that fails it too."""
-        for r, a, b in self.pairs:
-            if pt[a] == pt[b]:
-                return r
-        bad = self.joint(*(pt[n] for n in self.names))
+        self.budget.pay(self.point_ms)
+        values = [pt[n] for n in self.names]
+        if self.apart:
+            first: dict[Value, list[int]] = {}
+            for i, v in enumerate(values):  # the first symbol that clashes with an earlier one
+                if any((j, i) in self.apart for j in first.get(v, ())):
+                    return i + 1
+                first.setdefault(v, []).append(i)
+        bad = self.joint(*values)
         return 0 if bad < 0 else max(1, self.reach[bad])
 
     def run(self) -> Found:
