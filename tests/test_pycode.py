@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.ir import terms as ir
-from solver.ir.pycode import compile_check, conjunction, to_python
+from solver.ir.pycode import compile_check, compile_shared, conjunction, to_python
 from solver.ir.pyeval import evaluate, holds
 from solver.syntax.smtlib_script import parse_term
 from solver.syntax.sympy_reader import parse_sympy
@@ -42,6 +42,20 @@ def test_integer_terms_evaluate_like_pyeval(text: str, env: dict[str, int]) -> N
 @given(conds(NAMES), POINT)
 def test_conditions_evaluate_like_pyeval(text: str, env: dict[str, int]) -> None:
     _same(text, env)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(conds(NAMES), min_size=0, max_size=4), POINT)
+def test_shared_code_evaluates_like_pyeval(texts: list[str], env: dict[str, int]) -> None:
+    """Subterms computed once for all terms, stopping at the first that fails: its index is the
+    first term ``holds`` rejects (a zero divisor fails its term), -1 when all hold."""
+    ts = [parse_sympy(t).term for t in texts]
+    ts += [ir.mk_le(ir.mk_int(0), ir.mk_floordiv(t.args[0], ir.mk_sym("x"))) for t in ts if t.kind == ir.LE]
+    names = sorted(env)
+    check, nodes = compile_shared(ts, names)
+    first = next((i for i, t in enumerate(ts) if not holds(t, env)), -1)
+    assert check(*(env[n] for n in names)) == first, texts
+    assert nodes == len({id(n) for t in ts for n in ir.iter_dag(t) if n.args})
 
 
 @given(st.integers(-20, 20), st.integers(-5, 5))

@@ -74,12 +74,12 @@ def test_shrink_matches_enumeration(small: Small, objective: str, hide: bool) ->
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small=small_problems())
 def test_methods_agree(small: Small) -> None:
-    """z3 Optimize (proposer) and plain bisection reach the same proven optimum."""
+    """z3 Optimize (proposer), plain bisection and the search first ("auto") reach the same proven optimum."""
     _, canon = prepare(small.doc)
     values = {m: shrink(canon.problem, Deadline(20000), method=m) for m in METHODS}
     assert {r["status"] for r in values.values()} in ({"sat"}, {"unsat"})
     if values["descend"]["status"] == "sat":
-        assert values["descend"]["objective_value"] == values["optimize"]["objective_value"]
+        assert len({r["objective_value"] for r in values.values()}) == 1
         assert all(r["optimal"] for r in values.values())
 
 
@@ -194,7 +194,10 @@ def test_out_of_units_returns_the_best_model_seen(method: str) -> None:
         values.append((res["objective_value"], res["optimal"]))
     assert values[0] == (HINTS_VALUE, False)
     assert values[-1] == (141, True)
-    assert any(not opt and v < HINTS_VALUE for v, opt in values)  # anytime: improved, not proven
+    if method == "auto":  # the search settles this set at 16,000 units; the solver methods alone do not
+        assert values[4:] == [(141, True)] * (len(BUDGETS) - 4)
+    else:
+        assert any(not opt and v < HINTS_VALUE for v, opt in values)  # anytime: improved, not proven
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -74,6 +74,43 @@ def compile_check(terms: Sequence[Term], names: Sequence[str]) -> Callable[..., 
     return scope["check"]  # type: ignore[return-value]
 
 
+def compile_shared(terms: Sequence[Term], names: Sequence[str]) -> tuple[Callable[..., int], int]:
+    """For repeated calls on many terms that share subterms (an exhaustive search evaluates a
+    guard set at thousands of points): straight-line code that computes each distinct node once
+    and returns the index of the first term that fails, -1 when every term holds (which term
+    failed tells a search which symbols are to blame). Also returns the number of nodes computed
+    per call at most (the cost of one call, for a caller that budgets its work).
+
+    A term fails exactly when ``pyeval.holds`` says so: every node a term needs is computed
+    before the term is tested, so a zero divisor anywhere in it fails that term; the terms after
+    the first failing one are not evaluated."""
+    for name in names:
+        _identifier(name)
+    var: dict[int, str] = {}
+    lines: list[str] = []
+    keep: list[Term] = []  # the nodes named in ``var`` stay alive while their ids are keys
+    for i, t in enumerate(terms):
+        lines.append(f"        _t = {i}")
+        for n in iter_dag(t):
+            if id(n) in var:
+                continue
+            keep.append(n)
+            text = _one(n, [var[id(a)] for a in n.args])
+            if n.args:
+                var[id(n)] = f"_{len(lines)}"
+                lines.append(f"        _{len(lines)} = {text}")
+            else:
+                var[id(n)] = text
+        lines.append(f"        if not {var[id(t)]}:\n            return {i}")
+    body = "\n".join(lines) if lines else "        pass"
+    src = (EUCLID_HELPERS + f"def check({', '.join(names)}):\n    _t = -1\n    try:\n{body}\n"
+           "    except ZeroDivisionError:\n        return _t\n    return -1\n")
+    scope: dict[str, object] = {}
+    # as in compile_check: names are checked identifiers, literals are integers
+    exec(compile(src, "<symguard guards>", "exec"), scope)  # noqa: S102
+    return scope["check"], sum(1 for n in keep if n.args)  # type: ignore[return-value]
+
+
 def _identifier(name: str) -> str:
     # SMT-LIB allows quoted symbols (|a b|); only plain identifiers may become Python names
     if not name.isidentifier() or keyword.iskeyword(name) or not name.isascii() or name.startswith("_"):

@@ -13,10 +13,12 @@ there — so a model is known before the first solver call. When the problem has
 keeps the hinted symbols apart (only possible when the hints violate the problem), the
 constraint is dropped with a warning rather than answering "unsat".
 
-``optimal`` is true only when the descent proved the bound (see ``optimize.Session.descend``).
-Anytime: when the operation's resource units run out, the best model seen so far — z3 Optimize's
-best before it stopped included, once re-checked in Python — is returned with ``optimal: false``,
-never the starting point when a better model was seen. Only the outer wall-clock limit (a
+``optimal`` is true only when minimality is proven: by exhaustion in Python (``shrink_search``:
+every point that sorts below the answer fails a guard) or by the solver's descent
+(``optimize.Session.descend``: ``objective < best`` unsat). Anytime: when the operation's
+resource units run out, the best model seen so far — z3 Optimize's best before it stopped
+included, once re-checked in Python — is returned with ``optimal: false``, never the starting
+point when a better model was seen. Only the outer wall-clock limit (a
 load-dependent event) turns the answer into ``unknown`` (``checker.OutOfTime``).
 """
 
@@ -30,32 +32,35 @@ from solver.ir.problem import Problem, Symbol
 from solver.ir.pyeval import Value, evaluate
 from solver.ops.operation import Back, Operation, Result, timeout_unknown
 from solver.ops.selfcheck import hint_model, hint_warnings, verify_model, violations
+from solver.ops.shrink_search import search
 from solver.smt.checker import SAT, UNSAT, Deadline
-from solver.smt.objectives import Lit, distinct_literal, objectives
+from solver.smt.objectives import Lit, distinct_literal, levels, objectives
 from solver.smt.optimize import Model, Objective, Session
 
 METHODS = ("auto", "descend", "optimize")
 DEFAULT_METHOD = "auto"
-# bench/shrink_methods.py: z3's Optimize wins on the corpus' small and mid-size sets (ViT patchify
-# 23 vs 50 ms), bisection on one incremental solver on the large non-linear ones (Swin, ~300
-# guards: 114 vs 807 ms); "auto" picks by size
+# "auto" first walks the smallest points in Python (``shrink_search``: on the torch corpus it
+# settles every set, focalnet_37x45_export included, which no solver method proved within 2 s),
+# then hands what is left to a solver method picked by size. bench/shrink_methods.py: z3's
+# Optimize wins on the corpus' small and mid-size sets (ViT patchify 23 vs 50 ms), bisection on
+# one incremental solver on the large non-linear ones (Swin, ~300 guards: 114 vs 807 ms).
 DESCEND_FROM = 200  # asserts + guards
 OPTIMIZE_SHARE = 0.6  # of the remaining budget z3 Optimize may use before the descent proves it
 
 
 def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *,
            method: str = DEFAULT_METHOD) -> dict[str, Any]:
-    """The docs/problem-format.md §2 shrink result for a (canonical) problem."""
+    """The docs/problem-format.md §2 shrink result for a (canonical) problem.
+
+    ``method``: "descend" and "optimize" are the solver methods alone (``optimize.Session``);
+    "auto" runs the Python search first and then the one that suits the problem's size."""
     if method not in METHODS:
         raise ValueError(f"unknown shrink method {method!r}")
-    if method == "auto":
-        method = "descend" if len(problem.asserts) + len(problem.guards) >= DESCEND_FROM else "optimize"
     kind = objective or problem.options.objective
-    sess = Session(problem, deadline)
     ints = [s for s in problem.symbols if not s.is_bool]
+    key = levels(kind, ints)
     warnings: list[str] = []
     pairs = distinct_pairs(problem) if problem.preserve_distinct else []
-    dl = [distinct_literal(sess, pairs)] if pairs else []
 
     def accept(m: Mapping[str, Value]) -> None:
         verify_model(problem, m)
@@ -68,9 +73,24 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
         """``accept`` without raising: for a model z3 handed over without a verdict."""
         return not violations(problem, m) and all(m[a] != m[b] for a, b in pairs)
 
+    def result(model: Model, optimal: bool) -> dict[str, Any]:
+        res: dict[str, Any] = {"status": SAT, "model": model, "objective": kind,
+                               "objective_value": objective_value(kind, ints, model), "optimal": optimal}
+        if problem.inputs:
+            res["input_shapes"] = input_shapes(problem, model)
+        if warnings:
+            res["warnings"] = warnings
+        return res
+
+    # (hints come checked by hint_model, and differ on every distinct pair by construction:
+    # re-evaluating 300 guards in Python would cost a Swin set a few hundred ms)
     start: Model | None = hint_model(problem)
     from_hints = start is not None
+    sess: Session | None = None
+    dl: list[Lit] = []
     if start is None:
+        sess = Session(problem, deadline)
+        dl = [distinct_literal(sess, pairs)] if pairs else []
         out = sess.check(lits=dl)
         if out.status == UNSAT and dl:
             out = sess.check()
@@ -84,26 +104,31 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
             return {"status": "unknown", "reason": out.reason, "warnings": warnings}
         start = out.model
         accept(start)
-    # (hints come checked by hint_model, and differ on every distinct pair by construction:
-    # re-evaluating 300 guards in Python would cost a Swin set a few hundred ms)
+    lower: list[int] = []
+    if method == "auto":
+        found = search(problem, key, key(start), pairs, deadline)
+        if found.model is not None:
+            accept(found.model)
+            return result(found.model, True)
+        if found.optimal:
+            return result(start, True)
+        lower = found.lower
+        method = "descend" if len(problem.asserts) + len(problem.guards) >= DESCEND_FROM else "optimize"
+    if sess is None:
+        sess = Session(problem, deadline)
+        dl = [distinct_literal(sess, pairs)] if pairs else []
     objs = objectives(kind, ints, sess)
     if method == "optimize":
-        model, optimal = _with_optimize(sess, objs, start, dl, accept, fits)
+        model, optimal = _with_optimize(sess, objs, start, dl, accept, fits, lower)
     else:
         # PyTorch's trace-time sizes are often already smallest on large sets (both Swin sets):
         # then the first probe just below them is the proof (swin_export 148k -> 69k units)
-        model, optimal = sess.descend(objs, start, dl, accept=accept, probe_first=from_hints)
-    res: dict[str, Any] = {"status": SAT, "model": model, "objective": kind,
-                           "objective_value": objective_value(kind, ints, model), "optimal": optimal}
-    if problem.inputs:
-        res["input_shapes"] = input_shapes(problem, model)
-    if warnings:
-        res["warnings"] = warnings
-    return res
+        model, optimal = sess.descend(objs, start, dl, accept=accept, probe_first=from_hints, lower=lower)
+    return result(model, optimal)
 
 
 def _with_optimize(sess: Session, objs: Sequence[Objective], start: Model, dl: list[Lit],
-                   accept: Any, fits: Any) -> tuple[Model, bool]:
+                   accept: Any, fits: Any, lower: Sequence[int] = ()) -> tuple[Model, bool]:
     """z3 Optimize proposes; the descent (first probe just below the proposal) proves.
 
     When Optimize runs out of units its best model so far still becomes the descent's start
@@ -115,7 +140,7 @@ def _with_optimize(sess: Session, objs: Sequence[Objective], start: Model, dl: l
         start = m
     elif m is not None and fits(m) and _better(objs, m, start):
         start = m
-    return sess.descend(objs, start, dl, accept=accept, probe_first=True)
+    return sess.descend(objs, start, dl, accept=accept, probe_first=True, lower=lower)
 
 
 def _better(objs: Sequence[Objective], a: Model, b: Model) -> bool:

@@ -6,12 +6,13 @@ the ranges allow), so the descent can stop as soon as it reaches a proven bound.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeAlias
 
 import z3
 
 from solver.ir.problem import Symbol
+from solver.ir.pyeval import Value
 from solver.smt.optimize import Objective, Session
 
 Lit: TypeAlias = z3.BoolRef
@@ -32,6 +33,27 @@ def _lowest_abs(s: Symbol) -> int:
     if s.hi is not None and s.hi < 0:
         return -s.hi
     return 0
+
+
+def levels(kind: str, ints: Sequence[Symbol]) -> Callable[[Mapping[str, Value]], list[int]]:
+    """The objective's levels at a model, in Python (``[o.value(m) for o in objectives(...)]``
+    without a solver): what a search compares lexicographically. Every level is non-decreasing
+    in each ``|s|``."""
+    names = [s.name for s in ints]
+    if kind not in ("sum", "max", "lex"):
+        raise ValueError(f"unknown objective {kind!r}")
+    if not names:
+        return lambda m: []
+
+    def key(m: Mapping[str, Value]) -> list[int]:
+        vals = [abs(int(m[n])) for n in names]
+        if kind == "sum":
+            return [sum(vals)]
+        if kind == "max":
+            return [max(vals), sum(vals)]
+        return vals
+
+    return key
 
 
 def objectives(kind: str, ints: Sequence[Symbol], sess: Session) -> list[Objective]:

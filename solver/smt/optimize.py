@@ -87,16 +87,17 @@ class Session:
     # -------------------------------------------------------------- descent
     def descend(self, objs: Sequence[Objective], model: Model, lits: Sequence[z3.BoolRef] = (), *,
                 accept: Callable[[Model], None] = lambda m: None,
-                probe_first: bool = False) -> tuple[Model, bool]:
+                probe_first: bool = False, lower: Sequence[int] = ()) -> tuple[Model, bool]:
         """Lexicographic bisection from ``model``; returns (best model, proven optimal).
 
         ``accept`` sees every improving model (the caller's Python self-check). With
         ``probe_first`` the first probe of each level is ``best - 1`` (the model is believed
-        optimal: one unsat check proves it). Any probe in ``[lo, best)`` keeps the search sound:
-        ``lo`` only rises on an unsat answer."""
+        optimal: one unsat check proves it). ``lower``: per level, a bound the caller has
+        proven (no model goes below it) that may beat the ranges' ``Objective.lower``. Any probe
+        in ``[lo, best)`` keeps the search sound: ``lo`` only rises on an unsat answer."""
         fixed = list(lits)
-        for o in objs:
-            best, lo = o.value(model), o.lower
+        for i, o in enumerate(objs):
+            best, lo = o.value(model), max([o.lower, *lower[i:i + 1]])
             first = probe_first
             while lo < best:
                 mid = best - 1 if first else lo + (best - lo) // 2
