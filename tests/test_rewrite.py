@@ -39,6 +39,10 @@ def terms() -> st.SearchStrategy[str]:
             st.tuples(t, t).map(lambda p: f"FloorDiv(({p[0]})*({p[1]}), {p[1]})"),
             st.tuples(t, t).map(lambda p: f"Mod({p[0]}, ({p[0]})*({p[1]}))"),
             st.tuples(t, t).map(lambda p: f"FloorDiv({p[0]}, {p[1]})"),
+            # a factor shared by dividend and divisor (a reshape's numel // (k * width))
+            st.tuples(t, t, st.integers(-3, 4)).map(lambda p: f"FloorDiv(({p[0]})*({p[1]}), {p[2]}*({p[0]}))"),
+            st.tuples(t, t, t).map(lambda p: f"Mod(2*({p[0]})*({p[1]}), ({p[0]})*({p[2]}))"),
+            st.tuples(t, t).map(lambda p: f"FloorDiv(4*({p[0]}) + 4, 6*({p[0]}) + 6 + 0*({p[1]}))"),
             st.tuples(t, t).map(lambda p: f"Max(1, {p[0]}, {p[1]})"),
             st.tuples(t, t).map(lambda p: f"Min({p[0]}, {p[1]})"),
         )
@@ -207,3 +211,19 @@ def test_a_product_that_may_vanish_splits_exactly(f: str, a: str, rel: str, k: i
 def test_ne_of_a_product_and_its_factor_is_the_factor_nonzero() -> None:
     rw = rewrite.Rewriter(rewrite.Env({"a": (2, None), "b": (2, None)}))
     assert rw.rewrite(_cond("Ne((a//4)*(b//4 + 2), a//4)")) == rw.rewrite(_cond("Ne(a//4, 0)"))
+
+
+def test_shared_factors_of_dividend_and_divisor_cancel() -> None:
+    """FocalNet's ``(w*w)//(2*w)`` with ``w = s//4`` is ``s//8``: once the shared ``w`` cancels, the
+    nested floor of literals folds, and z3 sees no non-linear division."""
+    rw = rewrite.Rewriter(rewrite.Env({"s": (2, None), "t": (2, None)}))
+
+    def q(text: str) -> ir.Term:
+        return rw.rewrite(load_problem({"queries": [text]}).queries[0].term)
+
+    assert q("((s//4)*(s//4))//(2*(s//4))") is q("s//8")
+    assert q("((s//4)*(s//4))//(4*(s//4))") is q("s//16")
+    assert q("Mod((s//4)*(s//4), 2*(s//4))") is q("(s//4)*Mod(s//4, 2)")
+    assert q("(6*s*t + 3*s)//(3*s*t)") is q("(2*t + 1)//t")
+    assert q("(2*s + 2)//(4*s + 4)") is ir.ZERO
+    assert q("(s*t)//(t*s*s)") is q("1//s")

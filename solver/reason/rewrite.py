@@ -10,6 +10,8 @@ where the term's divisors are non-zero:
   spelling with fewest monomials (``s - Mod(s, 4)`` -> ``4*(s//4)``, ``x - 4*(x//4)`` -> ``Mod(x, 4)``);
 * ``(c*L + R)//c = L + R//c``, ``Mod(c*L + R, c) = Mod(R, c)``, ``Mod(y, k*c) ≡ y (mod c)`` inside
   ``Mod(·, c)``, ``(x//a)//b = x//(a*b)`` for positive literals, ``(k*d)//d = k``, ``Mod(k*d, d) = 0``;
+* a factor shared by dividend and divisor cancels: ``(g*a)//(g*b) = a//b``, ``Mod(g*a, g*b) =
+  g*Mod(a, b)`` (``(x*x)//(2*x) = x//2``: exact rationals, any sign of ``g``);
 * the content of a sum inside a product is pulled into the coefficient (``(16q + 16) = 16*(q + 1)``);
 * interval facts: a term whose interval is one point is that constant, a ``Max``/``Min`` argument
   dominated by another is dropped, a comparison decided by its interval is a constant.
@@ -30,7 +32,7 @@ from solver.ir import terms as ir
 from solver.ir.terms import Term
 from solver.reason.facts import FULL, Env, Interval, Src
 from solver.reason.intervals import floordiv_iv, mod_iv
-from solver.reason.polynomials import content, div_linear, divide, fold_add, mul, mul_iv
+from solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
 
@@ -283,6 +285,9 @@ class Rewriter:
         q = divide(a, b)
         if q is not None:
             return q
+        shared = common_factor(a, b)
+        if shared is not None:  # (g*a')//(g*b') = a'//b'
+            return self._floordiv(shared[1], shared[2])
         if self._below(a, b):
             return ir.ZERO
         return self._settle(ir.mk_floordiv(a, b))
@@ -312,6 +317,9 @@ class Rewriter:
             return self._settle(ir.mk_mod(ir.from_linear(kept, const), b))
         if divide(a, b) is not None:
             return ir.ZERO
+        shared = common_factor(a, b)
+        if shared is not None:  # Mod(g*a', g*b') = g*Mod(a', b')
+            return self._settle(mul([shared[0], self._mod(shared[1], shared[2])]))
         if self._below(a, b):
             return a
         return self._settle(ir.mk_mod(a, b))
