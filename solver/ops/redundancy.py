@@ -97,6 +97,7 @@ class _Run:
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "periodic": 0,
                        "z3": 0}
         self.ch: Checker | None = None
+        self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
@@ -520,11 +521,20 @@ class _Run:
         self.minimal_unsat = kept
 
     def core_guards(self, core: tuple[int, ...], exclude: int) -> list[int]:
-        by_handle = {self.sel(j): j for j in range(len(self.guards))
-                     if self.can[j] is not None and self.rep[j] == j and j != exclude}
+        """The guards whose selectors an unsat core names (read back from the handles: building
+        a selector for every guard to invert the map would translate guards no check needs)."""
+        if self._by_term is None:  # canonical term -> its representative guard (duplicates share one)
+            self._by_term = {t: j for j, t in enumerate(self.can) if t is not None and self.rep[j] == j}
+        ch = self.checker()
         # a guard spelled like an assert shares its selector: that handle is the assert's, not the guard's
         asserted = set(self.A)
-        return sorted(by_handle[h] for h in core if h in by_handle and h not in asserted)
+        out = set()
+        for h in core:
+            t = ch.selected(h)
+            j = None if t is None or h in asserted else self._by_term.get(t)
+            if j is not None and j != exclude:
+                out.add(j)
+        return sorted(out)
 
     # -------------------------------------------------------------- result
     def report(self, status: str) -> dict[str, Any]:

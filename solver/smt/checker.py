@@ -281,6 +281,11 @@ class Checker:
             self._neg_selectors[t] = h
         return h
 
+    def selected(self, handle: int) -> Term | None:
+        """The IR term a ``selector`` handle switches on (None for a negation's handle)."""
+        t = self._lit_terms[handle]
+        return t if t is not None and self._selectors.get(t) == handle else None
+
     def _new_lit(self, f: object, t: Term | None = None) -> int:
         h = len(self._lits)
         lit = z3.Bool(f".p{h}", self.ctx)
