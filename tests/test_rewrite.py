@@ -43,6 +43,11 @@ def terms() -> st.SearchStrategy[str]:
             st.tuples(t, t, st.integers(-3, 4)).map(lambda p: f"FloorDiv(({p[0]})*({p[1]}), {p[2]}*({p[0]}))"),
             st.tuples(t, t, t).map(lambda p: f"Mod(2*({p[0]})*({p[1]}), ({p[0]})*({p[2]}))"),
             st.tuples(t, t).map(lambda p: f"FloorDiv(4*({p[0]}) + 4, 6*({p[0]}) + 6 + 0*({p[1]}))"),
+            # multiples of a symbolic divisor, small dividends of either sign (CeilDiv's -(-x//d))
+            st.tuples(t, t, t).map(lambda p: f"FloorDiv(3*({p[0]})*({p[1]}) + {p[2]}, ({p[0]}))"),
+            st.tuples(t, t, t).map(lambda p: f"Mod(({p[0]})*({p[1]}) - {p[2]}, -2*({p[0]}))"),
+            st.tuples(t, st.integers(-3, 3)).map(lambda p: f"FloorDiv({p[1]}, ({p[0]}))"),
+            st.tuples(t, st.integers(-3, 3)).map(lambda p: f"Mod({p[1]}, -({p[0]}))"),
             st.tuples(t, t).map(lambda p: f"Max(1, {p[0]}, {p[1]})"),
             st.tuples(t, t).map(lambda p: f"Min({p[0]}, {p[1]})"),
         )
@@ -227,3 +232,22 @@ def test_shared_factors_of_dividend_and_divisor_cancel() -> None:
     assert q("(6*s*t + 3*s)//(3*s*t)") is q("(2*t + 1)//t")
     assert q("(2*s + 2)//(4*s + 4)") is ir.ZERO
     assert q("(s*t)//(t*s*s)") is q("1//s")
+
+
+def test_small_dividends_and_symbolic_multiples_leave_the_floor() -> None:
+    """CeilDiv spelled ``-((-x)//d)`` and sizes divided by sizes: exact for either sign."""
+    rw = rewrite.Rewriter(rewrite.Env({"s": (2, None), "t": (16, None)}))
+
+    def q(text: str) -> ir.Term:
+        return rw.rewrite(load_problem({"queries": [text]}).queries[0].term)
+
+    def c(text: str) -> ir.Term:
+        return rw.rewrite(_cond(text))
+
+    assert q("(-1)//s") is q("-1") and q("Mod(-1, s)") is q("s - 1")
+    assert q("Mod(-1, -s)") is q("-1") and q("1//(-s)") is q("-1") and q("Mod(1, -s)") is q("1 - s")
+    assert q("(-6*((-s)//4) - 1)//(-2*((-s)//4))") is q("2")
+    assert q("Mod(3*s*t + 1, s)") is q("1")
+    assert c("Ne(s*(t//4 - 1), 1)") is ir.TRUE  # a product with a factor >= 2 is never 1
+    assert c("Eq(s*t - 32, 0)") is not ir.FALSE  # s = 2, t = 16: a point
+    assert c("Eq(s*t - 15, 0)") is ir.FALSE  # t >= 16 cannot divide 15
