@@ -213,10 +213,17 @@ class Z3Failed(Exception):
 
 
 def _rlimit_count(s: z3.Solver | z3.Optimize) -> int:
-    """The context's resource counter (z3 reports it in every solver's statistics)."""
+    """The context's resource counter (z3 reports it in every solver's statistics). Looked up
+    from the end: z3 lists it among the last few of what can be a hundred counters after a
+    check, and ``get_key_value`` reads every key before it (two lookups per check)."""
     try:
-        return int(s.statistics().get_key_value("rlimit count"))
-    except z3.Z3Exception:  # pragma: no cover - every z3 since 4.5 reports it
+        st = s.statistics()
+        ref, stats = st.ctx.ref(), st.stats
+        for idx in range(len(st) - 1, -1, -1):
+            if z3.Z3_stats_get_key(ref, stats, idx) == "rlimit count":
+                return int(z3.Z3_stats_get_uint_value(ref, stats, idx))
+        return 0  # pragma: no cover - every z3 since 4.5 reports it
+    except z3.Z3Exception:  # pragma: no cover
         return 0
 
 
