@@ -227,6 +227,12 @@ def _rlimit_count(s: z3.Solver | z3.Optimize) -> int:
         return 0
 
 
+def _assert(s: z3.Solver, e: z3.BoolRef) -> None:
+    """``s.add(e)`` for a formula known to be Boolean and of the solver's context: z3's Python
+    layer re-checks each argument's sort first, which cost as much as the assertion itself."""
+    z3.Z3_solver_assert(s.ctx.ref(), s.solver, e.as_ast())
+
+
 class Checker:
     """z3 behind pysmt's translation; formulas are converted once and switched by selectors."""
 
@@ -252,15 +258,19 @@ class Checker:
         self.units = 0  # resource units this checker's checks used
         self._sym_z3 = {s.name: self.conv.convert(self.enc.symbol(s.name, s.is_bool)) for s in problem.symbols}
         for s in problem.symbols:
-            self._add(self.enc.range_constraint(s))
-            self._ranges_z3.append(self.conv.convert(self.enc.range_constraint(s)))
+            r = self._z3(self.enc.range_constraint(s))
+            _assert(self.solver, r)
+            self._ranges_z3.append(r)
 
     # -------------------------------------------------------------- building
-    def _add(self, f: object) -> None:
+    def _z3(self, f: object) -> z3.BoolRef:
         try:
-            self.solver.add(self.conv.convert(f))
+            return self.conv.convert(f)  # type: ignore[no-any-return]
         except (PysmtException, z3.Z3Exception) as e:  # pragma: no cover - translation bug
             raise InternalError(f"could not hand a formula to z3: {e}") from e
+
+    def _add(self, f: object) -> None:
+        _assert(self.solver, self._z3(f))
 
     def _sync_definitions(self) -> None:
         defs = self.enc.definitions
@@ -299,12 +309,10 @@ class Checker:
         self._lits.append(lit)
         self._by_zid[lit.get_id()] = h
         self._lit_terms.append(t)
-        try:
-            impl = z3.Implies(lit, self.conv.convert(f))
-            self._lit_impl.append(impl)
-            self.solver.add(impl)
-        except (PysmtException, z3.Z3Exception) as e:  # pragma: no cover
-            raise InternalError(f"could not hand a formula to z3: {e}") from e
+        body = self._z3(f)
+        impl = z3.BoolRef(z3.Z3_mk_implies(self.ctx.ref(), lit.as_ast(), body.as_ast()), self.ctx)
+        self._lit_impl.append(impl)
+        _assert(self.solver, impl)
         self._sync_definitions()
         return h
 
@@ -344,7 +352,8 @@ class Checker:
             self.deadline.ensure_time()
             return Outcome(UNKNOWN, reason="timeout")
         s = z3.Solver(ctx=self.ctx)
-        s.add(*forms)
+        for f in forms:
+            _assert(s, f)
         return self._run(s, [self._lits[h] for h in hs], budget, cost)
 
     def _run(self, s: z3.Solver, lits: list[z3.BoolRef], budget: int | None,
