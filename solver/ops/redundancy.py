@@ -304,6 +304,11 @@ class _Run:
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
             self.verdict[i] = UNKNOWN
             return UNKNOWN
+        if self.pool.search(i, self.syms[i], self.kept_mask) is not None:
+            self.levers["points"] += 1
+            self.avoided += 1
+            self.verdict[i] = REQUIRED
+            return REQUIRED
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
         # guards a model violates (once extended with the hints), until unsat, a verified
