@@ -24,9 +24,7 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 
 * ``rewrite``: every term is first put in ``rewrite``'s canonical form under the ranges and the
   asserts' facts; a guard that becomes a constant is decided, two guards with one canonical form
-  are duplicates, and z3 only ever sees the (smaller, division-light) canonical forms; before an
-  ``always_true`` check, ``simplify_rules.Decider`` (intervals of shared factors, floors
-  eliminated from comparisons) may prove the canonical form true under the ranges alone;
+  are duplicates, and z3 only ever sees the (smaller, division-light) canonical forms;
 * ``points``: ``sampling.Pool`` points of ``ranges & A`` (hints, moves from them, z3 models):
   one where ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set
   holds proves ``required`` — re-checked on the original terms first;
@@ -52,7 +50,6 @@ from solver.ops.operation import Back, Operation, Result
 from solver.reason import equalities, facts, periodic, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
-from solver.reason.simplify_rules import Decider
 from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, units
 from solver.smt.optimize import is_linear
 
@@ -101,7 +98,6 @@ class _Run:
                        "z3": 0}
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
-        self._decider: Decider | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
@@ -221,13 +217,6 @@ class _Run:
                 continue
             if self.deadline.remaining() < floor:
                 continue
-            # structure the canonical form's intervals lose (shared factors, floors eliminated):
-            # s//4 - (s//4)*(t//4) + 1 <= 0 under s, t >= 16 is (s//4)*(1 - t//4) + 1 <= 0
-            if self.decider().decide(self.can[i]) is True:  # type: ignore[arg-type]
-                self.verdict[i] = ALWAYS_TRUE
-                self.avoided += 1
-                self.levers["rewrite"] += 1
-                continue
             out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(pending) - k))
             self.levers["z3"] += 1
             if out.status == UNSAT:
@@ -237,12 +226,6 @@ class _Run:
             elif self.by_periodic(i, [], z3_budget=self.first_budget(len(pending) - k)) is not None:
                 self.verdict[i] = ALWAYS_TRUE
                 self.levers["periodic"] += 1
-
-    def decider(self) -> Decider:
-        """Structural decisions under the ranges and the asserts alone (``simplify_rules.Decider``)."""
-        if self._decider is None:
-            self._decider = Decider(rewrite.Rewriter(self.base_env))
-        return self._decider
 
     def removal_order(self, idx: list[int]) -> list[int]:
         if self.p.options.prefer == "order":
