@@ -251,3 +251,29 @@ def test_small_dividends_and_symbolic_multiples_leave_the_floor() -> None:
     assert c("Ne(s*(t//4 - 1), 1)") is ir.TRUE  # a product with a factor >= 2 is never 1
     assert c("Eq(s*t - 32, 0)") is not ir.FALSE  # s = 2, t = 16: a point
     assert c("Eq(s*t - 15, 0)") is ir.FALSE  # t >= 16 cannot divide 15
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(terms(), terms(), terms(), st.integers(-6, 6), boxes)
+def test_common_factor_is_a_polynomial_identity(g: str, a: str, b: str, k: int,
+                                                box: tuple[tuple[int, int], ...]) -> None:
+    """``common_factor(x, y) = (f, x', y')``: ``x = f*x'`` and ``y = f*y'`` at every point, so
+    ``x/y = x'/y'`` wherever ``y != 0`` (the cancellation ``rewrite`` takes)."""
+    from solver.reason.polynomials import common_factor
+
+    def q(text: str) -> ir.Term:
+        return load_problem({"queries": [text], "options": {"default_min": None}}).queries[0].term
+
+    x, y = q(f"{k}*({g})*({a})"), q(f"({g})*({b})")
+    got = common_factor(x, y)
+    if got is None:
+        return
+    f, x1, y1 = got
+    for pt in _points(box):
+        try:
+            vx, vy = evaluate(x, pt), evaluate(y, pt)
+        except ZeroDivisionError:
+            continue
+        assert evaluate(ir.mk_mul(f, x1), pt) == vx and evaluate(ir.mk_mul(f, y1), pt) == vy, (g, a, b, k, pt)
+        if vy:
+            assert vx // vy == evaluate(x1, pt) // evaluate(y1, pt)
