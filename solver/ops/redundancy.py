@@ -25,9 +25,10 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 * ``rewrite``: every term is first put in ``rewrite``'s canonical form under the ranges and the
   asserts' facts; a guard that becomes a constant is decided, two guards with one canonical form
   are duplicates, and z3 only ever sees the (smaller, division-light) canonical forms;
-* ``points``: ``sampling.Pool`` points of ``ranges & A`` (hints, moves from them, z3 models):
-  one where ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set
-  holds proves ``required`` — re-checked on the original terms first;
+* ``points``: ``reason.points.Pool`` points of ``ranges & A`` (hints, moves from them, z3 models,
+  and before a z3 check a targeted search moving ``g``'s own symbols from the hints): one where
+  ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set holds
+  proves ``required`` — re-checked on the original terms first;
 * ``facts``: ``g`` rewritten under the atoms of the asserts and of the other kept guards becomes
   ``True``: redundant, implied by the guards whose facts were consulted;
 * ``equalities``: union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``reason.equalities``):
