@@ -9,7 +9,9 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
 - **symguard cold**: ``symguard redundancy FILE`` in a fresh process (wall time, imports
   included; bytecode cached in a temporary ``PYTHONPYCACHEPREFIX`` as an installed package has
   it); **warm**: ``solver.run`` in this process, median of ``--repeat`` (parse and
-  canonicalization included). Dropped, kept, unknown, z3 checks issued, checks avoided and how
+  canonicalization included). **cold cpu** / **warm cpu**: the same runs' CPU time (the child's
+  user + system time; this process's ``time.process_time``, median of the warm runs) —
+  on a shared, loaded machine the figure to compare. Dropped, kept, unknown, z3 checks issued, checks avoided and how
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
   point), ``facts`` (rewritten to True under the other kept guards' facts), ``eqs`` (implied
@@ -43,6 +45,7 @@ import io
 import json
 import os
 import pstats
+import resource
 import signal
 import statistics
 import subprocess
@@ -163,7 +166,8 @@ def torch_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any] | No
 # ------------------------------------------------------------------ symguard
 
 def symguard_cold(path: Path, pycache: str, doc: dict[str, Any] | None = None) -> tuple[float, dict[str, Any]]:
-    """``symguard redundancy`` in a fresh process; ``doc`` (when given) replaces the file's content."""
+    """``symguard redundancy`` in a fresh process; ``doc`` (when given) replaces the file's content.
+    Milliseconds of wall time; the child's CPU time is left in ``COLD_CPU_MS[-1]``."""
     if doc is not None:
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tmp:
             json.dump(doc, tmp)
@@ -176,20 +180,34 @@ def symguard_cold(path: Path, pycache: str, doc: dict[str, Any] | None = None) -
     env["PYTHONPYCACHEPREFIX"] = pycache
     exe = Path(sys.executable).parent / "symguard"
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _children_cpu()
     out = subprocess.run([*cmd, "redundancy", str(path)], capture_output=True, text=True, env=env, check=False)
     ms = (time.perf_counter() - t0) * 1000
+    COLD_CPU_MS.append((_children_cpu() - c0) * 1000)
     return ms, json.loads(out.stdout)
 
 
-def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, dict[str, Any], list[dict[str, Any]]]:
-    """Median milliseconds, the last result and every result (for the stability column)."""
-    times, runs = [], []
+COLD_CPU_MS: list[float] = []
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+
+
+
+def symguard_warm(doc: dict[str, Any], repeat: int) -> tuple[float, float, dict[str, Any], list[dict[str, Any]]]:
+    """Median wall and CPU milliseconds (CPU: this process's ``time.process_time``, what a loaded
+    machine does not inflate), the last result and every result (for the stability column)."""
+    times, cpu, runs = [], [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         runs.append(run("redundancy", doc))
         times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), runs[-1], runs
+        cpu.append((time.process_time() - c0) * 1000)
+    return statistics.median(times), statistics.median(cpu), runs[-1], runs
 
 
 def stability(results: list[dict[str, Any]]) -> str:
@@ -269,12 +287,13 @@ def main(argv: list[str] | None = None) -> int:
     files = instances(a.paths)
     print(f"{len(files)} instances; python {sys.version.split()[0]}, z3 {z3.get_version_string()}, "
           f"{os.cpu_count()} cpus")
-    head = ("| instance | guards | dropped | kept | unknown | unsup | cold ms | warm ms | stable | checks | avoided | "
+    head = ("| instance | guards | dropped | kept | unknown | unsup | cold ms | warm ms | cold cpu | warm cpu | stable | "
+            "checks | avoided | "
             f"{'/'.join(LEVER_NAMES)} | plain z3 ms | plain dropped | plain unknown | plain checks | "
             "torch ms | torch dropped | plain/warm | torch/warm |" + (" shrink optimal | shrink ms |" if a.shrink else ""))
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
-    tot = {"cold": 0.0, "warm": 0.0, "plain": 0.0, "torch": 0.0}
+    tot = {"cold": 0.0, "warm": 0.0, "cold_cpu": 0.0, "warm_cpu": 0.0, "plain": 0.0, "torch": 0.0}
     profiles = []
     with tempfile.TemporaryDirectory() as pycache:
         symguard_cold(files[0], pycache) if files else None  # fill the bytecode cache once
@@ -283,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
             if a.skip_unsupported:
                 doc["options"] = {**doc.get("options", {}), "on_unsupported": "skip"}
             cold_ms, cold = symguard_cold(f, pycache, doc if a.skip_unsupported else None)
+            cold_cpu = COLD_CPU_MS[-1]
             colds = [cold] + [symguard_cold(f, pycache, doc if a.skip_unsupported else None)[1]
                               for _ in range(a.cold_runs - 1)]
             name = f"{f.parent.name}/{f.stem}"
@@ -290,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                 err = cold["error"]
                 print(f"| {name} | error: {err['code']} at {err.get('where')}: {err['message'][:80]} |", flush=True)
                 continue
-            warm_ms, warm, runs = symguard_warm(doc, max(a.repeat, a.stability))
+            warm_ms, warm_cpu, warm, runs = symguard_warm(doc, max(a.repeat, a.stability))
             s = summary(warm)
             if cold["minimal"] != warm["minimal"] and not (s["unknown"] or summary(cold)["unknown"]):
                 print(f"NOTE: {f.name}: cold and warm minimal sets differ")  # would be a determinism bug
@@ -304,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
                 sh_ms, sh = symguard_shrink(doc)
                 shrink = f" {sh.get('optimal', sh['status'])} | {sh_ms:.0f} |"
             print(f"| {name} | {s['guards']} | {s['dropped']} | {s['kept']} | {s['unknown']} | {s['unsupported']} | "
-                  f"{cold_ms:.0f} | {warm_ms:.0f} | {stability([*colds, *runs])} | {s['checks']} | {s['avoided']} | "
+                  f"{cold_ms:.0f} | {warm_ms:.0f} | {cold_cpu:.0f} | {warm_cpu:.0f} | {stability([*colds, *runs])} | "
+                  f"{s['checks']} | {s['avoided']} | "
                   f"{levers} | "
                   f"{fmt(plain and plain['ms'])} | {fmt(plain and plain['dropped'])} | "
                   f"{fmt(plain and plain['unknown'])} | {fmt(plain and plain['checks'])} | {fmt(tms)} | "
@@ -313,11 +334,14 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
             tot["cold"] += cold_ms
             tot["warm"] += warm_ms
+            tot["cold_cpu"] += cold_cpu
+            tot["warm_cpu"] += warm_cpu
             tot["plain"] += plain["ms"] if plain else 0.0
             tot["torch"] += tr["ms"] if tr else 0.0
             if a.profile:
                 profiles.append(f"### {name}\n{profile(doc)}")
-    print(f"\ntotals ms: symguard cold {tot['cold']:.0f}, warm {tot['warm']:.0f}; plain z3 {tot['plain']:.0f}; "
+    print(f"\ntotals ms: symguard cold {tot['cold']:.0f}, warm {tot['warm']:.0f} (CPU: cold {tot['cold_cpu']:.0f}, "
+          f"warm {tot['warm_cpu']:.0f}); plain z3 {tot['plain']:.0f}; "
           f"torch {tot['torch']:.0f} (torch stopped runs count as their limit)")
     for p in profiles:
         print("\n" + p)

@@ -91,6 +91,17 @@ KNOWN: list[tuple[str, dict[str, Any], dict[str, str], list[str]]] = [
     ("floordiv_range", {"symbols": {"s0": {"min": 0, "max": 100}},
                         "guards": ["s0 // 8 >= 2", "s0 >= 16", "Max(s0, 3) >= 16"]},
      {"g0": "required", "g1": "redundant", "g2": "redundant"}, ["g0"]),  # s0 // 8 >= 2 <=> s0 >= 16
+    # FocalNet's reshape sizes: w*w // (2*w) with w = s//4 is s//8 (the shared w cancels), so
+    # g3 is g2 spelled twice over and g4 (s >= 16) follows from s = 0 mod 16
+    ("shared_factor", {"symbols": {"s": {"min": 2, "hint": 64}},
+                       "guards": ["Eq(Mod(s, 4), 0)", "Eq(Mod(s//4, 2), 0)", "Eq(Mod(s//8, 2), 0)",
+                                  "Eq(Mod(((s//4)*(s//4))//(2*(s//4)), 2), 0)", "((s//4)*(s//4))//(2*(s//4)) >= 2"]},
+     {"g0": "required", "g1": "required", "g2": "required", "g3": "redundant", "g4": "redundant"},
+     ["g0", "g1", "g2"]),
+    # a product of sizes with a factor >= 2 is never 1; CeilDiv's -((-s)//4) within one period
+    ("never_one", {"symbols": {"s": {"min": 2, "hint": 8}, "t": {"min": 2, "hint": 40}},
+                   "guards": ["Ne(s*(t//20 - 1), 1)", "Ne(Mod(-1, -s), 0)", "t >= 40"]},
+     {"g0": "always_true", "g1": "always_true", "g2": "required"}, ["g2"]),
 ]
 
 
@@ -100,6 +111,15 @@ def test_known_answers(name: str, doc: dict[str, Any], verdicts: dict[str, str],
     assert {g["id"]: g["verdict"] for g in res["guards"]} == verdicts
     if res["status"] == "sat":
         assert res["minimal"] == minimal
+
+
+def test_products_and_small_dividends_settle_without_z3() -> None:
+    """The shapes above need no solver call: their canonical forms are constants."""
+    doc = {"symbols": {"s": {"min": 16, "hint": 64}, "t": {"min": 16, "hint": 64}},
+           "guards": ["Ne(s*(t//20 - 1), 1)", "Eq((-6*((-s)//4) - 1)//(-2*((-s)//4)), 2)", "s >= 64"]}
+    res = run("redundancy", doc)
+    assert [g["verdict"] for g in res["guards"]] == ["always_true", "always_true", "required"]
+    assert res["stats"]["checks"] == 0
 
 
 def test_implied_by_is_in_input_order() -> None:

@@ -39,6 +39,15 @@ def terms() -> st.SearchStrategy[str]:
             st.tuples(t, t).map(lambda p: f"FloorDiv(({p[0]})*({p[1]}), {p[1]})"),
             st.tuples(t, t).map(lambda p: f"Mod({p[0]}, ({p[0]})*({p[1]}))"),
             st.tuples(t, t).map(lambda p: f"FloorDiv({p[0]}, {p[1]})"),
+            # a factor shared by dividend and divisor (a reshape's numel // (k * width))
+            st.tuples(t, t, st.integers(-3, 4)).map(lambda p: f"FloorDiv(({p[0]})*({p[1]}), {p[2]}*({p[0]}))"),
+            st.tuples(t, t, t).map(lambda p: f"Mod(2*({p[0]})*({p[1]}), ({p[0]})*({p[2]}))"),
+            st.tuples(t, t).map(lambda p: f"FloorDiv(4*({p[0]}) + 4, 6*({p[0]}) + 6 + 0*({p[1]}))"),
+            # multiples of a symbolic divisor, small dividends of either sign (CeilDiv's -(-x//d))
+            st.tuples(t, t, t).map(lambda p: f"FloorDiv(3*({p[0]})*({p[1]}) + {p[2]}, ({p[0]}))"),
+            st.tuples(t, t, t).map(lambda p: f"Mod(({p[0]})*({p[1]}) - {p[2]}, -2*({p[0]}))"),
+            st.tuples(t, st.integers(-3, 3)).map(lambda p: f"FloorDiv({p[1]}, ({p[0]}))"),
+            st.tuples(t, st.integers(-3, 3)).map(lambda p: f"Mod({p[1]}, -({p[0]}))"),
             st.tuples(t, t).map(lambda p: f"Max(1, {p[0]}, {p[1]})"),
             st.tuples(t, t).map(lambda p: f"Min({p[0]}, {p[1]})"),
         )
@@ -207,3 +216,64 @@ def test_a_product_that_may_vanish_splits_exactly(f: str, a: str, rel: str, k: i
 def test_ne_of_a_product_and_its_factor_is_the_factor_nonzero() -> None:
     rw = rewrite.Rewriter(rewrite.Env({"a": (2, None), "b": (2, None)}))
     assert rw.rewrite(_cond("Ne((a//4)*(b//4 + 2), a//4)")) == rw.rewrite(_cond("Ne(a//4, 0)"))
+
+
+def test_shared_factors_of_dividend_and_divisor_cancel() -> None:
+    """FocalNet's ``(w*w)//(2*w)`` with ``w = s//4`` is ``s//8``: once the shared ``w`` cancels, the
+    nested floor of literals folds, and z3 sees no non-linear division."""
+    rw = rewrite.Rewriter(rewrite.Env({"s": (2, None), "t": (2, None)}))
+
+    def q(text: str) -> ir.Term:
+        return rw.rewrite(load_problem({"queries": [text]}).queries[0].term)
+
+    assert q("((s//4)*(s//4))//(2*(s//4))") is q("s//8")
+    assert q("((s//4)*(s//4))//(4*(s//4))") is q("s//16")
+    assert q("Mod((s//4)*(s//4), 2*(s//4))") is q("(s//4)*Mod(s//4, 2)")
+    assert q("(6*s*t + 3*s)//(3*s*t)") is q("(2*t + 1)//t")
+    assert q("(2*s + 2)//(4*s + 4)") is ir.ZERO
+    assert q("(s*t)//(t*s*s)") is q("1//s")
+
+
+def test_small_dividends_and_symbolic_multiples_leave_the_floor() -> None:
+    """CeilDiv spelled ``-((-x)//d)`` and sizes divided by sizes: exact for either sign."""
+    rw = rewrite.Rewriter(rewrite.Env({"s": (2, None), "t": (16, None)}))
+
+    def q(text: str) -> ir.Term:
+        return rw.rewrite(load_problem({"queries": [text]}).queries[0].term)
+
+    def c(text: str) -> ir.Term:
+        return rw.rewrite(_cond(text))
+
+    assert q("(-1)//s") is q("-1") and q("Mod(-1, s)") is q("s - 1")
+    assert q("Mod(-1, -s)") is q("-1") and q("1//(-s)") is q("-1") and q("Mod(1, -s)") is q("1 - s")
+    assert q("(-6*((-s)//4) - 1)//(-2*((-s)//4))") is q("2")
+    assert q("Mod(3*s*t + 1, s)") is q("1")
+    assert c("Ne(s*(t//4 - 1), 1)") is ir.TRUE  # a product with a factor >= 2 is never 1
+    assert c("Eq(s*t - 32, 0)") is not ir.FALSE  # s = 2, t = 16: a point
+    assert c("Eq(s*t - 15, 0)") is ir.FALSE  # t >= 16 cannot divide 15
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(terms(), terms(), terms(), st.integers(-6, 6), boxes)
+def test_common_factor_is_a_polynomial_identity(g: str, a: str, b: str, k: int,
+                                                box: tuple[tuple[int, int], ...]) -> None:
+    """``common_factor(x, y) = (f, x', y')``: ``x = f*x'`` and ``y = f*y'`` at every point, so
+    ``x/y = x'/y'`` wherever ``y != 0`` (the cancellation ``rewrite`` takes)."""
+    from solver.reason.polynomials import common_factor
+
+    def q(text: str) -> ir.Term:
+        return load_problem({"queries": [text], "options": {"default_min": None}}).queries[0].term
+
+    x, y = q(f"{k}*({g})*({a})"), q(f"({g})*({b})")
+    got = common_factor(x, y)
+    if got is None:
+        return
+    f, x1, y1 = got
+    for pt in _points(box):
+        try:
+            vx, vy = evaluate(x, pt), evaluate(y, pt)
+        except ZeroDivisionError:
+            continue
+        assert evaluate(ir.mk_mul(f, x1), pt) == vx and evaluate(ir.mk_mul(f, y1), pt) == vy, (g, a, b, k, pt)
+        if vy:
+            assert vx // vy == evaluate(x1, pt) // evaluate(y1, pt)

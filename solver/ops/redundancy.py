@@ -25,9 +25,10 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 * ``rewrite``: every term is first put in ``rewrite``'s canonical form under the ranges and the
   asserts' facts; a guard that becomes a constant is decided, two guards with one canonical form
   are duplicates, and z3 only ever sees the (smaller, division-light) canonical forms;
-* ``points``: ``sampling.Pool`` points of ``ranges & A`` (hints, moves from them, z3 models):
-  one where ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set
-  holds proves ``required`` — re-checked on the original terms first;
+* ``points``: ``reason.points.Pool`` points of ``ranges & A`` (hints, moves from them, z3 models,
+  and before a z3 check a targeted search moving ``g``'s own symbols from the hints): one where
+  ``g`` fails refutes ``always_true``; one where ``g`` fails and the rest of the kept set holds
+  proves ``required`` — re-checked on the original terms first;
 * ``facts``: ``g`` rewritten under the atoms of the asserts and of the other kept guards becomes
   ``True``: redundant, implied by the guards whose facts were consulted;
 * ``equalities``: union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``reason.equalities``):
@@ -97,6 +98,7 @@ class _Run:
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "periodic": 0,
                        "z3": 0}
         self.ch: Checker | None = None
+        self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
@@ -286,6 +288,11 @@ class _Run:
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
             self.verdict[i] = UNKNOWN
             return UNKNOWN
+        if self.pool.search(i, self.syms[i], self.kept_mask) is not None:
+            self.levers["points"] += 1
+            self.avoided += 1
+            self.verdict[i] = REQUIRED
+            return REQUIRED
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
         # guards a model violates (once extended with the hints), until unsat, a verified
@@ -520,11 +527,20 @@ class _Run:
         self.minimal_unsat = kept
 
     def core_guards(self, core: tuple[int, ...], exclude: int) -> list[int]:
-        by_handle = {self.sel(j): j for j in range(len(self.guards))
-                     if self.can[j] is not None and self.rep[j] == j and j != exclude}
+        """The guards whose selectors an unsat core names (read back from the handles: building
+        a selector for every guard to invert the map would translate guards no check needs)."""
+        if self._by_term is None:  # canonical term -> its representative guard (duplicates share one)
+            self._by_term = {t: j for j, t in enumerate(self.can) if t is not None and self.rep[j] == j}
+        ch = self.checker()
         # a guard spelled like an assert shares its selector: that handle is the assert's, not the guard's
         asserted = set(self.A)
-        return sorted(by_handle[h] for h in core if h in by_handle and h not in asserted)
+        out = set()
+        for h in core:
+            t = ch.selected(h)
+            j = None if t is None or h in asserted else self._by_term.get(t)
+            if j is not None and j != exclude:
+                out.add(j)
+        return sorted(out)
 
     # -------------------------------------------------------------- result
     def report(self, status: str) -> dict[str, Any]:

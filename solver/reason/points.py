@@ -20,7 +20,7 @@ from typing import Any
 
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
-from solver.ir.pyeval import Value, _one, holds
+from solver.ir.pyeval import Value, _one
 from solver.ir.terms import Term
 
 MAX_POINTS = 1500
@@ -53,6 +53,7 @@ class Pool:
         self._fast = _compile(order, terms, self._names)
         self.evaluated = 0
         self._last: tuple[object, int] = (None, 0)
+        self._orders: dict[Term, list[Term]] = {}  # original terms: their DAG, children first
 
     # -------------------------------------------------------------- building
     def add(self, point: dict[str, Value]) -> bool:
@@ -65,7 +66,7 @@ class Pool:
             v = point.get(s.name)
             if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):  # type: ignore[operator]
                 return False
-        if not all(holds(a, point) for a in self.asserts):
+        if not all(self._holds(a, point) for a in self.asserts):
             return False
         self.points.append(point)
         self.masks.append(self._mask(point))
@@ -158,7 +159,7 @@ class Pool:
 
     def holds_all(self, pt: dict[str, Value], idx: Iterable[int]) -> bool:
         """Every guard of ``idx`` holds at ``pt`` (original terms)."""
-        return all(self.originals[j] is None or holds(self.originals[j], pt) for j in idx)  # type: ignore[arg-type]
+        return all(t is None or self._holds(t, pt) for j in idx for t in (self.originals[j],))
 
     def refuting(self, i: int, kept_mask: int) -> dict[str, Value] | None:
         """A point where guard ``i`` fails and every other kept guard holds (verified)."""
@@ -171,12 +172,27 @@ class Pool:
     def verify(self, pt: dict[str, Value], i: int, kept_mask: int | None) -> bool:
         """On the original terms: ``i`` fails at ``pt`` and every kept guard but ``i`` holds."""
         g = self.originals[i]
-        if g is None or holds(g, pt):
+        if g is None or self._holds(g, pt):
             return False
         if kept_mask is None:
             return True
-        return all(t is None or holds(t, pt) for j in _bits(kept_mask) if j != i
+        return all(t is None or self._holds(t, pt) for j in _bits(kept_mask) if j != i
                    for t in (self.originals[j],))
+
+    def _holds(self, t: Term, pt: dict[str, Value]) -> bool:
+        """``pyeval.holds`` with each term's DAG order kept: verification evaluates the same
+        original guards at many points, and walking the DAG again each time cost as much as
+        evaluating it."""
+        order = self._orders.get(t)
+        if order is None:
+            order = self._orders[t] = ir.iter_dag(t)
+        val: dict[Term, Value] = {}
+        try:
+            for n in order:
+                val[n] = _one(n, [val[a] for a in n.args], pt)
+        except ZeroDivisionError:
+            return False  # a zero divisor: the guard cannot pass (pyeval.holds)
+        return bool(val[t])
 
 
 def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[str]) -> Any:

@@ -2,6 +2,8 @@
 
 * ``divide(a, b)``: ``q`` with ``a = b*q`` as polynomials (up to the content and sign of sum
   factors), which makes ``(k*d)//d = k`` and ``Mod(k*d, d) = 0`` recognizable;
+* ``common_factor(a, b)``: ``g, a', b'`` with ``a = g*a'`` and ``b = g*b'``, which makes
+  ``(x*x)//(2*x) = x//2`` recognizable (a reshape's ``numel // (k * width)``);
 * ``fold_add``: a sum over ``x``, ``x//c`` and ``Mod(x, c)`` rewritten with ``x = c*(x//c) + Mod(x, c)``
   to the spelling with fewest monomials;
 * ``mul``: a product with the content of each sum factor pulled into the coefficient;
@@ -11,13 +13,14 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
 from solver.reason.intervals import mul_iv
 
-__all__ = ["content", "div_linear", "divide", "fold_add", "mul", "mul_iv"]
+__all__ = ["common_factor", "content", "div_linear", "divide", "fold_add", "mul", "mul_iv"]
 
 
 def content(coefs: Mapping[Term, int], const: int) -> int:
@@ -111,6 +114,49 @@ def _quotient(ma: tuple[int, list[Term]] | None, v: int, vb: int, fb: list[Term]
     if (c0 * v) % vb:
         return None
     return ir.mk_mul(ir.mk_int(c0 * v // vb), *fa)
+
+
+def common_factor(a: Term, b: Term) -> tuple[Term, Term, Term] | None:
+    """``(g, a', b')`` with ``a = g*a'`` and ``b = g*b'`` as polynomials, ``g`` the positive content
+    times the factors every monomial of both shares (a sum counts as one factor when no atom is
+    shared), or None when ``g`` is 1. Wherever ``b != 0`` (so ``g != 0``) the rationals ``a/b``
+    and ``a'/b'`` are equal: ``a//b = a'//b'`` and ``Mod(a, b) = g*Mod(a', b')``, any signs."""
+    for view in (_expanded, _whole):
+        ma, mb = view(a), view(b)
+        if ma is None or mb is None:
+            continue
+        g = 0
+        shared: Counter[Term] | None = None
+        for c, fs in (*ma, *mb):
+            g = math.gcd(g, c)
+            shared = Counter(fs) if shared is None else shared & Counter(fs)
+        if g == 0 or shared is None or (g == 1 and not shared):
+            continue
+        return ir.mk_mul(ir.mk_int(g), *shared.elements()), _without(ma, g, shared), _without(mb, g, shared)
+    return None
+
+
+def _without(mono: list[tuple[int, list[Term]]], g: int, shared: Counter[Term]) -> Term:
+    """The sum of ``mono`` with ``g`` and the ``shared`` factors divided out of every monomial."""
+    return ir.mk_add(*(ir.mk_mul(ir.mk_int(c // g), *(Counter(fs) - shared).elements()) for c, fs in mono))
+
+
+def _expanded(t: Term) -> list[tuple[int, list[Term]]] | None:
+    """``t`` as its monomials ``(coefficient, factors)``, the constant one with no factors."""
+    coefs, const = ir.linear(t)
+    out = []
+    for m, v in coefs.items():
+        c, fs = _factors(m)
+        out.append((v * c, fs))
+    if const:
+        out.append((const, []))
+    return out or None
+
+
+def _whole(t: Term) -> list[tuple[int, list[Term]]] | None:
+    """``t`` as one monomial whose sum factors are normalized (content and sign pulled out)."""
+    m = _monomial(t)
+    return None if m is None or not m[0] else [m]
 
 
 def mul(a: list[Term]) -> Term:

@@ -10,6 +10,12 @@ where the term's divisors are non-zero:
   spelling with fewest monomials (``s - Mod(s, 4)`` -> ``4*(s//4)``, ``x - 4*(x//4)`` -> ``Mod(x, 4)``);
 * ``(c*L + R)//c = L + R//c``, ``Mod(c*L + R, c) = Mod(R, c)``, ``Mod(y, k*c) ≡ y (mod c)`` inside
   ``Mod(·, c)``, ``(x//a)//b = x//(a*b)`` for positive literals, ``(k*d)//d = k``, ``Mod(k*d, d) = 0``;
+* a factor shared by dividend and divisor cancels: ``(g*a)//(g*b) = a//b``, ``Mod(g*a, g*b) =
+  g*Mod(a, b)`` (``(x*x)//(2*x) = x//2``: exact rationals, any sign of ``g``); multiples of a
+  symbolic divisor leave the floor, ``(b*q + r)//b = q + r//b``, ``Mod(b*q + r, b) = Mod(r, b)``;
+  a dividend within one period of the divisor, either sign (``-b <= a < 0``: ``a//b = -1``);
+* ``f*Q + k == 0`` is false where a factor ``f`` of every monomial but the literal ``k`` has
+  ``|f| > |k|`` (``f`` would divide ``k``);
 * the content of a sum inside a product is pulled into the coefficient (``(16q + 16) = 16*(q + 1)``);
 * interval facts: a term whose interval is one point is that constant, a ``Max``/``Min`` argument
   dominated by another is dropped, a comparison decided by its interval is a constant.
@@ -30,7 +36,7 @@ from solver.ir import terms as ir
 from solver.ir.terms import Term
 from solver.reason.facts import FULL, Env, Interval, Src
 from solver.reason.intervals import floordiv_iv, mod_iv
-from solver.reason.polynomials import content, div_linear, divide, fold_add, mul, mul_iv
+from solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
 
@@ -255,7 +261,24 @@ class Rewriter:
             zf, zq = self.rewrite(ir.mk_eq(f, ir.ZERO)), self.rewrite(ir.mk_eq(q, ir.ZERO))
             if ir.BCONST in (zf.kind, zq.kind):
                 return ir.mk_or(zf, zq)
+        if r.kind == ir.EQ and self._no_divisor(e):
+            return ir.FALSE
         return r
+
+    def _no_divisor(self, e: Term) -> bool:
+        """``f*Q + k == 0`` (``k`` a non-zero literal, ``f`` a factor of every other monomial) has
+        no integer point when ``|f| > |k|`` everywhere: ``f`` would divide ``k``. (``v1*(s//20 - 1)
+        == 1`` with ``v1 >= 2``: a product of sizes is never 1 when one factor is at least 2.)"""
+        coefs, k = ir.linear(e)
+        if k == 0 or not coefs:
+            return False
+        body = ir.from_linear(coefs, 0)
+        for f in _candidate_factors(e):
+            lo, hi = self.interval(f)
+            if ((lo is not None and lo > abs(k)) or (hi is not None and hi < -abs(k))) and \
+                    factor_out(body, f) is not None:
+                return True
+        return False
 
     def _excluded_zero(self, e: Term) -> bool:
         """``c*m + k == 0`` where ``m != -k/c`` is a fact."""
@@ -283,8 +306,15 @@ class Rewriter:
         q = divide(a, b)
         if q is not None:
             return q
-        if self._below(a, b):
-            return ir.ZERO
+        shared = common_factor(a, b)
+        if shared is not None:  # (g*a')//(g*b') = a'//b'
+            return self._floordiv(shared[1], shared[2])
+        split = _split_multiples(a, b)
+        if split is not None:  # (b*q + r)//b = q + r//b
+            return self._settle(fold_add(ir.mk_add(split[0], self._floordiv(split[1], b))))
+        period = self._one_period(a, b)
+        if period is not None:
+            return ir.mk_int(period)
         return self._settle(ir.mk_floordiv(a, b))
 
     def _mod(self, a: Term, b: Term) -> Term:
@@ -312,8 +342,15 @@ class Rewriter:
             return self._settle(ir.mk_mod(ir.from_linear(kept, const), b))
         if divide(a, b) is not None:
             return ir.ZERO
-        if self._below(a, b):
-            return a
+        shared = common_factor(a, b)
+        if shared is not None:  # Mod(g*a', g*b') = g*Mod(a', b')
+            return self._settle(mul([shared[0], self._mod(shared[1], shared[2])]))
+        split = _split_multiples(a, b)
+        if split is not None:  # Mod(b*q + r, b) = Mod(r, b)
+            return self._mod(split[1], b)
+        period = self._one_period(a, b)
+        if period is not None:  # a = b*(a//b) + Mod(a, b)
+            return a if period == 0 else self._settle(fold_add(ir.mk_add(a, b)))
         return self._settle(ir.mk_mod(a, b))
 
     def divisor(self, m: Term) -> int:
@@ -339,6 +376,25 @@ class Rewriter:
             if lcm != best and self._ok(src):
                 best = lcm
         return best
+
+    def _one_period(self, a: Term, b: Term) -> int | None:
+        """``a // b`` when ``a`` stays within one period of ``b`` everywhere: 0 for ``0 <= a < b``
+        (``b < a <= 0``), -1 for ``-b <= a < 0`` (``0 < a <= -b``); then ``Mod(a, b)`` is ``a``,
+        respectively ``a + b``. Python's floor semantics for either sign of ``b``: ``-1 // 8 = -1``,
+        ``Mod(-1, 8) = 7``; ``5 // -7 = -1``, ``Mod(5, -7) = -2``."""
+        alo, ahi = self.interval(a)
+        blo, bhi = self.interval(b)
+        if blo is not None and blo >= 1:
+            if alo is not None and alo >= 0:
+                return 0 if self._below(a, b) else None
+            if ahi is not None and ahi <= -1 and _at_least(self.interval(self.rewrite(ir.mk_add(a, b))), 0):
+                return -1
+        elif bhi is not None and bhi <= -1:
+            if ahi is not None and ahi <= 0:
+                return 0 if _at_least(self.interval(self.rewrite(ir.mk_sub(a, b))), 1) else None
+            if alo is not None and alo >= 1 and _at_least(self.interval(self.rewrite(ir.mk_neg(ir.mk_add(a, b)))), 0):
+                return -1
+        return None
 
     def _below(self, a: Term, b: Term) -> bool:
         """``0 <= a < b`` everywhere (then ``a // b = 0`` and ``Mod(a, b) = a``)."""
@@ -370,6 +426,31 @@ class Rewriter:
             if not dominated:
                 keep.append(x)
         return ir.mk_max(*keep) if kind == ir.MAX else ir.mk_min(*keep)
+
+
+def _at_least(iv: Interval, k: int) -> bool:
+    return iv[0] is not None and iv[0] >= k
+
+
+def _split_multiples(a: Term, b: Term) -> tuple[Term, Term] | None:
+    """``(q, r)`` with ``a = b*q + r`` as polynomials, ``q`` the quotients of the monomials of ``a``
+    that a symbolic ``b`` divides exactly (``r`` keeps the rest), or None when there are none or
+    none are left over (exact division is ``divide``'s). Where ``b != 0``, ``b*q/b = q`` is an
+    integer, so ``(b*q + r)//b = q + r//b`` and ``Mod(b*q + r, b) = Mod(r, b)``."""
+    if b.kind == ir.CONST:
+        return None
+    coefs, const = ir.linear(a)
+    q: list[Term] = []
+    rest: dict[Term, int] = {}
+    for m, v in coefs.items():
+        d = divide(ir.mk_mul(ir.mk_int(v), m), b)
+        if d is None:
+            rest[m] = v
+        else:
+            q.append(d)
+    if not q or (not rest and const == 0):
+        return None
+    return ir.mk_add(*q), ir.from_linear(rest, const)
 
 
 def _candidate_factors(e: Term) -> list[Term]:

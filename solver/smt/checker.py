@@ -213,11 +213,24 @@ class Z3Failed(Exception):
 
 
 def _rlimit_count(s: z3.Solver | z3.Optimize) -> int:
-    """The context's resource counter (z3 reports it in every solver's statistics)."""
+    """The context's resource counter (z3 reports it in every solver's statistics). Looked up
+    from the end: z3 lists it among the last few of what can be a hundred counters after a
+    check, and ``get_key_value`` reads every key before it (two lookups per check)."""
     try:
-        return int(s.statistics().get_key_value("rlimit count"))
-    except z3.Z3Exception:  # pragma: no cover - every z3 since 4.5 reports it
+        st = s.statistics()
+        ref, stats = st.ctx.ref(), st.stats
+        for idx in range(len(st) - 1, -1, -1):
+            if z3.Z3_stats_get_key(ref, stats, idx) == "rlimit count":
+                return int(z3.Z3_stats_get_uint_value(ref, stats, idx))
+        return 0  # pragma: no cover - every z3 since 4.5 reports it
+    except z3.Z3Exception:  # pragma: no cover
         return 0
+
+
+def _assert(s: z3.Solver, e: z3.BoolRef) -> None:
+    """``s.add(e)`` for a formula known to be Boolean and of the solver's context: z3's Python
+    layer re-checks each argument's sort first, which cost as much as the assertion itself."""
+    z3.Z3_solver_assert(s.ctx.ref(), s.solver, e.as_ast())
 
 
 class Checker:
@@ -245,15 +258,19 @@ class Checker:
         self.units = 0  # resource units this checker's checks used
         self._sym_z3 = {s.name: self.conv.convert(self.enc.symbol(s.name, s.is_bool)) for s in problem.symbols}
         for s in problem.symbols:
-            self._add(self.enc.range_constraint(s))
-            self._ranges_z3.append(self.conv.convert(self.enc.range_constraint(s)))
+            r = self._z3(self.enc.range_constraint(s))
+            _assert(self.solver, r)
+            self._ranges_z3.append(r)
 
     # -------------------------------------------------------------- building
-    def _add(self, f: object) -> None:
+    def _z3(self, f: object) -> z3.BoolRef:
         try:
-            self.solver.add(self.conv.convert(f))
+            return self.conv.convert(f)  # type: ignore[no-any-return]
         except (PysmtException, z3.Z3Exception) as e:  # pragma: no cover - translation bug
             raise InternalError(f"could not hand a formula to z3: {e}") from e
+
+    def _add(self, f: object) -> None:
+        _assert(self.solver, self._z3(f))
 
     def _sync_definitions(self) -> None:
         defs = self.enc.definitions
@@ -281,18 +298,21 @@ class Checker:
             self._neg_selectors[t] = h
         return h
 
+    def selected(self, handle: int) -> Term | None:
+        """The IR term a ``selector`` handle switches on (None for a negation's handle)."""
+        t = self._lit_terms[handle]
+        return t if t is not None and self._selectors.get(t) == handle else None
+
     def _new_lit(self, f: object, t: Term | None = None) -> int:
         h = len(self._lits)
         lit = z3.Bool(f".p{h}", self.ctx)
         self._lits.append(lit)
         self._by_zid[lit.get_id()] = h
         self._lit_terms.append(t)
-        try:
-            impl = z3.Implies(lit, self.conv.convert(f))
-            self._lit_impl.append(impl)
-            self.solver.add(impl)
-        except (PysmtException, z3.Z3Exception) as e:  # pragma: no cover
-            raise InternalError(f"could not hand a formula to z3: {e}") from e
+        body = self._z3(f)
+        impl = z3.BoolRef(z3.Z3_mk_implies(self.ctx.ref(), lit.as_ast(), body.as_ast()), self.ctx)
+        self._lit_impl.append(impl)
+        _assert(self.solver, impl)
         self._sync_definitions()
         return h
 
@@ -332,7 +352,8 @@ class Checker:
             self.deadline.ensure_time()
             return Outcome(UNKNOWN, reason="timeout")
         s = z3.Solver(ctx=self.ctx)
-        s.add(*forms)
+        for f in forms:
+            _assert(s, f)
         return self._run(s, [self._lits[h] for h in hs], budget, cost)
 
     def _run(self, s: z3.Solver, lits: list[z3.BoolRef], budget: int | None,

@@ -27,12 +27,21 @@ from solver.ir.terms import Term
 FRESH_PREFIX = "."  # SMT-LIB reserves symbols starting with '.' for solvers: no clash with users
 
 
+def _no_type_check(formula: FNode) -> None:
+    return None
+
+
 class Encoding:
     """IR -> pysmt, memoized per node; collects the division definitions it needed."""
 
     def __init__(self, env: Environment | None = None) -> None:
         self.env = env or Environment()
         self.mgr = self.env.formula_manager
+        # IR terms are typed by construction (integer and Boolean kinds never mix), and pysmt
+        # type-checks every node it creates with a walk of its own: skipped for this encoding's
+        # manager (types are still computed on demand where a converter asks, as for an ite).
+        # Building the formulas of a 300-guard set: 5.6 -> 1.5 ms.
+        self.mgr._do_type_check = _no_type_check
         self._memo: dict[Term, FNode] = {}
         self._pairs: dict[tuple[bool, Term, Term], tuple[FNode, FNode]] = {}
         self.definitions: list[FNode] = []
