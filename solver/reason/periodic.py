@@ -101,16 +101,29 @@ def substitute(t: Term, subst: Mapping[str, Poly]) -> Term:
 
 
 class _Subst:
-    def __init__(self, subst: Mapping[str, Poly]) -> None:
+    def __init__(self, subst: Mapping[str, Poly], shared: _Shared | None = None) -> None:
         self.subst = subst
         self.poly: dict[Term, Poly] = {}
         self.bools: dict[Term, Term] = {}
+        self.shared = shared
 
     def term(self, t: Term) -> Term:
-        for n in ir.iter_dag(t):
+        sh = self.shared
+        for n in (ir.iter_dag(t) if sh is None else sh.order(t)):
             if n in self.poly or n in self.bools:
                 continue
-            if n.is_bool:
+            if sh is not None and n in sh.free:  # no split symbol below: the same in every case
+                if n.is_bool:
+                    got = sh.bools.get(n)
+                    if got is None:
+                        got = sh.bools[n] = self._bool(n)
+                    self.bools[n] = got
+                else:
+                    poly = sh.poly.get(n)
+                    if poly is None:
+                        poly = sh.poly[n] = self._int(n)
+                    self.poly[n] = poly
+            elif n.is_bool:
                 self.bools[n] = self._bool(n)
             else:
                 self.poly[n] = self._int(n)
@@ -163,6 +176,29 @@ class _Subst:
             args = [to_term(self.poly[a]) for a in n.args]
             return _atom(ir.mk_max(*args) if k == ir.MAX else ir.mk_min(*args))
         raise AssertionError(k)
+
+
+class _Shared:
+    """What every residue case of one split has in common: each condition's DAG order, and the
+    results for the subterms no split symbol occurs in (computed in the first case, reused)."""
+
+    def __init__(self, conds: Sequence[Term], split: Iterable[str]) -> None:
+        names = set(split)
+        self._orders: dict[Term, list[Term]] = {}
+        self.free: set[Term] = set()
+        for c in conds:
+            for n in self.order(c):
+                if n not in self.free and not (n.kind == ir.SYM and n.value in names) and \
+                        all(a in self.free for a in n.args):
+                    self.free.add(n)
+        self.poly: dict[Term, Poly] = {}
+        self.bools: dict[Term, Term] = {}
+
+    def order(self, t: Term) -> list[Term]:
+        got = self._orders.get(t)
+        if got is None:
+            got = self._orders[t] = ir.iter_dag(t)
+        return got
 
 
 def _rebuild(k: str, a: list[Term]) -> Term:
@@ -286,6 +322,7 @@ def cases(conds: Sequence[Term], ranges: Mapping[str, Interval], split: Sequence
     ``False`` in a case: that case has no point *because of that condition*, so a caller proving
     something from the case must count the condition among its sources (it is not left out)."""
     per_sym = [[(s, L, r, qiv) for r, qiv in _residues(ranges.get(s, (None, None)), L)] for s, L in split]
+    shared = _Shared(conds, (s for s, _ in split))
     for combo in cartesian(*per_sym):
         subst: dict[str, Poly] = {}
         qranges: dict[str, Interval] = {}
@@ -293,7 +330,7 @@ def cases(conds: Sequence[Term], ranges: Mapping[str, Interval], split: Sequence
             q = ir.mk_sym(q_name(s))
             subst[s] = {(q,): L, (): r} if r else {(q,): L}
             qranges[q_name(s)] = qiv
-        sub = _Subst(subst)
+        sub = _Subst(subst, shared)
         yield Case(tuple((s, L, r) for s, L, r, _ in combo), qranges, tuple(sub.term(c) for c in conds))
 
 

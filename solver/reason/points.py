@@ -54,6 +54,7 @@ class Pool:
         self.evaluated = 0
         self._last: tuple[object, int] = (None, 0)
         self._orders: dict[Term, list[Term]] = {}  # original terms: their DAG, children first
+        self._alone_fns: dict[int, Any] = {}
 
     # -------------------------------------------------------------- building
     def add(self, point: dict[str, Value]) -> bool:
@@ -138,10 +139,14 @@ class Pool:
         else:
             combos = [{n: rng.choice(vals[n]) for n in names} for _ in range(TARGET_TRIES)]
         bit = 1 << i
+        alone = self._alone(i)
         for c in combos:
             pt = {**base, **c}
+            at = [pt[n] for n in self._names]
             try:
-                m = self._fast([pt[n] for n in self._names])
+                if alone is not None and not alone(at):
+                    continue  # the guard holds here: no need to evaluate every other guard
+                m = self._fast(at)
             except ZeroDivisionError:
                 continue
             if not m & bit or (kept_mask is not None and m & kept_mask != bit):
@@ -149,6 +154,14 @@ class Pool:
             if self.add(pt) and self.verify(pt, i, kept_mask):
                 return pt
         return None
+
+    def _alone(self, i: int) -> Any:
+        """Guard ``i``'s failure bit on its own (compiled once): a search tries dozens of points
+        where the guard usually holds, and the whole set's mask costs every guard each time."""
+        if i not in self._alone_fns:
+            t = self.terms[i]
+            self._alone_fns[i] = None if t is None else _compile(ir.iter_dag(t), [t], self._names)
+        return self._alone_fns[i]
 
     # -------------------------------------------------------------- queries
     def fails_somewhere(self, i: int, *, verified: bool = True) -> bool:

@@ -44,6 +44,7 @@ class Encoding:
         self.mgr._do_type_check = _no_type_check
         self._memo: dict[Term, FNode] = {}
         self._pairs: dict[tuple[bool, Term, Term], tuple[FNode, FNode]] = {}
+        self._pairs_of: dict[Term, list[tuple[bool, Term, Term]]] = {}
         self.definitions: list[FNode] = []
         self.pair_def: dict[tuple[bool, Term, Term], FNode] = {}  # the definition of each pair
         self.fresh: dict[str, tuple[str, Term, Term]] = {}  # name -> (kind, a, b), for diagnostics
@@ -114,9 +115,13 @@ class Encoding:
         raise AssertionError(k)
 
     def pairs_of(self, t: Term) -> list[tuple[bool, Term, Term]]:
-        """The quotient/remainder pairs ``t``'s encoding uses (keys of ``pair_def``)."""
-        return [(n.kind in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1])
-                for n in ir.iter_dag(t) if n.kind in ir.DIV_KINDS]
+        """The quotient/remainder pairs ``t``'s encoding uses (keys of ``pair_def``); kept per
+        term, since every scoped check asks again for each formula it selects."""
+        got = self._pairs_of.get(t)
+        if got is None:
+            got = self._pairs_of[t] = [(n.kind in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1])
+                                       for n in ir.iter_dag(t) if n.kind in ir.DIV_KINDS] if t.has_div else []
+        return got
 
     def _pair(self, floor: bool, ta: Term, tb: Term, a: FNode, b: FNode) -> tuple[FNode, FNode]:
         key = (floor, ta, tb)
