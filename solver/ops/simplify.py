@@ -55,7 +55,7 @@ from solver.reason import intervals as cheap
 from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
-from solver.smt.checker import SAT, UNSAT, Deadline, units
+from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
@@ -65,8 +65,11 @@ TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before 
 MAX_POINTS = 96  # sample points plus the counterexamples found later
 SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
-CHECK_MS = 40  # budget of one z3 check (a side condition, a CSE proof): the corpus's proofs take a few; 250 gained none and paid for every timeout
-RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
+# z3 budgets in resource units (not derived from ms: a new calibration of the checker's units
+# per ms must not change which forms are found)
+CHECK_UNITS = 12_000  # one check (a side condition, a CSE proof): the corpus's proofs take a few thousand
+RECHECK_UNITS = 18_000  # the independent re-check of a form built by proven steps (SELF_CHECK)
+POINT_UNITS = 4 * CHECK_UNITS  # a first point of the whole context when the sample finds none
 MAX_CSE_CLASS = 16  # expressions proven against one representative
 Model = dict[str, Value]
 
@@ -202,6 +205,7 @@ class _Run:
         self._sess: Session | None = None
         self._slice_sess: Session | None = None
         self._con_syms: list[tuple[ir.Term, frozenset[str]]] = []
+        self._linear: dict[ir.Term, bool] = {}
         self._sized = {s.name for s in problem.symbols if s.hint is not None}
         ranges = cheap.Facts.from_problem(problem)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
@@ -247,7 +251,7 @@ class _Run:
         seen: set[tuple[Value, ...]] = set()
         start = self._start(dict(hint) if hint is not None else dict(base), names, check, cands, rng)
         if start is None:  # symbols tied by equalities (u1 == u0, …) move together: ask z3 for one point
-            out_z3 = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
+            out_z3 = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             model = dict(out_z3.model) if out_z3.status == SAT else {}
             if all(n in model for n in names) and check(*(model[n] for n in names)):
                 start = {n: model[n] for n in names}
@@ -358,30 +362,61 @@ class _Run:
             self._sess = Session(self.p, self.deadline)
         return self._sess
 
-    def slice(self, syms: set[str]) -> tuple[Session, list[int]]:
+    def slice(self, syms: set[str], linear_only: bool = True) -> tuple[Session, list[int]]:
         """The request's z3 session (symbols and ranges only) and the selector handles of the
         constraints that mention one of ``syms`` or only sized symbols (those with a hint): a
         condition on sizes needs neither the hundred loop bounds of other kernels nor their
         variables (a bound on its own symbols it keeps: ``x < u0`` with ``x >= 0`` is ``u0 >= 1``), and
-        each constraint is encoded once, when a slice first needs it. Dropping constraints only
-        weakens the assumptions, so what the slice proves the whole context proves; a model of
-        the slice is a point only when the whole context holds there (``add_point`` checks)."""
+        each constraint is encoded once, when a slice first needs it. ``linear_only`` keeps the
+        linear ones alone (``linear``). Dropping constraints only weakens the assumptions, so what
+        the slice proves the whole context proves; a model of the slice is a point only when the
+        whole context holds there (``add_point`` checks)."""
         if self._slice_sess is None:
             self._slice_sess = Session(replace(self.p, asserts=(), guards=()), self.deadline)
             self._con_syms = [(c.term, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
                               if c.term is not None]
         s = self._slice_sess
         keep = self._sized | syms
-        return s, [s.ch.selector(t) for t, cs in self._con_syms if cs <= keep or cs & syms]
+        return s, [s.ch.selector(t) for t, cs in self._con_syms
+                   if (cs <= keep or cs & syms) and (not linear_only or self.linear(t))]
 
-    def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int | None = None) -> bool | None:
+    def linear(self, t: ir.Term) -> bool:
+        """Linear integer arithmetic: no product of two non-constant factors, no division by a
+        non-constant (z3 decides it, divisions by constants included, in few units)."""
+        memo = self._linear
+        hit = memo.get(t)
+        if hit is None:
+            for n in ir.iter_dag(t):
+                if n in memo:
+                    continue
+                ok = all(memo[a] for a in n.args)
+                if ok and n.kind == ir.MUL:
+                    ok = sum(a.kind != ir.CONST for a in n.args) <= 1
+                elif ok and n.kind in ir.DIV_KINDS:
+                    ok = n.args[1].kind == ir.CONST
+                memo[n] = ok
+            hit = memo[t]
+        return hit
+
+    def prove(self, cond: ir.Term, domain: ir.Term, budget: int = CHECK_UNITS, linear_only: bool = True) -> bool | None:
         """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
         symbols), False refuted (a model of the whole context: it joins the points), None
-        undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
-        budget = self.deadline.grant(units(CHECK_MS if budget_ms is None else budget_ms))
+        undecided. ``budget`` is in z3 resource units (deterministic).
+
+        With ``linear_only`` (side conditions, CSE) a non-linear ``cond`` is not asked, and the
+        slice and the domain keep their linear conjuncts (fewer assumptions: still sound). On the
+        Inductor corpus z3 decided none of the non-linear conditions within a check's budget
+        (products and quotients of sizes: 0 of 22), and the non-linear guards in a slice made
+        linear questions run out too; linear ones on linear slices are decided in a few
+        thousand units, and no proof was lost."""
+        if linear_only:
+            if not self.linear(cond):
+                return None
+            domain = ir.mk_and(*(d for d in (domain.args if domain.kind == ir.AND else (domain,)) if self.linear(d)))
+        budget = self.deadline.grant(budget)
         if budget <= 0:
             return None
-        s, cons = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
+        s, cons = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain), linear_only)
         self.checks += 1
         hs = [*cons, s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
         out = s.check(hs, budget=budget)
@@ -395,7 +430,7 @@ class _Run:
     def run(self) -> dict[str, Any]:
         status = SAT if self.values.points else None
         if status is None:
-            out = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
+            out = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             status = out.status
             if out.status == SAT:
                 self.add_point(dict(out.model))
@@ -435,7 +470,7 @@ class _Run:
             return q.term
         if self.deadline.expired:
             return None
-        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False):
+        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_UNITS, linear_only=False) is False):
             raise InternalError(f"simplify self-check failed: {q.text!r} and its form {self.print(got)!r} "
                                 "differ at a point of the context; please report this problem")
         return got
