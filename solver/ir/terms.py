@@ -28,6 +28,7 @@ import functools
 import hashlib
 import math
 import weakref
+from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # the atomic removal WeakValueDictionary uses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -84,40 +85,64 @@ class Term:
         return self.skey < other.skey
 
 
-_table: weakref.WeakValueDictionary[tuple[Any, ...], Term] = weakref.WeakValueDictionary()
+# The intern table: key -> weak reference to the one node with that key. A plain dict read inline
+# (``WeakValueDictionary.get`` is a Python-level call on the hottest path of every constructor);
+# a dead entry is removed by its reference's callback with the stdlib's own atomic helper, so a
+# node interned again under the same key in between is never dropped.
+_table: dict[tuple[Any, ...], weakref.KeyedRef] = {}
+_blake2b = hashlib.blake2b
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _forget(ref: weakref.KeyedRef) -> None:
+    _remove_dead_weakref(_table, ref.key)
 
 
 def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
     key = (kind, value, args)
-    t = _table.get(key)
-    if t is not None:
-        return t
-    t = object.__new__(Term)
-    h = hashlib.blake2b(digest_size=12)
-    h.update(kind.encode())
-    h.update(b"\x00" + repr(value).encode() + b"\x00")
+    ref = _table.get(key)
+    if ref is not None:
+        t = ref()
+        if t is not None:
+            return t
+    size = 1
+    has_div = kind in DIV_KINDS
+    parts = [kind.encode(), b"\x00", repr(value).encode(), b"\x00"]
     for a in args:
-        h.update(a.skey)
-    size = 1 + sum(a.size for a in args)
+        parts.append(a.skey)
+        size += a.size
+        if a.has_div:
+            has_div = True
     if size > MAX_TERM_SIZE:
         raise TooLargeError(f"expression too large (more than {MAX_TERM_SIZE} nodes)")
-    sets = object.__setattr__
-    sets(t, "kind", kind)
-    sets(t, "args", args)
-    sets(t, "value", value)
-    sets(t, "skey", h.digest())
-    sets(t, "size", size)
-    sets(t, "has_div", kind in DIV_KINDS or any(a.has_div for a in args))
-    _table[key] = t
+    t = _new(Term)
+    _set(t, "kind", kind)
+    _set(t, "args", args)
+    _set(t, "value", value)
+    _set(t, "skey", _blake2b(b"".join(parts), digest_size=12).digest())  # the digest of kind, value, children
+    _set(t, "size", size)
+    _set(t, "has_div", has_div)
+    _table[key] = weakref.KeyedRef(t, _forget, key)
     return t
 
 
 # ---------------------------------------------------------------- leaves
 
+_SMALL_INTS: dict[int, Term] = {}  # the constants most terms use, held (the intern table is weak)
+SMALL_INT = 4096
+
+
 def mk_int(v: int) -> Term:
+    t = _SMALL_INTS.get(v)
+    if t is not None:
+        return t
     if v.bit_length() > MAX_INT_DIGITS * 3.33:
         raise TooLargeError(f"integer with more than {MAX_INT_DIGITS} digits")
-    return _node(CONST, (), int(v))
+    t = _node(CONST, (), int(v))
+    if -SMALL_INT <= v <= SMALL_INT:
+        _SMALL_INTS[int(v)] = t
+    return t
 
 
 def mk_sym(name: str) -> Term:
