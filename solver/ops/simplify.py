@@ -198,6 +198,86 @@ _COLUMN: dict[str, Callable[[list[list[Any]]], list[Any]]] = {
 }
 
 
+PROPAGATE_ROUNDS = 3  # rounds of re-reading the context under the facts found so far
+
+
+def _propagated(env: facts.Env, context: Sequence[ir.Term]) -> Rewriter:
+    """A rewriter under the context's facts and what they imply together: each constraint
+    rewritten under the facts of the others is a fact too (every fact holds at every point of
+    the context, and rewriting under them keeps a constraint's truth there): PyTorch's
+    ``Eq(((s0 + 7)//8)//2, 3)`` and ``Eq(((s0 + 7)//8)//2, (s0 + 15)//16)`` give
+    ``(s0 + 15)//16 == 3``, and with it the range of ``s0`` that makes ``(s0 + 7)//8`` the
+    constant 6. Stops when a round adds nothing."""
+    rw = Rewriter(env)
+    todo = [(t, ir.symbols_of(t)) for t in context if not _bound_of_a_symbol(t)]
+    atoms = list(env.atoms)
+    for _ in range(PROPAGATE_ROUNDS):
+        new = []
+        for t, _syms in todo:
+            r = rw.rewrite(t)
+            new += [a for a in (r.args if r.kind == ir.AND else (r,)) if a.kind != ir.BCONST and a not in env.atoms]
+        for atom in atoms:
+            new += _bounds_from(atom, rw)
+        new = [a for a in dict.fromkeys(new) if a.kind != ir.BCONST and a not in env.atoms]
+        if not new:
+            break
+        for a in new:
+            env.add_atom(a)
+        rw = Rewriter(env)
+        # the next round reads again only what the new facts are about
+        touched = set().union(*(ir.symbols_of(a) for a in new))
+        todo = [(t, syms) for t, syms in todo if syms & touched]
+        atoms = [a for a in env.atoms if ir.symbols_of(a) & touched]
+    return rw
+
+
+def _bound_of_a_symbol(t: ir.Term) -> bool:
+    """``c*s + k <= 0`` or ``== 0`` for a symbol ``s``: a range, all there is to learn from it."""
+    if t.kind not in (ir.LE, ir.EQ):
+        return False
+    coefs, _ = ir.linear(t.args[0])
+    return len(coefs) == 1 and next(iter(coefs)).kind == ir.SYM
+
+
+def _bounds_from(atom: ir.Term, rw: Rewriter) -> list[ir.Term]:
+    """Interval propagation through one linear fact ``Σ c_i*m_i + k <= 0`` (``== 0``: both
+    ways): each monomial is bounded by the bounds of the others (``x < u0`` with ``x >= 0`` is
+    ``u0 >= 1``); only bounds tighter than the monomial's interval are returned."""
+    if atom.kind not in (ir.LE, ir.EQ):
+        return []
+    coefs, k = ir.linear(atom.args[0])
+    if len(coefs) < 2:
+        return []
+    ivs = {m: rw.interval(m) for m in coefs}
+    out = []
+    for sign in ((1,) if atom.kind == ir.LE else (1, -1)):
+        # sign * (Σ c_i*m_i + k) <= 0: the least value of each signed part
+        least: dict[ir.Term, int | None] = {}
+        for m, c in coefs.items():
+            lo, hi = ivs[m]
+            sc = sign * c
+            least[m] = None if (lo if sc > 0 else hi) is None else sc * (lo if sc > 0 else hi)  # type: ignore[operator]
+        unknown = [m for m, v in least.items() if v is None]
+        if len(unknown) > 1:
+            continue
+        total = sum(v for v in least.values() if v is not None)
+        for m, c in coefs.items():
+            if unknown and unknown[0] is not m:
+                continue
+            sc = sign * c
+            rest = total - (least[m] or 0) + sign * k  # the others are at least rest - sign*k: sc*m <= -rest
+            lo, hi = ivs[m]
+            if sc > 0:
+                b = (-rest) // sc
+                if hi is None or b < hi:
+                    out.append(ir.mk_le(m, ir.mk_int(b)))
+            else:
+                b = -((-rest) // (-sc))  # -sc*m >= rest: m >= ceil(rest / -sc)
+                if lo is None or b > lo:
+                    out.append(ir.mk_le(ir.mk_int(b), m))
+    return out
+
+
 class _Run:
     def __init__(self, problem: Problem, deadline: Deadline) -> None:
         self.p = problem
@@ -212,7 +292,7 @@ class _Run:
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
-        self.rw = Rewriter(env)
+        self.rw = _propagated(env, self.context)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.checks = 0
