@@ -319,11 +319,13 @@ class _Run:
             check = compile_check(self.context, names)
         except ValueError:  # a name Python cannot spell: no points, z3 decides
             return []
-        base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
-        hint = hint_model(self.p)
-        # moves inside what the facts say of each symbol (``x < 16`` keeps a loop variable's
-        # moves below 16, so moving many symbols at once still satisfies the context)
+        # the hints, else an end of what the facts say of each symbol (``x < u0`` with ``x >= 0``
+        # puts ``u0`` at 1, not at its range's 0, where no loop variable fits); moves inside
+        # those bounds (``x < 16`` keeps a loop variable's moves below 16, so moving many
+        # symbols at once still satisfies the context)
         ivs = {s.name: self.rw.interval(ir.mk_sym(s.name)) for s in ints}
+        base = {s.name: _base(*ivs[s.name], s.hint) for s in ints}
+        hint = hint_model(self.p)
         cands = {n: [v for v in _moves(lo, hi, base[n]) if v != base[n]] for n, (lo, hi) in ivs.items()}
         self._range = {s.name: (s.lo, s.hi) for s in ints}
         rng = random.Random(0)
