@@ -127,6 +127,13 @@ def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
     return t
 
 
+def interned(kind: str, args: tuple[Term, ...]) -> Term:
+    """The node ``kind(args)`` exactly as given, not normalized: for passes that keep a
+    normalized term normalized (renaming symbols changes nothing but the children's order,
+    ``ir.canonical``); everything else builds with the ``mk_*`` constructors."""
+    return _node(kind, args)
+
+
 # ---------------------------------------------------------------- leaves
 
 _SMALL_INTS: dict[int, Term] = {}  # the constants most terms use, held (the intern table is weak)
