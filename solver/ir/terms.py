@@ -89,13 +89,21 @@ class Term:
 # (``WeakValueDictionary.get`` is a Python-level call on the hottest path of every constructor);
 # a dead entry is removed by its reference's callback with the stdlib's own atomic helper, so a
 # node interned again under the same key in between is never dropped.
-_table: dict[tuple[Any, ...], weakref.KeyedRef] = {}
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its key (``weakref.KeyedRef`` without its Python-level
+    ``__new__``/``__init__``: one reference per new node)."""
+
+    __slots__ = ("key",)
+    key: tuple[Any, ...]
+
+
+_table: dict[tuple[Any, ...], _Ref] = {}
 _blake2b = hashlib.blake2b
 _new = object.__new__
 _set = object.__setattr__
 
 
-def _forget(ref: weakref.KeyedRef) -> None:
+def _forget(ref: _Ref) -> None:
     _remove_dead_weakref(_table, ref.key)
 
 
@@ -123,7 +131,9 @@ def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
     _set(t, "skey", _blake2b(b"".join(parts), digest_size=12).digest())  # the digest of kind, value, children
     _set(t, "size", size)
     _set(t, "has_div", has_div)
-    _table[key] = weakref.KeyedRef(t, _forget, key)
+    ref = _Ref(t, _forget)
+    ref.key = key
+    _table[key] = ref
     return t
 
 
@@ -174,16 +184,27 @@ FALSE = _node(BCONST, (), False)
 
 def linear(t: Term) -> tuple[dict[Term, int], int]:
     """Split an integer term into {monomial: coefficient} and a constant."""
-    if t.kind == CONST:
+    kind = t.kind
+    if kind == CONST:
         return {}, t.value
-    if t.kind == ADD:
+    if kind == ADD:
         coefs: dict[Term, int] = {}
         const = 0
-        for a in t.args:
-            m, c = linear(a)
-            const += c
-            for k, v in m.items():
-                coefs[k] = coefs.get(k, 0) + v
+        for a in t.args:  # the parts of a sum, read inline (``linear`` of each, without the calls)
+            k = a.kind
+            if k == CONST:
+                const += a.value
+            elif k == MUL and a.args[0].kind == CONST:
+                rest = a.args[1:]
+                mono = rest[0] if len(rest) == 1 else _node(MUL, rest)
+                coefs[mono] = coefs.get(mono, 0) + a.args[0].value
+            elif k == ADD:
+                m, c = linear(a)
+                const += c
+                for x, v in m.items():
+                    coefs[x] = coefs.get(x, 0) + v
+            else:
+                coefs[a] = coefs.get(a, 0) + 1
         return coefs, const
     if t.kind == MUL and t.args[0].kind == CONST:
         rest = t.args[1:]
@@ -447,6 +468,7 @@ def mk_ne(a: Term, b: Term) -> Term:
 
 # ---------------------------------------------------------------- boolean connectives
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def mk_not(a: Term) -> Term:
     if a.kind == BCONST:
         return mk_bool(not a.value)
@@ -466,9 +488,10 @@ def _mk_junction(kind: str, ts: Iterable[Term]) -> Term:
                 return zero
             if a is not unit:
                 out.add(a)
-    for a in out:
-        if mk_not(a) in out:
-            return zero
+    if len(out) > 1:  # a pair a, not a
+        for a in out:
+            if mk_not(a) in out:
+                return zero
     if not out:
         return unit
     if len(out) == 1:
