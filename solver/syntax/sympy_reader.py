@@ -758,33 +758,26 @@ def _fast(text: str) -> Parsed | None:
     deeper than ``FAST_DEPTH`` levels of the ast reader's walk (which has limits of its own),
     or is wrong in any way: then the reference reader reads it (and words the error)."""
     src = text.strip(" ")
+    toks = _TOKEN.findall(src)  # (number, name, operator), one filled
+    # every character but spaces is in a token (findall skips what matches nothing)
+    if not toks or "".join(a + b + c for a, b, c in toks) != src.replace(" ", ""):
+        return None
     kinds: list[int] = []
     vals: list[str] = []
-    starts: list[int] = []
-    pos = 0
-    for m in _TOKEN.finditer(src):
-        if m.start() != pos:
-            return None
-        pos = m.end()
-        num, name, op = m.groups()
-        if num is not None:
+    for num, name, op in toks:
+        if num:
             if len(num) > 1 and num[0] == "0":  # Python refuses 012 (and 00 is rare enough to leave)
                 return None
             kinds.append(_NUM)
             vals.append(num)
-            starts.append(m.start(1))
-        elif name is not None:
+        elif name:
             kinds.append(_NAME)
             vals.append(name)
-            starts.append(m.start(2))
         else:
             kinds.append(_OP)
             vals.append(op)
-            starts.append(m.start(3))
-    if pos != len(src) or not kinds:
-        return None
     try:
-        return _FastParser(src, kinds, vals, starts).parse()
+        return _FastParser(kinds, vals).parse()
     except (_Fallback, SymguardError, ValueError, RecursionError, KeyError):
         return None
 
@@ -794,11 +787,9 @@ class _FastParser:
     walk goes below the node it read (its ``visit`` depth: one level per node, ``+``/``-`` and
     ``*`` chains one level in all, parentheses none; an overestimate never hurts)."""
 
-    def __init__(self, src: str, kinds: list[int], vals: list[str], starts: list[int]) -> None:
-        self.src = src
+    def __init__(self, kinds: list[int], vals: list[str]) -> None:
         self.kinds = kinds
         self.vals = vals
-        self.starts = starts
         self.n = len(kinds)
         self.i = 0
         self.h = 0
@@ -965,7 +956,7 @@ class _FastParser:
             raise _Fallback
         i = self.i
         end = self.close[i + 1]
-        span = self.src[self.starts[i]:self.starts[end] + 1]
+        span = " ".join(self.vals[i:end + 1])  # the call's tokens (one space apart: a b is not ab)
         hit = _SPANS.get(span)
         if hit is not None:
             self.i = end + 1
