@@ -306,3 +306,19 @@ def test_propagated_facts_hold_on_the_whole_box(bounds: list[tuple[int, int]], g
         for pt in pts:
             if all(holds(ir.mk_ne(d.args[1], ir.ZERO), pt) for d in ir.divisions_of(atom)):
                 assert holds(atom, pt), (guards, atom, pt)
+
+
+def test_no_z3_where_a_point_of_the_slice_refutes() -> None:
+    """``Mod(u0, 4096)`` asks ``u0 < 4096``: true at every sample point (``u0 <= s*t = 35``), and
+    z3 on the linear slice (``u1 == u0``, the ranges; not the product) could only find a model
+    outside the context. The refutation search met one (``u0 = u1 = 4096``: tied symbols move
+    together), so no z3 check is made and the form stays."""
+    from solver.smt.checker import Deadline
+
+    doc = {"symbols": {"u0": {"min": 0}, "u1": {"min": 0}, "s": {"min": 2, "hint": 5}, "t": {"min": 2, "hint": 7}},
+           "guards": ["Eq(u1, u0)", "u0 < s*t + 1"], "exprs": ["Mod(u0, 4096)"]}
+    r = simplify_op._Run(load_problem(doc), Deadline(20_000))
+    res = r.run()
+    assert res["exprs"][0]["form"] == "Mod(u0, 4096)"
+    assert r.checks == 0 and r._slice_sess is None
+    assert simplify_op._tied_symbols(r.context) == {"u0": ("u0", "u1"), "u1": ("u0", "u1")}

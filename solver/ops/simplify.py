@@ -71,6 +71,7 @@ CHECK_UNITS = 12_000  # one check (a side condition, a CSE proof): the corpus's 
 RECHECK_UNITS = 18_000  # the independent re-check of a form built by proven steps (SELF_CHECK)
 POINT_UNITS = 4 * CHECK_UNITS  # a first point of the whole context when the sample finds none
 MAX_CSE_CLASS = 16  # expressions proven against one representative
+MAX_MISSES = 4  # points just outside the context kept per condition (slice_refuted)
 Model = dict[str, Value]
 
 
@@ -284,7 +285,8 @@ class _Run:
         self.deadline = deadline
         self._sess: Session | None = None
         self._slice_sess: Session | None = None
-        self._con_syms: list[tuple[ir.Term, frozenset[str]]] = []
+        self._con_syms: list[tuple[ir.Term, frozenset[str]]] | None = None
+        self._misses: dict[tuple[ir.Term, ir.Term], list[Model]] = {}  # points near the context (slice_refuted)
         self._linear: dict[ir.Term, bool] = {}
         self._sized = {s.name for s in problem.symbols if s.hint is not None}
         ranges = cheap.Facts.from_problem(problem)
@@ -299,6 +301,7 @@ class _Run:
         self._values: _Values | None = None
         self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
         self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
+        self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
 
     @property
@@ -338,6 +341,7 @@ class _Run:
             if all(n in model for n in names) and check(*(model[n] for n in names)):
                 start = {n: model[n] for n in names}
         self._search = (names, check, start if start is not None else base, cands)
+        self._tied = _tied_symbols(self.context)
         if start is None:
             return out
         at = [start[n] for n in names]
@@ -406,13 +410,19 @@ class _Run:
         whole compiled context only where it fails; the first point of the context joins."""
         assert self._search is not None
         names, check, base, _ = self._search
+        tied = self._tied
+        if tied:  # a symbol equal to others by a guard (u1 == u0) moves with them
+            combos = [{m: v for n, v in c.items() for m in tied.get(n, (n,))} for c in combos]
         trial = _Values([{**own, **c} for c in combos])
+        misses = self._misses.setdefault((cond, domain), [])
         for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
             if v is False and d:
                 pt = {**base, **c}
                 if check(*(pt[n] for n in names)):
                     self.values.add(pt)
                     return True
+                if len(misses) < MAX_MISSES:
+                    misses.append(pt)
         return False
 
     @staticmethod
@@ -455,12 +465,29 @@ class _Run:
         whole context holds there (``add_point`` checks)."""
         if self._slice_sess is None:
             self._slice_sess = Session(replace(self.p, asserts=(), guards=()), self.deadline)
+        s = self._slice_sess
+        return s, [s.ch.selector(t) for t in self.slice_terms(syms, linear_only)]
+
+    def slice_terms(self, syms: set[str], linear_only: bool) -> list[ir.Term]:
+        """The constraints of ``slice``."""
+        if self._con_syms is None:
             self._con_syms = [(c.term, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
                               if c.term is not None]
-        s = self._slice_sess
         keep = self._sized | syms
-        return s, [s.ch.selector(t) for t, cs in self._con_syms
-                   if (cs <= keep or cs & syms) and (not linear_only or self.linear(t))]
+        return [t for t, cs in self._con_syms if (cs <= keep or cs & syms) and (not linear_only or self.linear(t))]
+
+    def slice_refuted(self, cond: ir.Term, domain: ir.Term, linear_domain: ir.Term) -> bool:
+        """A point the refutation search met where ``cond`` fails and ``domain``, the ranges and
+        the linear slice hold, but not the whole context: z3 on that slice cannot prove
+        ``cond`` (the point is a model of the negation), and a model it finds may again miss
+        the context. Skipping the check loses no proof."""
+        misses = self._misses.get((cond, domain))
+        if not misses:
+            return False
+        cons = self.slice_terms(ir.symbols_of(cond) | ir.symbols_of(linear_domain), True)
+        ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
+        return any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi) for n, lo, hi in ranges)
+                   and all(holds(t, pt) for t in cons) for pt in misses)
 
     def linear(self, t: ir.Term) -> bool:
         """Linear integer arithmetic: no product of two non-constant factors, no division by a
@@ -494,7 +521,10 @@ class _Run:
         if linear_only:
             if not self.linear(cond):
                 return None
+            whole = domain
             domain = ir.mk_and(*(d for d in (domain.args if domain.kind == ir.AND else (domain,)) if self.linear(d)))
+            if self.slice_refuted(cond, whole, domain):
+                return None
         budget = self.deadline.grant(budget)
         if budget <= 0:
             return None
@@ -638,6 +668,35 @@ class _Oracle:
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
+
+
+def _tied_symbols(context: Sequence[ir.Term]) -> dict[str, tuple[str, ...]]:
+    """Symbols the context makes equal (``Eq(u1, u0)``, PyTorch's unbacked replacements): each
+    with its whole class, sorted, for classes of two or more."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for t in context:
+        for atom in (t.args if t.kind == ir.AND else (t,)):
+            if atom.kind != ir.EQ:
+                continue
+            coefs, k = ir.linear(atom.args[0])
+            if k == 0 and len(coefs) == 2 and sorted(coefs.values()) == [-1, 1] and all(m.kind == ir.SYM for m in coefs):
+                a, b = sorted(root(m.value) for m in coefs)
+                if a != b:
+                    parent[b] = a
+    classes: dict[str, list[str]] = {}
+    for x in parent:
+        classes.setdefault(root(x), [])
+    for x in list(parent) + list(classes):
+        members = classes[root(x)]
+        if x not in members:
+            members.append(x)
+    return {x: tuple(sorted(ms)) for ms in classes.values() for x in ms}
 
 
 def _at(nodes: list[ir.Term], pt: Model) -> set[int]:
