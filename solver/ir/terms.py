@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import operator
 import weakref
 from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # the atomic removal WeakValueDictionary uses
 from collections.abc import Iterable, Sequence
@@ -98,6 +99,7 @@ class _Ref(weakref.ref):  # type: ignore[type-arg]
 
 
 _table: dict[tuple[Any, ...], _Ref] = {}
+_skey = operator.attrgetter("skey")  # the sort key of children (Term.__lt__ compares it, one Python call per comparison)
 _blake2b = hashlib.blake2b
 _new = object.__new__
 _set = object.__setattr__
@@ -214,8 +216,10 @@ def linear(t: Term) -> tuple[dict[Term, int], int]:
 
 
 def from_linear(coefs: dict[Term, int], const: int) -> Term:
-    items = sorted(((m, c) for m, c in coefs.items() if c != 0), key=lambda mc: mc[0].skey)
-    terms = [m if c == 1 else _scaled(c, m) for m, c in items]
+    monos = [m for m, c in coefs.items() if c != 0]
+    if len(monos) > 1:
+        monos.sort(key=_skey)
+    terms = [m if coefs[m] == 1 else _scaled(coefs[m], m) for m in monos]
     if const != 0 or not terms:
         terms.append(mk_int(const))
     if len(terms) == 1:
@@ -280,7 +284,7 @@ def mk_mul(*ts: Term) -> Term:
         if f.kind == ADD and c != 0:  # distribute a constant over a sum: 4*(a+b) = 4a + 4b
             coefs, const = linear(f)
             return from_linear({m: v * c for m, v in coefs.items()}, const * c)
-    factors.sort()
+    factors.sort(key=_skey)
     if c == 1:
         return _node(MUL, tuple(factors))
     return _node(MUL, (mk_int(c), *factors))
@@ -361,7 +365,7 @@ def _mk_extreme(kind: str, ts: Sequence[Term]) -> Term:
             (consts.append(a.value) if a.kind == CONST else flat.append(a))
     if consts:
         flat.append(mk_int(max(consts) if kind == MAX else min(consts)))
-    uniq = sorted(set(flat))
+    uniq = sorted(set(flat), key=_skey)
     if not uniq:
         raise ValueError(f"{kind} of nothing")
     return uniq[0] if len(uniq) == 1 else _node(kind, tuple(uniq))
@@ -496,7 +500,7 @@ def _mk_junction(kind: str, ts: Iterable[Term]) -> Term:
         return unit
     if len(out) == 1:
         return next(iter(out))
-    return _node(kind, tuple(sorted(out)))
+    return _node(kind, tuple(sorted(out, key=_skey)))
 
 
 def mk_and(*ts: Term) -> Term:
@@ -518,7 +522,7 @@ def mk_iff(a: Term, b: Term) -> Term:
         return b if a.value else mk_not(b)
     if b.kind == BCONST:
         return a if b.value else mk_not(a)
-    x, y = sorted((a, b))
+    x, y = (a, b) if a.skey <= b.skey else (b, a)
     return _node(IFF, (x, y))
 
 
