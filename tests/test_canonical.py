@@ -145,3 +145,15 @@ def test_renaming_rebuilds_what_the_constructors_build(texts: list[str], new: li
         p = parse_sympy(text)
         for t in (p.term, p.domain):
             assert substitute(t, names, memo) is _rebuilt_by_constructors(t, names), text
+
+
+@given(st.sampled_from(["add", "mul", "const", "bconst", "max"]), st.one_of(st.none(), st.integers(), st.booleans()),
+       st.lists(st.text("0123456789abcdef", min_size=20, max_size=20), max_size=4))
+def test_node_digests_are_the_generic_digest(kind: str, value: Any, kids: list[str]) -> None:
+    """Colour refinement's spelled-out digests are ``_h`` of the same parts (canonical keys and
+    symbol orders must not move)."""
+    from solver.ir.canonical import _h, _h_node, _h_pair
+
+    assert _h_node(kind, value, kids) == _h(kind, value, kids)
+    for k in kids:
+        assert _h_pair("s", k) == _h("s", k)

@@ -125,6 +125,22 @@ def _h(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
 
 
+def _h_node(kind: str, value: object, kids: list[str]) -> str:
+    """``_h(kind, value, kids)`` for a kind name and hex digests, the text of ``repr`` spelled
+    out (no quotes to escape): one of these per node and round is most of colour refinement."""
+    inner = "'" + "', '".join(kids) + "'" if kids else ""
+    text = f"('{kind}', {value!r}, [{inner}])"
+    return _blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def _h_pair(a: str, b: str) -> str:
+    """``_h(a, b)`` for two strings without quotes (a tag or ``"s"``, and a hex digest)."""
+    return _blake2b(f"('{a}', '{b}')".encode(), digest_size=10).hexdigest()
+
+
+_blake2b = hashlib.blake2b
+
+
 def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None) -> str:
     """A digest of ``t`` with symbols replaced by colours, invariant under renaming. A ``memo``
     shared between calls with the same ``colour`` digests each shared subterm once."""
@@ -145,7 +161,7 @@ def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None)
         stack.pop()
         k = n.kind
         if k in (ir.SYM, ir.BSYM):
-            memo[n] = _h("s", colour[n.value])
+            memo[n] = _h_pair("s", colour[n.value])
         elif k == ir.EQ:  # e == 0 and -e == 0 are one equation: take the smaller of both signs
             coefs, c = ir.linear(n.args[0])
             pos = sorted((_shape(m, colour, memo), v) for m, v in coefs.items())
@@ -153,8 +169,8 @@ def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None)
             memo[n] = _h("eq", min((pos, c), (neg, -c)))
         else:
             kids = [memo[x] for x in n.args]
-            memo[n] = _h(k, n.value if k in (ir.CONST, ir.BCONST) else None,
-                         sorted(kids) if k in _COMMUTATIVE else kids)
+            memo[n] = _h_node(k, n.value if k in (ir.CONST, ir.BCONST) else None,
+                              sorted(kids) if k in _COMMUTATIVE else kids)
     return memo[t]
 
 
@@ -192,7 +208,7 @@ def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]
         seen: dict[str, list[tuple[str, int]]] = {s: [] for s in colour}
         shapes: dict[Term, str] = {}  # one round, one colouring: shared subterms digested once
         for tag, t, cnt in occurs:
-            d = _h(tag, _shape(t, colour, shapes))
+            d = _h_pair(tag, _shape(t, colour, shapes))
             for s, c in cnt.items():
                 seen[s].append((d, c))
         new = {s: _h(colour[s], sorted(seen[s])) for s in colour}
