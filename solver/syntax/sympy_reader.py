@@ -856,7 +856,7 @@ class _FastParser:
             a = b
             op = self.peek_op()
         self.h = high + 1
-        return ir.mk_and(*out)
+        return out[0] if len(out) == 1 else ir.mk_and(*out)  # mk_and of one relation is that relation
 
     def sum_(self) -> Term | _Product:
         first = self.product()
