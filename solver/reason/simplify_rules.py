@@ -486,7 +486,10 @@ def exact(t: Term, b: Term) -> Term | None:
 
 
 def rebuild(n: Term, a: list[Term]) -> Term:
-    """``n`` with new children, through the normalizing constructors."""
+    """``n`` with new children, through the normalizing constructors (``n`` itself when they are
+    its own: a constructor's output is its own normal form)."""
+    if len(a) == len(n.args) and all(x is y for x, y in zip(a, n.args)):
+        return n
     k = n.kind
     if k == ir.ITE:
         return ir.mk_ite(a[0], a[1], a[2])
