@@ -709,7 +709,7 @@ MEMO_ENTRIES = 1 << 14  # a memo past this many entries starts over (results nev
 FAST_DEPTH = 100  # nesting the fast reader follows; deeper text goes to the reference reader
 
 _TEXTS: dict[str, Parsed] = {}
-_SPANS: dict[str, tuple[Term, tuple[Term, ...], int]] = {}  # a call's text -> its term, divisors, depth
+_SPANS: dict[str, tuple[Term, tuple[Term, ...], int]] = {}  # a call's or group's tokens -> term, divisors, depth
 
 
 def _remember(memo: dict[str, _V], key: str, value: _V) -> None:
@@ -934,6 +934,15 @@ class _FastParser:
         if k == _OP:
             if v != "(":
                 raise _Fallback
+            end = self.close[i]
+            span = " ".join(self.vals[i:end + 1]) if end - i > 2 else ""  # a group seen before
+            hit = _SPANS.get(span) if span else None
+            if hit is not None:
+                self.i = end + 1
+                self.domain.extend(hit[1])
+                self.h = hit[2]
+                return hit[0]
+            mark = len(self.domain)
             self.i += 1
             self.enter()
             inner = self.comparison()  # parentheses are transparent (a product chain stays one)
@@ -941,6 +950,8 @@ class _FastParser:
             if self.peek_op() != ")":
                 raise _Fallback
             self.i += 1
+            if span and not isinstance(inner, _Product) and len(span) <= MAX_MEMO_CHARS:
+                _remember(_SPANS, span, (inner, tuple(self.domain[mark:]), self.h))
             return inner
         if i + 1 < self.n and self.kinds[i + 1] == _OP and self.vals[i + 1] == "(":
             return self.call(v)
