@@ -279,9 +279,9 @@ class Decider:
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = None  # a cycle through the elimination is "undecided"
-        got = self.fact(cond)
-        if got is None:
-            got = self._decide(self.rw.rewrite(cond), depth)
+        got = self._decide(self.rw.rewrite(cond), depth)
+        if got is None:  # both are sound: the guard as written only when the facts could not tell
+            got = self.fact(cond)
         self.memo[key] = got
         return got
 
