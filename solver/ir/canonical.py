@@ -174,6 +174,23 @@ def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None)
     return memo[t]
 
 
+def _shapes(order: list[Term], colour: dict[str, str]) -> dict[Term, str]:
+    """``_shape`` of every node of ``order`` (children before parents), in one loop."""
+    memo: dict[Term, str] = {}
+    commutative = _COMMUTATIVE
+    for n in order:
+        k = n.kind
+        if k in (ir.SYM, ir.BSYM):
+            memo[n] = _h_pair("s", colour[n.value])
+        elif k == ir.EQ:
+            memo[n] = _shape(n, colour, memo)
+        else:
+            kids = [memo[x] for x in n.args]
+            memo[n] = _h_node(k, n.value if k in (ir.CONST, ir.BCONST) else None,
+                              sorted(kids) if k in commutative else kids)
+    return memo
+
+
 def _symbol_nodes(t: Term, memo: dict[Term, frozenset[Term]]) -> frozenset[Term]:
     """The symbol nodes below ``t``; ``memo`` shared between the terms of a problem (a domain
     repeats its expression's divisors)."""
@@ -204,11 +221,12 @@ def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]
     colour = {s.name: _h(s.is_bool, s.lo, s.hi, s.hint) for s in p.symbols}
     below: dict[Term, frozenset[Term]] = {}
     occurs = [(tag, t, Counter(n.value for n in _symbol_nodes(t, below))) for tag, t in terms]
+    order = list(below)  # every node of the problem, children first (the DAG is the same every round)
     for _ in range(4):
         seen: dict[str, list[tuple[str, int]]] = {s: [] for s in colour}
-        shapes: dict[Term, str] = {}  # one round, one colouring: shared subterms digested once
+        shapes = _shapes(order, colour)  # one round, one colouring: shared subterms digested once
         for tag, t, cnt in occurs:
-            d = _h_pair(tag, _shape(t, colour, shapes))
+            d = _h_pair(tag, shapes[t])
             for s, c in cnt.items():
                 seen[s].append((d, c))
         new = {s: _h(colour[s], sorted(seen[s])) for s in colour}
