@@ -633,7 +633,8 @@ class _Run:
                 if i == best or rows[i]["form"] == rows[best]["form"] or t is None:
                     continue
                 same, where = self.same(t, rep), self.p.exprs[i].domain
-                if self.structurally_same(t, rep) or (not self.refute(same, where) and self.prove(same, where)):
+                if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
+                                                      and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
 
 
@@ -646,9 +647,11 @@ class _Oracle:
         self.memo: dict[ir.Term, bool] = {}
 
     def holds(self, cond: ir.Term) -> bool:
+        """Only z3 proves a condition here (``Decider`` came first): one it is not asked (not
+        linear) is not searched for a counterexample either."""
         hit = self.memo.get(cond)
         if hit is None:
-            hit = not self.refuted(cond) and self.run.prove(cond, self.domain) is True
+            hit = self.run.linear(cond) and not self.refuted(cond) and self.run.prove(cond, self.domain) is True
             self.memo[cond] = hit
         return hit
 
