@@ -529,22 +529,24 @@ def mk_iff(a: Term, b: Term) -> Term:
 # ---------------------------------------------------------------- traversal helpers
 
 def iter_dag(root: Term) -> list[Term]:
-    """Every distinct node below ``root`` (children before parents), iteratively."""
-    seen: set[int] = set()
+    """Every distinct node below ``root`` (children before parents, left to right), iteratively."""
+    if not root.args:
+        return [root]
+    seen = {root}  # terms hash and compare by identity
     order: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(root, False)]
+    stack = [(root, iter(root.args))]
     while stack:
-        t, done = stack.pop()
-        if done:
-            order.append(t)
-            continue
-        if id(t) in seen:
-            continue
-        seen.add(id(t))
-        stack.append((t, True))
-        for a in reversed(t.args):
-            if id(a) not in seen:
-                stack.append((a, False))
+        node, kids = stack[-1]
+        for a in kids:
+            if a not in seen:
+                seen.add(a)
+                if a.args:
+                    stack.append((a, iter(a.args)))
+                    break
+                order.append(a)
+        else:
+            stack.pop()
+            order.append(node)
     return order
 
 
