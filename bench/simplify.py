@@ -31,6 +31,7 @@ look is counted). Costs are
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import re
@@ -47,12 +48,15 @@ sys.path.insert(0, str(ROOT))
 from solver import load_problem, run
 from solver.ir import terms as ir
 from solver.ir.pyeval import evaluate, holds
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, units
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline
 from solver.syntax.sympy_reader import parse_sympy
 from solver.syntax.sympy_writer import cost
 
 DECIDING = ("statically_known", "guard_or")
 DIVISION_MARKS = ("//", "%", "Mod(", "ModularIndexing(")
+# the verification's z3 budgets, in resource units (not ms: the checker's units-per-ms calibration
+# may change, the verification must not): a first look, and a ten times longer second one
+VERIFY_UNITS, VERIFY_AGAIN_UNITS = 60_000, 600_000
 
 
 def key(c: dict[str, int]) -> tuple[int, int]:
@@ -122,7 +126,7 @@ def verify(doc: dict[str, Any], result: dict[str, Any]) -> tuple[int, int, int]:
     """(failures, z3 unknown, points checked) over one problem's forms."""
     p = load_problem(doc)
     pts = points(p)
-    ch = Checker(p, Deadline(600_000))
+    ch = Checker(p, Deadline(600_000, budget_units=10**12))
     base = [ch.selector(c.term) for c in (*p.asserts, *p.guards) if c.term is not None]
     fails = unknown = checked = 0
     for q, row in zip(p.exprs, result["exprs"]):
@@ -138,9 +142,9 @@ def verify(doc: dict[str, Any], result: dict[str, Any]) -> tuple[int, int, int]:
                     break
         same = ir.mk_iff(q.term, form) if q.term.is_bool else ir.mk_eq(q.term, form)
         hs = [*base, ch.selector(q.domain), ch.negation(same)]
-        out = ch.check(hs, budget=units(2000))
+        out = ch.check(hs, budget=VERIFY_UNITS)
         if out.status not in (SAT, UNSAT):  # products of floor divisions: a longer look settles many
-            out = ch.check(hs, budget=units(20000))
+            out = ch.check(hs, budget=VERIFY_AGAIN_UNITS)
         if out.status == SAT:
             fails += 1
             print(f"  FAIL (z3) at {out.model}: {q.text} -> {row['form']}", file=sys.stderr)
@@ -205,6 +209,7 @@ def main() -> None:
         row = dict.fromkeys(tot, 0.0)
         sympy_on = not args.no_sympy
         for pdoc, entries in problems(doc):
+            gc.collect()  # the verification's garbage (its z3 context) is not the next run's to free
             t0, c0 = time.perf_counter(), time.process_time()
             res = run("simplify", pdoc)
             row["sg_s"] += time.perf_counter() - t0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from guard_grammar import boxes
+from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,3 +109,51 @@ def test_cached_answer_in_callers_names() -> None:
     for k in ("status", "key", "guards", "minimal", "warnings"):
         assert out[k] == fresh[k], k
     assert out["minimal"] == ["rel"] and out["guards"][0] == {"id": "big", "verdict": "redundant", "implied_by": ["rel"]}
+
+
+def _rebuilt_by_constructors(t: Any, names: dict[str, str]) -> Any:
+    """The reference renaming: every node rebuilt through the ``mk_*`` constructors."""
+    from solver.ir import canonical
+    from solver.ir import terms as ir
+
+    memo: dict[Any, Any] = {}
+    for n in ir.iter_dag(t):
+        if n.kind == ir.SYM:
+            memo[n] = ir.mk_sym(names.get(n.value, n.value))
+        elif n.kind in (ir.CONST, ir.BCONST, ir.BSYM):
+            memo[n] = n
+        else:
+            memo[n] = canonical._BUILD[n.kind](*(memo[a] for a in n.args))
+    return memo[t]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(terms(["x", "y", "z"]), conds(["x", "y", "z"]), st.sampled_from([
+    "Piecewise((x, x > y), (z, True))", "Abs(x - y) + Max(x, 3, y*z)", "Eq(x < y, z > 2)", "TruncDiv(x, y)",
+    "Eq(2*x - 4*y, 6*z)", "Eq(y - x, 0) | Ne(x*y, z)", "Min(-x, 2*y) <= 3", "CeilDiv(x*y + 2*z, y)"])),
+                min_size=1, max_size=4),
+       st.permutations(["a0", "q", "zz"]))
+def test_renaming_rebuilds_what_the_constructors_build(texts: list[str], new: list[str]) -> None:
+    """``substitute``'s renaming without the constructors (children re-sorted, sums ordered by
+    their monomials, equations' signs through ``mk_eq``) is the constructors' result, node for node."""
+    from solver.ir.canonical import substitute
+    from solver.syntax.sympy_reader import parse_sympy
+
+    names = dict(zip(["x", "y", "z"], new))
+    memo: dict[Any, Any] = {}
+    for text in texts:
+        p = parse_sympy(text)
+        for t in (p.term, p.domain):
+            assert substitute(t, names, memo) is _rebuilt_by_constructors(t, names), text
+
+
+@given(st.sampled_from(["add", "mul", "const", "bconst", "max"]), st.one_of(st.none(), st.integers(), st.booleans()),
+       st.lists(st.text("0123456789abcdef", min_size=20, max_size=20), max_size=4))
+def test_node_digests_are_the_generic_digest(kind: str, value: Any, kids: list[str]) -> None:
+    """Colour refinement's spelled-out digests are ``_h`` of the same parts (canonical keys and
+    symbol orders must not move)."""
+    from solver.ir.canonical import _h, _h_node, _h_pair
+
+    assert _h_node(kind, value, kids) == _h(kind, value, kids)
+    for k in kids:
+        assert _h_pair("s", k) == _h("s", k)

@@ -270,3 +270,55 @@ def test_decider_knows_loop_bounds_and_common_factors() -> None:
                        ("s*t <= s", False), ("(x//d) >= m", False), ("x < m", None),
                        ("t*s*s + t > s*s + 1", True), ("s*t*m + m > s*t + 1", None)]:
         assert decider.decide(parse_sympy(text).term) is want, text
+
+
+# ------------------------------------------------------------------ facts the context implies together
+
+def _propagated(ranges: dict[str, tuple[int | None, int | None]], guards: list[str]) -> tuple[Rewriter, list[ir.Term]]:
+    parsed = [parse_sympy(g).as_condition() for g in guards]  # as the problem reads a guard
+    plain = Rewriter(facts_env(ranges, []))
+    env = facts_env(ranges, [(plain.rewrite(t), None) for t in parsed])
+    return simplify_op._propagated(env, parsed), parsed
+
+
+def test_guards_read_under_each_other_give_constants_and_bounds() -> None:
+    """ResNet's ``Eq(((s0 + 7)//8)//2, 3)`` and ``Eq(((s0 + 7)//8)//2, (s0 + 15)//16)`` make
+    ``(s0 + 7)//8`` the constant 6; a loop bound ``x < u0`` with ``x >= 0`` makes ``u0 != 0`` —
+    both without z3 now."""
+    rw, _ = _propagated({"s0": (2, None)}, ["Eq(((s0 + 7)//8)//2, 3)", "Eq(((s0 + 7)//8)//2, (s0 + 15)//16)"])
+    assert rw.rewrite(parse_sympy("(s0 + 7)//8").term) is ir.mk_int(6)
+    rw, _ = _propagated({"x": (0, None), "u0": (0, None)}, ["x < u0"])
+    assert rw.truth(parse_sympy("Eq(u0, 0)").term) is False
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 8)), min_size=3, max_size=3),
+       st.lists(st.one_of(conds(["x", "y", "z"]), st.sampled_from(["x < y + z", "x + y <= 2*z", "Eq(x + y, z)"])),
+                min_size=1, max_size=3))
+def test_propagated_facts_hold_on_the_whole_box(bounds: list[tuple[int, int]], guards: list[str]) -> None:
+    """Every fact the propagation adds is true at every point of the context (guards read under
+    the others' facts, bounds carried through linear facts)."""
+    ranges = {n: (lo, lo + w) for n, (lo, w) in zip("xyz", bounds)}
+    rw, parsed = _propagated(ranges, guards)
+    box = [dict(zip("xyz", v)) for v in itertools.product(*(range(lo, hi + 1) for lo, hi in ranges.values()))]
+    pts = [pt for pt in box if all(holds(t, pt) for t in parsed)]
+    for atom in rw.env.atoms:
+        for pt in pts:
+            if all(holds(ir.mk_ne(d.args[1], ir.ZERO), pt) for d in ir.divisions_of(atom)):
+                assert holds(atom, pt), (guards, atom, pt)
+
+
+def test_no_z3_where_a_point_of_the_slice_refutes() -> None:
+    """``Mod(u0, 4096)`` asks ``u0 < 4096``: true at every sample point (``u0 <= s*t = 35``), and
+    z3 on the linear slice (``u1 == u0``, the ranges; not the product) could only find a model
+    outside the context. The refutation search met one (``u0 = u1 = 4096``: tied symbols move
+    together), so no z3 check is made and the form stays."""
+    from solver.smt.checker import Deadline
+
+    doc = {"symbols": {"u0": {"min": 0}, "u1": {"min": 0}, "s": {"min": 2, "hint": 5}, "t": {"min": 2, "hint": 7}},
+           "guards": ["Eq(u1, u0)", "u0 < s*t + 1"], "exprs": ["Mod(u0, 4096)"]}
+    r = simplify_op._Run(load_problem(doc), Deadline(20_000))
+    res = r.run()
+    assert res["exprs"][0]["form"] == "Mod(u0, 4096)"
+    assert r.checks == 0 and r._slice_sess is None
+    assert simplify_op._tied_symbols(r.context) == {"u0": ("u0", "u1"), "u1": ("u0", "u1")}

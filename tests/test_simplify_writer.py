@@ -4,6 +4,7 @@ to the same value at every point, and ``cost`` counts what the text costs."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import itertools
 from typing import Any
 
@@ -12,11 +13,11 @@ from guard_grammar import conds, terms
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.errors import UnsupportedError
+from solver.errors import SymguardError, UnsupportedError
 from solver.ir import terms as ir
 from solver.ir.pyeval import evaluate
 from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import _Cost, _count, cost, to_sympy
+from solver.syntax.sympy_writer import _Cost, _count, _token_cost, cost, to_sympy
 
 TORCHY = ["CeilDiv(x, 8)*8", "ModularIndexing(x + y, 2, 8)", "ModularIndexing(x, 1, y)", "-x//3 + Mod(-y, 4)",
           "8*CeilDiv(x, 8) - 2*CeilDiv(y, 4)", "x*x*y", "Piecewise((x, x > 2), (y, y < 1), (x*y, True))",
@@ -111,6 +112,41 @@ def test_fast_cost_walk_is_the_reference_visitor(text: str) -> None:
         ref = _Cost()
         ref.visit(ast.parse(t, mode="eval"))
         assert _count(ast.parse(t, mode="eval")) == (ref.ops, ref.divs), t
+
+
+_SOUP = ["x", "y", "s0", "0", "1", "2", "3", "01", "(", ")", "(", ")", ",", "+", "-", "*", "//", "%", "**", "<", "<=",
+         "==", "!=", " ", "Max", "Mod", "Eq", "ModularIndexing", "PowByNatural", "CeilDiv", "Identity", "floor",
+         "True", "/", "&", "~", "not", "1e3", "Piecewise", "\t"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(terms(["x", "y"]), conds(["x", "y"]), st.sampled_from(TORCHY + MORE),
+                 st.lists(st.sampled_from(_SOUP), min_size=1, max_size=12).map("".join)))
+def test_token_cost_is_the_ast_count(text: str) -> None:
+    """``cost`` counts the common syntax from tokens, without ``ast``: the same counts as the
+    walk of the parsed tree, on inputs, on printed forms and on token soup (where it either
+    agrees or leaves the text to ``ast``, which also words any syntax error)."""
+    texts = [text]
+    with contextlib.suppress(SymguardError):  # token soup; Identity, …: not read by the parser (yet)
+        texts.append(to_sympy(parse_sympy(text).term))
+    for t in texts:
+        got = _token_cost(t)
+        if got is None:
+            continue
+        assert got == _count(ast.parse(t.strip(), mode="eval")), t
+
+
+@pytest.mark.parametrize("text", ["2**3**2 + -2**2", "-(-x) + -(3) + (3)**2", "ModularIndexing(x, (1), y)",
+                                  "PowByNatural(x, (2))", "a < b == c > 1", "x (y)", "Max(x)(y)", "f(x, )",
+                                  "((((((x))))))", "-+-+x", "x**-1", "Eq(x, 1) != (y < 2)"])
+def test_token_cost_on_chosen_texts(text: str) -> None:
+    got = _token_cost(text)
+    try:
+        want = _count(ast.parse(text.strip(), mode="eval"))
+    except SyntaxError:
+        assert got is None, text
+        return
+    assert got is None or got == want, text
 
 
 def test_printing_renames_symbols() -> None:

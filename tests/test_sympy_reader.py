@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from solver.errors import ParseError, UnsupportedError
 from solver.ir import terms as ir
 from solver.ir.pyeval import evaluate, holds
+from solver.syntax import sympy_reader
 from solver.syntax.sympy_reader import parse_sympy
 
 ACCEPTED = [
@@ -232,3 +233,55 @@ def _dense(sizes: list[int], strides: list[int]) -> bool:
             return False
         expected *= length
     return True
+
+
+# ------------------------------------------------------------------ the fast reader
+
+_TOKENS = ["a", "b", "s0", "0", "1", "2", "7", "00", "01", "(", ")", "(", ")", ",", "+", "-", "*", "//", "%", "**",
+           "<", "<=", ">", ">=", "==", "!=", " ", "Max", "Min", "Mod", "Eq", "Ne", "And", "Or", "Not", "Abs",
+           "FloorDiv", "ModularIndexing", "PowByNatural", "PythonMod", "CeilDiv", "True", "None", "oo", "floor",
+           "1.5", "/", "&", "~", "not", "1e3", "lambda", "int_oo", "Piecewise", "\t", "ｓ"]
+
+
+def _same_as_reference(text: str) -> None:
+    """The fast reader either leaves a text to the reference or reads what the reference reads
+    (the same interned term and domain), with its call memo cold and warm."""
+    for cold in (True, False):
+        if cold:
+            sympy_reader._SPANS.clear()
+        got = sympy_reader._fast(text)
+        if got is None:
+            return
+        ref = sympy_reader._parse_ast(text)  # raises if the fast reader accepted a wrong text
+        assert got.term is ref.term and got.domain is ref.domain, text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(conds(["x", "y"]), st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=12).map("".join)))
+def test_the_fast_reader_reads_what_the_ast_reader_reads(text: str) -> None:
+    _same_as_reference(text)
+
+
+@pytest.mark.parametrize("text", [
+    *ACCEPTED, "(2*(a + b))*c > 0", "2*(a + b)*c > 0", "a*(b*(c + 1)) > 0", "-(a*b)*c > 0", "(a*b)**2 > 0",
+    "2**3**2 > a", "-2**2 < a", "a - -b + +c > 0", "(a < b) == (b < c)", "Eq(a < b, c > 0)", "a*b//c*d % 3 > 0",
+    "Max(a, b, 1) + Max(a, b, 1) > ModularIndexing(a, 2, 4) + ModularIndexing(a, 2, 4)",
+    "PowByNatural(a*2, 3) > 0", "Max(a, b,) > 0", "Max() > 0", "f(a) > 0", "a(b) > 0", "a > 0 > b < c",
+    "0 < 00", "01 > a", "2(3) > a", "a[0] > 1", "a.b > 1", "Mod(a, b, c) > 0", "Eq(a, b < c)",
+    *(f"{'(' * n}a{')' * n} > 0" for n in (50, 100, 101, 250)),
+    *(f"a{'//2' * n} > 0" for n in (50, 150, 400)),
+    *(f"{'-' * n}a > 0" for n in (50, 150, 400)),
+    *(f"{'Max(' * n}a{', 1)' * n} > 0" for n in (50, 150, 400)),
+    " + ".join(f"a{i}" for i in range(1000)) + " > 0",
+])
+def test_the_fast_reader_on_chosen_texts(text: str) -> None:
+    _same_as_reference(text)
+
+
+def test_parsed_texts_are_remembered() -> None:
+    text = "ModularIndexing(x0, 1, 16) + 16*ModularIndexing(x0, 16, 4) < s0"
+    first = parse_sympy(text)
+    assert parse_sympy(text) is first
+    sympy_reader._TEXTS.clear()
+    again = parse_sympy(text)
+    assert again.term is first.term and again.domain is first.domain

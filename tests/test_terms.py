@@ -139,3 +139,28 @@ def test_ite_comparing_its_branches_is_max_or_min(a: ir.Term, b: ir.Term, strict
     except ZeroDivisionError:
         return
     assert evaluate(t, env) == want
+
+
+def _dag_reference(root: ir.Term) -> list[ir.Term]:
+    """Children before parents, left to right, each node at its first visit: the plain walk."""
+    seen: set[int] = set()
+    order: list[ir.Term] = []
+    stack: list[tuple[ir.Term, bool]] = [(root, False)]
+    while stack:
+        t, done = stack.pop()
+        if done:
+            order.append(t)
+        elif id(t) not in seen:
+            seen.add(id(t))
+            stack.append((t, True))
+            stack.extend((a, False) for a in reversed(t.args) if id(a) not in seen)
+    return order
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(terms(["x", "y", "z"]), conds(["x", "y", "z"])), min_size=1, max_size=3))
+def test_iter_dag_order(texts: list[str]) -> None:
+    """``iter_dag``'s order (which printers and digests follow) is the plain walk's, shared
+    subterms included."""
+    t = ir.mk_and(*(p.as_condition() for p in map(parse_sympy, texts)))
+    assert ir.iter_dag(t) == _dag_reference(t)

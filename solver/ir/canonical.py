@@ -68,14 +68,55 @@ def _rebuild(n: Term, a: list[Term], names: dict[str, str]) -> Term:
         return ir.mk_bsym(names.get(n.value, n.value))
     if k in (ir.CONST, ir.BCONST):
         return n
-    build: dict[str, Callable[..., Term]] = {
-        ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min,
-        ir.AND: ir.mk_and, ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod,
-        ir.EDIV: ir.mk_ediv, ir.EMOD: ir.mk_emod, ir.ITE: ir.mk_ite, ir.NOT: ir.mk_not,
-        ir.IFF: ir.mk_iff,
-        ir.LE: lambda e: ir.mk_le(e, ir.ZERO), ir.EQ: lambda e: ir.mk_eq(e, ir.ZERO),
-    }
-    return build[k](*a)
+    fast = _RENAMED.get(k)
+    if fast is not None:
+        return fast(n, a)
+    return _BUILD[k](*a)
+
+
+# Renaming symbols (a bijection) keeps every normalization a constructor made but the order of
+# children, which follows the names' digests: a normalized node of these kinds with renamed
+# children is the same node with its children re-sorted the constructor's way, built without
+# reading it again (linear parts, gcds, flattening). ``tests/test_canonical.py`` checks it
+# against the constructors. ITE (``ite_node`` builds unnormalized ones), EQ (its sign follows
+# the first monomial's digest) and the Euclidean kinds go through the constructors.
+def _renamed_add(n: Term, a: list[Term]) -> Term:
+    const = [x for x in a if x.kind == ir.CONST]
+    monos = [x for x in a if x.kind != ir.CONST]
+    monos.sort(key=_monomial_key)
+    return ir.interned(ir.ADD, (*monos, *const))
+
+
+def _monomial_key(x: Term) -> bytes:
+    """The digest ``from_linear`` sorts a sum's parts by: that of the monomial without its coefficient."""
+    if x.kind == ir.MUL and x.args[0].kind == ir.CONST:
+        rest = x.args[1:]
+        return rest[0].skey if len(rest) == 1 else ir.interned(ir.MUL, rest).skey
+    return x.skey
+
+
+def _renamed_mul(n: Term, a: list[Term]) -> Term:
+    if a[0].kind == ir.CONST:
+        return ir.interned(ir.MUL, (a[0], *sorted(a[1:])))
+    return ir.interned(ir.MUL, tuple(sorted(a)))
+
+
+_RENAMED: dict[str, Callable[[Term, list[Term]], Term]] = {
+    ir.ADD: _renamed_add,
+    ir.MUL: _renamed_mul,
+    ir.LE: lambda n, a: ir.interned(ir.LE, (a[0],)),
+    ir.NOT: lambda n, a: ir.interned(ir.NOT, (a[0],)),
+    ir.FLOORDIV: lambda n, a: ir.interned(n.kind, (a[0], a[1])),
+    ir.MOD: lambda n, a: ir.interned(n.kind, (a[0], a[1])),
+    **{k: (lambda n, a: ir.interned(n.kind, tuple(sorted(a)))) for k in (ir.AND, ir.OR, ir.MAX, ir.MIN, ir.IFF)},
+}
+_BUILD: dict[str, Callable[..., Term]] = {
+    ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min,
+    ir.AND: ir.mk_and, ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod,
+    ir.EDIV: ir.mk_ediv, ir.EMOD: ir.mk_emod, ir.ITE: ir.mk_ite, ir.NOT: ir.mk_not,
+    ir.IFF: ir.mk_iff,
+    ir.LE: lambda e: ir.mk_le(e, ir.ZERO), ir.EQ: lambda e: ir.mk_eq(e, ir.ZERO),
+}
 
 
 # ------------------------------------------------------------------ colour refinement
@@ -84,61 +125,108 @@ def _h(*parts: object) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=10).hexdigest()
 
 
+def _h_node(kind: str, value: object, kids: list[str]) -> str:
+    """``_h(kind, value, kids)`` for a kind name and hex digests, the text of ``repr`` spelled
+    out (no quotes to escape): one of these per node and round is most of colour refinement."""
+    inner = "'" + "', '".join(kids) + "'" if kids else ""
+    text = f"('{kind}', {value!r}, [{inner}])"
+    return _blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def _h_pair(a: str, b: str) -> str:
+    """``_h(a, b)`` for two strings without quotes (a tag or ``"s"``, and a hex digest)."""
+    return _blake2b(f"('{a}', '{b}')".encode(), digest_size=10).hexdigest()
+
+
+_blake2b = hashlib.blake2b
+
+
 def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None) -> str:
     """A digest of ``t`` with symbols replaced by colours, invariant under renaming. A ``memo``
     shared between calls with the same ``colour`` digests each shared subterm once."""
     memo = {} if memo is None else memo
-    if t in memo:
-        return memo[t]
-    for n in _fresh(t, memo):
+    hit = memo.get(t)
+    if hit is not None:
+        return hit
+    stack = [t]
+    while stack:  # children first, stopping at subterms digested before
+        n = stack[-1]
+        if n in memo:
+            stack.pop()
+            continue
+        todo = [x for x in n.args if x not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
         k = n.kind
         if k in (ir.SYM, ir.BSYM):
-            memo[n] = _h("s", colour[n.value])
+            memo[n] = _h_pair("s", colour[n.value])
         elif k == ir.EQ:  # e == 0 and -e == 0 are one equation: take the smaller of both signs
             coefs, c = ir.linear(n.args[0])
-            pos = sorted((memo_or(memo, m, colour), v) for m, v in coefs.items())
-            neg = sorted((memo_or(memo, m, colour), -v) for m, v in coefs.items())
+            pos = sorted((_shape(m, colour, memo), v) for m, v in coefs.items())
+            neg = sorted((_shape(m, colour, memo), -v) for m, v in coefs.items())
             memo[n] = _h("eq", min((pos, c), (neg, -c)))
         else:
-            kids = [memo[x] if x in memo else memo_or(memo, x, colour) for x in n.args]
-            memo[n] = _h(k, n.value if k in (ir.CONST, ir.BCONST) else None,
-                         sorted(kids) if k in _COMMUTATIVE else kids)
+            kids = [memo[x] for x in n.args]
+            memo[n] = _h_node(k, n.value if k in (ir.CONST, ir.BCONST) else None,
+                              sorted(kids) if k in _COMMUTATIVE else kids)
     return memo[t]
 
 
-def _fresh(t: Term, memo: dict[Term, str]) -> list[Term]:
-    """The nodes below ``t`` not in ``memo``, children first (``ir.iter_dag`` minus the memo)."""
-    seen: set[Term] = set()
-    order: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(t, False)]
-    while stack:
-        n, done = stack.pop()
-        if done:
-            order.append(n)
-            continue
-        if n in seen or n in memo:
-            continue
-        seen.add(n)
-        stack.append((n, True))
-        stack.extend((x, False) for x in reversed(n.args) if x not in seen and x not in memo)
-    return order
+def _shapes(order: list[Term], colour: dict[str, str]) -> dict[Term, str]:
+    """``_shape`` of every node of ``order`` (children before parents), in one loop."""
+    memo: dict[Term, str] = {}
+    commutative = _COMMUTATIVE
+    for n in order:
+        k = n.kind
+        if k in (ir.SYM, ir.BSYM):
+            memo[n] = _h_pair("s", colour[n.value])
+        elif k == ir.EQ:
+            memo[n] = _shape(n, colour, memo)
+        else:
+            kids = [memo[x] for x in n.args]
+            memo[n] = _h_node(k, n.value if k in (ir.CONST, ir.BCONST) else None,
+                              sorted(kids) if k in commutative else kids)
+    return memo
 
 
-def memo_or(memo: dict[Term, str], t: Term, colour: dict[str, str]) -> str:
-    if t not in memo:
-        memo[t] = _shape(t, colour)
+def _symbol_nodes(t: Term, memo: dict[Term, frozenset[Term]]) -> frozenset[Term]:
+    """The symbol nodes below ``t``; ``memo`` shared between the terms of a problem (a domain
+    repeats its expression's divisors)."""
+    hit = memo.get(t)
+    if hit is not None:
+        return hit
+    stack = [t]
+    while stack:  # children first, stopping at subterms seen before
+        n = stack[-1]
+        if n in memo:
+            stack.pop()
+            continue
+        todo = [x for x in n.args if x not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        if not n.args:
+            memo[n] = frozenset((n,)) if n.kind in (ir.SYM, ir.BSYM) else frozenset()
+        elif len(n.args) == 1:
+            memo[n] = memo[n.args[0]]
+        else:
+            memo[n] = frozenset().union(*(memo[a] for a in n.args))
     return memo[t]
 
 
 def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]:
     colour = {s.name: _h(s.is_bool, s.lo, s.hi, s.hint) for s in p.symbols}
-    occurs = [(tag, t, Counter(n.value for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)))
-              for tag, t in terms]
+    below: dict[Term, frozenset[Term]] = {}
+    occurs = [(tag, t, Counter(n.value for n in _symbol_nodes(t, below))) for tag, t in terms]
+    order = list(below)  # every node of the problem, children first (the DAG is the same every round)
     for _ in range(4):
         seen: dict[str, list[tuple[str, int]]] = {s: [] for s in colour}
-        shapes: dict[Term, str] = {}  # one round, one colouring: shared subterms digested once
+        shapes = _shapes(order, colour)  # one round, one colouring: shared subterms digested once
         for tag, t, cnt in occurs:
-            d = _h(tag, _shape(t, colour, shapes))
+            d = _h_pair(tag, shapes[t])
             for s, c in cnt.items():
                 seen[s].append((d, c))
         new = {s: _h(colour[s], sorted(seen[s])) for s in colour}

@@ -27,7 +27,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import operator
 import weakref
+from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # the atomic removal WeakValueDictionary uses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -84,40 +86,82 @@ class Term:
         return self.skey < other.skey
 
 
-_table: weakref.WeakValueDictionary[tuple[Any, ...], Term] = weakref.WeakValueDictionary()
+# The intern table: key -> weak reference to the one node with that key. A plain dict read inline
+# (``WeakValueDictionary.get`` is a Python-level call on the hottest path of every constructor);
+# a dead entry is removed by its reference's callback with the stdlib's own atomic helper, so a
+# node interned again under the same key in between is never dropped.
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its key (``weakref.KeyedRef`` without its Python-level
+    ``__new__``/``__init__``: one reference per new node)."""
+
+    __slots__ = ("key",)
+    key: tuple[Any, ...]
+
+
+_table: dict[tuple[Any, ...], _Ref] = {}
+_skey = operator.attrgetter("skey")  # the sort key of children (Term.__lt__ compares it, one Python call per comparison)
+_blake2b = hashlib.blake2b
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _forget(ref: _Ref) -> None:
+    _remove_dead_weakref(_table, ref.key)
 
 
 def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
     key = (kind, value, args)
-    t = _table.get(key)
-    if t is not None:
-        return t
-    t = object.__new__(Term)
-    h = hashlib.blake2b(digest_size=12)
-    h.update(kind.encode())
-    h.update(b"\x00" + repr(value).encode() + b"\x00")
+    ref = _table.get(key)
+    if ref is not None:
+        t = ref()
+        if t is not None:
+            return t
+    size = 1
+    has_div = kind in DIV_KINDS
+    parts = [kind.encode(), b"\x00", repr(value).encode(), b"\x00"]
     for a in args:
-        h.update(a.skey)
-    size = 1 + sum(a.size for a in args)
+        parts.append(a.skey)
+        size += a.size
+        if a.has_div:
+            has_div = True
     if size > MAX_TERM_SIZE:
         raise TooLargeError(f"expression too large (more than {MAX_TERM_SIZE} nodes)")
-    sets = object.__setattr__
-    sets(t, "kind", kind)
-    sets(t, "args", args)
-    sets(t, "value", value)
-    sets(t, "skey", h.digest())
-    sets(t, "size", size)
-    sets(t, "has_div", kind in DIV_KINDS or any(a.has_div for a in args))
-    _table[key] = t
+    t = _new(Term)
+    _set(t, "kind", kind)
+    _set(t, "args", args)
+    _set(t, "value", value)
+    _set(t, "skey", _blake2b(b"".join(parts), digest_size=12).digest())  # the digest of kind, value, children
+    _set(t, "size", size)
+    _set(t, "has_div", has_div)
+    ref = _Ref(t, _forget)
+    ref.key = key
+    _table[key] = ref
     return t
+
+
+def interned(kind: str, args: tuple[Term, ...]) -> Term:
+    """The node ``kind(args)`` exactly as given, not normalized: for passes that keep a
+    normalized term normalized (renaming symbols changes nothing but the children's order,
+    ``ir.canonical``); everything else builds with the ``mk_*`` constructors."""
+    return _node(kind, args)
 
 
 # ---------------------------------------------------------------- leaves
 
+_SMALL_INTS: dict[int, Term] = {}  # the constants most terms use, held (the intern table is weak)
+SMALL_INT = 4096
+
+
 def mk_int(v: int) -> Term:
+    t = _SMALL_INTS.get(v)
+    if t is not None:
+        return t
     if v.bit_length() > MAX_INT_DIGITS * 3.33:
         raise TooLargeError(f"integer with more than {MAX_INT_DIGITS} digits")
-    return _node(CONST, (), int(v))
+    t = _node(CONST, (), int(v))
+    if -SMALL_INT <= v <= SMALL_INT:
+        _SMALL_INTS[int(v)] = t
+    return t
 
 
 def mk_sym(name: str) -> Term:
@@ -142,16 +186,27 @@ FALSE = _node(BCONST, (), False)
 
 def linear(t: Term) -> tuple[dict[Term, int], int]:
     """Split an integer term into {monomial: coefficient} and a constant."""
-    if t.kind == CONST:
+    kind = t.kind
+    if kind == CONST:
         return {}, t.value
-    if t.kind == ADD:
+    if kind == ADD:
         coefs: dict[Term, int] = {}
         const = 0
-        for a in t.args:
-            m, c = linear(a)
-            const += c
-            for k, v in m.items():
-                coefs[k] = coefs.get(k, 0) + v
+        for a in t.args:  # the parts of a sum, read inline (``linear`` of each, without the calls)
+            k = a.kind
+            if k == CONST:
+                const += a.value
+            elif k == MUL and a.args[0].kind == CONST:
+                rest = a.args[1:]
+                mono = rest[0] if len(rest) == 1 else _node(MUL, rest)
+                coefs[mono] = coefs.get(mono, 0) + a.args[0].value
+            elif k == ADD:
+                m, c = linear(a)
+                const += c
+                for x, v in m.items():
+                    coefs[x] = coefs.get(x, 0) + v
+            else:
+                coefs[a] = coefs.get(a, 0) + 1
         return coefs, const
     if t.kind == MUL and t.args[0].kind == CONST:
         rest = t.args[1:]
@@ -161,8 +216,10 @@ def linear(t: Term) -> tuple[dict[Term, int], int]:
 
 
 def from_linear(coefs: dict[Term, int], const: int) -> Term:
-    items = sorted(((m, c) for m, c in coefs.items() if c != 0), key=lambda mc: mc[0].skey)
-    terms = [m if c == 1 else _scaled(c, m) for m, c in items]
+    monos = [m for m, c in coefs.items() if c != 0]
+    if len(monos) > 1:
+        monos.sort(key=_skey)
+    terms = [m if coefs[m] == 1 else _scaled(coefs[m], m) for m in monos]
     if const != 0 or not terms:
         terms.append(mk_int(const))
     if len(terms) == 1:
@@ -227,7 +284,7 @@ def mk_mul(*ts: Term) -> Term:
         if f.kind == ADD and c != 0:  # distribute a constant over a sum: 4*(a+b) = 4a + 4b
             coefs, const = linear(f)
             return from_linear({m: v * c for m, v in coefs.items()}, const * c)
-    factors.sort()
+    factors.sort(key=_skey)
     if c == 1:
         return _node(MUL, tuple(factors))
     return _node(MUL, (mk_int(c), *factors))
@@ -308,7 +365,7 @@ def _mk_extreme(kind: str, ts: Sequence[Term]) -> Term:
             (consts.append(a.value) if a.kind == CONST else flat.append(a))
     if consts:
         flat.append(mk_int(max(consts) if kind == MAX else min(consts)))
-    uniq = sorted(set(flat))
+    uniq = sorted(set(flat), key=_skey)
     if not uniq:
         raise ValueError(f"{kind} of nothing")
     return uniq[0] if len(uniq) == 1 else _node(kind, tuple(uniq))
@@ -415,6 +472,7 @@ def mk_ne(a: Term, b: Term) -> Term:
 
 # ---------------------------------------------------------------- boolean connectives
 
+@functools.lru_cache(maxsize=MEMO_SIZE)
 def mk_not(a: Term) -> Term:
     if a.kind == BCONST:
         return mk_bool(not a.value)
@@ -434,14 +492,15 @@ def _mk_junction(kind: str, ts: Iterable[Term]) -> Term:
                 return zero
             if a is not unit:
                 out.add(a)
-    for a in out:
-        if mk_not(a) in out:
-            return zero
+    if len(out) > 1:  # a pair a, not a
+        for a in out:
+            if mk_not(a) in out:
+                return zero
     if not out:
         return unit
     if len(out) == 1:
         return next(iter(out))
-    return _node(kind, tuple(sorted(out)))
+    return _node(kind, tuple(sorted(out, key=_skey)))
 
 
 def mk_and(*ts: Term) -> Term:
@@ -463,29 +522,31 @@ def mk_iff(a: Term, b: Term) -> Term:
         return b if a.value else mk_not(b)
     if b.kind == BCONST:
         return a if b.value else mk_not(a)
-    x, y = sorted((a, b))
+    x, y = (a, b) if a.skey <= b.skey else (b, a)
     return _node(IFF, (x, y))
 
 
 # ---------------------------------------------------------------- traversal helpers
 
 def iter_dag(root: Term) -> list[Term]:
-    """Every distinct node below ``root`` (children before parents), iteratively."""
-    seen: set[int] = set()
+    """Every distinct node below ``root`` (children before parents, left to right), iteratively."""
+    if not root.args:
+        return [root]
+    seen = {root}  # terms hash and compare by identity
     order: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(root, False)]
+    stack = [(root, iter(root.args))]
     while stack:
-        t, done = stack.pop()
-        if done:
-            order.append(t)
-            continue
-        if id(t) in seen:
-            continue
-        seen.add(id(t))
-        stack.append((t, True))
-        for a in reversed(t.args):
-            if id(a) not in seen:
-                stack.append((a, False))
+        node, kids = stack[-1]
+        for a in kids:
+            if a not in seen:
+                seen.add(a)
+                if a.args:
+                    stack.append((a, iter(a.args)))
+                    break
+                order.append(a)
+        else:
+            stack.pop()
+            order.append(node)
     return order
 
 

@@ -55,7 +55,7 @@ from solver.reason import intervals as cheap
 from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
-from solver.smt.checker import SAT, UNSAT, Deadline, units
+from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
 from solver.syntax.sympy_reader import parse_sympy
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
@@ -66,9 +66,13 @@ TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before 
 MAX_POINTS = 96  # sample points plus the counterexamples found later
 SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
-CHECK_MS = 40  # budget of one z3 check (a side condition, a CSE proof): the corpus's proofs take a few; 250 gained none and paid for every timeout
-RECHECK_MS = 60  # budget of the independent z3 re-check of a form built by proven steps
+# z3 budgets in resource units (not derived from ms: a new calibration of the checker's units
+# per ms must not change which forms are found)
+CHECK_UNITS = 12_000  # one check (a side condition, a CSE proof): the corpus's proofs take a few thousand
+RECHECK_UNITS = 18_000  # the independent re-check of a form built by proven steps (SELF_CHECK)
+POINT_UNITS = 4 * CHECK_UNITS  # a first point of the whole context when the sample finds none
 MAX_CSE_CLASS = 16  # expressions proven against one representative
+MAX_MISSES = 4  # points just outside the context kept per condition (slice_refuted)
 Model = dict[str, Value]
 
 
@@ -196,26 +200,109 @@ _COLUMN: dict[str, Callable[[list[list[Any]]], list[Any]]] = {
 }
 
 
+PROPAGATE_ROUNDS = 3  # rounds of re-reading the context under the facts found so far
+
+
+def _propagated(env: facts.Env, context: Sequence[ir.Term]) -> Rewriter:
+    """A rewriter under the context's facts and what they imply together: each constraint
+    rewritten under the facts of the others is a fact too (every fact holds at every point of
+    the context, and rewriting under them keeps a constraint's truth there): PyTorch's
+    ``Eq(((s0 + 7)//8)//2, 3)`` and ``Eq(((s0 + 7)//8)//2, (s0 + 15)//16)`` give
+    ``(s0 + 15)//16 == 3``, and with it the range of ``s0`` that makes ``(s0 + 7)//8`` the
+    constant 6. Stops when a round adds nothing."""
+    rw = Rewriter(env)
+    todo = [(t, ir.symbols_of(t)) for t in context if not _bound_of_a_symbol(t)]
+    atoms = list(env.atoms)
+    for _ in range(PROPAGATE_ROUNDS):
+        new = []
+        for t, _syms in todo:
+            r = rw.rewrite(t)
+            new += [a for a in (r.args if r.kind == ir.AND else (r,)) if a.kind != ir.BCONST and a not in env.atoms]
+        for atom in atoms:
+            new += _bounds_from(atom, rw)
+        new = [a for a in dict.fromkeys(new) if a.kind != ir.BCONST and a not in env.atoms]
+        if not new:
+            break
+        for a in new:
+            env.add_atom(a)
+        rw = Rewriter(env)
+        # the next round reads again only what the new facts are about
+        touched = set().union(*(ir.symbols_of(a) for a in new))
+        todo = [(t, syms) for t, syms in todo if syms & touched]
+        atoms = [a for a in env.atoms if ir.symbols_of(a) & touched]
+    return rw
+
+
+def _bound_of_a_symbol(t: ir.Term) -> bool:
+    """``c*s + k <= 0`` or ``== 0`` for a symbol ``s``: a range, all there is to learn from it."""
+    if t.kind not in (ir.LE, ir.EQ):
+        return False
+    coefs, _ = ir.linear(t.args[0])
+    return len(coefs) == 1 and next(iter(coefs)).kind == ir.SYM
+
+
+def _bounds_from(atom: ir.Term, rw: Rewriter) -> list[ir.Term]:
+    """Interval propagation through one linear fact ``Σ c_i*m_i + k <= 0`` (``== 0``: both
+    ways): each monomial is bounded by the bounds of the others (``x < u0`` with ``x >= 0`` is
+    ``u0 >= 1``); only bounds tighter than the monomial's interval are returned."""
+    if atom.kind not in (ir.LE, ir.EQ):
+        return []
+    coefs, k = ir.linear(atom.args[0])
+    if len(coefs) < 2:
+        return []
+    ivs = {m: rw.interval(m) for m in coefs}
+    out = []
+    for sign in ((1,) if atom.kind == ir.LE else (1, -1)):
+        # sign * (Σ c_i*m_i + k) <= 0: the least value of each signed part
+        least: dict[ir.Term, int | None] = {}
+        for m, c in coefs.items():
+            lo, hi = ivs[m]
+            sc = sign * c
+            least[m] = None if (lo if sc > 0 else hi) is None else sc * (lo if sc > 0 else hi)  # type: ignore[operator]
+        unknown = [m for m, v in least.items() if v is None]
+        if len(unknown) > 1:
+            continue
+        total = sum(v for v in least.values() if v is not None)
+        for m, c in coefs.items():
+            if unknown and unknown[0] is not m:
+                continue
+            sc = sign * c
+            rest = total - (least[m] or 0) + sign * k  # the others are at least rest - sign*k: sc*m <= -rest
+            lo, hi = ivs[m]
+            if sc > 0:
+                b = (-rest) // sc
+                if hi is None or b < hi:
+                    out.append(ir.mk_le(m, ir.mk_int(b)))
+            else:
+                b = -((-rest) // (-sc))  # -sc*m >= rest: m >= ceil(rest / -sc)
+                if lo is None or b > lo:
+                    out.append(ir.mk_le(ir.mk_int(b), m))
+    return out
+
+
 class _Run:
     def __init__(self, problem: Problem, deadline: Deadline) -> None:
         self.p = problem
         self.deadline = deadline
         self._sess: Session | None = None
         self._slice_sess: Session | None = None
-        self._con_syms: list[tuple[ir.Term, frozenset[str]]] = []
+        self._con_syms: list[tuple[ir.Term, frozenset[str]]] | None = None
+        self._misses: dict[tuple[ir.Term, ir.Term], list[Model]] = {}  # points near the context (slice_refuted)
+        self._linear: dict[ir.Term, bool] = {}
         self._sized = {s.name for s in problem.symbols if s.hint is not None}
         ranges = cheap.Facts.from_problem(problem)
         plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
-        self.rw = Rewriter(env)
+        self.rw = _propagated(env, self.context)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.checks = 0
         self._values: _Values | None = None
         self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
         self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
+        self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
 
     @property
@@ -236,11 +323,13 @@ class _Run:
             check = compile_check(self.context, names)
         except ValueError:  # a name Python cannot spell: no points, z3 decides
             return []
-        base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
-        hint = hint_model(self.p)
-        # moves inside what the facts say of each symbol (``x < 16`` keeps a loop variable's
-        # moves below 16, so moving many symbols at once still satisfies the context)
+        # the hints, else an end of what the facts say of each symbol (``x < u0`` with ``x >= 0``
+        # puts ``u0`` at 1, not at its range's 0, where no loop variable fits); moves inside
+        # those bounds (``x < 16`` keeps a loop variable's moves below 16, so moving many
+        # symbols at once still satisfies the context)
         ivs = {s.name: self.rw.interval(ir.mk_sym(s.name)) for s in ints}
+        base = {s.name: _base(*ivs[s.name], s.hint) for s in ints}
+        hint = hint_model(self.p)
         cands = {n: [v for v in _moves(lo, hi, base[n]) if v != base[n]] for n, (lo, hi) in ivs.items()}
         self._range = {s.name: (s.lo, s.hi) for s in ints}
         rng = random.Random(0)
@@ -248,11 +337,12 @@ class _Run:
         seen: set[tuple[Value, ...]] = set()
         start = self._start(dict(hint) if hint is not None else dict(base), names, check, cands, rng)
         if start is None:  # symbols tied by equalities (u1 == u0, …) move together: ask z3 for one point
-            out_z3 = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
+            out_z3 = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             model = dict(out_z3.model) if out_z3.status == SAT else {}
             if all(n in model for n in names) and check(*(model[n] for n in names)):
                 start = {n: model[n] for n in names}
         self._search = (names, check, start if start is not None else base, cands)
+        self._tied = _tied_symbols(self.context)
         if start is None:
             return out
         at = [start[n] for n in names]
@@ -321,13 +411,19 @@ class _Run:
         whole compiled context only where it fails; the first point of the context joins."""
         assert self._search is not None
         names, check, base, _ = self._search
+        tied = self._tied
+        if tied:  # a symbol equal to others by a guard (u1 == u0) moves with them
+            combos = [{m: v for n, v in c.items() for m in tied.get(n, (n,))} for c in combos]
         trial = _Values([{**own, **c} for c in combos])
+        misses = self._misses.setdefault((cond, domain), [])
         for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
             if v is False and d:
                 pt = {**base, **c}
                 if check(*(pt[n] for n in names)):
                     self.values.add(pt)
                     return True
+                if len(misses) < MAX_MISSES:
+                    misses.append(pt)
         return False
 
     @staticmethod
@@ -359,30 +455,81 @@ class _Run:
             self._sess = Session(self.p, self.deadline)
         return self._sess
 
-    def slice(self, syms: set[str]) -> tuple[Session, list[int]]:
+    def slice(self, syms: set[str], linear_only: bool = True) -> tuple[Session, list[int]]:
         """The request's z3 session (symbols and ranges only) and the selector handles of the
         constraints that mention one of ``syms`` or only sized symbols (those with a hint): a
         condition on sizes needs neither the hundred loop bounds of other kernels nor their
         variables (a bound on its own symbols it keeps: ``x < u0`` with ``x >= 0`` is ``u0 >= 1``), and
-        each constraint is encoded once, when a slice first needs it. Dropping constraints only
-        weakens the assumptions, so what the slice proves the whole context proves; a model of
-        the slice is a point only when the whole context holds there (``add_point`` checks)."""
+        each constraint is encoded once, when a slice first needs it. ``linear_only`` keeps the
+        linear ones alone (``linear``). Dropping constraints only weakens the assumptions, so what
+        the slice proves the whole context proves; a model of the slice is a point only when the
+        whole context holds there (``add_point`` checks)."""
         if self._slice_sess is None:
             self._slice_sess = Session(replace(self.p, asserts=(), guards=()), self.deadline)
+        s = self._slice_sess
+        return s, [s.ch.selector(t) for t in self.slice_terms(syms, linear_only)]
+
+    def slice_terms(self, syms: set[str], linear_only: bool) -> list[ir.Term]:
+        """The constraints of ``slice``."""
+        if self._con_syms is None:
             self._con_syms = [(c.term, frozenset(ir.symbols_of(c.term))) for c in (*self.p.asserts, *self.p.guards)
                               if c.term is not None]
-        s = self._slice_sess
         keep = self._sized | syms
-        return s, [s.ch.selector(t) for t, cs in self._con_syms if cs <= keep or cs & syms]
+        return [t for t, cs in self._con_syms if (cs <= keep or cs & syms) and (not linear_only or self.linear(t))]
 
-    def prove(self, cond: ir.Term, domain: ir.Term, budget_ms: int | None = None) -> bool | None:
+    def slice_refuted(self, cond: ir.Term, domain: ir.Term, linear_domain: ir.Term) -> bool:
+        """A point the refutation search met where ``cond`` fails and ``domain``, the ranges and
+        the linear slice hold, but not the whole context: z3 on that slice cannot prove
+        ``cond`` (the point is a model of the negation), and a model it finds may again miss
+        the context. Skipping the check loses no proof."""
+        misses = self._misses.get((cond, domain))
+        if not misses:
+            return False
+        cons = self.slice_terms(ir.symbols_of(cond) | ir.symbols_of(linear_domain), True)
+        ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
+        return any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi) for n, lo, hi in ranges)
+                   and all(holds(t, pt) for t in cons) for pt in misses)
+
+    def linear(self, t: ir.Term) -> bool:
+        """Linear integer arithmetic: no product of two non-constant factors, no division by a
+        non-constant (z3 decides it, divisions by constants included, in few units)."""
+        memo = self._linear
+        hit = memo.get(t)
+        if hit is None:
+            for n in ir.iter_dag(t):
+                if n in memo:
+                    continue
+                ok = all(memo[a] for a in n.args)
+                if ok and n.kind == ir.MUL:
+                    ok = sum(a.kind != ir.CONST for a in n.args) <= 1
+                elif ok and n.kind in ir.DIV_KINDS:
+                    ok = n.args[1].kind == ir.CONST
+                memo[n] = ok
+            hit = memo[t]
+        return hit
+
+    def prove(self, cond: ir.Term, domain: ir.Term, budget: int = CHECK_UNITS, linear_only: bool = True) -> bool | None:
         """``context ∧ domain ⇒ cond``: True proven (on the slice of the context about ``cond``'s
         symbols), False refuted (a model of the whole context: it joins the points), None
-        undecided. ``budget_ms`` is converted to z3 resource units (deterministic)."""
-        budget = self.deadline.grant(units(CHECK_MS if budget_ms is None else budget_ms))
+        undecided. ``budget`` is in z3 resource units (deterministic).
+
+        With ``linear_only`` (side conditions, CSE) a non-linear ``cond`` is not asked, and the
+        slice and the domain keep their linear conjuncts (fewer assumptions: still sound). On the
+        Inductor corpus z3 decided none of the non-linear conditions within a check's budget
+        (products and quotients of sizes: 0 of 22), and the non-linear guards in a slice made
+        linear questions run out too; linear ones on linear slices are decided in a few
+        thousand units, and no proof was lost."""
+        if linear_only:
+            if not self.linear(cond):
+                return None
+            whole = domain
+            domain = ir.mk_and(*(d for d in (domain.args if domain.kind == ir.AND else (domain,)) if self.linear(d)))
+            if self.slice_refuted(cond, whole, domain):
+                return None
+        budget = self.deadline.grant(budget)
         if budget <= 0:
             return None
-        s, cons = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain))
+        s, cons = self.slice(ir.symbols_of(cond) | ir.symbols_of(domain), linear_only)
         self.checks += 1
         hs = [*cons, s.ch.negation(cond)] + ([] if domain is ir.TRUE else [s.ch.selector(domain)])
         out = s.check(hs, budget=budget)
@@ -396,7 +543,7 @@ class _Run:
     def run(self) -> dict[str, Any]:
         status = SAT if self.values.points else None
         if status is None:
-            out = self.sess.check(budget=self.deadline.grant(units(CHECK_MS * 4)))
+            out = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             status = out.status
             if out.status == SAT:
                 self.add_point(dict(out.model))
@@ -436,7 +583,7 @@ class _Run:
             return q.term
         if self.deadline.expired:
             return None
-        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_MS) is False):
+        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_UNITS, linear_only=False) is False):
             raise InternalError(f"simplify self-check failed: {q.text!r} and its form {self.print(got)!r} "
                                 "differ at a point of the context; please report this problem")
         return got
@@ -487,7 +634,8 @@ class _Run:
                 if i == best or rows[i]["form"] == rows[best]["form"] or t is None:
                     continue
                 same, where = self.same(t, rep), self.p.exprs[i].domain
-                if self.structurally_same(t, rep) or (not self.refute(same, where) and self.prove(same, where)):
+                if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
+                                                      and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
 
 
@@ -500,9 +648,11 @@ class _Oracle:
         self.memo: dict[ir.Term, bool] = {}
 
     def holds(self, cond: ir.Term) -> bool:
+        """Only z3 proves a condition here (``Decider`` came first): one it is not asked (not
+        linear) is not searched for a counterexample either."""
         hit = self.memo.get(cond)
         if hit is None:
-            hit = not self.refuted(cond) and self.run.prove(cond, self.domain) is True
+            hit = self.run.linear(cond) and not self.refuted(cond) and self.run.prove(cond, self.domain) is True
             self.memo[cond] = hit
         return hit
 
@@ -522,6 +672,35 @@ class _Oracle:
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
+
+
+def _tied_symbols(context: Sequence[ir.Term]) -> dict[str, tuple[str, ...]]:
+    """Symbols the context makes equal (``Eq(u1, u0)``, PyTorch's unbacked replacements): each
+    with its whole class, sorted, for classes of two or more."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for t in context:
+        for atom in (t.args if t.kind == ir.AND else (t,)):
+            if atom.kind != ir.EQ:
+                continue
+            coefs, k = ir.linear(atom.args[0])
+            if k == 0 and len(coefs) == 2 and sorted(coefs.values()) == [-1, 1] and all(m.kind == ir.SYM for m in coefs):
+                a, b = sorted(root(m.value) for m in coefs)
+                if a != b:
+                    parent[b] = a
+    classes: dict[str, list[str]] = {}
+    for x in parent:
+        classes.setdefault(root(x), [])
+    for x in list(parent) + list(classes):
+        members = classes[root(x)]
+        if x not in members:
+            members.append(x)
+    return {x: tuple(sorted(ms)) for ms in classes.values() for x in ms}
 
 
 def _at(nodes: list[ir.Term], pt: Model) -> set[int]:

@@ -279,9 +279,9 @@ class Decider:
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = None  # a cycle through the elimination is "undecided"
-        got = self.fact(cond)
-        if got is None:
-            got = self._decide(self.rw.rewrite(cond), depth)
+        got = self._decide(self.rw.rewrite(cond), depth)
+        if got is None:  # both are sound: the guard as written only when the facts could not tell
+            got = self.fact(cond)
         self.memo[key] = got
         return got
 
@@ -486,7 +486,10 @@ def exact(t: Term, b: Term) -> Term | None:
 
 
 def rebuild(n: Term, a: list[Term]) -> Term:
-    """``n`` with new children, through the normalizing constructors."""
+    """``n`` with new children, through the normalizing constructors (``n`` itself when they are
+    its own: a constructor's output is its own normal form)."""
+    if len(a) == len(n.args) and all(x is y for x, y in zip(a, n.args)):
+        return n
     k = n.kind
     if k == ir.ITE:
         return ir.mk_ite(a[0], a[1], a[2])

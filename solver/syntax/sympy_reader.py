@@ -20,17 +20,20 @@ from __future__ import annotations
 import ast
 import io
 import itertools
+import keyword
 import re
 import tokenize
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from solver.errors import ParseError, SymguardError, TooLargeError, UnsupportedError
 from solver.ir import terms as ir
 from solver.ir.terms import Term
 
 MAX_EXPR_CHARS = 100_000
+_V = TypeVar("_V")
 MAX_DEPTH = 400
 
 # infinities and other constants: never symbols (``int_oo`` is PyTorch's integer infinity, printed
@@ -85,9 +88,26 @@ def _syntax_error(e: SyntaxError, src: str, lead: int) -> SymguardError:
 
 
 def parse_sympy(text: str) -> Parsed:
-    """Parse one expression; errors carry the character offset into ``text``."""
+    """Parse one expression; errors carry the character offset into ``text``.
+
+    Texts are remembered (a compiler sends the same guards and sizes again and again; a
+    ``Parsed`` is immutable, so sharing it is safe); most of the rest is read by ``_fast``, and
+    whatever it does not cover — and every error — by the ``ast`` reader, the reference."""
     if not isinstance(text, str):
         raise ParseError("expected an expression string")
+    hit = _TEXTS.get(text)
+    if hit is not None:
+        return hit
+    got = _fast(text) if len(text) <= MAX_EXPR_CHARS else None
+    if got is None:
+        got = _parse_ast(text)
+    if len(text) <= MAX_MEMO_CHARS:
+        _remember(_TEXTS, text, got)
+    return got
+
+
+def _parse_ast(text: str) -> Parsed:
+    """The reference reader: Python's ``ast`` and ``_Parser``; every error is raised here."""
     if len(text) > MAX_EXPR_CHARS:
         raise TooLargeError(f"expression of {len(text)} characters (limit {MAX_EXPR_CHARS})")
     src = text.strip()
@@ -680,3 +700,320 @@ _CALLS: dict[str, tuple[int, str, Callable[..., Term]]] = {
     "Pow": (2, "pow", ir.mk_pow),
 }
 _DIVIDING = {"Mod", "PythonMod", "FloorDiv", "CleanDiv", "CeilDiv", "TruncDiv", "ModularIndexing"}
+
+
+# ------------------------------------------------------------------ the fast reader
+
+MAX_MEMO_CHARS = 2_000  # texts and calls remembered up to this length (the memos stay small)
+MEMO_ENTRIES = 1 << 14  # a memo past this many entries starts over (results never depend on it)
+FAST_DEPTH = 100  # nesting the fast reader follows; deeper text goes to the reference reader
+
+_TEXTS: dict[str, Parsed] = {}
+_SPANS: dict[str, tuple[Term, tuple[Term, ...], int]] = {}  # a call's or group's tokens -> term, divisors, depth
+
+
+def _remember(memo: dict[str, _V], key: str, value: _V) -> None:
+    if len(memo) >= MEMO_ENTRIES:
+        memo.clear()
+    memo[key] = value
+
+
+# one token: an integer (not followed by a letter, ``_`` or ``.``: ``1e3``, ``1_0``, ``1.5`` are
+# for Python), a name, an operator. Only spaces between them: a tab, a line break, a comment or
+# any other character leaves the text to the reference reader.
+_TOKEN = re.compile(r" *(?:([0-9]+)(?![A-Za-z0-9_.])|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|//|<=|>=|==|!=|[-+*%(),<>]))")
+_NUM, _NAME, _OP = 0, 1, 2
+_FAST_RELATIONS: dict[str, Callable[[Term, Term], Term]] = {
+    "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge,
+}
+_NOT_A_SYMBOL = frozenset(_UNSUPPORTED_NAMES | set(_CALLS) | {"floor", "ceiling"} | set(keyword.kwlist))
+
+
+class _Fallback(Exception):
+    """Outside the fast reader's subset: the reference reader decides (and words any error)."""
+
+
+class _Product:
+    """A product chain ``a * b * …`` not built yet: Python's ``ast`` flattens the left spine of
+    ``*`` through parentheses (``(2*(a + b))*c`` is one ``Mult`` chain of three factors, and
+    ``mk_mul`` of three factors is another term than of ``2*(a + b)`` and ``c``). ``high``: the
+    greatest nesting of its factors (the chain itself is one level more)."""
+
+    __slots__ = ("factors", "high")
+
+    def __init__(self, factors: list[Term], high: int) -> None:
+        self.factors = factors
+        self.high = high
+
+    def term(self) -> Term:
+        return ir.mk_mul(*reversed(self.factors))  # the ast reader's order: right to left
+
+
+def _fast(text: str) -> Parsed | None:
+    """The common subset of the syntax — integers, names, ``+ - * // % **``, comparisons,
+    parentheses and the calls of ``_CALLS`` — read by a tokenizer and a recursive descent that
+    builds what the ``ast`` reader builds for the same text, through the same constructors in
+    the same shapes. A call's text seen before (``ModularIndexing(x0, 1, 16)`` recurs through
+    a whole kernel) is looked up, not read again. None when the text leaves the subset, nests
+    deeper than ``FAST_DEPTH`` levels of the ast reader's walk (which has limits of its own),
+    or is wrong in any way: then the reference reader reads it (and words the error)."""
+    src = text.strip(" ")
+    toks = _TOKEN.findall(src)  # (number, name, operator), one filled
+    # every character but spaces is in a token (findall skips what matches nothing)
+    if not toks or "".join(a + b + c for a, b, c in toks) != src.replace(" ", ""):
+        return None
+    kinds: list[int] = []
+    vals: list[str] = []
+    for num, name, op in toks:
+        if num:
+            if len(num) > 1 and num[0] == "0":  # Python refuses 012 (and 00 is rare enough to leave)
+                return None
+            kinds.append(_NUM)
+            vals.append(num)
+        elif name:
+            kinds.append(_NAME)
+            vals.append(name)
+        else:
+            kinds.append(_OP)
+            vals.append(op)
+    try:
+        return _FastParser(kinds, vals).parse()
+    except (_Fallback, SymguardError, ValueError, RecursionError, KeyError):
+        return None
+
+
+class _FastParser:
+    """The recursive descent of ``_fast``. Each rule leaves in ``h`` how deep the ast reader's
+    walk goes below the node it read (its ``visit`` depth: one level per node, ``+``/``-`` and
+    ``*`` chains one level in all, parentheses none; an overestimate never hurts)."""
+
+    def __init__(self, kinds: list[int], vals: list[str]) -> None:
+        self.kinds = kinds
+        self.vals = vals
+        self.n = len(kinds)
+        self.i = 0
+        self.h = 0
+        self.depth = 0
+        self.domain: list[Term] = []
+        self.close: dict[int, int] = {}  # the matching ``)`` of every ``(``
+        opened: list[int] = []
+        for j, (k, v) in enumerate(zip(kinds, vals)):
+            if k == _OP:
+                if v == "(":
+                    opened.append(j)
+                elif v == ")":
+                    if not opened:
+                        raise _Fallback
+                    self.close[opened.pop()] = j
+        if opened:
+            raise _Fallback
+
+    def parse(self) -> Parsed:
+        t = self.force(self.comparison())
+        if self.i != self.n or self.h > FAST_DEPTH:
+            raise _Fallback
+        return Parsed(t, ir.mk_and(*self.domain))
+
+    def peek_op(self) -> str | None:
+        i = self.i
+        return self.vals[i] if i < self.n and self.kinds[i] == _OP else None
+
+    def force(self, t: Term | _Product) -> Term:
+        return t.term() if isinstance(t, _Product) else t
+
+    def int_(self, t: Term | _Product) -> Term:
+        t = t.term() if isinstance(t, _Product) else t
+        if t.is_bool:
+            raise _Fallback
+        return t
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > FAST_DEPTH:
+            raise _Fallback
+
+    # the grammar, by Python's precedence: comparison < sum < product < unary < power < atom
+    def comparison(self) -> Term | _Product:
+        left = self.sum_()
+        op = self.peek_op()
+        if op not in _CMP_OPS:
+            return left
+        high = self.h
+        out: list[Term] = []
+        a = self.force(left)
+        while op in _CMP_OPS:
+            self.i += 1
+            b = self.force(self.sum_())
+            high = max(high, self.h)
+            if op == "==" or op == "!=":
+                if a.is_bool != b.is_bool:
+                    raise _Fallback
+                out.append(ir.mk_eq(a, b) if op == "==" else ir.mk_ne(a, b))
+            else:
+                if a.is_bool or b.is_bool:
+                    raise _Fallback
+                out.append(_FAST_RELATIONS[op](a, b))  # type: ignore[index]
+            a = b
+            op = self.peek_op()
+        self.h = high + 1
+        return out[0] if len(out) == 1 else ir.mk_and(*out)  # mk_and of one relation is that relation
+
+    def sum_(self) -> Term | _Product:
+        first = self.product()
+        op = self.peek_op()
+        if op != "+" and op != "-":
+            return first
+        high = self.h
+        parts = [self.int_(first)]
+        while op == "+" or op == "-":
+            self.i += 1
+            right = self.int_(self.product())
+            high = max(high, self.h)
+            parts.append(right if op == "+" else ir.mk_neg(right))
+            op = self.peek_op()
+        parts.reverse()  # the ast reader's order: right to left
+        self.h = high + 1
+        return ir.mk_add(*parts)
+
+    def product(self) -> Term | _Product:
+        left = self.unary()
+        op = self.peek_op()
+        while op == "*" or op == "//" or op == "%":
+            lh = self.h
+            self.i += 1
+            right = self.int_(self.unary())
+            if op == "*":
+                if isinstance(left, _Product):
+                    left.factors.append(right)
+                    left.high = max(left.high, self.h)
+                else:
+                    left = _Product([self.int_(left), right], max(lh, self.h))
+                self.h = left.high + 1
+            else:
+                a = self.int_(left)
+                self.domain.append(ir.mk_ne(right, ir.ZERO))
+                left = ir.mk_floordiv(a, right) if op == "//" else ir.mk_mod(a, right)
+                self.h = max(lh, self.h) + 1
+            op = self.peek_op()
+        return left
+
+    def unary(self) -> Term | _Product:
+        op = self.peek_op()
+        if op == "-" or op == "+":
+            self.i += 1
+            self.enter()
+            inner = self.int_(self.unary())
+            self.depth -= 1
+            self.h += 1
+            return ir.mk_neg(inner) if op == "-" else inner
+        return self.power()
+
+    def power(self) -> Term | _Product:
+        base = self.atom()
+        if self.peek_op() != "**":
+            return base
+        bh = self.h
+        self.i += 1
+        self.enter()
+        k = self.int_(self.unary())  # Python: a ** -b, a ** b ** c
+        self.depth -= 1
+        if k.kind != ir.CONST or k.value < 0:
+            raise _Fallback
+        self.h = max(bh, self.h) + 1
+        return ir.mk_pow(self.int_(base), int(k.value))
+
+    def atom(self) -> Term | _Product:
+        i = self.i
+        if i >= self.n:
+            raise _Fallback
+        k, v = self.kinds[i], self.vals[i]
+        if k == _NUM:
+            self.i += 1
+            self.h = 1
+            return ir.mk_int(int(v))
+        if k == _OP:
+            if v != "(":
+                raise _Fallback
+            end = self.close[i]
+            span = " ".join(self.vals[i:end + 1]) if end - i > 2 else ""  # a group seen before
+            hit = _SPANS.get(span) if span else None
+            if hit is not None:
+                self.i = end + 1
+                self.domain.extend(hit[1])
+                self.h = hit[2]
+                return hit[0]
+            mark = len(self.domain)
+            self.i += 1
+            self.enter()
+            inner = self.comparison()  # parentheses are transparent (a product chain stays one)
+            self.depth -= 1
+            if self.peek_op() != ")":
+                raise _Fallback
+            self.i += 1
+            if span and not isinstance(inner, _Product) and len(span) <= MAX_MEMO_CHARS:
+                _remember(_SPANS, span, (inner, tuple(self.domain[mark:]), self.h))
+            return inner
+        if i + 1 < self.n and self.kinds[i + 1] == _OP and self.vals[i + 1] == "(":
+            return self.call(v)
+        if v in _NOT_A_SYMBOL:
+            raise _Fallback
+        self.i += 1
+        self.h = 1
+        return ir.mk_sym(v)
+
+    def call(self, name: str) -> Term:
+        spec = _CALLS.get(name)
+        if spec is None:
+            raise _Fallback
+        i = self.i
+        end = self.close[i + 1]
+        span = " ".join(self.vals[i:end + 1])  # the call's tokens (one space apart: a b is not ab)
+        hit = _SPANS.get(span)
+        if hit is not None:
+            self.i = end + 1
+            self.domain.extend(hit[1])
+            self.h = hit[2]
+            return hit[0]
+        mark = len(self.domain)
+        self.i = i + 2
+        self.enter()
+        args: list[Term] = []
+        high = 0
+        if self.peek_op() != ")":
+            while True:
+                args.append(self.force(self.comparison()))
+                high = max(high, self.h)
+                if self.peek_op() != ",":
+                    break
+                self.i += 1
+        self.depth -= 1
+        if self.i != end:
+            raise _Fallback
+        self.i += 1
+        arity, kinds, build = spec
+        if (arity >= 0 and len(args) != arity) or (arity < 0 and len(args) < -arity):
+            raise _Fallback
+        if kinds == "pow":
+            base, k = args
+            if base.is_bool or k.is_bool or k.kind != ir.CONST or k.value < 0:
+                raise _Fallback
+            t = ir.mk_pow(base, int(k.value))
+        else:
+            if kinds == "b" and not all(a.is_bool for a in args):
+                raise _Fallback
+            if kinds == "i" and any(a.is_bool for a in args):
+                raise _Fallback
+            if kinds == "any" and len({a.is_bool for a in args}) > 1:
+                raise _Fallback
+            if name in _DIVIDING:
+                self.domain.append(ir.mk_ne(args[1], ir.ZERO))
+                if name == "ModularIndexing":
+                    self.domain.append(ir.mk_ne(args[2], ir.ZERO))
+            t = build(*args)
+        self.h = high + 1
+        if len(span) <= MAX_MEMO_CHARS:
+            _remember(_SPANS, span, (t, tuple(self.domain[mark:]), self.h))
+        return t
+
+
+_CMP_OPS = frozenset({"<", "<=", ">", ">=", "==", "!="})

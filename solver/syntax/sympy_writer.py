@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import keyword
+import re
 from collections.abc import Mapping
 
 from solver.ir import terms as ir
@@ -207,8 +209,123 @@ def cost(text: str) -> dict[str, int]:
 @functools.lru_cache(maxsize=1 << 14)
 def _cost(text: str) -> dict[str, int]:
     # the same text is measured several times per request (the input, the form, the row): parse once
-    ops, divs = _count(ast.parse(text.strip(), mode="eval"))
+    got = _token_cost(text)
+    ops, divs = got if got is not None else _count(ast.parse(text.strip(), mode="eval"))
     return {"ops": ops, "divs": divs}
+
+
+# ------------------------------------------------------------------ the cost without ``ast``
+
+# ``ast.parse`` builds Python objects for every node and was most of ``cost``'s time; what
+# simplify prints and most inputs are integers, names, ``+ - * // % **``, comparisons,
+# parentheses and calls: counted here from the tokens by a recursive descent with Python's
+# precedence and ``_count``'s rules. Anything else, deeper than 100 levels, or not valid
+# Python goes to ``_count`` (``tests/test_simplify_writer.py`` checks both agree).
+_TOKEN = re.compile(r" *(?:([0-9]+)(?![A-Za-z0-9_.])|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|//|<=|>=|==|!=|[-+*%(),<>]))")
+
+
+class _NotCounted(Exception):
+    pass
+
+
+def _token_cost(text: str) -> tuple[int, int] | None:
+    src = text.strip(" ")
+    toks = _TOKEN.findall(src)  # (number, name, operator), one filled
+    # every character but spaces is in a token (findall skips what matches nothing)
+    if not toks or "".join(a + b + c for a, b, c in toks) != src.replace(" ", ""):
+        return None
+    for num, name, _ in toks:
+        if (num and len(num) > 1 and num[0] == "0") or (name and keyword.iskeyword(name)):
+            return None  # Python refuses 012; True, None, not, … are not names
+    c = _TokenCost(toks)
+    try:
+        c.expr(0, 0)
+    except (_NotCounted, IndexError, RecursionError):
+        return None
+    return None if c.i != len(toks) else (c.ops, c.divs)
+
+
+class _TokenCost:
+    """Precedence climbing over the tokens (Python's: comparisons < ``+ -`` < ``* // %`` < unary
+    < ``**``, which is right-associative and takes a unary operand). ``expr`` returns the value
+    of an integer literal (an ``ast.Constant``; parentheses are transparent) or None for
+    anything else, and adds what it reads to ``ops``/``divs``."""
+
+    def __init__(self, toks: list[tuple[str, str, str]]) -> None:
+        self.toks = toks
+        self.n = len(toks)
+        self.i = 0
+        self.ops = self.divs = 0
+
+    def expr(self, prec: int, depth: int) -> int | None:
+        if depth > 100:
+            raise _NotCounted
+        toks = self.toks
+        num, name, op = toks[self.i]
+        self.i += 1
+        left: int | None = None
+        if num:
+            left = int(num)
+        elif name:
+            if self.i < self.n and toks[self.i][2] == "(":
+                self.call(name, depth)
+        elif op == "(":
+            left = self.expr(0, depth + 1)
+            if self.i >= self.n or toks[self.i][2] != ")":
+                raise _NotCounted
+            self.i += 1
+        elif op in ("-", "+"):
+            if self.expr(_UNARY, depth + 1) is None:  # -3 is free, -x an operation
+                self.ops += 1
+        else:
+            raise _NotCounted
+        while self.i < self.n:
+            op = toks[self.i][2]
+            p = _PREC.get(op)
+            if p is None or p <= prec:
+                break
+            self.i += 1
+            if op == "**":
+                k = self.expr(_UNARY, depth + 1)
+                self.ops += 1 if k is None else max(0, k - 1)
+            else:
+                self.expr(p, depth + 1)
+                if op in ("//", "%"):
+                    self.divs += 1
+                else:
+                    self.ops += 1
+            left = None
+        return left
+
+    def call(self, name: str, depth: int) -> None:
+        toks = self.toks
+        self.i += 1
+        args: list[int | None] = []
+        if toks[self.i][2] != ")":
+            while True:
+                args.append(self.expr(0, depth + 1))
+                if toks[self.i][2] != ",":
+                    break
+                self.i += 1
+        if toks[self.i][2] != ")":
+            raise _NotCounted
+        self.i += 1
+        if name in ("floor", "ceiling", "Piecewise"):
+            raise _NotCounted  # their own rules read the argument's shape
+        if name == "ModularIndexing":
+            self.divs += 1 if len(args) > 1 and args[1] == 1 else 2
+        elif name in _DIV_CALLS:
+            self.divs += 1
+        elif name in _VARIADIC:
+            self.ops += max(0, len(args) - 1)
+        elif name in ("PowByNatural", "pow_by_natural") and len(args) == 2 and args[1] is not None:
+            self.ops += max(0, args[1] - 1)
+        elif name not in _FREE_CALLS:
+            self.ops += 1
+
+
+_UNARY = 4  # a unary operand binds tighter than * and looser than **
+_PREC: dict[str, int] = {"<": 1, "<=": 1, ">": 1, ">=": 1, "==": 1, "!=": 1, "+": 2, "-": 2, "*": 3, "//": 3, "%": 3, "**": 5}
 
 
 def _count(root: ast.AST) -> tuple[int, int]:
