@@ -152,3 +152,12 @@ def test_token_cost_on_chosen_texts(text: str) -> None:
 def test_printing_renames_symbols() -> None:
     t = ir.mk_add(ir.mk_sym("v0"), ir.mk_floordiv(ir.mk_sym("v1"), ir.mk_int(4)))
     assert set(to_sympy(t, {"v0": "s", "v1": "t"}).replace("(t//4)", "").replace("+", "").split()) == {"s"}
+
+
+@pytest.mark.parametrize(("text", "want"), [("-1 - y", "-1 - y"), ("-y - 1", "-1 - y"), ("1 - y", "1 - y"),
+                                            ("-3 - x - y", "-3 - x - y"), ("-y", "-y")])
+def test_a_sum_without_a_positive_term_leads_with_its_constant(text: str, want: str) -> None:
+    """``-y - 1`` costs a unary minus more than ``-1 - y``: printed that way, simplify returned a
+    form costlier than its input (hypothesis found it)."""
+    form = to_sympy(parse_sympy(text).term)
+    assert form == want and cost(form) == cost(want)

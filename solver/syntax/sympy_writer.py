@@ -136,8 +136,8 @@ class Writer:
         if not items:
             return self._one(ir.mk_int(const))
         out = ""
-        lead = const > 0 and items[0][1] < 0
-        if lead:  # no positive monomial: lead with the constant (1 - x)
+        lead = const != 0 and items[0][1] < 0
+        if lead:  # no positive monomial: lead with the constant (1 - x, -1 - x: no unary minus)
             out, const = str(const), 0
         for m, c in items:
             body, neg = self.monomial(m, c)
