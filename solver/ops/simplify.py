@@ -211,11 +211,19 @@ def _propagated(env: facts.Env, context: Sequence[ir.Term]) -> Rewriter:
     ``(s0 + 15)//16 == 3``, and with it the range of ``s0`` that makes ``(s0 + 7)//8`` the
     constant 6. Stops when a round adds nothing."""
     rw = Rewriter(env)
-    todo = [(t, ir.symbols_of(t)) for t in context if not _bound_of_a_symbol(t)]
+    todo = [t for t in context if not _bound_of_a_symbol(t)]
     atoms = list(env.atoms)
+    syms: dict[ir.Term, set[str]] = {}
+
+    def about(t: ir.Term) -> set[str]:
+        got = syms.get(t)
+        if got is None:
+            got = syms[t] = ir.symbols_of(t)
+        return got
+
     for _ in range(PROPAGATE_ROUNDS):
         new = []
-        for t, _syms in todo:
+        for t in todo:
             r = rw.rewrite(t)
             new += [a for a in (r.args if r.kind == ir.AND else (r,)) if a.kind != ir.BCONST and a not in env.atoms]
         for atom in atoms:
@@ -227,9 +235,9 @@ def _propagated(env: facts.Env, context: Sequence[ir.Term]) -> Rewriter:
             env.add_atom(a)
         rw = Rewriter(env)
         # the next round reads again only what the new facts are about
-        touched = set().union(*(ir.symbols_of(a) for a in new))
-        todo = [(t, syms) for t, syms in todo if syms & touched]
-        atoms = [a for a in env.atoms if ir.symbols_of(a) & touched]
+        touched = set().union(*(about(a) for a in new))
+        todo = [t for t in todo if about(t) & touched]
+        atoms = [a for a in env.atoms if about(a) & touched]
     return rw
 
 
