@@ -1,7 +1,10 @@
 """Parse the sympy/PyTorch printing of size expressions (docs/problem-format.md §1.1) into IR.
 
 The text goes through Python's ``ast`` module and a whitelist of node kinds and function names;
-nothing is ever evaluated (no ``eval``, no ``sympify``). Every divisor met on the way is recorded
+nothing is ever evaluated (no ``eval``, no ``sympify``). The common syntax (integers, names,
+arithmetic, comparisons, the calls of ``_CALLS``) is first read by ``_fast``, a tokenizer and a
+recursive descent that build the same terms without ``ast``; the ``ast`` reader stays the
+reference for everything else and words every error. Every divisor met on the way is recorded
 so the caller can conjoin ``divisor != 0`` (docs/problem-format.md §1.2: a guard that divides by zero cannot pass),
 and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch.
 
