@@ -254,7 +254,7 @@ def instances(paths: list[str]) -> list[Path]:
         out: list[Path] = []
         for p in map(Path, paths):
             out += sorted(p.glob("*.json")) if p.is_dir() else [p]
-        return out
+        return [f for f in out if f.name != "MANIFEST.json"]  # a corpus folder's index, not a problem
     shared = ROOT.parent / "shared" / "corpus_sample"
     found = sorted(shared.glob("*.json")) if shared.is_dir() else []
     found += sorted((ROOT / "smt2_corpus" / "torch").glob("*.json"))
