@@ -939,12 +939,9 @@ class _FastParser:
                 raise _Fallback
             end = self.close[i]
             span = " ".join(self.vals[i:end + 1]) if end - i > 2 else ""  # a group seen before
-            hit = _SPANS.get(span) if span else None
-            if hit is not None:
-                self.i = end + 1
-                self.domain.extend(hit[1])
-                self.h = hit[2]
-                return hit[0]
+            seen = self.recall(span, end) if span else None
+            if seen is not None:
+                return seen
             mark = len(self.domain)
             self.i += 1
             self.enter()
@@ -964,6 +961,17 @@ class _FastParser:
         self.h = 1
         return ir.mk_sym(v)
 
+    def recall(self, span: str, end: int) -> Term | None:
+        """The term of a span of tokens read before (a call or a parenthesized group ending at
+        token ``end``), its domain conditions and height replayed; None when it is new."""
+        hit = _SPANS.get(span)
+        if hit is None:
+            return None
+        self.i = end + 1
+        self.domain.extend(hit[1])
+        self.h = hit[2]
+        return hit[0]
+
     def call(self, name: str) -> Term:
         spec = _CALLS.get(name)
         if spec is None:
@@ -971,12 +979,9 @@ class _FastParser:
         i = self.i
         end = self.close[i + 1]
         span = " ".join(self.vals[i:end + 1])  # the call's tokens (one space apart: a b is not ab)
-        hit = _SPANS.get(span)
-        if hit is not None:
-            self.i = end + 1
-            self.domain.extend(hit[1])
-            self.h = hit[2]
-            return hit[0]
+        seen = self.recall(span, end)
+        if seen is not None:
+            return seen
         mark = len(self.domain)
         self.i = i + 2
         self.enter()
