@@ -75,14 +75,7 @@ class Graph:
         parent = self._bfs(a)
         if b not in parent:
             return None
-        out: set[int] = set()
-        x: Node | None = b
-        while x is not None and x != a:
-            px, src = parent[x]
-            if src is not None:
-                out.add(src)
-            x = px
-        return sorted(out)
+        return sorted(_sources(parent, b, a))
 
     def substitution(self) -> tuple[dict[str, tuple[Node, frozenset[int]]], list[int] | None]:
         """``{symbol: (representative, guards)}`` for every symbol in a component of two or more
@@ -101,15 +94,19 @@ class Graph:
             tree = self._bfs(rep)
             for x in comp:
                 if isinstance(x, str) and x != rep:
-                    srcs: set[int] = set()
-                    y: Node | None = x
-                    while y is not None and y != rep:
-                        py, src = tree[y]
-                        if src is not None:
-                            srcs.add(src)
-                        y = py
-                    out[x] = (rep, frozenset(srcs))
+                    out[x] = (rep, frozenset(_sources(tree, x, rep)))
         return out, None
+
+
+def _sources(tree: dict[Node, tuple[Node | None, int | None]], x: Node, root: Node) -> set[int]:
+    """The guards on the BFS-tree path from ``x`` up to ``root`` (assert edges carry none)."""
+    out: set[int] = set()
+    y: Node | None = x
+    while y is not None and y != root:
+        y, src = tree[y]
+        if src is not None:
+            out.add(src)
+    return out
 
 
 def _node_key(x: Node) -> tuple[int, str]:
