@@ -44,11 +44,13 @@ from solver.session import FactsPayload, FactsView
 
 from . import context_worker
 from .documents import dumps
+from .runtime import lifeline
 from .settings import Settings
 
 STORE_SIZE = 4096  # context documents kept by the server
 VIEW_SIZE = 256  # contexts' facts kept by the server (the fast path)
 ANSWER_CACHE_SIZE = 16384
+STOP_GRACE_S = 2.0  # a context worker that has not exited this long after SIGTERM is killed
 REDIS_PREFIX = "symguard:v1:context:"
 # What the event loop may read itself: a delta of at most this many queries and nothing else but
 # options, in a body of at most this many bytes. Reading and deciding cost grows with the text: a
@@ -88,17 +90,34 @@ def _unknown_context(key: Any) -> Response:
                                        "request)"}}, 404)
 
 
+def _executor() -> ProcessPoolExecutor:
+    """A single-process executor whose worker stops on SIGTERM and dies with the server (lifeline)."""
+    return ProcessPoolExecutor(max_workers=1, initializer=lifeline.init_worker)
+
+
 class _Slot:
     """One context worker process (a single-process executor, replaced when it overruns)."""
 
     def __init__(self) -> None:
-        self.ex = ProcessPoolExecutor(max_workers=1)
+        self.ex = _executor()
 
     def replace(self) -> None:
-        old, self.ex = self.ex, ProcessPoolExecutor(max_workers=1)
+        old, self.ex = self.ex, _executor()
         for p in list(getattr(old, "_processes", {}).values()):  # an overrunning z3 call cannot be cancelled
             p.kill()
         old.shutdown(wait=False, cancel_futures=True)
+
+    async def stop(self, grace_s: float = STOP_GRACE_S) -> None:
+        """Stop the worker: SIGTERM, then SIGKILL past ``grace_s``; returns once it has exited."""
+        procs = list(getattr(self.ex, "_processes", {}).values())
+        self.ex.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            await asyncio.to_thread(p.join, grace_s)
+            if p.is_alive():
+                p.kill()
+                await asyncio.to_thread(p.join, grace_s)
 
 
 class ContextService:
@@ -125,8 +144,7 @@ class ContextService:
     async def close(self) -> None:
         for t in list(self._tasks):
             t.cancel()
-        for s in self.slots:
-            s.ex.shutdown(wait=False, cancel_futures=True)
+        await asyncio.gather(*(s.stop() for s in self.slots))
         if self._redis is not None:
             await self._redis.aclose()
 

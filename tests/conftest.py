@@ -5,11 +5,23 @@ Slow, by module: what starts servers, worker pools or subprocesses, what imports
 models, the cvc5/brute-force cross-check and the corpus replays. Slow, by name: the hypothesis
 differential tests against brute-force enumeration (hundreds of solver runs each). Both lists live
 here so that the policy is read in one place.
+
+No process outlives the run: every process a test starts inherits ``SYMGUARD_TEST_RUN``
+(``proc_helpers``); at the end of the session any still alive after a grace period is killed and
+the run fails, naming them.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+from proc_helpers import MARK, kill, wait_gone
+
+RUN = f"pytest-{os.getpid()}"
+os.environ[MARK] = RUN
+LEFTOVER_GRACE_S = 10.0
 
 SLOW_MODULES = frozenset({
     "test_api_fuzz", "test_batch", "test_corpus_torch", "test_crosscheck", "test_docs_offline", "test_faults",
@@ -36,3 +48,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if (module in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or "/generated/" in str(item.path).replace("\\", "/")):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    left = wait_gone(RUN, LEFTOVER_GRACE_S, exclude=frozenset({os.getpid()}))
+    if left:
+        names = []
+        for pid in left:
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(bytes(1), b" ").decode(errors="replace")
+                names.append(f"{pid}: {cmd[:120]}")
+            except OSError:
+                names.append(str(pid))
+        kill(left)
+        session.config.get_terminal_writer().line(
+            "processes started by the tests outlived them (killed now):\n  " + "\n  ".join(names), red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -11,6 +11,7 @@ import time
 
 import httpx
 import pytest
+from proc_helpers import MARK, kill, marked, wait_gone
 from service_helpers import free_port, running_server
 from test_service_workers import SLOW, SLOW_WORKER
 
@@ -35,9 +36,13 @@ def test_serve_workers_flag_overrides_the_environment_only_when_given(
     assert settings_for(args.workers).workers == workers
 
 
-def test_symguard_serve_answers_and_stops_on_sigterm() -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_symguard_serve_answers_and_stops_with_every_process_it_started(sig: signal.Signals) -> None:
+    """Stateless workers and context workers (both used here) all end with the server: in order on
+    SIGTERM/SIGINT, by their lifeline when the server is killed outright."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGUARD_")}
+    mark = f"{os.environ[MARK]}-serve-{sig.name}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGUARD_")} | {MARK: mark}
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -53,10 +58,17 @@ def test_symguard_serve_answers_and_stops_on_sigterm() -> None:
             time.sleep(0.1)
         r = httpx.post(url + "/v1/redundancy", json={"guards": ["s0 >= 16", "s0 >= 8"]}, timeout=60)
         assert r.status_code == 200 and r.json()["minimal"] == ["g0"]
+        key = httpx.post(url + "/v1/contexts", json={"guards": ["s0 >= 16"]}, timeout=60).json()["context"]
+        r = httpx.post(url + "/v1/redundancy", json={"context": key, "guards": ["s0 >= 8"]}, timeout=60)
+        assert r.status_code == 200 and r.json()["minimal"] == ["g0"]
+        assert len(marked(mark)) >= 3  # the server, a stateless worker, a context worker
     finally:
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(sig)
         code = proc.wait(timeout=60)
-    assert code in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has shut down cleanly
+        left = wait_gone(mark, 10)
+        kill(left)
+    assert code in (0, -sig, 128 + sig)  # uvicorn re-raises the signal once it has shut down cleanly
+    assert left == [], "processes outlived symguard serve"
 
 
 def test_shutdown_finishes_requests_in_flight() -> None:

@@ -3,7 +3,8 @@
 It owns z3/pysmt (never imported by the server process). Frames (``protocol``) arrive on stdin
 and leave on the original stdout; stdout is then pointed at stderr so a stray ``print`` can
 never corrupt the channel. SIGINT is ignored: Ctrl-C is for the parent, which stops its workers
-in order (a batch's output file stays valid, a server drains its requests).
+in order (a batch's output file stays valid, a server drains its requests). A worker whose parent
+dies without stopping it exits by itself (``lifeline``).
 
 Reading runs here, not in the parent: ``prepare`` costs 4–90 ms of Python per corpus problem
 (tokenizing, hash-consing, colour refinement), which would stall a server's event loop. The
@@ -18,12 +19,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from . import lifeline
 from .protocol import read_frame, write_frame
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
@@ -137,7 +138,7 @@ def _load_runner(ref: str) -> Runner:
 def main(argv: list[str] | None = None) -> None:
     """Serve tasks until the pool closes stdin or sends ``None``."""
     args = sys.argv[1:] if argv is None else argv
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops us in order
+    lifeline.init_worker()  # Ctrl-C is the parent's (it stops us in order); we die with the parent
     wout = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # print() now goes to stderr
     sys.stdout = sys.stderr

@@ -162,6 +162,9 @@ class WorkerPool:
                 await w.kill()
                 await asyncio.sleep(1.0)
                 continue
+            except BaseException:  # cancelled while it boots (the pool is closing): it must not outlive us
+                await w.kill()
+                raise
             if self._closing:
                 await w.stop()
                 return
@@ -212,8 +215,10 @@ class WorkerPool:
         self._closing = True
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._drained.wait(), timeout)
-        for t in list(self._tasks):
+        tasks = list(self._tasks)
+        for t in tasks:
             t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)  # a replacement cancelled mid-boot kills its process
         for w in self._all:
             w.gone = True
         await asyncio.gather(*(w.stop() for w in list(self._all)), return_exceptions=True)
