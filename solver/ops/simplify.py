@@ -760,7 +760,9 @@ _CANON_NAME = re.compile(r"\bv\d+\b")
 
 def _map_back(res: Result, back: Back) -> Result:
     """Rows in the caller's order and ids; forms in the caller's symbol names; an unproven row
-    gives the caller's own text back."""
+    gives the caller's own text back, and so does a form costlier than that text (the IR has no
+    truncated division: ``TruncDiv(TruncDiv(x, 2), 3)`` would print as a ``Piecewise`` of eight
+    divisions): a form never costs more than what was sent."""
     rows = res["exprs"]
     names = back.canon.names
     syntax = back.problem.syntax
@@ -771,6 +773,8 @@ def _map_back(res: Result, back: Back) -> Result:
         before = cost(q.text) if syntax == "sympy" else cost(to_sympy(q.term))
         if row["form"] is None or not row["proved"]:
             row.update(form=q.text, proved=False, cost={"before": before, "after": before})
+        elif _key(row["cost"]) > _key(before):  # never costlier than the text as sent: the text is its own form
+            row.update(form=q.text if syntax == "sympy" else to_sympy(q.term), cost={"before": before, "after": before})
         else:
             row["form"] = _CANON_NAME.sub(lambda m: names.get(m.group(0), m.group(0)), row["form"])
             row["cost"] = {"before": before, "after": row["cost"]}

@@ -1,0 +1,117 @@
+"""``simplify``, round 2 (issue 24): never costlier than the text sent, equality classes,
+divisibility, index algebra, comparisons, Min/Max and boolean algebra.
+
+Every form is checked against its input by enumerating a box with negatives and zero (Python
+integers), and the operation runs with its self-check on (points and z3 inside)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import load_problem, run
+from solver.ir.pyeval import evaluate, holds
+from solver.ops import simplify as simplify_op
+from solver.syntax.sympy_reader import parse_sympy
+from solver.syntax.sympy_writer import cost
+
+
+@pytest.fixture(autouse=True)
+def _self_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simplify_op, "SELF_CHECK", True)
+
+
+def _key(c: dict[str, int]) -> tuple[int, int]:
+    return (c["divs"], c["ops"])
+
+
+def check_rows(ctx: dict[str, Any], exprs: list[str], res: dict[str, Any], span: int = 12) -> None:
+    """Each form costs no more than its text and equals it on a box of the context (where the text
+    is defined); unbounded symbols range over ``[-span, span]``."""
+    p = load_problem(dict(ctx, exprs=exprs))
+    names = [s.name for s in p.symbols]
+    axes = [range(s.lo if s.lo is not None else -span, (s.hi if s.hi is not None else span) + 1) for s in p.symbols]
+    if len(names) > 2:
+        axes = [a[:9] for a in axes]
+    pts = [dict(zip(names, v)) for v in itertools.product(*axes)]
+    pts = [pt for pt in pts if all(c.term is None or holds(c.term, pt) for c in (*p.asserts, *p.guards))]
+    for q, row in zip(p.exprs, res["exprs"]):
+        assert row["proved"], row
+        assert row["cost"]["before"] == cost(q.text)
+        assert _key(row["cost"]["after"]) <= _key(row["cost"]["before"]), (q.text, row)
+        assert row["cost"]["after"] == cost(row["form"])
+        got = parse_sympy(row["form"]).term
+        for pt in pts:
+            if holds(q.domain, pt):
+                assert evaluate(q.term, pt) == evaluate(got, pt), (q.text, row["form"], pt)
+
+
+# ------------------------------------------------------------------ 1. never costlier
+
+BOX = {"x": {"min": -20, "max": 20}, "y": {"min": -6, "max": 6}}
+
+
+def test_truncated_division_is_kept_when_nothing_cheaper_is_exact() -> None:
+    exprs = ["TruncDiv(TruncDiv(x, 2), 3)", "TruncDiv(x, 2)", "TruncDiv(x, y)"]
+    res = run("simplify", {"symbols": BOX, "exprs": exprs})
+    assert [r["form"] for r in res["exprs"]] == exprs
+    check_rows({"symbols": BOX}, exprs, res)
+
+
+def test_truncated_division_of_a_natural_number_is_a_floor_division() -> None:
+    ctx = {"symbols": {"x": {"min": 0, "max": 40}}}
+    res = run("simplify", dict(ctx, exprs=["TruncDiv(x, 4)"]))
+    assert res["exprs"][0]["form"] == "(x//4)"
+    check_rows(ctx, ["TruncDiv(x, 4)"], res)
+
+
+def every_function(names: list[str]) -> st.SearchStrategy[str]:
+    """Texts over every function the sympy syntax reads (integer and boolean)."""
+    leaf = st.one_of(st.sampled_from(names), st.integers(-3, 5).map(str))
+    k = st.sampled_from(["1", "2", "3", "4", "8", "-2"])
+    kp = st.sampled_from(["1", "2", "3", "4", "8"])
+
+    def extend(t: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(t, t).map(lambda p: f"({p[0]} + {p[1]})"),
+            st.tuples(t, t).map(lambda p: f"({p[0]} - {p[1]})"),
+            st.tuples(k, t).map(lambda p: f"{p[0]}*({p[1]})"),
+            st.tuples(t, t).map(lambda p: f"({p[0]})*({p[1]})"),
+            st.tuples(t, k).map(lambda p: f"({p[0]})//{p[1]}"),
+            st.tuples(t, k).map(lambda p: f"({p[0]}) % {p[1]}"),
+            st.tuples(t, k).map(lambda p: f"FloorDiv({p[0]}, {p[1]})"),
+            st.tuples(t, k).map(lambda p: f"Mod({p[0]}, {p[1]})"),
+            st.tuples(t, k).map(lambda p: f"PythonMod({p[0]}, {p[1]})"),
+            st.tuples(t, k).map(lambda p: f"CeilDiv({p[0]}, {p[1]})"),
+            st.tuples(t, k).map(lambda p: f"CleanDiv({p[0]}, {p[1]})"),
+            st.tuples(t, k).map(lambda p: f"TruncDiv({p[0]}, {p[1]})"),
+            st.tuples(t, kp, kp).map(lambda p: f"ModularIndexing({p[0]}, {p[1]}, {p[2]})"),
+            st.tuples(t, t).map(lambda p: f"Max({p[0]}, {p[1]})"),
+            st.tuples(t, t).map(lambda p: f"Min({p[0]}, {p[1]})"),
+            t.map(lambda a: f"Abs({a})"),
+            st.tuples(t, t, t, t).map(lambda p: f"Piecewise(({p[0]}, {p[1]} < {p[2]}), ({p[3]}, True))"),
+        )
+
+    ints = st.recursive(leaf, extend, max_leaves=4)
+    rel = st.sampled_from(["<", "<=", ">", ">=", "==", "!="])
+    atom = st.one_of(st.tuples(ints, rel, ints).map(lambda p: f"{p[0]} {p[1]} {p[2]}"),
+                     st.tuples(ints, ints).map(lambda p: f"Eq({p[0]}, {p[1]})"),
+                     st.tuples(ints, ints).map(lambda p: f"Ne({p[0]}, {p[1]})"))
+    bools = st.one_of(atom, st.tuples(atom, atom).map(lambda p: f"And({p[0]}, {p[1]})"),
+                      st.tuples(atom, atom).map(lambda p: f"Or({p[0]}, {p[1]})"), atom.map(lambda a: f"Not({a})"))
+    return st.one_of(ints, ints, bools)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(every_function(["x", "y"]), min_size=1, max_size=3),
+       st.lists(st.sampled_from(["x >= 0", "y >= 1", "Eq(Mod(x, 4), 0)", "Eq(x, 2*y)", "x <= y + 3"]), max_size=2))
+def test_no_form_costs_more_than_its_text(exprs: list[str], guards: list[str]) -> None:
+    ctx = {"symbols": {"x": {"min": -10, "max": 10}, "y": {"min": -5, "max": 5}}, "guards": guards}
+    res = run("simplify", dict(ctx, exprs=exprs))
+    if res["status"] == "unsat":
+        return
+    check_rows(ctx, exprs, res)
