@@ -115,3 +115,45 @@ def test_no_form_costs_more_than_its_text(exprs: list[str], guards: list[str]) -
     if res["status"] == "unsat":
         return
     check_rows(ctx, exprs, res)
+
+
+# ------------------------------------------------------------------ 2. equality classes
+
+S = {"min": 2, "max": 40}
+
+
+@pytest.mark.parametrize(("guards", "expr", "want", "reps"), [
+    (["Eq(s0, s1)"], "s0 - s1", "0", {"s1": "s0"}),
+    (["Eq(s0, s1)", "Eq(s1, s2)"], "s0 + s1 - 2*s2", "0", {"s1": "s0", "s2": "s0"}),
+    (["Eq(s1, 2*s0)"], "(s1//2) - s0", "0", {"s1": "2*s0"}),
+    (["Eq(s0, s1)"], "Max(s0, s1)*s1 - s0**2", "0", {"s1": "s0"}),
+    (["Eq(s2, s1)"], "s2 + s1", "2*s1", {"s2": "s1"}),
+])
+def test_equality_classes_are_substituted(guards: list[str], expr: str, want: str, reps: dict[str, str]) -> None:
+    ctx = {"symbols": {"s0": S, "s1": S, "s2": S}, "guards": guards}
+    res = run("simplify", dict(ctx, exprs=[expr]))
+    assert res["exprs"][0]["form"] == want
+    assert res["representatives"] == reps
+    check_rows(ctx, [expr], res)
+
+
+def test_the_representative_is_the_callers_first_symbol_whatever_the_canonical_order() -> None:
+    for syms in (["s0", "s1"], ["s1", "s0"]):
+        ctx = {"symbols": {n: S for n in syms}, "guards": [f"Eq({syms[0]}, {syms[1]})"]}
+        res = run("simplify", dict(ctx, exprs=["s1 + 2*s0"]))
+        assert res["exprs"][0]["form"] == "3*s0"
+        assert res["representatives"] == {"s1": "s0"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 4), st.integers(-5, 5), st.booleans())
+def test_scaled_equalities_family(k: int, c: int, swap: bool) -> None:
+    """``Eq(a, k*b + c)``: ``a - k*b`` is ``c`` and ``(a - c)//k - b`` is 0."""
+    guard = f"Eq({k}*b + {c}, a)" if swap else f"Eq(a, {k}*b + {c})"
+    ctx = {"symbols": {"a": {"min": -30, "max": 30}, "b": {"min": -8, "max": 8}}, "guards": [guard]}
+    exprs = [f"a - {k}*b", f"(a - ({c}))//{k} - b", f"Max(a, {k}*b + {c}) - a"]
+    res = run("simplify", dict(ctx, exprs=exprs))
+    if res["status"] == "unsat":
+        return
+    assert [r["form"] for r in res["exprs"]] == [str(c), "0", "0"]
+    check_rows(ctx, exprs, res)

@@ -35,6 +35,7 @@ do not depend on the order of the input or on the symbols' names; ``map_back`` r
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import random
@@ -52,6 +53,7 @@ from solver.ops.operation import Audit, Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
+from solver.reason import simplify_equalities as eqs
 from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_rules import Decider, Simplifier
@@ -303,6 +305,8 @@ class _Run:
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
+        self.sub = eqs.replacements(self.context)  # equality classes: substituted before anything else
+        self._sub_memo: dict[ir.Term, ir.Term] = {}
         self.rw = _propagated(env, self.context)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
@@ -566,9 +570,20 @@ class _Run:
             rows.append(_row(q, None if form is None else self.print(form), form is not None))
         self.merge(rows, terms)
         res: dict[str, Any] = {"status": SAT if status == SAT else "unknown", "exprs": rows}
+        res["representatives"] = self.representatives()
         if status != SAT:
             res["reason"] = "timeout" if self.deadline.expired else "incomplete"
         return res
+
+    def representatives(self) -> dict[str, str]:
+        """The replacements an expression of the request met (``eqs.replacements``), and the whole
+        class of a representative some form uses (``_map_back`` may pick another member)."""
+        used: set[str] = set()
+        for q in self.p.exprs:
+            used |= ir.symbols_of(q.term)
+        after = set().union(*(ir.symbols_of(eqs.substitute(ir.mk_sym(x), self.sub)) for x in used)) if used else set()
+        return {x: self.print(e) for x, e in sorted(self.sub.items(), key=lambda xe: eqs.order_key(xe[0]))
+                if x in used or (e.kind == ir.SYM and e.value in after)}
 
     def print(self, t: ir.Term) -> str:
         return self.writer.text(t)[0]
@@ -583,8 +598,9 @@ class _Run:
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged)."""
-        domain = self.rw.rewrite(q.domain)
-        got = self.simplifier(domain).simplify(q.term).term
+        term = eqs.substitute(q.term, self.sub, self._sub_memo)
+        domain = self.rw.rewrite(eqs.substitute(q.domain, self.sub, self._sub_memo))
+        got = self.simplifier(domain).simplify(term).term
         if got is q.term:
             return got
         if _key(cost(self.print(got))) > _key(cost(self.print(q.term))):
@@ -764,7 +780,25 @@ def _map_back(res: Result, back: Back) -> Result:
     truncated division: ``TruncDiv(TruncDiv(x, 2), 3)`` would print as a ``Piecewise`` of eight
     divisions): a form never costs more than what was sent."""
     rows = res["exprs"]
-    names = back.canon.names
+    names = dict(back.canon.names)
+    reps = res.get("representatives", {})
+    # a class of plain symbols is represented by its first member in the caller's order
+    # (PyTorch's choice), whichever the canonical order made its representative
+    classes: dict[str, list[str]] = {}
+    for x, e in reps.items():
+        if _CANON_NAME.fullmatch(e):
+            classes.setdefault(e, [e]).append(x)
+    for rep, members in classes.items():
+        names[rep] = min((names.get(m, m) for m in members), key=eqs.order_key)
+    rename = functools.partial(_CANON_NAME.sub, lambda m: names.get(m.group(0), m.group(0)))
+    caller = back.canon.names
+    representatives = {}
+    for x, e in reps.items():
+        if caller.get(x, x) != rename(e):
+            representatives[caller.get(x, x)] = rename(e)
+    for rep in classes:
+        if caller.get(rep, rep) != names[rep]:
+            representatives[caller.get(rep, rep)] = names[rep]
     syntax = back.problem.syntax
     mapped = []
     for q, j in zip(back.problem.exprs, back.canon.exprs):
@@ -776,10 +810,13 @@ def _map_back(res: Result, back: Back) -> Result:
         elif _key(row["cost"]) > _key(before):  # never costlier than the text as sent: the text is its own form
             row.update(form=q.text if syntax == "sympy" else to_sympy(q.term), cost={"before": before, "after": before})
         else:
-            row["form"] = _CANON_NAME.sub(lambda m: names.get(m.group(0), m.group(0)), row["form"])
+            row["form"] = rename(row["form"])
             row["cost"] = {"before": before, "after": row["cost"]}
         mapped.append(row)
-    return {"exprs": mapped, "warnings": list(res.get("warnings", ()))}
+    out: Result = {"exprs": mapped, "warnings": list(res.get("warnings", ()))}
+    if representatives:
+        out["representatives"] = dict(sorted(representatives.items(), key=lambda kv: eqs.order_key(kv[0])))
+    return out
 
 
 def _tally(res: dict[str, Any]) -> list[str]:
