@@ -157,3 +157,36 @@ def test_scaled_equalities_family(k: int, c: int, swap: bool) -> None:
         return
     assert [r["form"] for r in res["exprs"]] == [str(c), "0", "0"]
     check_rows(ctx, exprs, res)
+
+
+# ------------------------------------------------------------------ 3. divisibility
+
+@pytest.mark.parametrize(("syms", "guards", "expr", "want"), [
+    ({"s0": S}, ["Eq(Mod(s0, 8), 0)"], "FloorDiv(s0 + 7, 8)*8", "s0"),
+    ({"s0": S}, ["Eq(Mod(s0, 8), 0)"], "CeilDiv(s0, 8)*8", "s0"),
+    ({"s0": S}, ["Eq(Mod(s0, 8), 0)"], "Mod(s0 + 3, 8)", "3"),
+    ({"s0": S}, ["Eq(Mod(s0, 8), 0)"], "Mod(2*s0 - 3, 8)", "5"),
+    ({"s0": S}, ["Eq(Mod(s0, 8), 0)"], "CeilDiv(s0 + 1, 8) - FloorDiv(s0, 8)", "1"),
+    ({"h": S, "w": S}, ["Eq(Mod(h, 7), 0)", "Eq(Mod(w, 7), 0)"], "FloorDiv(h*w, 49) - FloorDiv(h, 7)*FloorDiv(w, 7)", "0"),
+    ({"h": S, "w": S}, ["Eq(Mod(h, 7), 0)", "Eq(Mod(w, 7), 0)"], "49*FloorDiv(h*w, 49)", "h*w"),
+    ({"h": S, "w": S}, ["Eq(Mod(h, 7), 0)", "Eq(Mod(w, 7), 0)"], "Mod(h*w + 50, 49)", "1"),
+])
+def test_divisibility_is_a_fact_everywhere(syms: dict[str, Any], guards: list[str], expr: str, want: str) -> None:
+    ctx = {"symbols": syms, "guards": guards}
+    res = run("simplify", dict(ctx, exprs=[expr]))
+    assert res["exprs"][0]["form"] == want
+    check_rows(ctx, [expr], res)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([2, 3, 4, 8]), st.sampled_from([2, 3, 4]), st.integers(-9, 9), st.integers(1, 3))
+def test_divisibility_family(d: int, e: int, r: int, k: int) -> None:
+    """``d | a``, ``e | b``: remainders and quotients of ``k*a*b + r`` and of ``a + r``."""
+    ctx = {"symbols": {"a": {"min": -24, "max": 24}, "b": {"min": -12, "max": 12}},
+           "guards": [f"Eq(Mod(a, {d}), 0)", f"Eq(Mod(b, {e}), 0)"]}
+    exprs = [f"Mod({k}*a*b + {r}, {d * e})", f"FloorDiv(a + {r}, {d})*{d} - a",
+             f"FloorDiv(a*b, {d * e}) - FloorDiv(a, {d})*FloorDiv(b, {e})", f"CeilDiv(a, {d})*{d}"]
+    res = run("simplify", dict(ctx, exprs=exprs))
+    assert [r_["form"] for r_ in res["exprs"]] == [str(r % (d * e)),
+                                                   str(r // d * d), "0", "a"]
+    check_rows(ctx, exprs, res)

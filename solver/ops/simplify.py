@@ -56,6 +56,7 @@ from solver.reason import intervals as cheap
 from solver.reason import simplify_equalities as eqs
 from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_divisibility import Divisibility
 from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
@@ -307,6 +308,7 @@ class _Run:
         self.env = env
         self.sub = eqs.replacements(self.context)  # equality classes: substituted before anything else
         self._sub_memo: dict[ir.Term, ir.Term] = {}
+        self.div = Divisibility(self.context, lambda t: eqs.substitute(t, self.sub, self._sub_memo))
         self.rw = _propagated(env, self.context)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
@@ -593,7 +595,7 @@ class _Run:
         ranges keep every divisor non-zero), sharing the request's rewriter and decider."""
         got = self.simplifiers.get(domain)
         if got is None:
-            got = self.simplifiers[domain] = Simplifier(self.rw, _Oracle(self, domain), self.decider)
+            got = self.simplifiers[domain] = Simplifier(self.rw, _Oracle(self, domain), self.decider, self.div)
         return got
 
     def one(self, q: Query) -> ir.Term | None:
@@ -813,10 +815,8 @@ def _map_back(res: Result, back: Back) -> Result:
             row["form"] = rename(row["form"])
             row["cost"] = {"before": before, "after": row["cost"]}
         mapped.append(row)
-    out: Result = {"exprs": mapped, "warnings": list(res.get("warnings", ()))}
-    if representatives:
-        out["representatives"] = dict(sorted(representatives.items(), key=lambda kv: eqs.order_key(kv[0])))
-    return out
+    return {"exprs": mapped, "warnings": list(res.get("warnings", ())),
+            "representatives": dict(sorted(representatives.items(), key=lambda kv: eqs.order_key(kv[0])))}
 
 
 def _tally(res: dict[str, Any]) -> list[str]:

@@ -32,6 +32,7 @@ returns the input when a cheaper spelling is not found).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -41,6 +42,7 @@ from solver.ir.terms import Term
 from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_divisibility import Divisibility
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
@@ -64,10 +66,12 @@ class Outcome:
 class Simplifier:
     """Simplifies terms under one context (one ``Env`` and one ``Oracle``); memoized."""
 
-    def __init__(self, env: Env | Rewriter, oracle: Oracle, decider: Decider | None = None) -> None:
+    def __init__(self, env: Env | Rewriter, oracle: Oracle, decider: Decider | None = None,
+                 div: Divisibility | None = None) -> None:
         self.rw = env if isinstance(env, Rewriter) else Rewriter(env)
         self.decider = decider if decider is not None else Decider(self.rw)
         self.oracle = oracle
+        self.div = div if div is not None else Divisibility(())
         self.memo: dict[Term, Term] = {}
         self.proposed = 0
 
@@ -148,6 +152,10 @@ class Simplifier:
     # -------------------------------------------------------------- rules
     def _mod(self, m: Term) -> Term:
         a, b = m.args
+        if b.kind == ir.CONST and b.value > 0 and self.div:
+            coefs, const = ir.linear(a)
+            if coefs and self.div.divides(b.value, ir.from_linear(coefs, 0)):  # Mod(e + r, d) = Mod(r, d) when d | e
+                return ir.mk_int(const % b.value)
         rest = _drop_multiples(a, b)
         if rest is not None:  # Mod(b*q + r, b) = Mod(r, b)
             return ir.mk_mod(rest, b)
@@ -159,6 +167,14 @@ class Simplifier:
 
     def _floordiv(self, m: Term) -> Term:
         a, b = m.args
+        if b.kind == ir.CONST and b.value > 0 and self.div:
+            coefs, const = ir.linear(a)
+            e = ir.from_linear(coefs, 0)
+            if coefs and self.div.divides(b.value, e):  # (e + r)//d = e//d + r//d when d | e
+                if const:
+                    return ir.mk_add(ir.mk_floordiv(e, b), ir.mk_int(const // b.value))
+                if all(v < 0 for v in coefs.values()):  # an exact quotient: (-e)//d = -(e//d)
+                    return ir.mk_neg(ir.mk_floordiv(ir.mk_neg(e), b))
         split = _split_multiples(a, b)
         if split is not None:  # (b*q + r)//b = q + r//b
             q, r = split
@@ -175,6 +191,9 @@ class Simplifier:
         """``q*b*(x//b) + q*Mod(x, b) -> q*x`` (an identity), else ``q*b*(x//b) -> q*x`` when
         ``Mod(x, b) == 0`` is proven; products of sums are expanded (one polynomial spelling)."""
         if m.kind == ir.MUL:
+            merged = self._exact_product(m)
+            if merged is not m:
+                return merged
             expanded = expand(m)
             if expanded is not m:
                 return expanded
@@ -188,10 +207,28 @@ class Simplifier:
             if len(rc) == 1 and all(coefs.get(r) == v and r not in group for r, v in rc.items()):
                 rest = {n: v for n, v in coefs.items() if n not in group and n not in rc}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
-            if self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
+            if (b.kind == ir.CONST and self.div.divides(b.value, x)) or self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
                 rest = {n: v for n, v in coefs.items() if n not in group}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
         return m
+
+    def _exact_product(self, m: Term) -> Term:
+        """``(x1//d1)*(x2//d2)*… -> (x1*x2*…)//(d1*d2*…)`` when each ``di > 0`` divides its ``xi``
+        (``Divisibility``): the quotients are exact, so is their product."""
+        if not self.div:
+            return m
+        exact_q, rest = [], []
+        for f in m.args:
+            if f.kind == ir.FLOORDIV and f.args[1].kind == ir.CONST and f.args[1].value > 0 \
+                    and self.div.divides(f.args[1].value, f.args[0]):
+                exact_q.append(f)
+            else:
+                rest.append(f)
+        if len(exact_q) < 2:
+            return m
+        num = ir.mk_mul(*(f.args[0] for f in exact_q))
+        den = math.prod(f.args[1].value for f in exact_q)
+        return ir.mk_mul(*rest, ir.mk_floordiv(num, ir.mk_int(den)))
 
     def _digits(self, coefs: dict[Term, int], const: int) -> Term | None:
         """``c*Mod(x, a) + c*a*Mod(x//a, b) -> c*Mod(x, a*b)`` for a literal ``a > 0`` and ``b > 0``: two
