@@ -190,3 +190,44 @@ def test_divisibility_family(d: int, e: int, r: int, k: int) -> None:
     assert [r_["form"] for r_ in res["exprs"]] == [str(r % (d * e)),
                                                    str(r // d * d), "0", "a"]
     check_rows(ctx, exprs, res)
+
+
+# ------------------------------------------------------------------ 4. index algebra
+
+X = {"x": {"min": -70, "max": 70}}
+
+
+@pytest.mark.parametrize(("expr", "want"), [
+    ("ModularIndexing(x, 4, 8) + 8*FloorDiv(x, 32)", "(x//4)"),
+    ("FloorDiv(ModularIndexing(x, 1, 64), 8)", "ModularIndexing(x, 8, 8)"),
+    ("Mod(x, 4) + 4*ModularIndexing(x, 4, 8) + 32*FloorDiv(x, 32)", "x"),
+    ("3*ModularIndexing(x, 2, 3) + 9*ModularIndexing(x, 6, 5) + 45*FloorDiv(x, 30)", "3*(x//2)"),
+    ("ModularIndexing(x, 1, 4) + 4*ModularIndexing(x, 4, 4)", "Mod(x, 16)"),
+    ("FloorDiv(ModularIndexing(x, 2, 12), 3)", "ModularIndexing(x, 6, 4)"),
+])
+def test_index_algebra(expr: str, want: str) -> None:
+    res = run("simplify", {"symbols": X, "exprs": [expr]})
+    assert res["exprs"][0]["form"] == want
+    check_rows({"symbols": X}, [expr], res, span=70)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(2, 5), min_size=2, max_size=4), st.integers(1, 3), st.booleans(),
+       st.sampled_from(["x", "(x + 7*y)", "(x - 1)", "(x + 3*y)"]))
+def test_digit_decompositions_are_recognised(radices: list[int], c: int, top: bool, base: str) -> None:
+    """``Σ c*p_i*D(b, p_i, p_{i+1})`` over consecutive places (the last one open when ``top``) is
+    one digit ``c*D(b, 1, p_n)`` — ``c*b`` itself when the last is open. A base the rewriter
+    re-spells (``(x - 1)//2`` is ``(x + 1)//2 - 1``, ``(x + 3*y)//3`` is ``y + x//3``) is only checked for equality and cost."""
+    places = [1]
+    for r in radices:
+        places.append(places[-1] * r)
+    parts = [f"{c * p}*ModularIndexing({base}, {p}, {q // p})" for p, q in itertools.pairwise(places)]
+    if top:
+        parts.append(f"{c * places[-1]}*FloorDiv({base}, {places[-1]})")
+    expr = " + ".join(parts)
+    ctx = {"symbols": {"x": {"min": -40, "max": 40}, "y": {"min": -3, "max": 3}}}
+    res = run("simplify", dict(ctx, exprs=[expr]))
+    form = res["exprs"][0]["form"]
+    if base in ("x", "(x + 7*y)"):
+        assert cost(form)["divs"] <= (0 if top else 1), (expr, form)
+    check_rows(ctx, [expr], res, span=40)

@@ -39,6 +39,7 @@ from typing import Protocol
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
+from solver.reason import index_algebra
 from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
@@ -167,6 +168,9 @@ class Simplifier:
 
     def _floordiv(self, m: Term) -> Term:
         a, b = m.args
+        digit = index_algebra.split(m)  # FloorDiv(ModularIndexing(x, 1, 64), 8) = ModularIndexing(x, 8, 8)
+        if digit is not None:
+            return digit
         if b.kind == ir.CONST and b.value > 0 and self.div:
             coefs, const = ir.linear(a)
             e = ir.from_linear(coefs, 0)
@@ -198,6 +202,9 @@ class Simplifier:
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
+        merged_digits = index_algebra.merge_digits(coefs, const)
+        if merged_digits is not None:
+            return merged_digits
         digits = self._digits(coefs, const)
         if digits is not None:
             return digits
