@@ -231,3 +231,61 @@ def test_digit_decompositions_are_recognised(radices: list[int], c: int, top: bo
     if base in ("x", "(x + 7*y)"):
         assert cost(form)["divs"] <= (0 if top else 1), (expr, form)
     check_rows(ctx, [expr], res, span=40)
+
+
+# ------------------------------------------------------------------ 5. comparisons, Min/Max, conjunctions
+
+XY = {"x": {"min": -40, "max": 40}, "y": {"min": -6, "max": 6}}
+Y8 = {"x": {"min": -20, "max": 20}, "y": {"min": 0, "max": 7}}
+
+
+@pytest.mark.parametrize(("syms", "expr", "want"), [
+    (XY, "x//2 < 3", "x <= 5"),
+    (XY, "3*(x//4) >= 7", "12 <= x"),
+    (XY, "x//4 <= y", "x <= 4*y + 3"),
+    (Y8, "8*x + y < 16", "x <= 1"),
+    (Y8, "-8*x + y >= 8", "x <= -1"),
+    (XY, "And(Eq(x//8, 3), Eq(Mod(x, 8), 4))", "Eq(x, 28)"),
+    (XY, "And(Eq(x//8, -2), Eq(Mod(x, 8), 9))", "False"),
+    (XY, "(x + 1)//2 - x//2", "Mod(x, 2)"),
+    (XY, "(x + 3)//2 - x//2", "Mod(x, 2) + 1"),
+    (XY, "(8*x + 7)//16", "(x//2)"),
+    (XY, "Mod(x - Mod(x, y), y)", "0"),
+    (XY, "Mod(3*Mod(x, 12) + y, 4)", "Mod(3*x + y, 4)"),
+    (XY, "Max(x, y) + Min(x, y)", "y + x"),
+    (XY, "Min(x, y)*Max(x, y)", "y*x"),
+    (XY, "Max(x + 1, y + 1)", "Max(y, x) + 1"),
+    (XY, "Min(x, y + 1) - 1", "Min(y, x - 1)"),
+    (XY, "Max(2*x, 2*y)", "2*Max(y, x)"),
+    (XY, "Max(x, Min(x, y))", "x"),
+    (XY, "Min(y, Max(x, y))", "y"),
+    (XY, "And(Eq(x, 1), Ne(x, 2))", "Eq(x, 1)"),
+    (XY, "And(x <= 3, x <= 5, y >= 1)", "And(x <= 3, 1 <= y)"),
+    (XY, "And(x <= 3, x >= 5)", "False"),
+    (XY, "And(x <= 3, x >= 3)", "Eq(x, 3)"),
+    (XY, "Or(x <= 3, x <= 5)", "x <= 5"),
+    (XY, "Or(Eq(x, 1), Ne(x, 2))", "Ne(x, 2)"),
+])
+def test_comparisons_extremes_and_conjunctions(syms: dict[str, Any], expr: str, want: str) -> None:
+    ctx = {"symbols": syms}
+    res = run("simplify", dict(ctx, exprs=[expr]))
+    form = res["exprs"][0]["form"]
+    assert form == want or _key(cost(form)) <= _key(cost(want)), (form, want)  # the form shown or one no costlier
+    check_rows(ctx, [expr], res, span=20)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 9), st.integers(-12, 12), st.integers(1, 3), st.integers(-4, 4), st.sampled_from(["<", "<=", ">", ">="]),
+       st.integers(-3, 3), st.sampled_from(["<", ">="]))
+def test_comparison_families(d: int, k: int, c: int, r: int, rel: str, j: int, rel2: str) -> None:
+    """``c*(x//d) REL k``, ``d*x + y REL d*j`` with ``0 <= y < d`` (``x < j``, ``x >= j``),
+    ``(x + r)//2 - x//2`` and ``(d*x + r)//(2*d)``: no division left where the rules say so,
+    equal on the box."""
+    ctx = {"symbols": {"x": {"min": -30, "max": 30}, "y": {"min": 0, "max": d - 1}}}
+    exprs = [f"{c}*(x//{d}) {rel} {k}", f"{d}*x + y {rel2} {d * j}", f"(x + {r})//2 - x//2",
+             f"({d}*x + {abs(r) % d})//{2 * d}"]
+    res = run("simplify", dict(ctx, exprs=exprs))
+    forms = [row["form"] for row in res["exprs"]]
+    assert "//" not in forms[0] and "y" not in forms[1] and "//" not in forms[2], forms
+    assert forms[3] == "(x//2)", forms
+    check_rows(ctx, exprs, res, span=30)

@@ -40,6 +40,7 @@ from typing import Protocol
 from solver.ir import terms as ir
 from solver.ir.terms import Term
 from solver.reason import index_algebra
+from solver.reason import simplify_algebra as alg
 from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
@@ -111,7 +112,12 @@ class Simplifier:
         if k in (ir.CONST, ir.BCONST, ir.SYM, ir.BSYM):
             return m
         if m.is_bool:
-            return self._decide(m)
+            d = self._decide(m)
+            if d is not m:
+                return d
+            rule = _BOOL_RULES.get(k)
+            got = rule(self, m) if rule is not None else None
+            return m if got is None else got
         rule = _RULES.get(k)
         if rule is not None:
             r = rule(self, m)
@@ -151,8 +157,16 @@ class Simplifier:
         return m
 
     # -------------------------------------------------------------- rules
+    def _le(self, m: Term) -> Term | None:
+        return alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval)
+
     def _mod(self, m: Term) -> Term:
         a, b = m.args
+        if a is ir.ZERO:  # Mod(0, b) = 0 wherever b != 0
+            return a
+        got = alg.mod_of_residues(m)
+        if got is not None:
+            return got
         if b.kind == ir.CONST and b.value > 0 and self.div:
             coefs, const = ir.linear(a)
             if coefs and self.div.divides(b.value, ir.from_linear(coefs, 0)):  # Mod(e + r, d) = Mod(r, d) when d | e
@@ -168,9 +182,12 @@ class Simplifier:
 
     def _floordiv(self, m: Term) -> Term:
         a, b = m.args
-        digit = index_algebra.split(m)  # FloorDiv(ModularIndexing(x, 1, 64), 8) = ModularIndexing(x, 8, 8)
-        if digit is not None:
-            return digit
+        if a is ir.ZERO:
+            return a
+        # FloorDiv(ModularIndexing(x, 1, 64), 8) = ModularIndexing(x, 8, 8); (8*x + 7)//16 = x//2
+        got = index_algebra.split(m) or alg.floordiv_gcd(m) or alg.two_valued(m, self.rw.interval)
+        if got is not None:
+            return got
         if b.kind == ir.CONST and b.value > 0 and self.div:
             coefs, const = ir.linear(a)
             e = ir.from_linear(coefs, 0)
@@ -198,13 +215,17 @@ class Simplifier:
             merged = self._exact_product(m)
             if merged is not m:
                 return merged
+            got = alg.extremes_in_product(m)
+            if got is not None:
+                return got
             expanded = expand(m)
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
-        merged_digits = index_algebra.merge_digits(coefs, const)
-        if merged_digits is not None:
-            return merged_digits
+        got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
+               or alg.quotient_pairs(coefs, const, self.rw.interval))
+        if got is not None:
+            return got
         digits = self._digits(coefs, const)
         if digits is not None:
             return digits
@@ -259,6 +280,9 @@ class Simplifier:
         return None
 
     def _extreme(self, m: Term) -> Term:
+        got = alg.lattice(m)
+        if got is not None:
+            return got
         args = list(m.args)
         if len(args) > MAX_EXTREME_ARGS:
             return m
@@ -285,6 +309,9 @@ class Simplifier:
 _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
     ir.MOD: Simplifier._mod, ir.FLOORDIV: Simplifier._floordiv, ir.ADD: Simplifier._add,
     ir.MUL: Simplifier._add, ir.MAX: Simplifier._extreme, ir.MIN: Simplifier._extreme, ir.ITE: Simplifier._ite,
+}
+_BOOL_RULES: dict[str, Callable[[Simplifier, Term], Term | None]] = {
+    ir.LE: Simplifier._le, ir.AND: lambda _, m: alg.conjunction(m), ir.OR: lambda _, m: alg.disjunction(m),
 }
 # constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
 # products over those); a plain polynomial is constant only when the constructors already fold it
