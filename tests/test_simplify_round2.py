@@ -289,3 +289,30 @@ def test_comparison_families(d: int, k: int, c: int, r: int, rel: str, j: int, r
     assert "//" not in forms[0] and "y" not in forms[1] and "//" not in forms[2], forms
     assert forms[3] == "(x//2)", forms
     check_rows(ctx, exprs, res, span=30)
+
+
+# ------------------------------------------------------------------ 6. per-context state
+
+def test_a_context_keeps_its_simplify_engine_and_answers_as_the_stateless_run() -> None:
+    from solver import Context
+
+    doc = {"symbols": {f"s{i}": {"min": 2, "hint": 16} for i in range(6)},
+           "guards": ["Eq(s0, s1)", "Eq(Mod(s2, 8), 0)", "s3 <= 7", "s4 >= s5"]}
+    ctx = Context(doc)
+    exprs = ["s0 - s1", "FloorDiv(s2 + 7, 8)*8", "Max(s3, 8)", "Max(s4, s5) + Min(s4, s5)", "s5 - Mod(s5, 4)",
+             "ModularIndexing(s3, 1, 8)"]
+    first = ctx.run("simplify", {"exprs": exprs})
+    engine = ctx._state.simplify_engine
+    run_state = engine._run
+    again = ctx.run("simplify", {"exprs": list(reversed(exprs))})
+    assert ctx._state.simplify_engine is engine and engine._run is run_state  # kept, not rebuilt
+    stateless = run("simplify", dict(doc, exprs=exprs))
+    for a, b, s in zip(first["exprs"], reversed(again["exprs"]), stateless["exprs"]):
+        assert a["form"] == b["form"] and a["proved"] and _key(a["cost"]["after"]) == _key(s["cost"]["after"]), (a, s)
+    assert first["representatives"] == stateless["representatives"] == {"s1": "s0"}
+    check_rows(doc, exprs, first)
+    # an extension is a new context: its own engine, its own facts
+    ext = ctx.extend({"guards": ["Eq(s4, s5)"]})
+    got = ext.run("simplify", {"exprs": ["s4 - s5"]})
+    assert got["exprs"][0]["form"] == "0" and ctx.run("simplify", {"exprs": ["s4 - s5"]})["exprs"][0]["form"] != "0"
+    assert ext._state.simplify_engine is not engine

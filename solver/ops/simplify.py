@@ -83,6 +83,38 @@ def simplify(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     return _Run(problem, deadline).run()
 
 
+class Engine:
+    """A registered context's ``simplify`` state, kept between its requests (``solver.session``):
+    the facts and their propagation, the equality classes and divisibility facts, the sample
+    points and their value vectors, each expression domain's memoized ``Simplifier`` and the
+    printing memo. A follow-up pays for its own expressions only, as an ``evaluate`` follow-up
+    does. Forms are computed in the context's own names (no canonical renaming: that is the
+    cost a context avoids), so their spelling may differ from the stateless answer's; every
+    one is proven and never costlier all the same. The z3 sessions are kept too, each request's
+    deadline taking over their z3 context (as ``solver.session`` does for ``evaluate``)."""
+
+    def __init__(self, context: Problem) -> None:
+        self.context = context
+        self.names = {s.name: s.name for s in context.symbols}  # the result's names: the context's own
+        self._run: _Run | None = None
+
+    def answer(self, problem: Problem, deadline: Deadline) -> dict[str, Any]:
+        """The canonical-form result (``simplify``'s) for ``problem``: the context plus expressions."""
+        r = self._run
+        if r is None or r.memo_size() > ENGINE_MEMO_LIMIT:  # a cache: forgetting it changes no proof
+            r = self._run = _Run(replace(self.context, exprs=()), deadline)
+        r.p, r.deadline = problem, deadline
+        kept = [x for x in (r._sess, r._slice_sess) if x is not None]
+        if kept:  # the z3 objects live in the first request's z3 context: this deadline takes it over
+            deadline.adopt_context(kept[0].ch.deadline)
+            for x in kept:
+                x.deadline = x.ch.deadline = deadline
+        return r.run()
+
+
+ENGINE_MEMO_LIMIT = 200_000  # simplified subterms and value vectors one context's engine keeps
+
+
 def _key(c: dict[str, int]) -> tuple[int, int]:
     return (c["divs"], c["ops"])
 
@@ -312,6 +344,7 @@ class _Run:
         self.rw = _propagated(env, self.context)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
+        self.oracles: list[_Oracle] = []
         self.checks = 0
         self._values: _Values | None = None
         self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
@@ -595,8 +628,13 @@ class _Run:
         ranges keep every divisor non-zero), sharing the request's rewriter and decider."""
         got = self.simplifiers.get(domain)
         if got is None:
-            got = self.simplifiers[domain] = Simplifier(self.rw, _Oracle(self, domain), self.decider, self.div)
+            oracle = _Oracle(self, domain)
+            self.oracles.append(oracle)
+            got = self.simplifiers[domain] = Simplifier(self.rw, oracle, self.decider, self.div)
         return got
+
+    def memo_size(self) -> int:
+        return sum(len(s.memo) for s in self.simplifiers.values()) + (len(self._values.memo) if self._values else 0)
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged)."""
