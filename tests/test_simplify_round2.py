@@ -137,6 +137,18 @@ def test_equality_classes_are_substituted(guards: list[str], expr: str, want: st
     check_rows(ctx, [expr], res)
 
 
+def test_the_representative_is_the_symbol_pytorch_keeps() -> None:
+    """``ShapeEnv`` keeps the symbol with the smaller hint, then the smaller name (as a string)."""
+    ctx = {"symbols": {"s24": {"min": 2, "hint": 24}, "s83": {"min": 2, "hint": 24}, "s9": {"min": 2, "hint": 24}},
+           "guards": ["Eq(s24, s83)", "Eq(s83, s9)"]}
+    res = run("simplify", dict(ctx, exprs=["s24 - s83 + s9", "s9"]))
+    assert [r["form"] for r in res["exprs"]] == ["s24", "s24"]
+    assert res["representatives"] == {"s83": "s24", "s9": "s24"}
+    ctx = {"symbols": {"a": {"min": 2, "hint": 8}, "b": {"min": 2, "hint": 4}}, "guards": ["Eq(a, b)"]}
+    res = run("simplify", dict(ctx, exprs=["a + b"]))
+    assert res["exprs"][0]["form"] == "2*b" and res["representatives"] == {"a": "b"}
+
+
 def test_the_representative_is_the_callers_first_symbol_whatever_the_canonical_order() -> None:
     for syms in (["s0", "s1"], ["s1", "s0"]):
         ctx = {"symbols": {n: S for n in syms}, "guards": [f"Eq({syms[0]}, {syms[1]})"]}

@@ -338,7 +338,7 @@ class _Run:
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
-        self.sub = eqs.replacements(self.context)  # equality classes: substituted before anything else
+        self.sub = eqs.replacements(self.context, {s.name: s.hint for s in problem.symbols})  # equality classes: substituted before anything else
         self._sub_memo: dict[ir.Term, ir.Term] = {}
         self.div = Divisibility(self.context, lambda t: eqs.substitute(t, self.sub, self._sub_memo))
         self.rw = _propagated(env, self.context)
@@ -617,8 +617,7 @@ class _Run:
         for q in self.p.exprs:
             used |= ir.symbols_of(q.term)
         after = set().union(*(ir.symbols_of(eqs.substitute(ir.mk_sym(x), self.sub)) for x in used)) if used else set()
-        return {x: self.print(e) for x, e in sorted(self.sub.items(), key=lambda xe: eqs.order_key(xe[0]))
-                if x in used or (e.kind == ir.SYM and e.value in after)}
+        return {x: self.print(e) for x, e in sorted(self.sub.items()) if x in used or (e.kind == ir.SYM and e.value in after)}
 
     def print(self, t: ir.Term) -> str:
         return self.writer.text(t)[0]
@@ -822,14 +821,15 @@ def _map_back(res: Result, back: Back) -> Result:
     rows = res["exprs"]
     names = dict(back.canon.names)
     reps = res.get("representatives", {})
-    # a class of plain symbols is represented by its first member in the caller's order
-    # (PyTorch's choice), whichever the canonical order made its representative
+    # a class of plain symbols is represented by the member PyTorch keeps in the caller's names
+    # (eqs.keep_key), whichever the canonical order made its representative
     classes: dict[str, list[str]] = {}
     for x, e in reps.items():
         if _CANON_NAME.fullmatch(e):
             classes.setdefault(e, [e]).append(x)
+    hints = {s.name: s.hint for s in back.problem.symbols}
     for rep, members in classes.items():
-        names[rep] = min((names.get(m, m) for m in members), key=eqs.order_key)
+        names[rep] = min((names.get(m, m) for m in members), key=lambda n: eqs.keep_key(n, hints))
     rename = functools.partial(_CANON_NAME.sub, lambda m: names.get(m.group(0), m.group(0)))
     caller = back.canon.names
     representatives = {}
@@ -854,7 +854,7 @@ def _map_back(res: Result, back: Back) -> Result:
             row["cost"] = {"before": before, "after": row["cost"]}
         mapped.append(row)
     return {"exprs": mapped, "warnings": list(res.get("warnings", ())),
-            "representatives": dict(sorted(representatives.items(), key=lambda kv: eqs.order_key(kv[0])))}
+            "representatives": dict(sorted(representatives.items()))}
 
 
 def _tally(res: dict[str, Any]) -> list[str]:

@@ -10,35 +10,33 @@ The classes come from the linear equations among the context's top-level conjunc
 monomials are all plain symbols (``Eq(a, b)``, ``Eq(a, k*b + c)``, ``Eq(a + b, c)``), by
 Gaussian elimination with unit pivots, in the (canonical) order of the context: each equation,
 with the replacements found so far substituted, eliminates one symbol whose coefficient is ±1 —
-the **last** such symbol in the symbols' order (``v0, v1, …`` on the canonical problem; the
-caller's order is restored for classes of plain symbols when the forms are mapped back, see
-``solver/ops/simplify.py``), so the first symbol of a class is its representative, as PyTorch
-keeps the smaller symbol. An equation with no unit coefficient (``Eq(2*a, 3*b)``) is left to
+the one PyTorch would replace (``keep_key``: the larger hint, then the larger name; on the
+canonical problem the names are ``v0, v1, …``, and the caller's names decide again for classes
+of plain symbols when the forms are mapped back, see ``solver/ops/simplify.py``), so a class of
+plain symbols is represented by the symbol PyTorch keeps. An equation with no unit coefficient (``Eq(2*a, 3*b)``) is left to
 the facts. Every replacement ``x -> e`` holds at every point of the context, so substituting it
 keeps every expression's value there: the step is exact.
 """
 
 from __future__ import annotations
 
-import re
+import sys
 from collections.abc import Iterable, Mapping
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
 from solver.reason.simplify_rules import rebuild
 
-_INDEX = re.compile(r"^(.*?)(\d*)$")
+
+def keep_key(name: str, hints: Mapping[str, int | None]) -> tuple[int, str]:
+    """PyTorch's order of preference between equal symbols (``ShapeEnv._maybe_guard_rel``): the
+    one with the smaller hint (no hint: last), then the smaller name, is kept; the other is
+    replaced. ``Eq(s24, s83), Eq(s83, s9)`` with equal hints keeps ``s24``."""
+    h = hints.get(name)
+    return (sys.maxsize if h is None else h, name)
 
 
-def order_key(name: str) -> tuple[str, int, str]:
-    """Natural order of symbol names (``s2 < s10``): PyTorch's ``s<i>`` and the canonical ``v<i>``."""
-    m = _INDEX.match(name)
-    assert m is not None
-    stem, digits = m.groups()
-    return (stem, int(digits) if digits else -1, name)
-
-
-def replacements(context: Iterable[Term]) -> dict[str, Term]:
+def replacements(context: Iterable[Term], hints: Mapping[str, int | None]) -> dict[str, Term]:
     """Each eliminated symbol with its value over the representatives (module docstring)."""
     sub: dict[str, Term] = {}
     for t in context:
@@ -51,7 +49,7 @@ def replacements(context: Iterable[Term]) -> dict[str, Term]:
             units = [m for m, c in coefs.items() if c in (1, -1)]
             if not units:
                 continue
-            pivot = max(units, key=lambda m: order_key(m.value))
+            pivot = max(units, key=lambda m: keep_key(m.value, hints))
             c = coefs[pivot]
             # c*p + rest + k == 0  ->  p = -(rest + k)/c, with c = ±1
             rest = ir.from_linear({m: -v * c for m, v in coefs.items() if m is not pivot}, -k * c)
