@@ -38,6 +38,8 @@ from collections.abc import Callable
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
+from solver.reason.polynomials import divide
+from solver.reason.simplify_terms import rebuild
 
 Interval = tuple[int | None, int | None]
 Bounds = Callable[[Term], Interval]
@@ -146,8 +148,6 @@ def _multiple(big: Term, b: Term) -> bool:
         return k % b.value == 0 and all(v % b.value == 0 for v in coefs.values())
     if big is b:
         return True
-    from solver.reason.polynomials import divide
-
     return divide(big, b) is not None
 
 
@@ -353,7 +353,7 @@ def conjunction(m: Term) -> Term | None:
             rebuilt.append(ir.mk_le(ir.mk_int(lo), t))
         if hi is not None:
             rebuilt.append(ir.mk_le(t, ir.mk_int(hi)))
-        changed = changed or n > (lo is not None) + (hi is not None)
+        changed = changed or (n or 0) > (lo is not None) + (hi is not None)
     if not changed:
         return None
     return ir.mk_and(*rebuilt, *others)
@@ -370,8 +370,6 @@ def _decided_by(a: Term, eqs: dict[Term, int]) -> bool | None:
         elif not n.args:
             memo[n] = n
         else:
-            from solver.reason.simplify_rules import rebuild
-
             memo[n] = rebuild(n, [memo[x] for x in n.args])
     got = memo[a]
     return bool(got.value) if got.kind == ir.BCONST else None

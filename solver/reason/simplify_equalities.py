@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
-from solver.reason.simplify_rules import rebuild
+from solver.reason.simplify_terms import rebuild
 
 
 def keep_key(name: str, hints: Mapping[str, int | None]) -> tuple[int, str]:

@@ -45,6 +45,7 @@ from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_divisibility import Divisibility
+from solver.reason.simplify_terms import rebuild
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
@@ -554,25 +555,3 @@ def exact(t: Term, b: Term) -> Term | None:
             return None
         return ir.from_linear({m: v // b.value for m, v in coefs.items()}, const // b.value)
     return divide(t, b)
-
-
-def rebuild(n: Term, a: list[Term]) -> Term:
-    """``n`` with new children, through the normalizing constructors (``n`` itself when they are
-    its own: a constructor's output is its own normal form)."""
-    if len(a) == len(n.args) and all(x is y for x, y in zip(a, n.args)):
-        return n
-    k = n.kind
-    if k == ir.ITE:
-        return ir.mk_ite(a[0], a[1], a[2])
-    if k == ir.LE:
-        return ir.mk_le(a[0], ir.ZERO)
-    if k == ir.EQ:
-        return ir.mk_eq(a[0], ir.ZERO)
-    return _BUILD[k](*a)
-
-
-_BUILD: dict[str, Callable[..., Term]] = {
-    ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min, ir.AND: ir.mk_and,
-    ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod, ir.EDIV: ir.mk_ediv,
-    ir.EMOD: ir.mk_emod, ir.NOT: ir.mk_not, ir.IFF: ir.mk_iff,
-}
