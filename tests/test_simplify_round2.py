@@ -328,3 +328,18 @@ def test_a_context_keeps_its_simplify_engine_and_answers_as_the_stateless_run() 
     got = ext.run("simplify", {"exprs": ["s4 - s5"]})
     assert got["exprs"][0]["form"] == "0" and ctx.run("simplify", {"exprs": ["s4 - s5"]})["exprs"][0]["form"] != "0"
     assert ext._state.simplify_engine is not engine
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 3), st.integers(-3, 3), st.integers(1, 4))
+def test_extremes_and_conjunction_families(c: int, k: int, j: int) -> None:
+    """Generated Min/Max and conjunction families: each form no costlier than the one shown."""
+    exprs = {f"{c}*Max(x, y) + {c}*Min(x, y)": f"{c}*x + {c}*y", f"Max(x, y)*Min(x, y)*{c}": f"{c}*x*y",
+             f"Max(x + {k}, y + {k})": f"Max(x, y) + {k}", f"Min(x, Max(x, y + {k}))": "x",
+             f"And(Eq(x, {k}), Ne(x, {k + j}))": f"Eq(x, {k})", f"And(x <= {k}, x <= {k + j})": f"x <= {k}",
+             f"And(x <= {k}, x >= {k + j})": "False", f"Or(x >= {k}, x >= {k + j})": f"x >= {k}"}
+    ctx = {"symbols": XY}
+    res = run("simplify", dict(ctx, exprs=list(exprs)))
+    for (expr, want), row in zip(exprs.items(), res["exprs"]):
+        assert _key(cost(row["form"])) <= _key(cost(want)), (expr, row["form"], want)
+    check_rows(ctx, list(exprs), res, span=20)
