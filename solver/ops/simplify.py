@@ -819,7 +819,7 @@ def _map_back(res: Result, back: Back) -> Result:
     truncated division: ``TruncDiv(TruncDiv(x, 2), 3)`` would print as a ``Piecewise`` of eight
     divisions): a form never costs more than what was sent."""
     rows = res["exprs"]
-    names = dict(back.canon.names)
+    names = back.canon.names
     reps = res.get("representatives", {})
     # a class of plain symbols is represented by the member PyTorch keeps in the caller's names
     # (eqs.keep_key), whichever the canonical order made its representative
@@ -827,9 +827,11 @@ def _map_back(res: Result, back: Back) -> Result:
     for x, e in reps.items():
         if _CANON_NAME.fullmatch(e):
             classes.setdefault(e, [e]).append(x)
-    hints = {s.name: s.hint for s in back.problem.symbols}
-    for rep, members in classes.items():
-        names[rep] = min((names.get(m, m) for m in members), key=lambda n: eqs.keep_key(n, hints))
+    if classes:  # (a context's follow-up has hundreds of symbols and, mostly, no class: no copies)
+        names = dict(names)
+        hints = {s.name: s.hint for s in back.problem.symbols}
+        for rep, members in classes.items():
+            names[rep] = min((names.get(m, m) for m in members), key=lambda n: eqs.keep_key(n, hints))
     rename = functools.partial(_CANON_NAME.sub, lambda m: names.get(m.group(0), m.group(0)))
     caller = back.canon.names
     representatives = {}
