@@ -277,6 +277,9 @@ Y8 = {"x": {"min": -20, "max": 20}, "y": {"min": 0, "max": 7}}
     (XY, "And(x <= 3, x >= 3)", "Eq(x, 3)"),
     (XY, "Or(x <= 3, x <= 5)", "x <= 5"),
     (XY, "Or(Eq(x, 1), Ne(x, 2))", "Ne(x, 2)"),
+    (XY, "Or(x < 2, x > 5, Eq(x, 1))", "Or(x <= 1, 6 <= x)"),
+    (XY, "And(x >= 2, Ne(x, 2), Ne(x, 7), x <= 7)", "And(3 <= x, x <= 6)"),
+    (XY, "Or(x <= 3, y >= 1, x <= 5)", "Or(1 <= y, x <= 5)"),
 ])
 def test_comparisons_extremes_and_conjunctions(syms: dict[str, Any], expr: str, want: str) -> None:
     ctx = {"symbols": syms}

@@ -28,7 +28,8 @@ on the whole context (``Rewriter.interval``); every other step is an identity of
 * **conjunctions** (``conjunction``; ``Or`` through ``Not(And(Not …))``): bounds on one term
   met (``x <= 3 ∧ x <= 5`` is ``x <= 3``, ``x <= 3 ∧ x >= 5`` is ``False``, ``lo == hi`` an
   equation), a conjunct an equation ``t == v`` decides removed (``Eq(x, 1) ∧ Ne(x, 2)`` is
-  ``Eq(x, 1)``), a quotient and remainder pair joined (``x//8 == 3 ∧ x%8 == 4`` is ``x == 28``).
+  ``Eq(x, 1)``), an exclusion outside the bounds dropped or at an end moving it (``x >= 2 ∧ x != 2``
+  is ``x >= 3``), a quotient and remainder pair joined (``x//8 == 3 ∧ x%8 == 4`` is ``x == 28``).
 """
 
 from __future__ import annotations
@@ -340,6 +341,24 @@ def conjunction(m: Term) -> Term | None:
             s[0] = lo if s[0] is None else max(s[0], lo)
         if hi is not None:
             s[1] = hi if s[1] is None else min(s[1], hi)
+    # an exclusion t != v outside the bounds says nothing; at an end it moves the end
+    kept_others: list[Term] = []
+    for a in others:
+        b = _bound(a.args[0]) if a.kind == ir.NOT else None
+        if b is not None and b[1] is not None and b[1] == b[2] and b[0] in spans:
+            v, sp = b[1], spans[b[0]]
+            if (sp[0] is not None and v < sp[0]) or (sp[1] is not None and v > sp[1]):
+                changed = True
+                continue
+            if v == sp[0] or v == sp[1]:
+                if v == sp[0]:
+                    sp[0] = v + 1
+                else:
+                    sp[1] = v - 1
+                changed = True
+                continue
+        kept_others.append(a)
+    others = kept_others
     rebuilt: list[Term] = []
     for t in order:
         lo, hi, n = spans[t]
@@ -380,4 +399,6 @@ def disjunction(m: Term) -> Term | None:
     if m.kind != ir.OR:
         return None
     got = conjunction(ir.mk_and(*(ir.mk_not(a) for a in m.args)))
-    return None if got is None else ir.mk_not(got)
+    if got is None:
+        return None
+    return ir.mk_or(*(ir.mk_not(a) for a in got.args)) if got.kind == ir.AND else ir.mk_not(got)
