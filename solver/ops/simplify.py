@@ -6,6 +6,9 @@ compiler's hot path: per request, the context's facts, its sample points and one
 built once (the last two only when some expression needs them) and shared by every expression.
 Per expression:
 
+0. The context's equality classes (``reason.simplify_equalities``: ``Eq(s0, s1)``,
+   ``Eq(s1, 2*s0)``) are substituted first, one representative per class (PyTorch's choice);
+   the result's ``representatives`` names them.
 1. ``reason.simplify_rules.Simplifier`` rewrites it bottom-up, each distinct subterm once per
    request (memoized on the interned term, per expression domain): exact rules by construction,
    and rules with a side condition decided in this order — ``Decider`` (facts and intervals of the
@@ -14,7 +17,8 @@ Per expression:
    assumption literal). A step is taken only when its condition is proven, so the form is proven
    equal to its input by construction (``proved: true``).
 2. The cheaper of the rewritten form and the input's own printing is kept (cost: divisions first,
-   then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``).
+   then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``); mapped back,
+   a form costlier than the text as sent gives way to that text.
 3. **Equal expressions, one form**: expressions whose values agree at every sample point (and at
    the points a targeted search tries) are candidates; each is proven equal (z3) to the cheapest of its candidates, whose
    form it then takes — so a compiler can CSE them. The choice is by (cost, text): independent of
@@ -31,6 +35,8 @@ is an ``InternalError`` (a bug, never a wrong answer).
 
 Forms are computed on the canonical problem (symbols ``v0, v1, …``, expressions sorted), so they
 do not depend on the order of the input or on the symbols' names; ``map_back`` renames them.
+A registered context keeps its ``Engine`` (this request state, minus the expressions) for its
+follow-ups (``solver.session``).
 """
 
 from __future__ import annotations

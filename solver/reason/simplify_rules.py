@@ -26,6 +26,12 @@ Two kinds of steps, applied bottom-up over the expression's DAG:
    * any division, ``Max``/``Min``/``Piecewise`` or whole expression that takes one value at every
      sample point -> that constant (``Oracle.guess`` proposes, ``Oracle.holds`` proves ``e == c``).
 
+3. **Round 2** (each in a module of its own, called from the rules above):
+   ``simplify_divisibility`` (``d | e`` from the context carried through sums, products and
+   exact quotients: ``(e + r)//d``, ``Mod(e + r, d)``, ``(h//7)*(w//7) = (h*w)//49``),
+   ``index_algebra`` (mixed-radix digits merged and split), ``simplify_algebra`` (comparisons of
+   divisions, bounded rests, common divisors, residues, two-valued quotients, Min/Max, conjunctions).
+
 Every step keeps or lowers the cost, so the result is no costlier than the input (``Simplifier``
 returns the input when a cheaper spelling is not found).
 """
