@@ -346,3 +346,16 @@ def test_extremes_and_conjunction_families(c: int, k: int, j: int) -> None:
     for (expr, want), row in zip(exprs.items(), res["exprs"]):
         assert _key(cost(row["form"])) <= _key(cost(want)), (expr, row["form"], want)
     check_rows(ctx, list(exprs), res, span=20)
+
+
+def test_a_contexts_cse_classes_last_across_its_requests() -> None:
+    """``Eq(2*s0, 3*s1)`` has no unit coefficient (no replacement), yet ``s0//3`` and ``s1//2`` are
+    equal: the second request takes the form the first returned."""
+    from solver import Context
+
+    doc = {"symbols": {"s0": {"min": 2, "hint": 6}, "s1": {"min": 2, "hint": 4}}, "guards": ["Eq(2*s0, 3*s1)"]}
+    ctx = Context(doc)
+    assert ctx.run("simplify", {"exprs": ["s0//3"]})["exprs"][0]["form"] == "(s0//3)"
+    again = ctx.run("simplify", {"exprs": ["s1//2", "s1"]})
+    assert [r["form"] for r in again["exprs"]] == ["(s0//3)", "s1"]
+    check_rows(doc, ["s1//2", "s1"], again)

@@ -92,8 +92,8 @@ def simplify(problem: Problem, deadline: Deadline) -> dict[str, Any]:
 class Engine:
     """A registered context's ``simplify`` state, kept between its requests (``solver.session``):
     the facts and their propagation, the equality classes and divisibility facts, the sample
-    points and their value vectors, each expression domain's memoized ``Simplifier`` and the
-    printing memo. A follow-up pays for its own expressions only, as an ``evaluate`` follow-up
+    points and their value vectors, each expression domain's memoized ``Simplifier``, the
+    printing memo and the CSE classes of the forms it returned (``_Run.merge_classes``). A follow-up pays for its own expressions only, as an ``evaluate`` follow-up
     does. Forms are computed in the context's own names (no canonical renaming: that is the
     cost a context avoids), so their spelling may differ from the stateless answer's; every
     one is proven and never costlier all the same. The z3 sessions are kept too, each request's
@@ -109,6 +109,7 @@ class Engine:
         r = self._run
         if r is None or r.memo_size() > ENGINE_MEMO_LIMIT:  # a cache: forgetting it changes no proof
             r = self._run = _Run(replace(self.context, exprs=()), deadline)
+            r.classes = {}
         r.p, r.deadline = problem, deadline
         kept = [x for x in (r._sess, r._slice_sess) if x is not None]
         if kept:  # the z3 objects live in the first request's z3 context: this deadline takes it over
@@ -351,6 +352,9 @@ class _Run:
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.oracles: list[_Oracle] = []
+        # CSE classes kept across requests (a context's Engine only): fingerprint -> forms
+        self.classes: dict[tuple[Any, ...], list[tuple[ir.Term, str, dict[str, int]]]] | None = None
+        self._fp_len: int | None = None
         self.checks = 0
         self._values: _Values | None = None
         self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
@@ -681,6 +685,8 @@ class _Run:
         first by text) of those that agree at every sample point. A candidate is first looked
         for a counterexample by moving its own symbols (``refute``), then proven by z3."""
         live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
+        if self.classes is not None and live:
+            self.merge_classes(rows, terms)
         if len(set(live)) < 2:
             return
         vals = self.values
@@ -706,6 +712,34 @@ class _Run:
                 if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
                                                       and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
+
+
+    def merge_classes(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
+        """A context's CSE classes across its requests (``Engine``): each form returned before is
+        kept under its values at the first sample points; a new expression that agrees with a
+        cheaper earlier form there takes it when proven equal (as ``merge`` proves), then joins."""
+        assert self.classes is not None
+        vals = self.values
+        if self._fp_len is None:
+            self._fp_len = len(vals.points)
+        k = self._fp_len
+        for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
+            if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
+                continue
+            dom = vals.of(q.domain)[:k]
+            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.of(t)[:k], dom)))
+            known = self.classes.setdefault(key, [])
+            mine = (_key(rows[i]["cost"]), rows[i]["form"])
+            for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
+                if (_key(c), form) >= mine:
+                    break
+                same, where = self.same(t, rep), q.domain
+                if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
+                                                      and self.prove(same, where)):
+                    rows[i]["form"], rows[i]["cost"] = form, c
+                    break
+            if len(known) < MAX_CSE_CLASS and all(f != rows[i]["form"] for _, f, _ in known):
+                known.append((t, rows[i]["form"], rows[i]["cost"]))
 
 
 class _Oracle:
