@@ -11,7 +11,9 @@ questions (``_maybe_evaluate_static``) are asked in between. A question is answe
 Printed: p50/p99 per question of each, PyTorch's own times from the trace, the no-op FastAPI
 floor (``bench/http_latency.py``'s endpoint) measured in the same run, counts of questions
 PyTorch decided (True/False), symguard decided, identical answers and how many more symguard
-decides; then a follow-up question on a 400-guard context decided by known facts, over HTTP.
+decides; then a follow-up question on a 400-guard context decided by known facts, over HTTP,
+and ``simplify`` follow-ups on the same context against ``evaluate`` ones (over HTTP and in
+process: the context keeps its simplify engine, solver/ops/simplify.py ``Engine``).
 
 Usage: ``python bench/compiler_session.py [--http-sessions N] [--followup-only] [--followups N]``.
 Not a test.
@@ -180,13 +182,48 @@ def floor_and_followup(http: httpx.Client, noop: httpx.Client, n: int = 200) -> 
             fresh_cpu.append(cpu)
         assert r["queries"][0]["value"] is True, r
     worker_cpu = (_worker_cpu_s() - w0) * 1000 / max(1, n)
+    # the same context asked to simplify (each expression new, decided by the facts: Max(s_i, 1) is
+    # s_i), interleaved with evaluate follow-ups of the same shape, so that load drift hits both
+    simp_ms, ev_ms = [], []
+    for i in range(n):
+        t0 = time.perf_counter()
+        r = http.post("/v1/simplify", json={"context": key, "exprs": [f"Max(s{i % 400}, 1)"]}).json()
+        simp_ms.append((time.perf_counter() - t0) * 1000)
+        assert r["exprs"][0]["form"] == f"s{i % 400}", r
+        t0 = time.perf_counter()
+        http.post("/v1/evaluate", json={"context": key, "queries": [f"s{i % 400} >= 0"]}).json()
+        ev_ms.append((time.perf_counter() - t0) * 1000)
     t0 = time.perf_counter()
     http.post("/v1/evaluate", json={**doc, "queries": ["s399 >= 1"]})
-    return {"noop_p50": _pct(noop_ms, 0.5), "noop_p99": _pct(noop_ms, 0.99), "noop_cpu_p50": _pct(noop_cpu, 0.5),
+    return {"simplify_p50": _pct(simp_ms, 0.5), "simplify_p99": _pct(simp_ms, 0.99),
+            "evaluate_p50": _pct(ev_ms, 0.5), "evaluate_p99": _pct(ev_ms, 0.99),
+            **inprocess_simplify_followup(doc, n),
+            "noop_p50": _pct(noop_ms, 0.5), "noop_p99": _pct(noop_ms, 0.99), "noop_cpu_p50": _pct(noop_cpu, 0.5),
             "fresh_p50": _pct(fresh_ms, 0.5), "fresh_p99": _pct(fresh_ms, 0.99), "fresh_n": len(fresh_ms),
             "fresh_cpu_p50": _pct(fresh_cpu, 0.5), "worker_cpu_ms": worker_cpu,
             "cached_p50": _pct(ctx_ms, 0.5), "cached_n": len(ctx_ms), "register_ms": register_ms,
             "stateless_ms": (time.perf_counter() - t0) * 1000}
+
+
+def inprocess_simplify_followup(doc: dict[str, Any], n: int) -> dict[str, float]:
+    """``simplify`` against ``evaluate`` follow-ups on one in-process ``Context``, interleaved:
+    facts-decided expressions (``Max(s_i, 1)`` is ``s_i``, ``s_i >= 1`` is ``True``) and one that
+    needs the rules and the sample points (``s_i - Mod(s_i, 4)`` is ``4*(s_i//4)``), each new."""
+    ctx = Context(doc)
+    ctx.run("evaluate", {"queries": ["s0 >= 1"]})
+    ctx.run("simplify", {"exprs": ["s0 - Mod(s0, 4)"]})  # the first one builds the context's engine
+    asks = {"evaluate": lambda i: ("evaluate", {"queries": [f"s{i} >= 1"]}),
+            "simplify_bool": lambda i: ("simplify", {"exprs": [f"s{i} >= 1"]}),
+            "simplify_max": lambda i: ("simplify", {"exprs": [f"Max(s{i}, 1)"]}),
+            "simplify_mod": lambda i: ("simplify", {"exprs": [f"s{i} - Mod(s{i}, 4)"]})}
+    times: dict[str, list[float]] = {k: [] for k in asks}
+    for i in range(min(n, 400)):
+        for name, ask in asks.items():
+            op, delta = ask(i)
+            t0 = time.perf_counter()
+            ctx.run(op, delta)
+            times[name].append((time.perf_counter() - t0) * 1000)
+    return {f"inproc_{k}_p50": _pct(v, 0.5) for k, v in times.items()}
 
 
 def _print_followup(fl: dict[str, float]) -> None:
@@ -200,6 +237,14 @@ def _print_followup(fl: dict[str, float]) -> None:
           f"CPU p50 {fl['fresh_cpu_p50'] / fl['noop_cpu_p50']:.2f}x (server process only)")
     print(f"  repeat (cached) wall p50 {fl['cached_p50']:7.3f} ms  n={fl['cached_n']}; "
           f"stateless 400-guard ask {fl['stateless_ms']:.1f} ms; registering the context {fl['register_ms']:.1f} ms")
+    print(f"  simplify follow-up over HTTP (Max(s_i, 1), interleaved with evaluate): wall p50 "
+          f"{fl['simplify_p50']:.3f} ms p99 {fl['simplify_p99']:.3f} ms against evaluate p50 {fl['evaluate_p50']:.3f} ms "
+          f"p99 {fl['evaluate_p99']:.3f} ms: {fl['simplify_p50'] / fl['evaluate_p50']:.2f}x")
+    ev = fl["inproc_evaluate_p50"]
+    print(f"  in process (Context.run, p50): evaluate s_i >= 1 {ev:.3f} ms; simplify s_i >= 1 "
+          f"{fl['inproc_simplify_bool_p50']:.3f} ms ({fl['inproc_simplify_bool_p50'] / ev:.2f}x), Max(s_i, 1) "
+          f"{fl['inproc_simplify_max_p50']:.3f} ms ({fl['inproc_simplify_max_p50'] / ev:.2f}x), s_i - Mod(s_i, 4) "
+          f"{fl['inproc_simplify_mod_p50']:.3f} ms ({fl['inproc_simplify_mod_p50'] / ev:.2f}x)")
 
 
 def main(argv: list[str] | None = None) -> int:

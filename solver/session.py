@@ -61,6 +61,7 @@ from solver.ir.printer import to_text
 from solver.ir.problem import Constraint, Options, Problem, Query, Symbol, complete_symbols
 from solver.ir.pyeval import holds
 from solver.ops import evaluate as ev
+from solver.ops import simplify as simplify_op
 from solver.ops.operation import Result
 from solver.reason import intervals
 from solver.reason.facts import Env
@@ -118,6 +119,8 @@ class Context:
                     out = self._state.evaluate(merged, key, started)
                 except OutOfTime:  # the outer limit of the whole request: compute answers unknown
                     out = None
+            elif fast and op == "simplify":
+                out = self._state.simplify(merged, key, started)
             if out is None:  # one request, one outer limit: the engine's clock started with ours
                 p, canon = merged, api.prepare(merged)[1]
                 res = api.compute(op, canon.problem, started=started)
@@ -453,6 +456,24 @@ class _State:
         sv = self.solver
         sess = _view(sv.session, self.problem, deadline)
         return sv, sess
+
+    # -------------------------------------------------------------- simplify
+    @cached_property
+    def simplify_engine(self) -> simplify_op.Engine:
+        """The context's facts, sample points and memos for ``simplify``, built on its first one."""
+        return simplify_op.Engine(self.problem)
+
+    def simplify(self, merged: Problem, key: str, started: float | None = None) -> Result:
+        """``simplify`` for a delta of only exprs, on the kept ``simplify_engine`` and in the
+        context's own names (solver/ops/simplify.py ``Engine``)."""
+        deadline = Deadline(merged.options.timeout_ms, started=started)
+        engine = self.simplify_engine
+        try:
+            res = engine.answer(merged, deadline)
+        except OutOfTime:  # the outer limit of the whole request
+            res = simplify_op.OPERATION.unknown(merged)
+        canon = Canonical(merged, key, engine.names, [], [], [], list(range(len(merged.exprs))))
+        return api.finish("simplify", res, merged, canon, cached=False, elapsed_ms=0)
 
     # -------------------------------------------------------------- evaluate
     def evaluate(self, merged: Problem, key: str, started: float | None = None) -> Result | None:

@@ -6,6 +6,9 @@ compiler's hot path: per request, the context's facts, its sample points and one
 built once (the last two only when some expression needs them) and shared by every expression.
 Per expression:
 
+0. The context's equality classes (``reason.simplify_equalities``: ``Eq(s0, s1)``,
+   ``Eq(s1, 2*s0)``) are substituted first, one representative per class (PyTorch's choice);
+   the result's ``representatives`` names them.
 1. ``reason.simplify_rules.Simplifier`` rewrites it bottom-up, each distinct subterm once per
    request (memoized on the interned term, per expression domain): exact rules by construction,
    and rules with a side condition decided in this order — ``Decider`` (facts and intervals of the
@@ -14,7 +17,8 @@ Per expression:
    assumption literal). A step is taken only when its condition is proven, so the form is proven
    equal to its input by construction (``proved: true``).
 2. The cheaper of the rewritten form and the input's own printing is kept (cost: divisions first,
-   then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``).
+   then operations), printed in PyTorch's sympy syntax (``syntax.sympy_writer``); mapped back,
+   a form costlier than the text as sent gives way to that text.
 3. **Equal expressions, one form**: expressions whose values agree at every sample point (and at
    the points a targeted search tries) are candidates; each is proven equal (z3) to the cheapest of its candidates, whose
    form it then takes — so a compiler can CSE them. The choice is by (cost, text): independent of
@@ -31,10 +35,13 @@ is an ``InternalError`` (a bug, never a wrong answer).
 
 Forms are computed on the canonical problem (symbols ``v0, v1, …``, expressions sorted), so they
 do not depend on the order of the input or on the symbols' names; ``map_back`` renames them.
+A registered context keeps its ``Engine`` (this request state, minus the expressions) for its
+follow-ups (``solver.session``).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import random
@@ -52,8 +59,10 @@ from solver.ops.operation import Audit, Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
 from solver.reason import intervals as cheap
+from solver.reason import simplify_equalities as eqs
 from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_divisibility import Divisibility
 from solver.reason.simplify_rules import Decider, Simplifier
 from solver.smt.checker import SAT, UNSAT, Deadline
 from solver.smt.optimize import Session
@@ -78,6 +87,39 @@ Model = dict[str, Value]
 
 def simplify(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     return _Run(problem, deadline).run()
+
+
+class Engine:
+    """A registered context's ``simplify`` state, kept between its requests (``solver.session``):
+    the facts and their propagation, the equality classes and divisibility facts, the sample
+    points and their value vectors, each expression domain's memoized ``Simplifier``, the
+    printing memo and the CSE classes of the forms it returned (``_Run.merge_classes``). A follow-up pays for its own expressions only, as an ``evaluate`` follow-up
+    does. Forms are computed in the context's own names (no canonical renaming: that is the
+    cost a context avoids), so their spelling may differ from the stateless answer's; every
+    one is proven and never costlier all the same. The z3 sessions are kept too, each request's
+    deadline taking over their z3 context (as ``solver.session`` does for ``evaluate``)."""
+
+    def __init__(self, context: Problem) -> None:
+        self.context = context
+        self.names = {s.name: s.name for s in context.symbols}  # the result's names: the context's own
+        self._run: _Run | None = None
+
+    def answer(self, problem: Problem, deadline: Deadline) -> dict[str, Any]:
+        """The canonical-form result (``simplify``'s) for ``problem``: the context plus expressions."""
+        r = self._run
+        if r is None or r.memo_size() > ENGINE_MEMO_LIMIT:  # a cache: forgetting it changes no proof
+            r = self._run = _Run(replace(self.context, exprs=()), deadline)
+            r.classes = {}
+        r.p, r.deadline = problem, deadline
+        kept = [x for x in (r._sess, r._slice_sess) if x is not None]
+        if kept:  # the z3 objects live in the first request's z3 context: this deadline takes it over
+            deadline.adopt_context(kept[0].ch.deadline)
+            for x in kept:
+                x.deadline = x.ch.deadline = deadline
+        return r.run()
+
+
+ENGINE_MEMO_LIMIT = 200_000  # simplified subterms and value vectors one context's engine keeps
 
 
 def _key(c: dict[str, int]) -> tuple[int, int]:
@@ -303,9 +345,16 @@ class _Run:
         self.context = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
         env = facts.facts_env(ranges.ranges, [(plain.rewrite(t), None) for t in self.context])
         self.env = env
+        self.sub = eqs.replacements(self.context, {s.name: s.hint for s in problem.symbols})  # equality classes: substituted before anything else
+        self._sub_memo: dict[ir.Term, ir.Term] = {}
+        self.div = Divisibility(self.context, lambda t: eqs.substitute(t, self.sub, self._sub_memo))
         self.rw = _propagated(env, self.context)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
+        self.oracles: list[_Oracle] = []
+        # CSE classes kept across requests (a context's Engine only): fingerprint -> forms
+        self.classes: dict[tuple[Any, ...], list[tuple[ir.Term, str, dict[str, int]]]] | None = None
+        self._fp_len: int | None = None
         self.checks = 0
         self._values: _Values | None = None
         self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
@@ -566,9 +615,19 @@ class _Run:
             rows.append(_row(q, None if form is None else self.print(form), form is not None))
         self.merge(rows, terms)
         res: dict[str, Any] = {"status": SAT if status == SAT else "unknown", "exprs": rows}
+        res["representatives"] = self.representatives()
         if status != SAT:
             res["reason"] = "timeout" if self.deadline.expired else "incomplete"
         return res
+
+    def representatives(self) -> dict[str, str]:
+        """The replacements an expression of the request met (``eqs.replacements``), and the whole
+        class of a representative some form uses (``_map_back`` may pick another member)."""
+        used: set[str] = set()
+        for q in self.p.exprs:
+            used |= ir.symbols_of(q.term)
+        after = set().union(*(ir.symbols_of(eqs.substitute(ir.mk_sym(x), self.sub)) for x in used)) if used else set()
+        return {x: self.print(e) for x, e in sorted(self.sub.items()) if x in used or (e.kind == ir.SYM and e.value in after)}
 
     def print(self, t: ir.Term) -> str:
         return self.writer.text(t)[0]
@@ -578,13 +637,19 @@ class _Run:
         ranges keep every divisor non-zero), sharing the request's rewriter and decider."""
         got = self.simplifiers.get(domain)
         if got is None:
-            got = self.simplifiers[domain] = Simplifier(self.rw, _Oracle(self, domain), self.decider)
+            oracle = _Oracle(self, domain)
+            self.oracles.append(oracle)
+            got = self.simplifiers[domain] = Simplifier(self.rw, oracle, self.decider, self.div)
         return got
+
+    def memo_size(self) -> int:
+        return sum(len(s.memo) for s in self.simplifiers.values()) + (len(self._values.memo) if self._values else 0)
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged)."""
-        domain = self.rw.rewrite(q.domain)
-        got = self.simplifier(domain).simplify(q.term).term
+        term = eqs.substitute(q.term, self.sub, self._sub_memo)
+        domain = self.rw.rewrite(eqs.substitute(q.domain, self.sub, self._sub_memo))
+        got = self.simplifier(domain).simplify(term).term
         if got is q.term:
             return got
         if _key(cost(self.print(got))) > _key(cost(self.print(q.term))):
@@ -620,6 +685,8 @@ class _Run:
         first by text) of those that agree at every sample point. A candidate is first looked
         for a counterexample by moving its own symbols (``refute``), then proven by z3."""
         live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
+        if self.classes is not None and live:
+            self.merge_classes(rows, terms)
         if len(set(live)) < 2:
             return
         vals = self.values
@@ -645,6 +712,34 @@ class _Run:
                 if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
                                                       and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
+
+
+    def merge_classes(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
+        """A context's CSE classes across its requests (``Engine``): each form returned before is
+        kept under its values at the first sample points; a new expression that agrees with a
+        cheaper earlier form there takes it when proven equal (as ``merge`` proves), then joins."""
+        assert self.classes is not None
+        vals = self.values
+        if self._fp_len is None:
+            self._fp_len = len(vals.points)
+        k = self._fp_len
+        for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
+            if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
+                continue
+            dom = vals.of(q.domain)[:k]
+            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.of(t)[:k], dom)))
+            known = self.classes.setdefault(key, [])
+            mine = (_key(rows[i]["cost"]), rows[i]["form"])
+            for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
+                if (_key(c), form) >= mine:
+                    break
+                same, where = self.same(t, rep), q.domain
+                if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
+                                                      and self.prove(same, where)):
+                    rows[i]["form"], rows[i]["cost"] = form, c
+                    break
+            if len(known) < MAX_CSE_CLASS and all(f != rows[i]["form"] for _, f, _ in known):
+                known.append((t, rows[i]["form"], rows[i]["cost"]))
 
 
 class _Oracle:
@@ -760,9 +855,32 @@ _CANON_NAME = re.compile(r"\bv\d+\b")
 
 def _map_back(res: Result, back: Back) -> Result:
     """Rows in the caller's order and ids; forms in the caller's symbol names; an unproven row
-    gives the caller's own text back."""
+    gives the caller's own text back, and so does a form costlier than that text (the IR has no
+    truncated division: ``TruncDiv(TruncDiv(x, 2), 3)`` would print as a ``Piecewise`` of eight
+    divisions): a form never costs more than what was sent."""
     rows = res["exprs"]
     names = back.canon.names
+    reps = res.get("representatives", {})
+    # a class of plain symbols is represented by the member PyTorch keeps in the caller's names
+    # (eqs.keep_key), whichever the canonical order made its representative
+    classes: dict[str, list[str]] = {}
+    for x, e in reps.items():
+        if _CANON_NAME.fullmatch(e):
+            classes.setdefault(e, [e]).append(x)
+    if classes:  # (a context's follow-up has hundreds of symbols and, mostly, no class: no copies)
+        names = dict(names)
+        hints = {s.name: s.hint for s in back.problem.symbols}
+        for rep, members in classes.items():
+            names[rep] = min((names.get(m, m) for m in members), key=lambda n: eqs.keep_key(n, hints))
+    rename = functools.partial(_CANON_NAME.sub, lambda m: names.get(m.group(0), m.group(0)))
+    caller = back.canon.names
+    representatives = {}
+    for x, e in reps.items():
+        if caller.get(x, x) != rename(e):
+            representatives[caller.get(x, x)] = rename(e)
+    for rep in classes:
+        if caller.get(rep, rep) != names[rep]:
+            representatives[caller.get(rep, rep)] = names[rep]
     syntax = back.problem.syntax
     mapped = []
     for q, j in zip(back.problem.exprs, back.canon.exprs):
@@ -771,11 +889,14 @@ def _map_back(res: Result, back: Back) -> Result:
         before = cost(q.text) if syntax == "sympy" else cost(to_sympy(q.term))
         if row["form"] is None or not row["proved"]:
             row.update(form=q.text, proved=False, cost={"before": before, "after": before})
+        elif _key(row["cost"]) > _key(before):  # never costlier than the text as sent: the text is its own form
+            row.update(form=q.text if syntax == "sympy" else to_sympy(q.term), cost={"before": before, "after": before})
         else:
-            row["form"] = _CANON_NAME.sub(lambda m: names.get(m.group(0), m.group(0)), row["form"])
+            row["form"] = rename(row["form"])
             row["cost"] = {"before": before, "after": row["cost"]}
         mapped.append(row)
-    return {"exprs": mapped, "warnings": list(res.get("warnings", ()))}
+    return {"exprs": mapped, "warnings": list(res.get("warnings", ())),
+            "representatives": dict(sorted(representatives.items()))}
 
 
 def _tally(res: dict[str, Any]) -> list[str]:

@@ -26,21 +26,32 @@ Two kinds of steps, applied bottom-up over the expression's DAG:
    * any division, ``Max``/``Min``/``Piecewise`` or whole expression that takes one value at every
      sample point -> that constant (``Oracle.guess`` proposes, ``Oracle.holds`` proves ``e == c``).
 
+3. **Round 2** (each in a module of its own, called from the rules above):
+   ``simplify_divisibility`` (``d | e`` from the context carried through sums, products and
+   exact quotients: ``(e + r)//d``, ``Mod(e + r, d)``, ``(h//7)*(w//7) = (h*w)//49``),
+   ``index_algebra`` (mixed-radix digits merged and split), ``simplify_algebra`` (comparisons of
+   divisions, bounded rests, common divisors, residues, two-valued quotients, Min/Max, conjunctions).
+
 Every step keeps or lowers the cost, so the result is no costlier than the input (``Simplifier``
 returns the input when a cheaper spelling is not found).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
+from solver.reason import index_algebra
+from solver.reason import simplify_algebra as alg
 from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import Rewriter
+from solver.reason.simplify_divisibility import Divisibility
+from solver.reason.simplify_terms import rebuild
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
@@ -64,10 +75,12 @@ class Outcome:
 class Simplifier:
     """Simplifies terms under one context (one ``Env`` and one ``Oracle``); memoized."""
 
-    def __init__(self, env: Env | Rewriter, oracle: Oracle, decider: Decider | None = None) -> None:
+    def __init__(self, env: Env | Rewriter, oracle: Oracle, decider: Decider | None = None,
+                 div: Divisibility | None = None) -> None:
         self.rw = env if isinstance(env, Rewriter) else Rewriter(env)
         self.decider = decider if decider is not None else Decider(self.rw)
         self.oracle = oracle
+        self.div = div if div is not None else Divisibility(())
         self.memo: dict[Term, Term] = {}
         self.proposed = 0
 
@@ -106,7 +119,12 @@ class Simplifier:
         if k in (ir.CONST, ir.BCONST, ir.SYM, ir.BSYM):
             return m
         if m.is_bool:
-            return self._decide(m)
+            d = self._decide(m)
+            if d is not m:
+                return d
+            rule = _BOOL_RULES.get(k)
+            got = rule(self, m) if rule is not None else None
+            return m if got is None else got
         rule = _RULES.get(k)
         if rule is not None:
             r = rule(self, m)
@@ -146,8 +164,20 @@ class Simplifier:
         return m
 
     # -------------------------------------------------------------- rules
+    def _le(self, m: Term) -> Term | None:
+        return alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval)
+
     def _mod(self, m: Term) -> Term:
         a, b = m.args
+        if a is ir.ZERO:  # Mod(0, b) = 0 wherever b != 0
+            return a
+        got = alg.mod_of_residues(m)
+        if got is not None:
+            return got
+        if b.kind == ir.CONST and b.value > 0 and self.div:
+            coefs, const = ir.linear(a)
+            if coefs and self.div.divides(b.value, ir.from_linear(coefs, 0)):  # Mod(e + r, d) = Mod(r, d) when d | e
+                return ir.mk_int(const % b.value)
         rest = _drop_multiples(a, b)
         if rest is not None:  # Mod(b*q + r, b) = Mod(r, b)
             return ir.mk_mod(rest, b)
@@ -159,6 +189,20 @@ class Simplifier:
 
     def _floordiv(self, m: Term) -> Term:
         a, b = m.args
+        if a is ir.ZERO:
+            return a
+        # FloorDiv(ModularIndexing(x, 1, 64), 8) = ModularIndexing(x, 8, 8); (8*x + 7)//16 = x//2
+        got = index_algebra.split(m) or alg.floordiv_gcd(m) or alg.two_valued(m, self.rw.interval)
+        if got is not None:
+            return got
+        if b.kind == ir.CONST and b.value > 0 and self.div:
+            coefs, const = ir.linear(a)
+            e = ir.from_linear(coefs, 0)
+            if coefs and self.div.divides(b.value, e):  # (e + r)//d = e//d + r//d when d | e
+                if const:
+                    return ir.mk_add(ir.mk_floordiv(e, b), ir.mk_int(const // b.value))
+                if all(v < 0 for v in coefs.values()):  # an exact quotient: (-e)//d = -(e//d)
+                    return ir.mk_neg(ir.mk_floordiv(ir.mk_neg(e), b))
         split = _split_multiples(a, b)
         if split is not None:  # (b*q + r)//b = q + r//b
             q, r = split
@@ -175,10 +219,20 @@ class Simplifier:
         """``q*b*(x//b) + q*Mod(x, b) -> q*x`` (an identity), else ``q*b*(x//b) -> q*x`` when
         ``Mod(x, b) == 0`` is proven; products of sums are expanded (one polynomial spelling)."""
         if m.kind == ir.MUL:
+            merged = self._exact_product(m)
+            if merged is not m:
+                return merged
+            got = alg.extremes_in_product(m)
+            if got is not None:
+                return got
             expanded = expand(m)
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
+        got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
+               or alg.quotient_pairs(coefs, const, self.rw.interval))
+        if got is not None:
+            return got
         digits = self._digits(coefs, const)
         if digits is not None:
             return digits
@@ -188,10 +242,28 @@ class Simplifier:
             if len(rc) == 1 and all(coefs.get(r) == v and r not in group for r, v in rc.items()):
                 rest = {n: v for n, v in coefs.items() if n not in group and n not in rc}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
-            if self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
+            if (b.kind == ir.CONST and self.div.divides(b.value, x)) or self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
                 rest = {n: v for n, v in coefs.items() if n not in group}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
         return m
+
+    def _exact_product(self, m: Term) -> Term:
+        """``(x1//d1)*(x2//d2)*… -> (x1*x2*…)//(d1*d2*…)`` when each ``di > 0`` divides its ``xi``
+        (``Divisibility``): the quotients are exact, so is their product."""
+        if not self.div:
+            return m
+        exact_q, rest = [], []
+        for f in m.args:
+            if f.kind == ir.FLOORDIV and f.args[1].kind == ir.CONST and f.args[1].value > 0 \
+                    and self.div.divides(f.args[1].value, f.args[0]):
+                exact_q.append(f)
+            else:
+                rest.append(f)
+        if len(exact_q) < 2:
+            return m
+        num = ir.mk_mul(*(f.args[0] for f in exact_q))
+        den = math.prod(f.args[1].value for f in exact_q)
+        return ir.mk_mul(*rest, ir.mk_floordiv(num, ir.mk_int(den)))
 
     def _digits(self, coefs: dict[Term, int], const: int) -> Term | None:
         """``c*Mod(x, a) + c*a*Mod(x//a, b) -> c*Mod(x, a*b)`` for a literal ``a > 0`` and ``b > 0``: two
@@ -215,6 +287,9 @@ class Simplifier:
         return None
 
     def _extreme(self, m: Term) -> Term:
+        got = alg.lattice(m)
+        if got is not None:
+            return got
         args = list(m.args)
         if len(args) > MAX_EXTREME_ARGS:
             return m
@@ -241,6 +316,9 @@ class Simplifier:
 _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
     ir.MOD: Simplifier._mod, ir.FLOORDIV: Simplifier._floordiv, ir.ADD: Simplifier._add,
     ir.MUL: Simplifier._add, ir.MAX: Simplifier._extreme, ir.MIN: Simplifier._extreme, ir.ITE: Simplifier._ite,
+}
+_BOOL_RULES: dict[str, Callable[[Simplifier, Term], Term | None]] = {
+    ir.LE: Simplifier._le, ir.AND: lambda _, m: alg.conjunction(m), ir.OR: lambda _, m: alg.disjunction(m),
 }
 # constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
 # products over those); a plain polynomial is constant only when the constructors already fold it
@@ -483,25 +561,3 @@ def exact(t: Term, b: Term) -> Term | None:
             return None
         return ir.from_linear({m: v // b.value for m, v in coefs.items()}, const // b.value)
     return divide(t, b)
-
-
-def rebuild(n: Term, a: list[Term]) -> Term:
-    """``n`` with new children, through the normalizing constructors (``n`` itself when they are
-    its own: a constructor's output is its own normal form)."""
-    if len(a) == len(n.args) and all(x is y for x, y in zip(a, n.args)):
-        return n
-    k = n.kind
-    if k == ir.ITE:
-        return ir.mk_ite(a[0], a[1], a[2])
-    if k == ir.LE:
-        return ir.mk_le(a[0], ir.ZERO)
-    if k == ir.EQ:
-        return ir.mk_eq(a[0], ir.ZERO)
-    return _BUILD[k](*a)
-
-
-_BUILD: dict[str, Callable[..., Term]] = {
-    ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min, ir.AND: ir.mk_and,
-    ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod, ir.EDIV: ir.mk_ediv,
-    ir.EMOD: ir.mk_emod, ir.NOT: ir.mk_not, ir.IFF: ir.mk_iff,
-}

@@ -1,0 +1,116 @@
+"""Index algebra: sums of mixed-radix digits of one term, merged into the fewest digits.
+
+Inductor's index expressions are built from the digits of split and merged loop variables
+(``x = 32*a + 4*b + c``): ``ModularIndexing(x, a, m)``, ``FloorDiv(x, a)`` and ``Mod(x, m)``
+with literal positive ``a``, ``m``. Each is a **digit** ``D(x, lo, hi)`` of ``x`` — the value of
+its places ``[lo, hi)``: ``D(x, lo, hi) = Mod(x//lo, hi/lo)`` (``lo | hi``), ``D(x, lo, ∞) = x//lo``,
+and ``D(x, 1, ∞) = x`` itself. Two identities of floor division by positive integers, for every
+integer ``x`` (negative ones included) and ``a | b | e``:
+
+* **merge**: ``D(x, a, b) + (b/a)*D(x, b, e) = D(x, a, e)`` — with ``y = x//a``, ``B = b/a``:
+  ``Mod(y, E) = Mod(y, B) + B*Mod(y//B, E/B)`` and ``y = Mod(y, B) + B*(y//B)``, where
+  ``y//B = x//b``;
+* **split**: ``D(x, a, e)//k = D(x, a*k, e)`` when ``k | e/a`` (``Mod(y, M)//k = Mod(y//k, M/k)``
+  for ``k | M``): ``FloorDiv(ModularIndexing(x, 1, 64), 8)`` is ``ModularIndexing(x, 8, 8)``.
+
+``merge_digits`` applies the first to a sum until no two digits of one base are adjacent with
+matching coefficients: ``ModularIndexing(x, 4, 8) + 8*FloorDiv(x, 32)`` is ``x//4``,
+``Mod(x, 4) + 4*ModularIndexing(x, 4, 8) + 32*(x//32)`` is ``x`` (the whole recognised: ``D(x, 1, ∞)``). Each
+merge removes a division, so the form is never costlier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.ir import terms as ir
+from solver.ir.terms import Term
+
+
+@dataclass(frozen=True)
+class Digit:
+    base: Term
+    lo: int
+    hi: int | None  # None: all the places from lo up (x//lo)
+
+    def term(self) -> Term:
+        q = ir.mk_floordiv(self.base, ir.mk_int(self.lo))
+        return q if self.hi is None else ir.mk_mod(q, ir.mk_int(self.hi // self.lo))
+
+
+def digit(m: Term) -> Digit | None:
+    """The digit a monomial is, for literal positive radices (None for anything else)."""
+    k = m.kind
+    if k == ir.FLOORDIV:
+        x, a = m.args
+        if a.kind == ir.CONST and a.value > 0:
+            return Digit(x, a.value, None)
+        return None
+    if k == ir.MOD:
+        x, n = m.args
+        if n.kind != ir.CONST or n.value <= 0:
+            return None
+        if x.kind == ir.FLOORDIV and x.args[1].kind == ir.CONST and x.args[1].value > 0:
+            a = x.args[1].value
+            return Digit(x.args[0], a, a * n.value)
+        return Digit(x, 1, n.value)
+    return None
+
+
+def split(m: Term) -> Term | None:
+    """``D(x, a, e)//k -> D(x, a*k, e)`` when ``k | e/a`` (module docstring), else None."""
+    if m.kind != ir.FLOORDIV or m.args[1].kind != ir.CONST or m.args[1].value <= 0:
+        return None
+    d = digit(m.args[0])
+    k = m.args[1].value
+    if d is None or d.hi is None or d.base.kind == ir.CONST or ((d.hi // d.lo) % k):
+        return None
+    return Digit(d.base, d.lo * k, d.hi).term()
+
+
+def merge_digits(coefs: dict[Term, int], const: int) -> Term | None:
+    """The sum ``Σ coefs + const`` with adjacent digits of one base merged, or None when no two
+    merge."""
+    digits: dict[Term, Digit] = {}
+    for m in coefs:
+        d = digit(m)
+        if d is not None and d.base.kind != ir.CONST:
+            digits[m] = d
+    if len(digits) < 2:
+        return None
+    cur = dict(coefs)
+    changed = False
+    while True:
+        pair = _adjacent(cur, digits)
+        if pair is None:
+            break
+        lo_m, hi_m = pair
+        dl, dh = digits[lo_m], digits[hi_m]
+        c = cur.pop(lo_m)
+        cur.pop(hi_m)
+        new = Digit(dl.base, dl.lo, dh.hi)
+        t = new.term()
+        cur[t] = cur.get(t, 0) + c
+        digits[t] = new
+        changed = True
+    if not changed:
+        return None
+    return ir.from_linear({m: c for m, c in cur.items() if c}, const)
+
+
+def _adjacent(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Term] | None:
+    """Two digits ``D(x, a, b)`` (coefficient ``c``) and ``D(x, b, e)`` (coefficient ``c*b/a``)."""
+    by_lo: dict[tuple[Term, int], list[Term]] = {}
+    for m in cur:
+        d = digits.get(m)
+        if d is not None:
+            by_lo.setdefault((d.base, d.lo), []).append(m)
+    for m in sorted((m for m in cur if m in digits), key=lambda t: t.skey):
+        d = digits[m]
+        if d.hi is None or d.hi % d.lo:
+            continue
+        for n in by_lo.get((d.base, d.hi), ()):
+            e = digits[n]
+            if (e.hi is None or e.hi % e.lo == 0) and cur[n] == cur[m] * (d.hi // d.lo):
+                return m, n
+    return None
