@@ -174,3 +174,16 @@ def test_a_question_past_the_outer_limit_is_unknown_not_an_exception(monkeypatch
     monkeypatch.setattr(Deadline, "out_of_time", property(lambda self: True))
     res = ctx.run("evaluate", {"queries": ["s0*s1 >= 200"]})  # not decided by the facts: needs z3
     assert (res["status"], res.get("reason"), res["queries"][0]["value"]) == ("unknown", "timeout", "unknown")
+
+
+def test_a_later_integer_question_never_reuses_an_earlier_bound_literal() -> None:
+    """issue 22.1: the views of one z3 session each numbered their bound literals from zero, so a
+    later question's ``.o0`` was the earlier question's too, with its implication still asserted:
+    the range came out too narrow and "exact"."""
+    box = {"symbols": {"s0": {"min": -1, "max": 6, "hint": 2}, "s1": {"min": 0, "max": 8, "hint": 4}}}
+    ctx = Context(box)
+    ctx.run("evaluate", {"queries": ["CeilDiv(Mod(s0, 3), s1)"]})
+    q = "(Where(Ge(s1, s0), s0, s1) * (s1 % -3))"
+    got = ctx.run("evaluate", {"queries": [q]})["queries"][0]
+    assert (got["min"], got["max"], got["exact"]) == (-12, 2, True)
+    assert run("evaluate", {**box, "queries": [q]})["queries"][0] == got

@@ -20,6 +20,7 @@ Every model is re-checked in Python (``selfcheck``) by the callers before it lea
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -67,12 +68,16 @@ class Session:
             if c.term is not None:
                 self.ids.setdefault(self.ch.selector(c.term), c.id)
         self.base = list(self.ids)
-        self._n = 0
+        # one numbering per z3 solver, not per Session object: a copy of this session over the
+        # same checker (a context's view, ``solver.session``) draws from it too. A name drawn
+        # twice would be one z3 constant, and the new ``b -> e`` would join the still asserted
+        # ``b -> e_old``: the literal would assume both bounds (an "exact" range too narrow).
+        self._names = itertools.count()
 
     def lit(self, e: z3.BoolRef) -> z3.BoolRef:
-        """A fresh assumption literal ``b`` with ``b -> e`` asserted."""
-        b = z3.Bool(f".o{self._n}", self.ch.ctx)
-        self._n += 1
+        """A fresh assumption literal ``b`` with ``b -> e`` asserted (never a name used before
+        on this solver: the implications of earlier literals stay asserted)."""
+        b = z3.Bool(f".o{next(self._names)}", self.ch.ctx)
         self.ch.solver.add(z3.Implies(b, e))
         return b
 
