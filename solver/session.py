@@ -165,7 +165,11 @@ class Context:
         if same_symbols:
             symbols = ctx.symbols
         else:  # as load_problem would order them for the merged document
-            decl: dict[str, Symbol] = {s.name: s for s in ctx.symbols[:f.n_declared]}
+            ours = ctx.symbols[:f.n_declared]
+            if d.options.default_min != f.options.default_min:  # an omitted min follows the merged option
+                ours = load_problem({"symbols": self.document.get("symbols") or {},
+                                     "options": {"default_min": d.options.default_min}}).symbols
+            decl: dict[str, Symbol] = {s.name: s for s in ours}
             decl.update({s.name: s for s in d.symbols[:len(declared)]})
             terms = [c.term for c in (*ctx.asserts, *d.asserts, *ctx.guards, *d.guards) if c.term is not None]
             terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
@@ -218,7 +222,8 @@ def _read_delta(f: _Frame, delta: Mapping[str, Any]) -> tuple[Problem, dict[str,
     used = {n.value for t in new_terms for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)}
     declared = dict(delta.get("symbols") or {})
     undeclared = f.undeclared
-    same_symbols = used <= f.names and not declared and not (
+    # a changed default_min changes the range of every symbol declared without a min or not at all
+    same_symbols = used <= f.names and not declared and d.options.default_min == f.options.default_min and not (
         undeclared and any(n.value in undeclared for c in d.asserts if c.term is not None
                            for n in ir.iter_dag(c.term) if n.kind in (ir.SYM, ir.BSYM)))
     return d, declared, same_symbols

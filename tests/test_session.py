@@ -187,3 +187,20 @@ def test_a_later_integer_question_never_reuses_an_earlier_bound_literal() -> Non
     got = ctx.run("evaluate", {"queries": [q]})["queries"][0]
     assert (got["min"], got["max"], got["exact"]) == (-12, 2, True)
     assert run("evaluate", {**box, "queries": [q]})["queries"][0] == got
+
+
+def test_a_deltas_default_min_reaches_the_symbols_the_context_never_declared() -> None:
+    """issue 22.2: the merged problem kept the context's ranges for symbols declared without a min
+    or not at all, so ``s1 >= 0`` was ``true`` where the merged document says ``depends``; an
+    extension made with the option answered one way in memory and the other re-read from its
+    document."""
+    box = {"symbols": {"s0": {"max": 9}}, "guards": ["s1 < 5"]}
+    d = {"queries": ["s1 >= 0", "s0 >= 0"], "options": {"default_min": None}}
+    want = [r["value"] for r in run("evaluate", {**box, **d})["queries"]]
+    assert want == ["depends", "depends"]
+    assert [r["value"] for r in Context(box).run("evaluate", d)["queries"]] == want
+    ext = Context(box).extend({"options": {"default_min": -3}, "guards": ["s0 < 8"]})
+    assert ext.problem.symbols == Context(ext.document).problem.symbols
+    q = {"queries": ["s1 >= -3", "s1 >= -2", "s0 >= -3"]}
+    got = [r["value"] for r in ext.run("evaluate", q)["queries"]]
+    assert got == [r["value"] for r in Context(ext.document).run("evaluate", q)["queries"]] == [True, "depends", True]
