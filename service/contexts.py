@@ -43,7 +43,7 @@ from solver.errors import InvalidProblemError
 from solver.session import FactsPayload, FactsView
 
 from . import context_worker
-from .documents import dumps
+from .documents import dumps, loads
 from .settings import Settings
 
 STORE_SIZE = 4096  # context documents kept by the server
@@ -60,13 +60,11 @@ FAST_BODY_BYTES = 512
 
 
 def named_context(body: bytes) -> dict[str, Any] | None:
-    """The parsed body when it names a context (then ``ContextService`` answers it), else None."""
+    """The parsed body when it names a context (then ``ContextService`` answers it), else None.
+    Decoded as every body is (``documents.loads``): too deep or too long a number is ``too_large``."""
     if b'"context"' not in body:
         return None
-    try:
-        doc = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
+    doc = loads(body)
     return doc if isinstance(doc, dict) and "context" in doc else None
 
 
@@ -313,10 +311,7 @@ def _hex(s: str) -> bool:
 
 
 def _decode(body: bytes) -> dict[str, Any]:
-    try:
-        doc = json.loads(body)
-    except (ValueError, RecursionError):
-        raise InvalidProblemError("invalid JSON", where="$") from None
+    doc = loads(body)  # the stateless route's decoder: the same limits, the same errors
     if not isinstance(doc, dict):
         raise InvalidProblemError("a problem must be a JSON object", where="$")
     return doc

@@ -279,6 +279,7 @@ def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
 def _context_document(problem: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(problem, Mapping):
         raise InvalidProblemError("a context must be a JSON object", where="$")
+    api.check_document(problem)  # as the stateless edge: lone surrogates, huge integers, deep nesting
     bad = sorted(set(problem) & {"queries", "exprs"})
     if bad and problem.get(bad[0]):
         raise InvalidProblemError(f"a context holds no {bad[0]}: send them with each question", where=bad[0])
@@ -296,6 +297,7 @@ def _parse_delta(f: _Frame, delta: Mapping[str, Any]) -> Problem:
     """Only the delta's text is parsed; ids and options are those of the merged document."""
     if not isinstance(delta, Mapping):
         raise InvalidProblemError("a delta must be a JSON object", where="$")
+    api.check_document(delta)  # every delta (a question, an extension, the server's view) passes here
     unknown = sorted(set(delta) - DELTA_KEYS - {"context"})
     if unknown:
         raise InvalidProblemError(f"unknown field {unknown[0]!r} in a context's delta (expected symbols, "

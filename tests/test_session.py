@@ -11,7 +11,7 @@ from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidProblemError, prepare, run
+from solver import InvalidProblemError, TooLargeError, prepare, run
 from solver.ir.pyeval import holds
 from solver.session import Context
 from solver.syntax import document
@@ -204,3 +204,17 @@ def test_a_deltas_default_min_reaches_the_symbols_the_context_never_declared() -
     q = {"queries": ["s1 >= -3", "s1 >= -2", "s0 >= -3"]}
     got = [r["value"] for r in ext.run("evaluate", q)["queries"]]
     assert got == [r["value"] for r in Context(ext.document).run("evaluate", q)["queries"]] == [True, "depends", True]
+
+
+def test_contexts_refuse_lone_surrogates_as_the_stateless_call_does() -> None:
+    """issue 22.6: ``solver.Context`` accepted a guard id ``"\\udc00"`` that ``solver.run`` refuses."""
+    bad = {"guards": [{"id": "\udc00", "expr": "s0 >= 2"}]}
+    with pytest.raises(InvalidProblemError, match="lone surrogate"):
+        run("solve", bad)
+    with pytest.raises(InvalidProblemError, match="lone surrogate"):
+        Context(bad)
+    for delta in (bad, {"queries": ["s0 >= 2\ud800"]}, {"symbols": {"s9": {"min": 10**5000}}}):
+        with pytest.raises((InvalidProblemError, TooLargeError)):
+            Context(TRACE).run("evaluate", delta)
+        with pytest.raises((InvalidProblemError, TooLargeError)):
+            Context(TRACE).extend({k: v for k, v in delta.items() if k != "queries"} or {"guards": ["s0 > 1\udc00"]})
