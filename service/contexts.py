@@ -79,11 +79,14 @@ def _json(obj: Any, status: int = 200) -> Response:
     return Response(dumps(obj).encode(), status_code=status, media_type="application/json")
 
 
+def _unknown_context_body(key: Any) -> dict[str, Any]:
+    return {"error": {"code": "unknown_context", "where": "context",
+                      "message": f"unknown context {str(key)[:80]!r}: it expired or was never registered "
+                                 "here; send the whole problem again (POST /v1/contexts or a stateless request)"}}
+
+
 def _unknown_context(key: Any) -> Response:
-    return _json({"error": {"code": "unknown_context", "where": "context",
-                            "message": f"unknown context {str(key)[:80]!r}: it expired or was never registered "
-                                       "here; send the whole problem again (POST /v1/contexts or a stateless "
-                                       "request)"}}, 404)
+    return _json(_unknown_context_body(key), 404)
 
 
 class _Slot:
@@ -262,34 +265,38 @@ class ContextService:
 
     async def answer(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> Response:
         """``op`` for the context a body names plus its delta (``doc``: the body, parsed already)."""
+        return _json(*await self.result(op, body, doc))
+
+    async def result(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
+        """``answer`` as (document, HTTP status): a ``/v1/batch`` item holds the document."""
         t0 = time.perf_counter()
         ek = hashlib.sha256(op.encode() + b"\0" + body).hexdigest()
         hit = self.answers.get(ek)
         if hit is not None:
-            return _json({**hit, "cached": True, "elapsed_ms": _ms(t0)})
+            return {**hit, "cached": True, "elapsed_ms": _ms(t0)}, 200
         if doc is None:
             doc = _decode(body)
         key = doc.get("context")
         delta = {k: v for k, v in doc.items() if k != "context"}
         if not isinstance(key, str):
-            return _unknown_context(key)
+            return _unknown_context_body(key), 404
         res = self._by_facts(op, body, key, delta)
         if res is not None:
             self.fast_answers += 1
             res["elapsed_ms"] = _ms(t0)
             if context_worker.is_final(op, res):
                 self._cache(ek, res)
-            return _json(res)
+            return res, 200
         want_view = key not in self.views and key not in self._building
         out = await self._with_document(key, self._limit_s(delta), context_worker.run, op, delta, want_view)
         if out == "unknown":
-            return _unknown_context(key)
+            return _unknown_context_body(key), 404
         if out is None:
             res = {"op": op, "status": "unknown", "reason": "timeout", "key": key, "cached": False,
                    "elapsed_ms": _ms(t0), "warnings": ["the worker overran its budget and was replaced"]}
-            return _json(res)
+            return res, 200
         if out[0] == "error":
-            return _json(out[1], out[2])
+            return out[1], out[2]
         _, res, final, payload, sat = out
         res["elapsed_ms"] = _ms(t0)
         view = self.views.get(key)
@@ -298,7 +305,7 @@ class ContextService:
         self._adopt_later(payload)  # not awaited: this answer is ready
         if final:
             self._cache(ek, res)
-        return _json(res)
+        return res, 200
 
     def _cache(self, ek: str, res: dict[str, Any]) -> None:
         self.answers[ek] = dict(res)

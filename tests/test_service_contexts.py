@@ -85,3 +85,18 @@ def test_contexts_refuse_what_the_stateless_route_refuses(url: str) -> None:
         r = c.post("/v1/contexts", content=b'{"context": "%s", "guards": [{"id": "\\ud800", "expr": "s0 > 3"}]}'
                    % key.encode())
         assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_problem"
+
+
+def test_a_batch_item_may_name_a_context(url: str) -> None:
+    """docs/problem-format.md §2: a ``/v1/batch`` item's problem ``{"context": KEY, ...delta}`` is
+    answered as the op's route answers that body (it was an "unknown field" error)."""
+    with Client(url) as c:
+        key = c.context(TRACE)
+        items = [("evaluate", {"context": key, "queries": ["s1 > 5", "Eq(Mod(s0, 8), 0)"]}),
+                 ("redundancy", {"context": key, "guards": ["s0 >= 16"]}),
+                 ("solve", {"context": "0" * 64}), ("solve", TRACE)]
+        got = c.batch(items)
+    assert [r["value"] for r in got[0]["queries"]] == ["depends", True]
+    assert got[1]["guards"][-1]["verdict"] == "redundant"
+    assert got[2]["error"]["code"] == "unknown_context"
+    assert got[3]["status"] == "sat"
