@@ -48,6 +48,7 @@ import hashlib
 import json
 import threading
 import time
+import weakref
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
@@ -86,22 +87,34 @@ class Context:
         doc = _context_document(problem)
         with api._SERIAL:
             p = load_problem(doc)
-        self.document: dict[str, Any] = doc
+        self._doc = _Doc(None, doc, doc.get("symbols") or {}, doc.get("options") or {})
         self.problem = p
         self.key = key if key is not None else root_key(doc, api.prepare(p)[1].key)
         self._state = _State(p)
 
     @classmethod
-    def _child(cls, parent: Context, doc: dict[str, Any], problem: Problem, key: str) -> Context:
+    def _child(cls, parent: Context, doc: _Doc, problem: Problem, key: str) -> Context:
         self = cls.__new__(cls)
-        self.document, self.problem, self.key = doc, problem, key
+        self._doc, self.problem, self.key = doc, problem, key
         self._state = parent._state.child(problem)
         return self
 
+    @property
+    def document(self) -> dict[str, Any]:
+        """The JSON that rebuilds this context from scratch (built from its chain of deltas on
+        each call: an extension holds only its own delta, ``_Doc``)."""
+        return self._doc.whole()
+
+    @property
+    def delta(self) -> dict[str, Any] | None:
+        """What this context adds to the one it extends, ids assigned (None for a registered one):
+        the parent's document merged with it (``merge_documents``) is this context's document."""
+        return None if self._doc.parent is None else self._doc.part
+
     @cached_property
     def _frame(self) -> _Frame:
-        p, doc = self.problem, self.document
-        return _Frame(self.key, p.symbols, len(doc.get("symbols") or {}), p.options, dict(doc.get("options") or {}),
+        p, doc = self.problem, self._doc
+        return _Frame(self.key, p.symbols, len(doc.symbols), p.options, dict(doc.options),
                       p.syntax, p.warnings, frozenset(c.id for c in (*p.asserts, *p.guards)),
                       len(p.asserts), len(p.guards))
 
@@ -138,7 +151,7 @@ class Context:
             return self
         with api._SERIAL:
             merged, key, _ = self._merge(delta)
-            return Context._child(self, _merged_document(self.document, self.problem, delta), merged, key)
+            return Context._child(self, self._doc.extended(self.problem, delta), merged, key)
 
     def known_sat(self) -> bool:
         """Whether this context is known satisfiable without asking z3 (its hints hold, or z3 said so)."""
@@ -167,7 +180,7 @@ class Context:
         else:  # as load_problem would order them for the merged document
             ours = ctx.symbols[:f.n_declared]
             if d.options.default_min != f.options.default_min:  # an omitted min follows the merged option
-                ours = load_problem({"symbols": self.document.get("symbols") or {},
+                ours = load_problem({"symbols": dict(self._doc.symbols),
                                      "options": {"default_min": d.options.default_min}}).symbols
             decl: dict[str, Symbol] = {s.name: s for s in ours}
             decl.update({s.name: s for s in d.symbols[:len(declared)]})
@@ -321,19 +334,66 @@ def _parse_delta(f: _Frame, delta: Mapping[str, Any]) -> Problem:
     return d
 
 
-def _merged_document(doc: Mapping[str, Any], ctx: Problem, delta: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON of the extended context: reading it from scratch gives the same problem."""
-    out = dict(doc)
-    if delta.get("symbols"):
-        out["symbols"] = {**(doc.get("symbols") or {}), **delta["symbols"]}
+def _normal_delta(ctx: Problem, delta: Mapping[str, Any]) -> dict[str, Any]:
+    """A delta as the extension keeps it: only what it adds, string entries with the ids they
+    have in the merged document (so that merging needs no counting)."""
+    out: dict[str, Any] = {}
     for sec, prefix, n in (("asserts", "a", len(ctx.asserts)), ("guards", "g", len(ctx.guards))):
         if delta.get(sec):
-            out[sec] = list(doc.get(sec) or []) + _with_ids(list(delta[sec]), prefix, n)
-    if delta.get("inputs"):
-        out["inputs"] = delta["inputs"]
-    if delta.get("options"):
-        out["options"] = {**(doc.get("options") or {}), **delta["options"]}
+            out[sec] = _with_ids(list(delta[sec]), prefix, n)
+    for k in ("symbols", "inputs", "options"):
+        if delta.get(k):
+            out[k] = delta[k]
     return out
+
+
+def merge_documents(doc: Mapping[str, Any], deltas: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A context's document from its root's and its chain of (normalized, ``Context.delta``)
+    deltas, in one pass: each list is copied once however long the chain."""
+    out = dict(doc)
+    lists = {sec: list(doc.get(sec) or []) for sec in ("asserts", "guards")}
+    for d in deltas:
+        if d.get("symbols"):
+            out["symbols"] = {**(out.get("symbols") or {}), **d["symbols"]}
+        for sec, entries in lists.items():
+            entries.extend(d.get(sec) or ())
+        if d.get("inputs"):
+            out["inputs"] = d["inputs"]
+        if d.get("options"):
+            out["options"] = {**(out.get("options") or {}), **d["options"]}
+    for sec, entries in lists.items():
+        if entries or sec in out:
+            out[sec] = entries
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Doc:
+    """A context's document as a chain: the root's whole document, then each extension's delta.
+    An extension costs its delta (and the declarations and options it changes), never a copy of
+    the lists it extends; ``whole`` builds the document when one is needed (a worker without
+    the session, a stored checkpoint). ``symbols``/``options``: the merged declarations and
+    options, shared with the parent unless the delta changes them."""
+
+    parent: _Doc | None
+    part: Mapping[str, Any]
+    symbols: Mapping[str, Any]
+    options: Mapping[str, Any]
+
+    def extended(self, ctx: Problem, delta: Mapping[str, Any]) -> _Doc:
+        part = _normal_delta(ctx, delta)
+        symbols = {**self.symbols, **part["symbols"]} if "symbols" in part else self.symbols
+        options = {**self.options, **part["options"]} if "options" in part else self.options
+        return _Doc(self, part, symbols, options)
+
+    def whole(self) -> dict[str, Any]:
+        chain: list[Mapping[str, Any]] = []
+        node: _Doc | None = self
+        while node is not None and node.parent is not None:
+            chain.append(node.part)
+            node = node.parent
+        assert node is not None
+        return merge_documents(node.part, chain[::-1])
 
 
 # ------------------------------------------------------------------ what a context learns
@@ -348,7 +408,45 @@ class _Solver:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+class _Table(dict):  # type: ignore[type-arg]
+    """A fact table (``Env.bounds``, ``excluded``, ``atoms``: term -> list) sharing its lists with
+    the table it was made from: an extension's facts cost a copy of the dict's slots (C speed),
+    not of every list. ``Env`` only grows a list through ``setdefault(k, []).append``, so
+    ``setdefault`` hands out a private copy of a shared list first; ``over`` marks every list
+    of its base shared again (the base may not append to what its child now reads)."""
+
+    __slots__ = ("_own",)
+
+    def __init__(self, base: Mapping[Any, Any] = ()) -> None:  # type: ignore[assignment]
+        super().__init__(base)
+        self._own: set[Any] = set()
+
+    @staticmethod
+    def over(base: dict[Any, Any]) -> _Table:
+        if isinstance(base, _Table):
+            base._own.clear()
+        else:  # a plain table (built whole): its lists are its own and stay so
+            return _Table({k: list(v) for k, v in base.items()})
+        return _Table(base)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        own = self._own
+        if key in own:
+            return dict.__getitem__(self, key)
+        own.add(key)
+        got = dict.get(self, key)
+        value = default if got is None else list(got)
+        dict.__setitem__(self, key, value)
+        return value
+
+
 MEMO_LIMIT = 200_000  # rewritten terms and intervals one context's facts remember
+# What one context keeps of what it learns (caches: forgetting them changes no verdict): answers
+# to questions, verified models tried as witnesses first, and the literals of the family's z3
+# session, which only grows with every question (past this it is retired and built afresh).
+ANSWERS_KEPT = 4096
+MODELS_KEPT = 64
+SOLVER_LITERALS = 20_000
 
 
 class _Facts:
@@ -369,8 +467,8 @@ class _Facts:
         """These facts plus ``new`` conditions, over ``symbols``' ranges. The facts of a condition do
         not depend on the ranges (``Env.add``), so a copy serves an extension that adds symbols too."""
         base = self.env
-        env = Env(self.ranges_of(symbols), {k: list(v) for k, v in base.bounds.items()},
-                  {k: list(v) for k, v in base.excluded.items()}, {k: list(v) for k, v in base.atoms.items()})
+        env = Env(self.ranges_of(symbols), _Table.over(base.bounds), _Table.over(base.excluded),
+                  _Table.over(base.atoms), base._info)  # _info: a cache of each atom's analysis
         for c in new:
             env.add(c)
         return _Facts(env, self.conds.union(new))
@@ -402,7 +500,9 @@ class _State:
 
     def __init__(self, problem: Problem, parent: _State | None = None) -> None:
         self.problem = problem
-        self.parent = parent
+        # weakly: what a parent has learned speeds its children up while it lives, but a chain of
+        # extensions must not keep every ancestor (its facts, answers, models) alive
+        self._parent = None if parent is None else weakref.ref(parent)
         self.solver: _Solver | None = None
         self._facts: _Facts | None = None
         self._sat: str | None = None
@@ -413,6 +513,10 @@ class _State:
     def child(self, problem: Problem) -> _State:
         return _State(problem, self)
 
+    @property
+    def parent(self) -> _State | None:
+        return None if self._parent is None else self._parent()
+
     # -------------------------------------------------------------- facts
     def facts(self) -> _Facts:
         if self._facts is None:
@@ -421,7 +525,7 @@ class _State:
                 n = len(par.problem.asserts), len(par.problem.guards)
                 self._facts = par._facts.extended(p.symbols, _conds((*p.asserts[n[0]:], *p.guards[n[1]:])))
             else:
-                env = Env(_Facts.ranges_of(p.symbols))
+                env = Env(_Facts.ranges_of(p.symbols), _Table(), _Table(), _Table())
                 for c in _conds((*p.asserts, *p.guards)):
                     env.add(c)
                 self._facts = _Facts(env, frozenset(_conds((*p.asserts, *p.guards))))
@@ -451,9 +555,12 @@ class _State:
 
     def session(self, deadline: Deadline) -> tuple[_Solver, Session]:
         """The family's z3 session with this context's selectors as its base (built once)."""
+        if self.solver is not None and self.solver.session.size() > SOLVER_LITERALS:
+            self.solver = None  # it only grows: this context starts a fresh one (siblings keep theirs)
         if self.solver is None:
             par = self.parent
-            if par is not None and par.solver is not None and par.solver.symbols == self.problem.symbols:
+            if par is not None and par.solver is not None and par.solver.symbols == self.problem.symbols \
+                    and par.solver.session.size() <= SOLVER_LITERALS:
                 self.solver = par.solver
             else:
                 self.solver = _Solver(self.problem.symbols, Session(self.problem, deadline))
@@ -499,9 +606,12 @@ class _State:
                            "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         else:
             res = {"status": SAT, "queries": rows}
+            if len(self.answers) > ANSWERS_KEPT:  # a cache: forgetting it changes no answer
+                self.answers.clear()
             for q, r in zip(merged.queries, rows):
                 if r is not None and ev._final({"queries": [r]}):
                     self.answers[(q.term, q.domain)] = {k: v for k, v in r.items() if k != "id"}
+        del self.models[:-MODELS_KEPT]  # witnesses to try first: the most recent ones
         return _evaluated(merged, key, res)
 
 
@@ -577,7 +687,7 @@ class FactsView:
             if f.symbols is pf.symbols:  # derived from the symbols alone: shared, not made again
                 f.__dict__.update({k: pf.__dict__[k] for k in ("names", "identity") if k in pf.__dict__})
             return FactsView(f, parent.facts.extended(f.symbols, conds), payload.sat)
-        env, k = Env(_Facts.ranges_of(f.symbols)), 0
+        env, k = Env(_Facts.ranges_of(f.symbols), _Table(), _Table(), _Table()), 0
         while k < len(conds):
             for c in conds[k:k + STEP]:
                 env.add(c)
@@ -653,4 +763,4 @@ def _evaluated(p: Problem, key: str, res: Result, names: Mapping[str, str] | Non
     return api.finish("evaluate", res, p, canon, cached=False, elapsed_ms=0)
 
 
-__all__ = ["Context", "FactsPayload", "FactsView", "derived_key"]
+__all__ = ["Context", "FactsPayload", "FactsView", "derived_key", "merge_documents"]
