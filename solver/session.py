@@ -48,7 +48,6 @@ import hashlib
 import json
 import threading
 import time
-import weakref
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
@@ -152,6 +151,19 @@ class Context:
         with api._SERIAL:
             merged, key, _ = self._merge(delta)
             return Context._child(self, self._doc.extended(self.problem, delta), merged, key)
+
+    def nbytes(self) -> int:
+        """An over-estimate of the memory this context holds, for a byte-bounded cache: its
+        problem's slots, its delta, its facts, learned answers and models, and its share of the
+        family's z3 session (counted whole: an over-estimate when shared)."""
+        st, p = self._state, self.problem
+        n = 2048 + 64 * (len(p.asserts) + len(p.guards) + len(p.symbols)) + 4 * self._doc.nbytes
+        if st._facts is not None:
+            n += _weight(st._facts, 0)
+        n += 512 * len(st.answers) + 64 * len(p.symbols) * len(st.models)
+        if st.solver is not None:
+            n += 1024 * st.solver.session.size()
+        return n
 
     def known_sat(self) -> bool:
         """Whether this context is known satisfiable without asking z3 (its hints hold, or z3 said so)."""
@@ -386,6 +398,11 @@ class _Doc:
         options = {**self.options, **part["options"]} if "options" in part else self.options
         return _Doc(self, part, symbols, options)
 
+    @cached_property
+    def nbytes(self) -> int:
+        """The JSON size of ``part`` (measured once)."""
+        return len(json.dumps(self.part, separators=(",", ":")))
+
     def whole(self) -> dict[str, Any]:
         chain: list[Mapping[str, Any]] = []
         node: _Doc | None = self
@@ -440,6 +457,18 @@ class _Table(dict):  # type: ignore[type-arg]
         return value
 
 
+@dataclass(frozen=True)
+class _Base:
+    """What an extension starts from (``_State``): an ancestor's facts and hints verdict, each
+    with the (asserts, guards) counts it covers, and the symbols (ranges) the verdict is for."""
+
+    facts: _Facts | None
+    n: tuple[int, int]
+    hints: bool | None
+    hints_n: tuple[int, int]
+    symbols: tuple[Symbol, ...]
+
+
 MEMO_LIMIT = 200_000  # rewritten terms and intervals one context's facts remember
 # What one context keeps of what it learns (caches: forgetting them changes no verdict): answers
 # to questions, verified models tried as witnesses first, and the literals of the family's z3
@@ -491,44 +520,70 @@ class _Facts:
         return None
 
 
+def _weight(f: _Facts, n_symbols: int) -> int:
+    """Bytes, over-estimated: a table slot with its list ~200 (dict entry, list, tuples), a
+    remembered rewrite or interval ~300 (its key and value terms may be its alone)."""
+    e = f.env
+    return (4096 + 128 * n_symbols + 200 * (len(e.bounds) + len(e.excluded) + len(e.atoms) + len(f.conds))
+            + 300 * (len(f.rw.memo) + len(f.rw.iv)))
+
+
 def _conds(cs: Sequence[Constraint]) -> list[ir.Term]:
     return [c.term for c in cs if c.term is not None]
 
 
 class _State:
-    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session)."""
+    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session).
+
+    An extension starts from what its nearest ancestor had learned when it was made — facts,
+    whether the hints hold, the family's z3 session — each with the count of asserts and guards
+    it covers (``_Base``), and adds only its own. It holds those, never the ancestors: a chain of
+    extensions keeps one base per kind alive, not every ancestor's problem and knowledge, and
+    what a context knows never depends on whether its parent still lives (the answers of a
+    worker that holds many contexts and of one that holds few are the same)."""
 
     def __init__(self, problem: Problem, parent: _State | None = None) -> None:
         self.problem = problem
-        # weakly: what a parent has learned speeds its children up while it lives, but a chain of
-        # extensions must not keep every ancestor (its facts, answers, models) alive
-        self._parent = None if parent is None else weakref.ref(parent)
         self.solver: _Solver | None = None
         self._facts: _Facts | None = None
         self._sat: str | None = None
         self._by_hints: bool | None = None
         self.answers: dict[tuple[ir.Term, ir.Term], dict[str, Any]] = {}
         self.models: list[dict[str, Any]] = []
+        self._base_facts = self._base_hints = None if parent is None else parent._learned()
+        self._base_solver = None if parent is None else (parent.solver or parent._base_solver)
 
     def child(self, problem: Problem) -> _State:
         return _State(problem, self)
 
-    @property
-    def parent(self) -> _State | None:
-        return None if self._parent is None else self._parent()
+    def _learned(self) -> _Base:
+        """What a child made now starts from: this context's own knowledge where built, else the
+        base this context itself started from."""
+        n = len(self.problem.asserts), len(self.problem.guards)
+        return _Base(self._facts if self._facts is not None else (self._base_facts.facts if self._base_facts else None),
+                     n if self._facts is not None else (self._base_facts.n if self._base_facts else (0, 0)),
+                     self._by_hints if self._by_hints is not None else (
+                         self._base_hints.hints if self._base_hints else None),
+                     n if self._by_hints is not None else (self._base_hints.hints_n if self._base_hints else (0, 0)),
+                     self.problem.symbols if self._by_hints is not None or self._base_hints is None
+                     else self._base_hints.symbols)
+
+    def _since(self, n: tuple[int, int]) -> list[Constraint]:
+        p = self.problem
+        return [*p.asserts[n[0]:], *p.guards[n[1]:]]
 
     # -------------------------------------------------------------- facts
     def facts(self) -> _Facts:
         if self._facts is None:
-            p, par = self.problem, self.parent
-            if par is not None and par._facts is not None:  # the parent's facts, plus the delta's
-                n = len(par.problem.asserts), len(par.problem.guards)
-                self._facts = par._facts.extended(p.symbols, _conds((*p.asserts[n[0]:], *p.guards[n[1]:])))
+            p, base = self.problem, self._base_facts
+            if base is not None and base.facts is not None:  # the ancestor's facts, plus what came since
+                self._facts = base.facts.extended(p.symbols, _conds(self._since(base.n)))
             else:
                 env = Env(_Facts.ranges_of(p.symbols), _Table(), _Table(), _Table())
                 for c in _conds((*p.asserts, *p.guards)):
                     env.add(c)
                 self._facts = _Facts(env, frozenset(_conds((*p.asserts, *p.guards))))
+            self._base_facts = None
         return self._facts
 
     def known_sat(self) -> bool:
@@ -539,18 +594,18 @@ class _State:
     def hints_hold(self) -> bool:
         """Whether the trace-time point satisfies every range, assert and guard (then: sat)."""
         if self._by_hints is None:
-            p, par = self.problem, self.parent
+            p, base = self.problem, self._base_hints
             hints = p.hints
             if hints is None or len(hints) != len(p.symbols):
                 self._by_hints = False
-            elif par is not None and par.problem.symbols == p.symbols and par._by_hints is not None:
-                n = len(par.problem.asserts), len(par.problem.guards)
-                self._by_hints = par._by_hints and all(
-                    c.term is None or holds(c.term, hints) for c in (*p.asserts[n[0]:], *p.guards[n[1]:]))
+            elif base is not None and base.symbols == p.symbols and base.hints is not None:
+                self._by_hints = base.hints and all(c.term is None or holds(c.term, hints)
+                                                    for c in self._since(base.hints_n))
             else:
                 self._by_hints = all(s.lo is None or s.lo <= hints[s.name] for s in p.symbols) and all(
                     s.hi is None or hints[s.name] <= s.hi for s in p.symbols) and all(
                     c.term is None or holds(c.term, hints) for c in (*p.asserts, *p.guards))
+            self._base_hints = None
         return self._by_hints
 
     def session(self, deadline: Deadline) -> tuple[_Solver, Session]:
@@ -558,10 +613,9 @@ class _State:
         if self.solver is not None and self.solver.session.size() > SOLVER_LITERALS:
             self.solver = None  # it only grows: this context starts a fresh one (siblings keep theirs)
         if self.solver is None:
-            par = self.parent
-            if par is not None and par.solver is not None and par.solver.symbols == self.problem.symbols \
-                    and par.solver.session.size() <= SOLVER_LITERALS:
-                self.solver = par.solver
+            fam, self._base_solver = self._base_solver, None
+            if fam is not None and fam.symbols == self.problem.symbols and fam.session.size() <= SOLVER_LITERALS:
+                self.solver = fam
             else:
                 self.solver = _Solver(self.problem.symbols, Session(self.problem, deadline))
         sv = self.solver
@@ -659,6 +713,12 @@ class FactsView:
     @property
     def key(self) -> str:
         return self.frame.key
+
+    def nbytes(self) -> int:
+        """An over-estimate of the memory this view holds, for a byte-bounded cache: its facts'
+        slots (lists it shares with the view it extends counted again) and what its rewriter
+        remembers. Grows while it answers: re-weigh it after use."""
+        return _weight(self.facts, len(self.frame.symbols))
 
     @staticmethod
     def build(payload: FactsPayload, parent: FactsView | None = None) -> Generator[bool, None, FactsView | None]:

@@ -218,3 +218,30 @@ def test_contexts_refuse_lone_surrogates_as_the_stateless_call_does() -> None:
             Context(TRACE).run("evaluate", delta)
         with pytest.raises((InvalidProblemError, TooLargeError)):
             Context(TRACE).extend({k: v for k, v in delta.items() if k != "queries"} or {"guards": ["s0 > 1\udc00"]})
+
+
+def test_an_extension_knows_the_same_whether_its_parent_lives_or_not() -> None:
+    """issue 22.5: an extension holds its delta and what its ancestors had learned when it was
+    made, never the ancestors: a long chain frees them, and the hints verdict still follows
+    every range a link changed."""
+    import gc
+    import weakref
+
+    ctx = Context({"symbols": {"s0": {"min": 2, "hint": 8}}, "guards": ["s0 >= 2"]})
+    assert ctx.run("evaluate", {"queries": ["s0 >= 1", "s0 * s0 >= 9"]})["queries"][0]["value"] is True
+    first = weakref.ref(ctx._state)
+    for i in range(200):
+        ctx = ctx.extend({"guards": [f"Ne(s0, {i + 100})"]})
+    gc.collect()
+    assert first() is None  # the root is not kept alive by its descendants
+    whole = merged({"symbols": {"s0": {"min": 2, "hint": 8}}, "guards": ["s0 >= 2"]},
+                   *({"guards": [f"Ne(s0, {i + 100})"]} for i in range(200)))
+    assert document.load_problem(ctx.document) == document.load_problem(whole)
+    assert [(c.id, c.term) for c in ctx.problem.guards] == [(c.id, c.term) for c in document.load_problem(whole).guards]
+    assert ctx.known_sat()
+    # a link that declares a symbol whose hint violates its range: the hints no longer prove sat
+    bad = ctx.extend({"symbols": {"s1": {"min": 5, "hint": 3}}}).extend({"guards": ["s1 >= 1"]})
+    assert not bad._state.hints_hold()
+    again = Context(bad.document).problem
+    assert again.symbols == bad.problem.symbols
+    assert [(c.id, c.term) for c in again.guards] == [(c.id, c.term) for c in bad.problem.guards]
