@@ -108,7 +108,7 @@ class Context:
     def delta(self) -> dict[str, Any] | None:
         """What this context adds to the one it extends, ids assigned (None for a registered one):
         the parent's document merged with it (``merge_documents``) is this context's document."""
-        return None if self._doc.parent is None else self._doc.part
+        return None if self._doc.parent is None else dict(self._doc.part)
 
     @cached_property
     def _frame(self) -> _Frame:
@@ -551,7 +551,7 @@ class _State:
         self.answers: dict[tuple[ir.Term, ir.Term], dict[str, Any]] = {}
         self.models: list[dict[str, Any]] = []
         self._base_facts = self._base_hints = None if parent is None else parent._learned()
-        self._base_solver = None if parent is None else (parent.solver or parent._base_solver)
+        self._base_solver: _Solver | None = None if parent is None else (parent.solver or parent._base_solver)
 
     def child(self, problem: Problem) -> _State:
         return _State(problem, self)
