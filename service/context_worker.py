@@ -19,12 +19,19 @@ from collections import OrderedDict
 from typing import Any
 
 # Per process; a context's session is rebuilt from its document when evicted. Bounded by count
-# and by bytes (``Context.nbytes``, an over-estimate re-weighed after every use: a context grows
-# while it answers — facts, answers, its z3 session — within the caps of ``solver.session``).
+# and by bytes: each context's own (``Context.nbytes``, an over-estimate re-weighed after every
+# use: it grows while it answers, within the caps of ``solver.session``) plus each z3 session
+# once (``Context.session_nbytes``: ~18 MiB each, shared by a family of extensions). 64
+# unrelated contexts with sessions held 2.6 GB; this bound keeps about 28 of them.
 HOT_CONTEXTS = 64
-HOT_BYTES = 256 << 20
+HOT_BYTES = 512 << 20
 _HOT: OrderedDict[str, Any] = OrderedDict()
-_WEIGHT: dict[str, int] = {}
+_WEIGHT: dict[str, tuple[int, int, int]] = {}  # key -> (own bytes, session id, session bytes)
+
+
+def _weight() -> int:
+    sessions = {sid: n for _, sid, n in _WEIGHT.values()}
+    return sum(w for w, _, _ in _WEIGHT.values()) + sum(sessions.values())
 _FINAL_FIELDS = ("status", "reason", "queries", "guards", "exprs", "optimal")
 
 
@@ -33,8 +40,8 @@ def _keep(ctx: Any) -> Any:
     extension holds no strong link to its parent: evicting one frees it, ``solver.session``)."""
     _HOT[ctx.key] = ctx
     _HOT.move_to_end(ctx.key)
-    _WEIGHT[ctx.key] = ctx.nbytes()
-    while len(_HOT) > 1 and (len(_HOT) > HOT_CONTEXTS or sum(_WEIGHT.values()) > HOT_BYTES):
+    _WEIGHT[ctx.key] = (ctx.nbytes(), *ctx.session_nbytes())
+    while len(_HOT) > 1 and (len(_HOT) > HOT_CONTEXTS or _weight() > HOT_BYTES):
         old, _ = _HOT.popitem(last=False)
         _WEIGHT.pop(old, None)
     return ctx
