@@ -15,14 +15,15 @@ registered it) and says whether the context is now known satisfiable.
 
 from __future__ import annotations
 
+import gc
 from collections import OrderedDict
 from typing import Any
 
 # Per process; a context's session is rebuilt from its document when evicted. Bounded by count
 # and by bytes: each context's own (``Context.nbytes``, an over-estimate re-weighed after every
 # use: it grows while it answers, within the caps of ``solver.session``) plus each z3 session
-# once (``Context.session_nbytes``: ~18 MiB each, shared by a family of extensions). 64
-# unrelated contexts with sessions held 2.6 GB; this bound keeps about 28 of them.
+# once (``Context.session_nbytes``: ~24 MiB each, an over-estimate; shared by a family of
+# extensions). 64 unrelated contexts with sessions held 2.6 GB; this bound keeps about 20.
 HOT_CONTEXTS = 64
 HOT_BYTES = 512 << 20
 _HOT: OrderedDict[str, Any] = OrderedDict()
@@ -41,9 +42,16 @@ def _keep(ctx: Any) -> Any:
     _HOT[ctx.key] = ctx
     _HOT.move_to_end(ctx.key)
     _WEIGHT[ctx.key] = (ctx.nbytes(), *ctx.session_nbytes())
+    dropped: set[int] = set()
     while len(_HOT) > 1 and (len(_HOT) > HOT_CONTEXTS or _weight() > HOT_BYTES):
         old, _ = _HOT.popitem(last=False)
-        _WEIGHT.pop(old, None)
+        _, sid, _ = _WEIGHT.pop(old, (0, 0, 0))
+        dropped.add(sid)
+    if dropped - {0} - {sid for _, sid, _ in _WEIGHT.values()}:
+        # a z3 session no hot context shares was let go: it sits in reference cycles (z3 objects
+        # and their owners), which only the cyclic collector frees; left to its own schedule, 100
+        # unrelated contexts took a worker to 1.1 GB while 10 were held
+        gc.collect()
     return ctx
 
 
