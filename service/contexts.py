@@ -231,7 +231,9 @@ class ContextService:
             import redis.asyncio as aioredis
 
             t = settings.redis_timeout_ms / 1000
-            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, socket_connect_timeout=t)
+            password = settings.redis_password.get_secret_value() if settings.redis_password else None
+            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, password=password,
+                                                  socket_connect_timeout=t)  # as the result cache's (service.cache)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -368,7 +370,7 @@ class ContextService:
             if not isinstance(key, str):
                 return _unknown_context(key)
             have_view = key in self.views
-            parent = self.store.get(key)  # stored whole when the chain would grow too long or heavy
+            parent = await self._entry(key)  # stored whole when the chain would grow too long or heavy
             whole = parent is None or parent.wants_whole(len(body))
             out = await self._with_document(key, self._limit_s(delta), context_worker.extend, delta,
                                             have_view, whole)
