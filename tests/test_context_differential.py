@@ -43,6 +43,7 @@ def test_in_process_contexts_agree_with_stateless_and_brute_force(block: int) ->
     assert tally["questions"] > 0 and tally["extensions"] > 0
 
 
+@pytest.mark.slow  # it starts a server (tests/conftest.py: the fast loop starts none)
 def test_contexts_over_http_agree_with_stateless_and_brute_force() -> None:
     tally: Counter[str] = Counter()
     with running_server(Settings(workers=2)) as url:
