@@ -28,6 +28,8 @@ HOT_CONTEXTS = 64
 HOT_BYTES = 512 << 20
 _HOT: OrderedDict[str, Any] = OrderedDict()
 _WEIGHT: dict[str, tuple[int, int, int]] = {}  # key -> (own bytes, session id, session bytes)
+COLLECT_AFTER = 4  # z3 sessions let go between two full collections
+_UNCOLLECTED = 0
 
 
 def _weight() -> int:
@@ -47,10 +49,14 @@ def _keep(ctx: Any) -> Any:
         old, _ = _HOT.popitem(last=False)
         _, sid, _ = _WEIGHT.pop(old, (0, 0, 0))
         dropped.add(sid)
-    if dropped - {0} - {sid for _, sid, _ in _WEIGHT.values()}:
-        # a z3 session no hot context shares was let go: it sits in reference cycles (z3 objects
+    global _UNCOLLECTED
+    _UNCOLLECTED += len(dropped - {0} - {sid for _, sid, _ in _WEIGHT.values()})
+    if _UNCOLLECTED >= COLLECT_AFTER:
+        # z3 sessions no hot context shares were let go: they sit in reference cycles (z3 objects
         # and their owners), which only the cyclic collector frees; left to its own schedule, 100
-        # unrelated contexts took a worker to 1.1 GB while 10 were held
+        # unrelated contexts took a worker to 1.1 GB while 10 were held. A full collection costs
+        # tens of milliseconds: one per few sessions let go, at most that many left waiting.
+        _UNCOLLECTED = 0
         gc.collect()
     return ctx
 
