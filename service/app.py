@@ -132,7 +132,10 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
         async def one(i: int, item: Any) -> dict[str, Any]:
             try:
                 op, body = _batch_item(i, item)
+                problem = item.get("problem")
                 async with gate:
+                    if isinstance(problem, dict) and "context" in problem:  # as POST /v1/{op} with that body
+                        return (await request.app.state.contexts.result(op, body, problem))[0]  # type: ignore[no-any-return]
                     return await a.answer(op, body, bounded=False)
             except SymguardError as e:
                 return error_body(e)

@@ -35,23 +35,33 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from fastapi import Depends, FastAPI, Request, Response
 
 from solver.errors import InvalidProblemError
-from solver.session import FactsPayload, FactsView
+from solver.session import FactsPayload, FactsView, merge_documents
 
 from . import context_worker
-from .documents import dumps
+from .documents import dumps, loads
 from .runtime import lifeline
 from .settings import Settings
 
-STORE_SIZE = 4096  # context documents kept by the server
-VIEW_SIZE = 256  # contexts' facts kept by the server (the fast path)
-ANSWER_CACHE_SIZE = 16384
+# What a client can make the server keep, each an LRU bounded by bytes (docs/service.md): the
+# stored documents (JSON bytes: an extension's entry is its parent's key and its delta), the facts
+# views (``FactsView.nbytes``, an over-estimate, re-weighed after use) and final answers by body.
+STORE_BYTES = 32 << 20
+VIEW_BYTES = 64 << 20
+VIEW_SIZE = 256  # and at most this many views
+ANSWER_BYTES = 16 << 20
+# An extension is stored as (parent key, delta) until the deltas since the last whole document
+# outweigh it (and this floor), or the chain since it gets this deep: then whole (a checkpoint).
+# So storing costs O(delta) amortized and rebuilding a document walks a bounded chain.
+CHECKPOINT_BYTES = 64 << 10
+CHECKPOINT_DEPTH = 512
 STOP_GRACE_S = 2.0  # a context worker that has not exited this long after SIGTERM is killed
-REDIS_PREFIX = "symguard:v1:context:"
+REDIS_PREFIX = "symguard:v2:context:"  # v2: entries are chain links (``_Entry``), not documents
 # What the event loop may read itself: a delta of at most this many queries and nothing else but
 # options, in a body of at most this many bytes. Reading and deciding cost grows with the text: a
 # 500-byte body took at most 2.7 ms of CPU on the 400-guard context (a conjunction of 40
@@ -62,13 +72,11 @@ FAST_BODY_BYTES = 512
 
 
 def named_context(body: bytes) -> dict[str, Any] | None:
-    """The parsed body when it names a context (then ``ContextService`` answers it), else None."""
+    """The parsed body when it names a context (then ``ContextService`` answers it), else None.
+    Decoded as every body is (``documents.loads``): too deep or too long a number is ``too_large``."""
     if b'"context"' not in body:
         return None
-    try:
-        doc = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
+    doc = loads(body)
     return doc if isinstance(doc, dict) and "context" in doc else None
 
 
@@ -83,11 +91,118 @@ def _json(obj: Any, status: int = 200) -> Response:
     return Response(dumps(obj).encode(), status_code=status, media_type="application/json")
 
 
+def _unknown_context_body(key: Any) -> dict[str, Any]:
+    return {"error": {"code": "unknown_context", "where": "context",
+                      "message": f"unknown context {str(key)[:80]!r}: it expired or was never registered "
+                                 "here; send the whole problem again (POST /v1/contexts or a stateless request)"}}
+
+
 def _unknown_context(key: Any) -> Response:
-    return _json({"error": {"code": "unknown_context", "where": "context",
-                            "message": f"unknown context {str(key)[:80]!r}: it expired or was never registered "
-                                       "here; send the whole problem again (POST /v1/contexts or a stateless "
-                                       "request)"}}, 404)
+    return _json(_unknown_context_body(key), 404)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class ByteLRU(Generic[K, V]):
+    """An LRU bounded by the bytes its entries say they weigh (and optionally by count). An entry
+    heavier than the whole bound is not kept."""
+
+    def __init__(self, max_bytes: int, max_items: int | None = None) -> None:
+        self.max_bytes, self.max_items = max_bytes, max_items
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self.total = 0
+
+    def __contains__(self, key: K) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def peek(self, key: K) -> V | None:
+        hit = self._items.get(key)
+        return None if hit is None else hit[0]
+
+    def get(self, key: K) -> V | None:
+        hit = self._items.get(key)
+        if hit is None:
+            return None
+        self._items.move_to_end(key)
+        return hit[0]
+
+    def put(self, key: K, value: V, nbytes: int) -> None:
+        self.pop(key)
+        if nbytes > self.max_bytes:
+            return
+        self._items[key] = (value, nbytes)
+        self.total += nbytes
+        self._trim()
+
+    def reweigh(self, key: K, nbytes: int) -> None:
+        hit = self._items.get(key)
+        if hit is not None:
+            self.put(key, hit[0], nbytes)
+
+    def pop(self, key: K) -> V | None:
+        hit = self._items.pop(key, None)
+        if hit is None:
+            return None
+        self.total -= hit[1]
+        return hit[0]
+
+    def _trim(self) -> None:
+        while self._items and (self.total > self.max_bytes
+                               or (self.max_items is not None and len(self._items) > self.max_items)):
+            _, (_, n) = self._items.popitem(last=False)
+            self.total -= n
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """How the server stores a context: a whole document (``parent`` None), or the key of the
+    context it extends and its delta (``Context.delta``). ``since``: delta bytes stored since the
+    last whole document on the chain, ``base``: that document's bytes, ``depth``: links since it."""
+
+    parent: str | None
+    part: bytes  # JSON
+    since: int = 0
+    base: int = 0
+    depth: int = 0
+
+    def to_json(self) -> bytes:
+        return json.dumps({"parent": self.parent, "part": json.loads(self.part), "since": self.since,
+                           "base": self.base, "depth": self.depth}, separators=(",", ":")).encode()
+
+    @staticmethod
+    def from_json(raw: bytes) -> _Entry | None:
+        try:
+            d = json.loads(raw)
+            parent = d["parent"]
+            if parent is not None and not isinstance(parent, str):
+                return None
+            return _Entry(parent, json.dumps(d["part"], separators=(",", ":")).encode(),
+                          int(d["since"]), int(d["base"]), int(d["depth"]))
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return None  # not ours (Redis is shared): as if absent
+
+    def child(self, parent_key: str, part: dict[str, Any]) -> _Entry:
+        data = _compact(part)
+        return _Entry(parent_key, data, self.since + len(data), self.base, self.depth + 1)
+
+    def wants_whole(self, delta_bytes: int) -> bool:
+        """Whether an extension of this entry by about ``delta_bytes`` is stored whole."""
+        return (self.since + delta_bytes > max(self.base, CHECKPOINT_BYTES)
+                or self.depth + 1 >= CHECKPOINT_DEPTH)
+
+
+def _compact(doc: Any) -> bytes:
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+def _whole(doc: dict[str, Any]) -> _Entry:
+    data = _compact(doc)
+    return _Entry(None, data, 0, len(data), 0)
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -124,18 +239,20 @@ class ContextService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.slots = [_Slot() for _ in range(max(1, settings.workers))]
-        self.store: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self.views: OrderedDict[str, FactsView] = OrderedDict()
+        self.store: ByteLRU[str, _Entry] = ByteLRU(STORE_BYTES)
+        self.views: ByteLRU[str, FactsView] = ByteLRU(VIEW_BYTES, VIEW_SIZE)
         self._building: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.answers: ByteLRU[str, bytes] = ByteLRU(ANSWER_BYTES)
         self.fast_answers = 0  # questions the views answered (tests, debugging)
         self._redis: Any = None
         if settings.redis_url:
             import redis.asyncio as aioredis
 
             t = settings.redis_timeout_ms / 1000
-            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, socket_connect_timeout=t)
+            password = settings.redis_password.get_secret_value() if settings.redis_password else None
+            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, password=password,
+                                                  socket_connect_timeout=t)  # as the result cache's (service.cache)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -149,33 +266,42 @@ class ContextService:
             await self._redis.aclose()
 
     # -------------------------------------------------------------- the store
-    def _remember(self, key: str, doc: dict[str, Any]) -> None:
-        self.store[key] = doc
-        self.store.move_to_end(key)
-        while len(self.store) > STORE_SIZE:
-            self.store.popitem(last=False)
+    def _remember(self, key: str, entry: _Entry) -> None:
+        self.store.put(key, entry, len(entry.part) + len(key) + 200)
 
-    async def _put(self, key: str, doc: dict[str, Any]) -> None:
-        self._remember(key, doc)
+    async def _put(self, key: str, entry: _Entry) -> None:
+        self._remember(key, entry)
         if self._redis is not None:
             with contextlib.suppress(Exception):  # Redis can make an answer faster, never fail it
-                await self._redis.set(REDIS_PREFIX + key, json.dumps(doc), ex=self.settings.redis_ttl_s)
+                await self._redis.set(REDIS_PREFIX + key, entry.to_json(), ex=self.settings.redis_ttl_s)
 
-    async def document(self, key: str) -> dict[str, Any] | None:
-        doc = self.store.get(key)
-        if doc is not None:
-            self.store.move_to_end(key)
-            return doc
-        if self._redis is not None:
+    async def _entry(self, key: str) -> _Entry | None:
+        entry = self.store.get(key)
+        if entry is None and self._redis is not None:
             try:
                 raw = await self._redis.get(REDIS_PREFIX + key)
             except Exception:  # noqa: BLE001
                 raw = None
-            if raw is not None:
-                doc = json.loads(raw)
-                self._remember(key, doc)
-                return doc
-        return None
+            entry = _Entry.from_json(raw) if raw is not None else None
+            if entry is not None:
+                self._remember(key, entry)
+        return entry
+
+    async def document(self, key: str) -> dict[str, Any] | None:
+        """The whole document of a key: its entry, and its parents' back to a whole one, merged
+        (``solver.session.merge_documents``). None when a link is gone (evicted, expired): the
+        client registers the problem again, as for any unknown key."""
+        parts: list[dict[str, Any]] = []
+        entry = await self._entry(key)
+        for _ in range(CHECKPOINT_DEPTH + 1):
+            if entry is None:
+                return None
+            part = json.loads(entry.part)
+            if entry.parent is None:
+                return merge_documents(part, parts[::-1])
+            parts.append(part)
+            entry = await self._entry(entry.parent)
+        return None  # pragma: no cover - a chain deeper than any this server stores
 
     # -------------------------------------------------------------- the facts views
     async def _adopt(self, payload: FactsPayload | None) -> None:
@@ -202,9 +328,7 @@ class ContextService:
         finally:
             self._building.discard(key)
         if view is not None:
-            self.views[key] = view
-            while len(self.views) > VIEW_SIZE:
-                self.views.popitem(last=False)
+            self.views.put(key, view, view.nbytes())
 
     def _adopt_later(self, payload: FactsPayload | None) -> None:
         if payload is not None:
@@ -217,11 +341,12 @@ class ContextService:
         view = self.views.get(key)
         if view is None or op != "evaluate" or not _fast_delta(body, delta):
             return None
-        self.views.move_to_end(key)
         try:
             return view.evaluate(delta)
         except Exception:  # noqa: BLE001 - a refused delta: the worker answers with the error body
             return None
+        finally:
+            self.views.reweigh(key, view.nbytes())  # its rewriter remembers what it was asked
 
     # -------------------------------------------------------------- calling a worker
     def _slot(self, key: str) -> _Slot:
@@ -263,53 +388,67 @@ class ContextService:
             if not isinstance(key, str):
                 return _unknown_context(key)
             have_view = key in self.views
-            out = await self._with_document(key, self._limit_s(delta), context_worker.extend, delta, have_view)
+            parent = await self._entry(key)  # stored whole when the chain would grow too long or heavy
+            whole = parent is None or parent.wants_whole(len(body))
+            out = await self._with_document(key, self._limit_s(delta), context_worker.extend, delta,
+                                            have_view, whole)
             if out == "unknown":
                 return _unknown_context(key)
+            if out is not None and out[0] == "done":
+                _, new_key, part, is_whole, counts, payload = out
+                if part is not None:  # ``parent``: the entry as it was asked for (still there or not)
+                    await self._put(new_key, _whole(part) if is_whole or parent is None else parent.child(key, part))
+                out = ("done", new_key, counts, payload)
         else:
             out = await self._call(self.slots[0], self._limit_s(doc), context_worker.register, doc)
             if out is not None and out[0] == "done":  # the session lives with the key's worker
                 out = await self._call(self._slot(out[1]), self._limit_s(doc), context_worker.register, doc)
+            if out is not None and out[0] == "done":
+                _, new_key, new_doc, counts, payload = out
+                await self._put(new_key, _whole(new_doc))
+                out = ("done", new_key, counts, payload)
         if out is None:
             return _json({"error": {"code": "too_large", "message": "reading the context took too long"}}, 400)
         if out[0] == "error":
             return _json(out[1], out[2])
-        _, key, new_doc, payload = out
-        await self._put(key, new_doc)
+        _, key, counts, payload = out
         await self._adopt(payload)  # before answering: the client's next question may use it
-        return _json({"context": key, "symbols": len(new_doc.get("symbols") or {}),
-                      "asserts": len(new_doc.get("asserts") or []), "guards": len(new_doc.get("guards") or [])})
+        return _json({"context": key, **counts})
 
     async def answer(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> Response:
         """``op`` for the context a body names plus its delta (``doc``: the body, parsed already)."""
+        return _json(*await self.result(op, body, doc))
+
+    async def result(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
+        """``answer`` as (document, HTTP status): a ``/v1/batch`` item holds the document."""
         t0 = time.perf_counter()
         ek = hashlib.sha256(op.encode() + b"\0" + body).hexdigest()
         hit = self.answers.get(ek)
         if hit is not None:
-            return _json({**hit, "cached": True, "elapsed_ms": _ms(t0)})
+            return {**json.loads(hit), "cached": True, "elapsed_ms": _ms(t0)}, 200
         if doc is None:
             doc = _decode(body)
         key = doc.get("context")
         delta = {k: v for k, v in doc.items() if k != "context"}
         if not isinstance(key, str):
-            return _unknown_context(key)
+            return _unknown_context_body(key), 404
         res = self._by_facts(op, body, key, delta)
         if res is not None:
             self.fast_answers += 1
             res["elapsed_ms"] = _ms(t0)
             if context_worker.is_final(op, res):
                 self._cache(ek, res)
-            return _json(res)
+            return res, 200
         want_view = key not in self.views and key not in self._building
         out = await self._with_document(key, self._limit_s(delta), context_worker.run, op, delta, want_view)
         if out == "unknown":
-            return _unknown_context(key)
+            return _unknown_context_body(key), 404
         if out is None:
             res = {"op": op, "status": "unknown", "reason": "timeout", "key": key, "cached": False,
                    "elapsed_ms": _ms(t0), "warnings": ["the worker overran its budget and was replaced"]}
-            return _json(res)
+            return res, 200
         if out[0] == "error":
-            return _json(out[1], out[2])
+            return out[1], out[2]
         _, res, final, payload, sat = out
         res["elapsed_ms"] = _ms(t0)
         view = self.views.get(key)
@@ -318,12 +457,11 @@ class ContextService:
         self._adopt_later(payload)  # not awaited: this answer is ready
         if final:
             self._cache(ek, res)
-        return _json(res)
+        return res, 200
 
     def _cache(self, ek: str, res: dict[str, Any]) -> None:
-        self.answers[ek] = dict(res)
-        while len(self.answers) > ANSWER_CACHE_SIZE:
-            self.answers.popitem(last=False)
+        data = dumps(res).encode("utf-8", "backslashreplace")
+        self.answers.put(ek, data, len(data) + len(ek) + 100)
 
 
 def _hex(s: str) -> bool:
@@ -331,10 +469,7 @@ def _hex(s: str) -> bool:
 
 
 def _decode(body: bytes) -> dict[str, Any]:
-    try:
-        doc = json.loads(body)
-    except (ValueError, RecursionError):
-        raise InvalidProblemError("invalid JSON", where="$") from None
+    doc = loads(body)  # the stateless route's decoder: the same limits, the same errors
     if not isinstance(doc, dict):
         raise InvalidProblemError("a problem must be a JSON object", where="$")
     return doc

@@ -87,22 +87,38 @@ class Context:
         doc = _context_document(problem)
         with api._SERIAL:
             p = load_problem(doc)
-        self.document: dict[str, Any] = doc
+        self._doc = _Doc(None, doc, doc.get("symbols") or {}, doc.get("options") or {})
         self.problem = p
         self.key = key if key is not None else root_key(doc, api.prepare(p)[1].key)
         self._state = _State(p)
 
     @classmethod
-    def _child(cls, parent: Context, doc: dict[str, Any], problem: Problem, key: str) -> Context:
+    def _child(cls, parent: Context, doc: _Doc, problem: Problem, key: str) -> Context:
         self = cls.__new__(cls)
-        self.document, self.problem, self.key = doc, problem, key
+        self._doc, self.problem, self.key = doc, problem, key
         self._state = parent._state.child(problem)
+        pf, p = parent._frame, problem  # the parent's frame plus the delta's ids (a set union at C speed)
+        new = (*p.asserts[pf.n_asserts:], *p.guards[pf.n_guards:])
+        self.__dict__["_frame"] = _Frame(key, p.symbols, len(doc.symbols), p.options, dict(doc.options), p.syntax,
+                                         p.warnings, pf.ids.union([c.id for c in new]), len(p.asserts), len(p.guards))
         return self
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The JSON that rebuilds this context from scratch (built from its chain of deltas on
+        each call: an extension holds only its own delta, ``_Doc``)."""
+        return self._doc.whole()
+
+    @property
+    def delta(self) -> dict[str, Any] | None:
+        """What this context adds to the one it extends, ids assigned (None for a registered one):
+        the parent's document merged with it (``merge_documents``) is this context's document."""
+        return None if self._doc.parent is None else dict(self._doc.part)
 
     @cached_property
     def _frame(self) -> _Frame:
-        p, doc = self.problem, self.document
-        return _Frame(self.key, p.symbols, len(doc.get("symbols") or {}), p.options, dict(doc.get("options") or {}),
+        p, doc = self.problem, self._doc
+        return _Frame(self.key, p.symbols, len(doc.symbols), p.options, dict(doc.options),
                       p.syntax, p.warnings, frozenset(c.id for c in (*p.asserts, *p.guards)),
                       len(p.asserts), len(p.guards))
 
@@ -141,7 +157,24 @@ class Context:
             return self
         with api._SERIAL:
             merged, key, _ = self._merge(delta)
-            return Context._child(self, _merged_document(self.document, self.problem, delta), merged, key)
+            return Context._child(self, self._doc.extended(self.problem, delta), merged, key)
+
+    def nbytes(self) -> int:
+        """An over-estimate of the memory this context holds alone, for a byte-bounded cache: its
+        problem's slots, its delta, its facts, learned answers and models. Its z3 session is
+        shared by a family: ``session_nbytes`` weighs it, once per family."""
+        st, p = self._state, self.problem
+        n = 2048 + 64 * (len(p.asserts) + len(p.guards) + len(p.symbols)) + 4 * self._doc.nbytes
+        if st._facts is not None:
+            n += _weight(st._facts, 0)
+        return n + 512 * len(st.answers) + 64 * len(p.symbols) * len(st.models)
+
+    def session_nbytes(self) -> tuple[int, int]:
+        """(identity of this context's z3 session, its weight in bytes), (0, 0) without one. A
+        session owns a z3 context: about 17-19 MiB of resident memory with its first checks
+        (measured with 10 live in a worker), plus what every literal it holds costs."""
+        sv = self._state.solver
+        return (0, 0) if sv is None else (id(sv), SESSION_BYTES + 2048 * sv.session.size())
 
     def known_sat(self) -> bool:
         """Whether this context is known satisfiable without asking z3 (its hints hold, or z3 said so)."""
@@ -168,7 +201,11 @@ class Context:
         if same_symbols:
             symbols = ctx.symbols
         else:  # as load_problem would order them for the merged document
-            decl: dict[str, Symbol] = {s.name: s for s in ctx.symbols[:f.n_declared]}
+            ours = ctx.symbols[:f.n_declared]
+            if d.options.default_min != f.options.default_min:  # an omitted min follows the merged option
+                ours = load_problem({"symbols": dict(self._doc.symbols),
+                                     "options": {"default_min": d.options.default_min}}).symbols
+            decl: dict[str, Symbol] = {s.name: s for s in ours}
             decl.update({s.name: s for s in d.symbols[:len(declared)]})
             terms = [c.term for c in (*ctx.asserts, *d.asserts, *ctx.guards, *d.guards) if c.term is not None]
             terms += [t for q in (*d.queries, *d.exprs) for t in (q.term, q.domain)]
@@ -221,7 +258,8 @@ def _read_delta(f: _Frame, delta: Mapping[str, Any]) -> tuple[Problem, dict[str,
     used = {n.value for t in new_terms for n in ir.iter_dag(t) if n.kind in (ir.SYM, ir.BSYM)}
     declared = dict(delta.get("symbols") or {})
     undeclared = f.undeclared
-    same_symbols = used <= f.names and not declared and not (
+    # a changed default_min changes the range of every symbol declared without a min or not at all
+    same_symbols = used <= f.names and not declared and d.options.default_min == f.options.default_min and not (
         undeclared and any(n.value in undeclared for c in d.asserts if c.term is not None
                            for n in ir.iter_dag(c.term) if n.kind in (ir.SYM, ir.BSYM)))
     return d, declared, same_symbols
@@ -277,6 +315,7 @@ def derived_key(key: str, d: Problem, declared: Mapping[str, Any]) -> str:
 def _context_document(problem: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(problem, Mapping):
         raise InvalidProblemError("a context must be a JSON object", where="$")
+    api.check_document(problem)  # as the stateless edge: lone surrogates, huge integers, deep nesting
     bad = sorted(set(problem) & {"queries", "exprs"})
     if bad and problem.get(bad[0]):
         raise InvalidProblemError(f"a context holds no {bad[0]}: send them with each question", where=bad[0])
@@ -294,6 +333,7 @@ def _parse_delta(f: _Frame, delta: Mapping[str, Any]) -> Problem:
     """Only the delta's text is parsed; ids and options are those of the merged document."""
     if not isinstance(delta, Mapping):
         raise InvalidProblemError("a delta must be a JSON object", where="$")
+    api.check_document(delta)  # every delta (a question, an extension, the server's view) passes here
     unknown = sorted(set(delta) - DELTA_KEYS - {"context"})
     if unknown:
         raise InvalidProblemError(f"unknown field {unknown[0]!r} in a context's delta (expected symbols, "
@@ -317,19 +357,71 @@ def _parse_delta(f: _Frame, delta: Mapping[str, Any]) -> Problem:
     return d
 
 
-def _merged_document(doc: Mapping[str, Any], ctx: Problem, delta: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON of the extended context: reading it from scratch gives the same problem."""
-    out = dict(doc)
-    if delta.get("symbols"):
-        out["symbols"] = {**(doc.get("symbols") or {}), **delta["symbols"]}
+def _normal_delta(ctx: Problem, delta: Mapping[str, Any]) -> dict[str, Any]:
+    """A delta as the extension keeps it: only what it adds, string entries with the ids they
+    have in the merged document (so that merging needs no counting)."""
+    out: dict[str, Any] = {}
     for sec, prefix, n in (("asserts", "a", len(ctx.asserts)), ("guards", "g", len(ctx.guards))):
         if delta.get(sec):
-            out[sec] = list(doc.get(sec) or []) + _with_ids(list(delta[sec]), prefix, n)
-    if delta.get("inputs"):
-        out["inputs"] = delta["inputs"]
-    if delta.get("options"):
-        out["options"] = {**(doc.get("options") or {}), **delta["options"]}
+            out[sec] = _with_ids(list(delta[sec]), prefix, n)
+    for k in ("symbols", "inputs", "options"):
+        if delta.get(k):
+            out[k] = delta[k]
     return out
+
+
+def merge_documents(doc: Mapping[str, Any], deltas: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A context's document from its root's and its chain of (normalized, ``Context.delta``)
+    deltas, in one pass: each list is copied once however long the chain."""
+    out = dict(doc)
+    lists = {sec: list(doc.get(sec) or []) for sec in ("asserts", "guards")}
+    for d in deltas:
+        if d.get("symbols"):
+            out["symbols"] = {**(out.get("symbols") or {}), **d["symbols"]}
+        for sec, entries in lists.items():
+            entries.extend(d.get(sec) or ())
+        if d.get("inputs"):
+            out["inputs"] = d["inputs"]
+        if d.get("options"):
+            out["options"] = {**(out.get("options") or {}), **d["options"]}
+    for sec, entries in lists.items():
+        if entries or sec in out:
+            out[sec] = entries
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Doc:
+    """A context's document as a chain: the root's whole document, then each extension's delta.
+    An extension costs its delta (and the declarations and options it changes), never a copy of
+    the lists it extends; ``whole`` builds the document when one is needed (a worker without
+    the session, a stored checkpoint). ``symbols``/``options``: the merged declarations and
+    options, shared with the parent unless the delta changes them."""
+
+    parent: _Doc | None
+    part: Mapping[str, Any]
+    symbols: Mapping[str, Any]
+    options: Mapping[str, Any]
+
+    def extended(self, ctx: Problem, delta: Mapping[str, Any]) -> _Doc:
+        part = _normal_delta(ctx, delta)
+        symbols = {**self.symbols, **part["symbols"]} if "symbols" in part else self.symbols
+        options = {**self.options, **part["options"]} if "options" in part else self.options
+        return _Doc(self, part, symbols, options)
+
+    @cached_property
+    def nbytes(self) -> int:
+        """The JSON size of ``part`` (measured once)."""
+        return len(json.dumps(self.part, separators=(",", ":")))
+
+    def whole(self) -> dict[str, Any]:
+        chain: list[Mapping[str, Any]] = []
+        node: _Doc | None = self
+        while node is not None and node.parent is not None:
+            chain.append(node.part)
+            node = node.parent
+        assert node is not None
+        return merge_documents(node.part, chain[::-1])
 
 
 # ------------------------------------------------------------------ what a context learns
@@ -344,7 +436,58 @@ class _Solver:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+class _Table(dict):  # type: ignore[type-arg]
+    """A fact table (``Env.bounds``, ``excluded``, ``atoms``: term -> list) sharing its lists with
+    the table it was made from: an extension's facts cost a copy of the dict's slots (C speed),
+    not of every list. ``Env`` only grows a list through ``setdefault(k, []).append``, so
+    ``setdefault`` hands out a private copy of a shared list first; ``over`` marks every list
+    of its base shared again (the base may not append to what its child now reads)."""
+
+    __slots__ = ("_own",)
+
+    def __init__(self, base: Mapping[Any, Any] = ()) -> None:  # type: ignore[assignment]
+        super().__init__(base)
+        self._own: set[Any] = set()
+
+    @staticmethod
+    def over(base: dict[Any, Any]) -> _Table:
+        if isinstance(base, _Table):
+            base._own.clear()
+        else:  # a plain table (built whole): its lists are its own and stay so
+            return _Table({k: list(v) for k, v in base.items()})
+        return _Table(base)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        own = self._own
+        if key in own:
+            return dict.__getitem__(self, key)
+        own.add(key)
+        got = dict.get(self, key)
+        value = default if got is None else list(got)
+        dict.__setitem__(self, key, value)
+        return value
+
+
+@dataclass(frozen=True)
+class _Base:
+    """What an extension starts from (``_State``): an ancestor's facts and hints verdict, each
+    with the (asserts, guards) counts it covers, and the symbols (ranges) the verdict is for."""
+
+    facts: _Facts | None
+    n: tuple[int, int]
+    hints: bool | None
+    hints_n: tuple[int, int]
+    symbols: tuple[Symbol, ...]
+
+
 MEMO_LIMIT = 200_000  # rewritten terms and intervals one context's facts remember
+# What one context keeps of what it learns (caches: forgetting them changes no verdict): answers
+# to questions, verified models tried as witnesses first, and the literals of the family's z3
+# session, which only grows with every question (past this it is retired and built afresh).
+ANSWERS_KEPT = 4096
+MODELS_KEPT = 64
+SOLVER_LITERALS = 20_000
+SESSION_BYTES = 24 << 20
 
 
 class _Facts:
@@ -365,8 +508,8 @@ class _Facts:
         """These facts plus ``new`` conditions, over ``symbols``' ranges. The facts of a condition do
         not depend on the ranges (``Env.add``), so a copy serves an extension that adds symbols too."""
         base = self.env
-        env = Env(self.ranges_of(symbols), {k: list(v) for k, v in base.bounds.items()},
-                  {k: list(v) for k, v in base.excluded.items()}, {k: list(v) for k, v in base.atoms.items()})
+        env = Env(self.ranges_of(symbols), _Table.over(base.bounds), _Table.over(base.excluded),
+                  _Table.over(base.atoms), base._info)  # _info: a cache of each atom's analysis
         for c in new:
             env.add(c)
         return _Facts(env, self.conds.union(new))
@@ -389,38 +532,70 @@ class _Facts:
         return None
 
 
+def _weight(f: _Facts, n_symbols: int) -> int:
+    """Bytes, over-estimated: a table slot with its list ~200 (dict entry, list, tuples), a
+    remembered rewrite or interval ~300 (its key and value terms may be its alone)."""
+    e = f.env
+    return (4096 + 128 * n_symbols + 200 * (len(e.bounds) + len(e.excluded) + len(e.atoms) + len(f.conds))
+            + 300 * (len(f.rw.memo) + len(f.rw.iv)))
+
+
 def _conds(cs: Sequence[Constraint]) -> list[ir.Term]:
     return [c.term for c in cs if c.term is not None]
 
 
 class _State:
-    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session)."""
+    """The lazily built knowledge of one context (facts, satisfiability, answers, z3 session).
+
+    An extension starts from what its nearest ancestor had learned when it was made — facts,
+    whether the hints hold, the family's z3 session — each with the count of asserts and guards
+    it covers (``_Base``), and adds only its own. It holds those, never the ancestors: a chain of
+    extensions keeps one base per kind alive, not every ancestor's problem and knowledge, and
+    what a context knows never depends on whether its parent still lives (the answers of a
+    worker that holds many contexts and of one that holds few are the same)."""
 
     def __init__(self, problem: Problem, parent: _State | None = None) -> None:
         self.problem = problem
-        self.parent = parent
         self.solver: _Solver | None = None
         self._facts: _Facts | None = None
         self._sat: str | None = None
         self._by_hints: bool | None = None
         self.answers: dict[tuple[ir.Term, ir.Term], dict[str, Any]] = {}
         self.models: list[dict[str, Any]] = []
+        self._base_facts = self._base_hints = None if parent is None else parent._learned()
+        self._base_solver: _Solver | None = None if parent is None else (parent.solver or parent._base_solver)
 
     def child(self, problem: Problem) -> _State:
         return _State(problem, self)
 
+    def _learned(self) -> _Base:
+        """What a child made now starts from: this context's own knowledge where built, else the
+        base this context itself started from."""
+        n = len(self.problem.asserts), len(self.problem.guards)
+        return _Base(self._facts if self._facts is not None else (self._base_facts.facts if self._base_facts else None),
+                     n if self._facts is not None else (self._base_facts.n if self._base_facts else (0, 0)),
+                     self._by_hints if self._by_hints is not None else (
+                         self._base_hints.hints if self._base_hints else None),
+                     n if self._by_hints is not None else (self._base_hints.hints_n if self._base_hints else (0, 0)),
+                     self.problem.symbols if self._by_hints is not None or self._base_hints is None
+                     else self._base_hints.symbols)
+
+    def _since(self, n: tuple[int, int]) -> list[Constraint]:
+        p = self.problem
+        return [*p.asserts[n[0]:], *p.guards[n[1]:]]
+
     # -------------------------------------------------------------- facts
     def facts(self) -> _Facts:
         if self._facts is None:
-            p, par = self.problem, self.parent
-            if par is not None and par._facts is not None:  # the parent's facts, plus the delta's
-                n = len(par.problem.asserts), len(par.problem.guards)
-                self._facts = par._facts.extended(p.symbols, _conds((*p.asserts[n[0]:], *p.guards[n[1]:])))
+            p, base = self.problem, self._base_facts
+            if base is not None and base.facts is not None:  # the ancestor's facts, plus what came since
+                self._facts = base.facts.extended(p.symbols, _conds(self._since(base.n)))
             else:
-                env = Env(_Facts.ranges_of(p.symbols))
+                env = Env(_Facts.ranges_of(p.symbols), _Table(), _Table(), _Table())
                 for c in _conds((*p.asserts, *p.guards)):
                     env.add(c)
                 self._facts = _Facts(env, frozenset(_conds((*p.asserts, *p.guards))))
+            self._base_facts = None
         return self._facts
 
     def known_sat(self) -> bool:
@@ -431,26 +606,28 @@ class _State:
     def hints_hold(self) -> bool:
         """Whether the trace-time point satisfies every range, assert and guard (then: sat)."""
         if self._by_hints is None:
-            p, par = self.problem, self.parent
+            p, base = self.problem, self._base_hints
             hints = p.hints
             if hints is None or len(hints) != len(p.symbols):
                 self._by_hints = False
-            elif par is not None and par.problem.symbols == p.symbols and par._by_hints is not None:
-                n = len(par.problem.asserts), len(par.problem.guards)
-                self._by_hints = par._by_hints and all(
-                    c.term is None or holds(c.term, hints) for c in (*p.asserts[n[0]:], *p.guards[n[1]:]))
+            elif base is not None and base.symbols == p.symbols and base.hints is not None:
+                self._by_hints = base.hints and all(c.term is None or holds(c.term, hints)
+                                                    for c in self._since(base.hints_n))
             else:
                 self._by_hints = all(s.lo is None or s.lo <= hints[s.name] for s in p.symbols) and all(
                     s.hi is None or hints[s.name] <= s.hi for s in p.symbols) and all(
                     c.term is None or holds(c.term, hints) for c in (*p.asserts, *p.guards))
+            self._base_hints = None
         return self._by_hints
 
     def session(self, deadline: Deadline) -> tuple[_Solver, Session]:
         """The family's z3 session with this context's selectors as its base (built once)."""
+        if self.solver is not None and self.solver.session.size() > SOLVER_LITERALS:
+            self.solver = None  # it only grows: this context starts a fresh one (siblings keep theirs)
         if self.solver is None:
-            par = self.parent
-            if par is not None and par.solver is not None and par.solver.symbols == self.problem.symbols:
-                self.solver = par.solver
+            fam, self._base_solver = self._base_solver, None
+            if fam is not None and fam.symbols == self.problem.symbols and fam.session.size() <= SOLVER_LITERALS:
+                self.solver = fam
             else:
                 self.solver = _Solver(self.problem.symbols, Session(self.problem, deadline))
         sv = self.solver
@@ -513,9 +690,12 @@ class _State:
                            "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         else:
             res = {"status": SAT, "queries": rows}
+            if len(self.answers) > ANSWERS_KEPT:  # a cache: forgetting it changes no answer
+                self.answers.clear()
             for q, r in zip(merged.queries, rows):
                 if r is not None and ev._final({"queries": [r]}):
                     self.answers[(q.term, q.domain)] = {k: v for k, v in r.items() if k != "id"}
+        del self.models[:-MODELS_KEPT]  # witnesses to try first: the most recent ones
         return _evaluated(merged, key, res)
 
 
@@ -564,6 +744,12 @@ class FactsView:
     def key(self) -> str:
         return self.frame.key
 
+    def nbytes(self) -> int:
+        """An over-estimate of the memory this view holds, for a byte-bounded cache: its facts'
+        slots (lists it shares with the view it extends counted again) and what its rewriter
+        remembers. Grows while it answers: re-weigh it after use."""
+        return _weight(self.facts, len(self.frame.symbols))
+
     @staticmethod
     def build(payload: FactsPayload, parent: FactsView | None = None) -> Generator[bool, None, FactsView | None]:
         """The view a payload describes, built in steps: each ``yield`` says whether work was done
@@ -591,7 +777,7 @@ class FactsView:
             if f.symbols is pf.symbols:  # derived from the symbols alone: shared, not made again
                 f.__dict__.update({k: pf.__dict__[k] for k in ("names", "identity") if k in pf.__dict__})
             return FactsView(f, parent.facts.extended(f.symbols, conds), payload.sat)
-        env, k = Env(_Facts.ranges_of(f.symbols)), 0
+        env, k = Env(_Facts.ranges_of(f.symbols), _Table(), _Table(), _Table()), 0
         while k < len(conds):
             for c in conds[k:k + STEP]:
                 env.add(c)
@@ -667,4 +853,4 @@ def _evaluated(p: Problem, key: str, res: Result, names: Mapping[str, str] | Non
     return api.finish("evaluate", res, p, canon, cached=False, elapsed_ms=0)
 
 
-__all__ = ["Context", "FactsPayload", "FactsView", "derived_key"]
+__all__ = ["Context", "FactsPayload", "FactsView", "derived_key", "merge_documents"]

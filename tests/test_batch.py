@@ -309,3 +309,18 @@ def test_a_runner_that_cannot_be_pickled_runs_serialized_in_process(tmp_path: Pa
     buf = io.StringIO()
     assert run_batch(_args(str(tmp_path), "--op", "solve", "--jobs", "2"), lambda op, doc: run(op, doc), buf) == 0
     assert sorted(json.loads(x)["status"] for x in buf.getvalue().splitlines()) == ["sat", "unsat"]
+
+
+def test_a_dangling_symlink_in_a_folder_gets_an_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 22: named explicitly a dangling symlink got an error line; found in a folder it was
+    skipped silently (``is_file`` is false for it)."""
+    src = tmp_path / "in"
+    good = _write(src, "good.json", GOOD)
+    link = src / "gone.json"
+    link.symlink_to(tmp_path / "nowhere.json")
+    assert collect_inputs([str(src)]) == sorted([str(good), str(link)])
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(src), "--op", "solve", "--out", str(out), "--jobs", "1"]) == 2
+    rows = _by_input(_lines(out))
+    assert rows[str(good)]["status"] == "sat"
+    assert rows[str(link)]["error"]["code"] == "invalid_problem" and "no such file" in rows[str(link)]["error"]["message"]

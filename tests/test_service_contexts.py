@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from service_helpers import running_server
 
@@ -64,3 +65,38 @@ def test_unknown_context(url: str) -> None:
             c.run("evaluate", {"context": "0" * 64, "queries": ["s0 > 1"]})
         with pytest.raises(UnknownContext):
             c.context({"context": "f" * 64, "guards": ["s0 > 1"]})
+
+
+def test_contexts_refuse_what_the_stateless_route_refuses(url: str) -> None:
+    """issue 22.6 and its smaller items: a lone surrogate, a 100k-deep body and a 5,000-digit
+    integer get the stateless route's §5 error on the context routes too (one check, one decoder)."""
+    deep = b'{"context": "x", "guards": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    digits = b'{"symbols": {"s0": {"min": ' + b"7" * 5000 + b"}}, \"context\": \"x\"}"
+    surrogate = b'{"guards": [{"id": "\\udc00", "expr": "s0 >= 2"}]}'
+    with httpx.Client(base_url=url, timeout=60) as c:
+        for body, code in ((surrogate, "invalid_problem"), (deep, "too_large"), (digits, "too_large")):
+            stateless = c.post("/v1/solve", content=body.replace(b'"context": "x", ', b"")
+                               .replace(b', "context": "x"', b""))
+            assert stateless.status_code == 400 and stateless.json()["error"]["code"] == code
+            for path in ("/v1/contexts", "/v1/solve"):
+                r = c.post(path, content=body)
+                assert r.status_code == 400 and r.json()["error"]["code"] == code, (path, r.text[:200])
+        key = c.post("/v1/contexts", json=TRACE).json()["context"]
+        r = c.post("/v1/contexts", content=b'{"context": "%s", "guards": [{"id": "\\ud800", "expr": "s0 > 3"}]}'
+                   % key.encode())
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_problem"
+
+
+def test_a_batch_item_may_name_a_context(url: str) -> None:
+    """docs/problem-format.md §2: a ``/v1/batch`` item's problem ``{"context": KEY, ...delta}`` is
+    answered as the op's route answers that body (it was an "unknown field" error)."""
+    with Client(url) as c:
+        key = c.context(TRACE)
+        items = [("evaluate", {"context": key, "queries": ["s1 > 5", "Eq(Mod(s0, 8), 0)"]}),
+                 ("redundancy", {"context": key, "guards": ["s0 >= 16"]}),
+                 ("solve", {"context": "0" * 64}), ("solve", TRACE)]
+        got = c.batch(items)
+    assert [r["value"] for r in got[0]["queries"]] == ["depends", True]
+    assert got[1]["guards"][-1]["verdict"] == "redundant"
+    assert got[2]["error"]["code"] == "unknown_context"
+    assert got[3]["status"] == "sat"

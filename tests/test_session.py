@@ -11,7 +11,7 @@ from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidProblemError, prepare, run
+from solver import InvalidProblemError, TooLargeError, prepare, run
 from solver.ir.pyeval import holds
 from solver.session import Context
 from solver.syntax import document
@@ -174,3 +174,74 @@ def test_a_question_past_the_outer_limit_is_unknown_not_an_exception(monkeypatch
     monkeypatch.setattr(Deadline, "out_of_time", property(lambda self: True))
     res = ctx.run("evaluate", {"queries": ["s0*s1 >= 200"]})  # not decided by the facts: needs z3
     assert (res["status"], res.get("reason"), res["queries"][0]["value"]) == ("unknown", "timeout", "unknown")
+
+
+def test_a_later_integer_question_never_reuses_an_earlier_bound_literal() -> None:
+    """issue 22.1: the views of one z3 session each numbered their bound literals from zero, so a
+    later question's ``.o0`` was the earlier question's too, with its implication still asserted:
+    the range came out too narrow and "exact"."""
+    box = {"symbols": {"s0": {"min": -1, "max": 6, "hint": 2}, "s1": {"min": 0, "max": 8, "hint": 4}}}
+    ctx = Context(box)
+    ctx.run("evaluate", {"queries": ["CeilDiv(Mod(s0, 3), s1)"]})
+    q = "(Where(Ge(s1, s0), s0, s1) * (s1 % -3))"
+    got = ctx.run("evaluate", {"queries": [q]})["queries"][0]
+    assert (got["min"], got["max"], got["exact"]) == (-12, 2, True)
+    assert run("evaluate", {**box, "queries": [q]})["queries"][0] == got
+
+
+def test_a_deltas_default_min_reaches_the_symbols_the_context_never_declared() -> None:
+    """issue 22.2: the merged problem kept the context's ranges for symbols declared without a min
+    or not at all, so ``s1 >= 0`` was ``true`` where the merged document says ``depends``; an
+    extension made with the option answered one way in memory and the other re-read from its
+    document."""
+    box = {"symbols": {"s0": {"max": 9}}, "guards": ["s1 < 5"]}
+    d = {"queries": ["s1 >= 0", "s0 >= 0"], "options": {"default_min": None}}
+    want = [r["value"] for r in run("evaluate", {**box, **d})["queries"]]
+    assert want == ["depends", "depends"]
+    assert [r["value"] for r in Context(box).run("evaluate", d)["queries"]] == want
+    ext = Context(box).extend({"options": {"default_min": -3}, "guards": ["s0 < 8"]})
+    assert ext.problem.symbols == Context(ext.document).problem.symbols
+    q = {"queries": ["s1 >= -3", "s1 >= -2", "s0 >= -3"]}
+    got = [r["value"] for r in ext.run("evaluate", q)["queries"]]
+    assert got == [r["value"] for r in Context(ext.document).run("evaluate", q)["queries"]] == [True, "depends", True]
+
+
+def test_contexts_refuse_lone_surrogates_as_the_stateless_call_does() -> None:
+    """issue 22.6: ``solver.Context`` accepted a guard id ``"\\udc00"`` that ``solver.run`` refuses."""
+    bad = {"guards": [{"id": "\udc00", "expr": "s0 >= 2"}]}
+    with pytest.raises(InvalidProblemError, match="lone surrogate"):
+        run("solve", bad)
+    with pytest.raises(InvalidProblemError, match="lone surrogate"):
+        Context(bad)
+    for delta in (bad, {"queries": ["s0 >= 2\ud800"]}, {"symbols": {"s9": {"min": 10**5000}}}):
+        with pytest.raises((InvalidProblemError, TooLargeError)):
+            Context(TRACE).run("evaluate", delta)
+        with pytest.raises((InvalidProblemError, TooLargeError)):
+            Context(TRACE).extend({k: v for k, v in delta.items() if k != "queries"} or {"guards": ["s0 > 1\udc00"]})
+
+
+def test_an_extension_knows_the_same_whether_its_parent_lives_or_not() -> None:
+    """issue 22.5: an extension holds its delta and what its ancestors had learned when it was
+    made, never the ancestors: a long chain frees them, and the hints verdict still follows
+    every range a link changed."""
+    import gc
+    import weakref
+
+    ctx = Context({"symbols": {"s0": {"min": 2, "hint": 8}}, "guards": ["s0 >= 2"]})
+    assert ctx.run("evaluate", {"queries": ["s0 >= 1", "s0 * s0 >= 9"]})["queries"][0]["value"] is True
+    first = weakref.ref(ctx._state)
+    for i in range(200):
+        ctx = ctx.extend({"guards": [f"Ne(s0, {i + 100})"]})
+    gc.collect()
+    assert first() is None  # the root is not kept alive by its descendants
+    whole = merged({"symbols": {"s0": {"min": 2, "hint": 8}}, "guards": ["s0 >= 2"]},
+                   *({"guards": [f"Ne(s0, {i + 100})"]} for i in range(200)))
+    assert document.load_problem(ctx.document) == document.load_problem(whole)
+    assert [(c.id, c.term) for c in ctx.problem.guards] == [(c.id, c.term) for c in document.load_problem(whole).guards]
+    assert ctx.known_sat()
+    # a link that declares a symbol whose hint violates its range: the hints no longer prove sat
+    bad = ctx.extend({"symbols": {"s1": {"min": 5, "hint": 3}}}).extend({"guards": ["s1 >= 1"]})
+    assert not bad._state.hints_hold()
+    again = Context(bad.document).problem
+    assert again.symbols == bad.problem.symbols
+    assert [(c.id, c.term) for c in again.guards] == [(c.id, c.term) for c in bad.problem.guards]

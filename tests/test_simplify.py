@@ -322,3 +322,16 @@ def test_no_z3_where_a_point_of_the_slice_refutes() -> None:
     assert res["exprs"][0]["form"] == "Mod(u0, 4096)"
     assert r.checks == 0 and r._slice_sess is None
     assert simplify_op._tied_symbols(r.context) == {"u0": ("u0", "u1"), "u1": ("u0", "u1")}
+
+
+@pytest.mark.parametrize("problem", [
+    {"asserts": ["s0 < 0"], "exprs": ["s0 >= 100"]},
+    {"symbols": {"s0": {"hint": 3}}, "guards": ["s0 < 0"], "exprs": ["s0 + 1"]},
+])
+def test_asserts_contradicting_the_ranges_are_unsat_as_in_every_operation(problem: dict[str, Any]) -> None:
+    """issue 22.3: the sample points satisfied the asserts but not the ranges, and proved the
+    context satisfiable: ``sat`` with the form ``False`` "proved", where the other operations say
+    ``unsat``."""
+    res = run("simplify", problem)
+    assert res["status"] == run("solve", problem)["status"] == "unsat"
+    assert [r["proved"] for r in res["exprs"]] == [False]

@@ -88,7 +88,9 @@ def collect_inputs(paths: Iterable[str]) -> list[str]:
             add(root)
             continue
         try:
-            found = [p for p in root.rglob("*") if p.suffix in (".smt2", ".json") and p.is_file()]
+            # a dangling symlink is an input too: its error line says so, as when it is named
+            found = [p for p in root.rglob("*") if p.suffix in (".smt2", ".json")
+                     and (p.is_file() or (p.is_symlink() and not p.exists()))]
         except OSError:  # an unreadable folder: it becomes an input, and its error line says why
             add(root)
             continue

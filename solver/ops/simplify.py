@@ -598,7 +598,11 @@ class _Run:
 
     # -------------------------------------------------------------- the operation
     def run(self) -> dict[str, Any]:
-        status = SAT if self.values.points else None
+        # a sample point proves the context satisfiable only inside the ranges too: the sample
+        # checks the asserts and guards alone (``s0 < 0`` with ``s0 >= 0`` has points, no model)
+        ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
+        status = SAT if any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi) for n, lo, hi in ranges)
+                            for pt in self.values.points) else None
         if status is None:
             out = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             status = out.status

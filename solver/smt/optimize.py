@@ -67,14 +67,25 @@ class Session:
             if c.term is not None:
                 self.ids.setdefault(self.ch.selector(c.term), c.id)
         self.base = list(self.ids)
-        self._n = 0
+        # one numbering per z3 solver, not per Session object: a copy of this session over the
+        # same checker (a context's view, ``solver.session``) draws from it too. A name drawn
+        # twice would be one z3 constant, and the new ``b -> e`` would join the still asserted
+        # ``b -> e_old``: the literal would assume both bounds (an "exact" range too narrow).
+        self._names = [0]  # a list, so that copies share it
 
     def lit(self, e: z3.BoolRef) -> z3.BoolRef:
-        """A fresh assumption literal ``b`` with ``b -> e`` asserted."""
-        b = z3.Bool(f".o{self._n}", self.ch.ctx)
-        self._n += 1
+        """A fresh assumption literal ``b`` with ``b -> e`` asserted (never a name used before
+        on this solver: the implications of earlier literals stay asserted)."""
+        n = self._names[0]
+        self._names[0] = n + 1
+        b = z3.Bool(f".o{n}", self.ch.ctx)
         self.ch.solver.add(z3.Implies(b, e))
         return b
+
+    def size(self) -> int:
+        """Literals this solver holds (selectors of every term it was asked about, and the bound
+        literals): it only grows, so a long-lived owner retires it past a limit."""
+        return len(self.ch._lits) + self._names[0]
 
     def check(self, handles: Sequence[int] = (), lits: Sequence[z3.BoolRef] = (), *,
               budget: int | None = None) -> Outcome:

@@ -1,0 +1,65 @@
+"""The server's context store (``service.contexts``): byte-bounded LRUs, extensions stored as
+(parent key, delta) with checkpoints, documents rebuilt from the chain (issue 22.5)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from service import contexts as cx
+from service.settings import Settings
+from solver import Context
+
+
+def test_byte_lru_evicts_by_bytes_and_count() -> None:
+    lru: cx.ByteLRU[str, str] = cx.ByteLRU(100, max_items=3)
+    lru.put("a", "A", 40)
+    lru.put("b", "B", 40)
+    assert lru.get("a") == "A"  # now b is the least recent
+    lru.put("c", "C", 40)
+    assert "b" not in lru and "a" in lru and lru.total == 80
+    lru.put("huge", "H", 101)  # heavier than the whole bound: not kept
+    assert "huge" not in lru
+    lru.put("d", "D", 1)
+    lru.put("e", "E", 1)
+    assert len(lru) == 3 and "a" not in lru  # the count bound
+    lru.reweigh("e", 100)  # grown while in use: the others make room
+    assert list(lru._items) == ["e"] and lru.total == 100
+
+
+def test_checkpoints_grow_geometrically() -> None:
+    root = cx._whole({"guards": ["s0 >= 2"] * 10})
+    entry, wholes = root, 0
+    for i in range(5000):
+        if entry.wants_whole(40):
+            entry, wholes = cx._whole({"guards": ["x" * 30] * (i + 1)}), wholes + 1
+        else:
+            entry = entry.child("k", {"guards": [{"id": f"g{i}", "expr": "s0 >= 3"}]})
+        assert entry.depth < cx.CHECKPOINT_DEPTH
+    assert 5000 // cx.CHECKPOINT_DEPTH <= wholes <= 5000 // cx.CHECKPOINT_DEPTH + 8
+
+
+def test_a_chain_rebuilds_the_extensions_document_and_a_lost_link_is_unknown() -> None:
+    ctx = Context({"symbols": {"s0": {"min": 2}}, "guards": ["s0 >= 2"]})
+    svc = cx.ContextService(Settings(workers=1))
+
+    async def go() -> None:
+        await svc._put(ctx.key, cx._whole(ctx.document))
+        key, entry, c = ctx.key, svc.store.peek(ctx.key), ctx
+        keys = []
+        for i in range(20):
+            c = c.extend({"guards": [f"Ne(s0, {i + 10})"], **({"symbols": {"s1": {"max": 5}}} if i == 3 else {})})
+            assert entry is not None and c.delta is not None
+            await svc._put(c.key, entry.child(key, c.delta))
+            key, entry = c.key, svc.store.peek(c.key)
+            keys.append(key)
+        assert await svc.document(key) == c.document
+        assert Context(json.loads(json.dumps(c.document))).problem.symbols == c.problem.symbols
+        svc.store.pop(keys[10])  # a link evicted: the keys after it are unknown, the ones before are not
+        assert await svc.document(key) is None
+        assert await svc.document(keys[9]) is not None
+
+    try:
+        asyncio.run(go())
+    finally:
+        asyncio.run(svc.close())
