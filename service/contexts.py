@@ -32,12 +32,12 @@ import contextlib
 import hashlib
 import json
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request, Response
 
 from solver.errors import InvalidProblemError
@@ -105,57 +105,52 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+def _weight(hit: tuple[Any, int]) -> int:
+    return hit[1]
+
+
 class ByteLRU(Generic[K, V]):
-    """An LRU bounded by the bytes its entries say they weigh (and optionally by count). An entry
-    heavier than the whole bound is not kept."""
+    """cachetools' LRU bounded by the bytes each entry is said to weigh, and optionally by count.
+    An entry heavier than the whole bound is not kept."""
 
     def __init__(self, max_bytes: int, max_items: int | None = None) -> None:
-        self.max_bytes, self.max_items = max_bytes, max_items
-        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
-        self.total = 0
+        self.max_items = max_items
+        self._lru: LRUCache[K, tuple[V, int]] = LRUCache(max_bytes, getsizeof=_weight)
+
+    @property
+    def total(self) -> int:
+        return int(self._lru.currsize)
 
     def __contains__(self, key: K) -> bool:
-        return key in self._items
+        return key in self._lru
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._lru)
 
-    def peek(self, key: K) -> V | None:
-        hit = self._items.get(key)
-        return None if hit is None else hit[0]
+    def keys(self) -> list[K]:
+        """Least recently used first."""
+        return list(self._lru.keys())
 
     def get(self, key: K) -> V | None:
-        hit = self._items.get(key)
-        if hit is None:
-            return None
-        self._items.move_to_end(key)
-        return hit[0]
+        hit = self._lru.get(key)
+        return None if hit is None else hit[0]
 
     def put(self, key: K, value: V, nbytes: int) -> None:
-        self.pop(key)
-        if nbytes > self.max_bytes:
+        self._lru.pop(key, None)
+        if nbytes > self._lru.maxsize:
             return
-        self._items[key] = (value, nbytes)
-        self.total += nbytes
-        self._trim()
+        self._lru[key] = (value, nbytes)
+        while self.max_items is not None and len(self._lru) > self.max_items:
+            self._lru.popitem()
 
     def reweigh(self, key: K, nbytes: int) -> None:
-        hit = self._items.get(key)
+        hit = self._lru.get(key)
         if hit is not None:
             self.put(key, hit[0], nbytes)
 
     def pop(self, key: K) -> V | None:
-        hit = self._items.pop(key, None)
-        if hit is None:
-            return None
-        self.total -= hit[1]
-        return hit[0]
-
-    def _trim(self) -> None:
-        while self._items and (self.total > self.max_bytes
-                               or (self.max_items is not None and len(self._items) > self.max_items)):
-            _, (_, n) = self._items.popitem(last=False)
-            self.total -= n
+        hit = self._lru.pop(key, None)
+        return None if hit is None else hit[0]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ def test_byte_lru_evicts_by_bytes_and_count() -> None:
     lru.put("e", "E", 1)
     assert len(lru) == 3 and "a" not in lru  # the count bound
     lru.reweigh("e", 100)  # grown while in use: the others make room
-    assert list(lru._items) == ["e"] and lru.total == 100
+    assert lru.keys() == ["e"] and lru.total == 100
 
 
 def test_checkpoints_grow_geometrically() -> None:
@@ -45,13 +45,13 @@ def test_a_chain_rebuilds_the_extensions_document_and_a_lost_link_is_unknown() -
 
     async def go() -> None:
         await svc._put(ctx.key, cx._whole(ctx.document))
-        key, entry, c = ctx.key, svc.store.peek(ctx.key), ctx
+        key, entry, c = ctx.key, svc.store.get(ctx.key), ctx
         keys = []
         for i in range(20):
             c = c.extend({"guards": [f"Ne(s0, {i + 10})"], **({"symbols": {"s1": {"max": 5}}} if i == 3 else {})})
             assert entry is not None and c.delta is not None
             await svc._put(c.key, entry.child(key, c.delta))
-            key, entry = c.key, svc.store.peek(c.key)
+            key, entry = c.key, svc.store.get(c.key)
             keys.append(key)
         assert await svc.document(key) == c.document
         assert Context(json.loads(json.dumps(c.document))).problem.symbols == c.problem.symbols
