@@ -52,7 +52,6 @@ MAX_TEXT_DEPTH = 64  # nesting of a problem document (docs/problem-format.md §1
 # past 20 digits: int64-sized constants are always fine) a non-linear problem is ``too_large``.
 NONLINEAR_DIGITS_X_DEGREE = 650
 ALWAYS_OK_DIGITS = 20
-_MAX_INT_BITS = int(ir.MAX_INT_DIGITS * 3.33)
 
 
 def check_document(doc: Any, where: str = "") -> None:
@@ -70,7 +69,7 @@ def check_document(doc: Any, where: str = "") -> None:
             raise TooLargeError(f"the document is nested more than {MAX_TEXT_DEPTH} levels deep", where=path or "$")
         if isinstance(node, str):
             _check_str(node, path or "$")
-        elif isinstance(node, int) and node.bit_length() > _MAX_INT_BITS:
+        elif isinstance(node, int) and ir.too_many_digits(node):
             raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=_printable(path or "$"))
         elif isinstance(node, Mapping):
             for k, v in node.items():

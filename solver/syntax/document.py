@@ -75,7 +75,7 @@ def _int_or_null(v: Any, where: str, *, allow_null: bool = True) -> int | None:
     if isinstance(v, bool) or not isinstance(v, int):
         raise InvalidProblemError(f"expected an integer{' or null' if allow_null else ''}, got {v!r}"[:200],
                                   where=where)
-    if v.bit_length() > ir.MAX_INT_DIGITS * 3.33:
+    if ir.too_many_digits(v):
         raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=where)
     return v
 
