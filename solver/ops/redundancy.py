@@ -51,7 +51,7 @@ from solver.ops.operation import Audit, Back, Operation, Result
 from solver.reason import equalities, facts, periodic, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, units
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline, OutOfTime, Outcome, units
 from solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -159,6 +159,40 @@ class _Run:
 
     # -------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
+        """The answer; past the wall-clock deadline (``OutOfTime``) the sound partial one: every
+        verdict reached so far kept, the rest ``unknown`` (kept in ``minimal``), ``incomplete``.
+        Sound because a verdict never depends on a later step: ``always_true`` and ``required``
+        hold whatever is dropped later, and each ``redundant`` guard is implied by the guards
+        kept when it was dropped, all of them dropped later (implied in turn) or kept."""
+        self.status = UNKNOWN
+        self.phase = "cheap"
+        try:
+            return self.report(self._run())
+        except OutOfTime:
+            return self.partial()
+
+    def partial(self) -> dict[str, Any]:
+        if self.phase == "unsat":
+            live = self._unsat_live
+            for i in live:
+                if self.verdict[i] is None:
+                    self.verdict[i] = UNKNOWN
+            self.minimal_unsat = {i for i in live if self.verdict[i] != ALWAYS_TRUE}
+            for i in live:
+                self.implied[i] = []
+        else:
+            for i in range(len(self.guards)):
+                if self.rep[i] == i and self.verdict[i] is None:
+                    self.verdict[i] = UNKNOWN
+            if self.phase == "greedy":
+                self.fix_implied()
+        res = self.report(self.status)
+        if self.status == UNKNOWN:
+            res["reason"] = "timeout"
+        res["incomplete"] = True
+        return res
+
+    def _run(self) -> str:
         g = self.guards
         asserts = [c.term for c in self.p.asserts if c.term is not None]
         facts = cheap.Facts.from_problem(self.p)
@@ -197,12 +231,15 @@ class _Run:
                 status = out.status
                 if status == SAT:
                     self.learn(out.model)
+        self.status = status
         if status == UNSAT:
+            self.phase, self._unsat_live = "unsat", live
             self.unsat_minimize(live)
         else:
+            self.phase = "always_true"
             self.always_true(live)
             self.greedy(live)
-        return self.report(status)
+        return status
 
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
@@ -250,12 +287,17 @@ class _Run:
                             dict[str, frozenset[int]]] | None = None
         self._eq_builds = 0
         self.removed_core: dict[int, list[int]] = {}
+        self.phase = "greedy"
         order = self.removal_order(keep)
         retry = [i for k, i in enumerate(order) if self.decide(i, self.first_budget(len(order) - k)) == UNKNOWN]
         # a second chance for the checks that ran out of their first budget: the kept set only
         # shrank since, so earlier ``required`` verdicts still hold and each removal is justified
         for k, i in enumerate(retry):
             self.decide(i, self.budget(len(retry) - k), last=True)
+        self.fix_implied()
+
+    def fix_implied(self) -> None:
+        """Each dropped guard's ``implied_by`` in terms of the guards kept at the end."""
         # implied_by: a guard named in a removal proof but dropped later is replaced by what implied
         # it (its own proof used guards kept at its removal, i.e. dropped later still or kept at the end)
         kept = self.kept
