@@ -89,12 +89,18 @@ def test_value_range_is_exact_on_the_range(t: Term, lo: int, width: int, shift: 
 
 
 @settings(max_examples=300, deadline=None)
-@given(chains(), chains(), st.sampled_from(["le", "eq", "ne", "lt"]), st.integers(-30, 30), st.integers(0, 50))
-def test_the_rewriter_keeps_every_comparison_of_chains(a: Term, b: Term, op: str, lo: int, width: int) -> None:
+@given(chains(), chains(), st.sampled_from(["le", "eq", "ne", "lt"]), st.integers(-30, 30), st.integers(0, 50),
+       st.booleans())
+def test_the_rewriter_keeps_every_comparison_of_chains(a: Term, b: Term, op: str, lo: int, width: int,
+                                                        collapse: bool) -> None:
     mk = {"le": ir.mk_le, "eq": ir.mk_eq, "ne": ir.mk_ne, "lt": ir.mk_lt}[op]
     g = mk(a, b)
-    rw = rewrite.Rewriter(facts.facts_env({"x": (lo, lo + width)}, []))
-    r = rw.rewrite(g)
+    old = rewrite.COLLAPSE
+    rewrite.COLLAPSE = collapse
+    try:
+        r = rewrite.Rewriter(facts.facts_env({"x": (lo, lo + width)}, [])).rewrite(g)
+    finally:
+        rewrite.COLLAPSE = old
     for v in range(lo, lo + width + 1):
         assert evaluate(r, {"x": v}) == evaluate(g, {"x": v}), (v, g, r)
 
@@ -107,13 +113,15 @@ def test_the_rewriter_keeps_every_comparison_of_chains(a: Term, b: Term, op: str
     ("x - Mod(x, 7)", "7*(x//7)"),
     ("((x - Mod(x, 4))//4 + Mod((x - Mod(x, 4))//4 + 1, 2))//2", "x//8"),
 ])
-def test_the_spellings_of_one_quantity_get_one_term(text: str, same: str) -> None:
+def test_the_spellings_of_one_quantity_get_one_term(text: str, same: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rewrite, "COLLAPSE", True)
     rw = rewrite.Rewriter(facts.facts_env({"x": (None, None)}, []))
     assert rw.rewrite(parse_sympy(text).term) is rw.rewrite(parse_sympy(same).term)
 
 
-def test_products_of_collapsed_chains_cancel() -> None:
+def test_products_of_collapsed_chains_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
     """A product divided by one of its factors, spelled another way: the other factor."""
+    monkeypatch.setattr(rewrite, "COLLAPSE", True)
     env = facts.facts_env({"x": (16, 1024), "y": (16, 1024)}, [])
     rw = rewrite.Rewriter(env)
     p = "((x//4 + Mod(x//4 + 1, 2) - 1)//2 + 1)*((y - Mod(y, 4))//8 + 1)"

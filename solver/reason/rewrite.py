@@ -260,8 +260,6 @@ class Rewriter:
                 return ir.TRUE if le else ir.FALSE
             if r.kind == ir.EQ and not zero:
                 return ir.FALSE
-            if r.kind == ir.EQ and not le ^ gt and not gt and zero:
-                pass
         c = quasilinear.collapse(e) if LINEARIZE else None
         if c is None:
             return r
