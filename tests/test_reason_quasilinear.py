@@ -128,3 +128,25 @@ def test_products_of_collapsed_chains_cancel(monkeypatch: pytest.MonkeyPatch) ->
     t = parse_sympy(f"({p})//((x - Mod(x, 4))//8 + 1)").term
     assert rw.rewrite(t) is rw.rewrite(parse_sympy("y//8 + 1").term)
     assert rw.rewrite(parse_sympy(f"Eq(Mod({p}, (x - Mod(x, 4))//8 + 1), 0)").term) is ir.TRUE
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(chains(), st.sampled_from(["le", "eq", "ne", "lt"]), st.integers(-6, 6)), min_size=1,
+                max_size=4),
+       st.integers(-40, 40), st.integers(0, 70), st.booleans())
+def test_implied_agrees_with_brute_force(atoms: list[tuple[Term, str, int]], lo: int, width: int,
+                                         bounded: bool) -> None:
+    mk = {"le": ir.mk_le, "eq": ir.mk_eq, "ne": ir.mk_ne, "lt": ir.mk_lt}
+    conds = [mk[op](t, ir.mk_int(k)) for t, op, k in atoms]
+    *fs, goal = conds
+    hi = lo + width if bounded else None
+    got = quasilinear.implied(goal, fs, lo, hi)
+    if got is None:
+        return
+    top = lo + width if bounded else lo + 400
+    points = [v for v in range(lo, top + 1) if all(evaluate(f, {"x": v}) for f in fs)]
+    fails = [v for v in points if not evaluate(goal, {"x": v})]
+    if got:
+        assert not fails, (fails[:3], goal, fs)
+    elif bounded:
+        assert fails, (goal, fs)

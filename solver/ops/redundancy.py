@@ -48,7 +48,7 @@ from typing import Any
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ops.operation import Audit, Back, Operation, Result
-from solver.reason import equalities, facts, periodic, rewrite
+from solver.reason import equalities, facts, periodic, quasilinear, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
 from solver.smt.checker import SAT, UNSAT, Checker, Deadline, OutOfTime, Outcome, units
@@ -69,6 +69,8 @@ SCOPED_MIN_GUARDS = 200  # below this a problem's checks all go to the increment
 SCOPED_MAX = 48  # larger full checks go to the incremental solver (building a fresh one costs more)
 PERIODIC_CASES = 64  # residue cases a check may split into when each case is settled by rewriting
 PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 call
+QUASILINEAR = True  # one-symbol guards decided residue by residue against the kept guards over that symbol
+QUASILINEAR_WITNESSES = 4  # counterexample points (closest to the hint, one per residue class) tried
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -95,8 +97,8 @@ class _Run:
         self.implied: list[list[int]] = [[] for _ in range(n)]
         self.rep = list(range(n))
         self.avoided = 0
-        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "periodic": 0,
-                       "z3": 0}
+        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
+                       "periodic": 0, "z3": 0}
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
@@ -253,6 +255,11 @@ class _Run:
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
+            if self.by_quasilinear(i, None) is not None:
+                self.verdict[i] = ALWAYS_TRUE
+                self.levers["quasilinear"] += 1
+                self.avoided += 1
+                continue
             if self.deadline.remaining() < floor:
                 continue
             out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(pending) - k))
@@ -327,6 +334,11 @@ class _Run:
             self.levers["equalities"] += 1
             self.avoided += 1
             return self.drop(i, by_eqs)
+        by_chain = self.by_quasilinear(i, self.kept)
+        if by_chain is not None or self.verdict[i] == REQUIRED:
+            self.levers["quasilinear"] += 1
+            self.avoided += 1
+            return REQUIRED if by_chain is None else self.drop(i, by_chain)
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
             self.verdict[i] = UNKNOWN
             return UNKNOWN
@@ -379,6 +391,31 @@ class _Run:
             return REQUIRED
         self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
         return UNKNOWN
+
+    def by_quasilinear(self, i: int, kept: set[int] | None) -> list[int] | None:
+        """A guard over one symbol ``x`` implied by the asserts and the kept guards over ``x``
+        alone (``kept`` None: by the asserts alone), decided exactly residue class by residue
+        class (``reason.quasilinear.implied``). Returns those guards, or None."""
+        if not QUASILINEAR or len(self.syms[i]) != 1:
+            return None
+        x = next(iter(self.syms[i]))
+        near = [] if kept is None else [j for j in sorted(kept) if j != i and self.syms[j] == self.syms[i]]
+        facts = [t for t in self.can_asserts if ir.symbols_of(t) <= {x}]
+        facts += [self.can[j] for j in near]  # type: ignore[misc]
+        lo, hi = self.base_env.ranges.get(x, (None, None))
+        hints = self.p.hints
+        want = QUASILINEAR_WITNESSES if kept is not None and hints else 0
+        got = quasilinear.counterexamples(self.can[i], facts, lo, hi,  # type: ignore[arg-type]
+                                          None if not hints else hints.get(x), want)
+        if got is None:
+            return None
+        points, found = got
+        if not found:
+            return near
+        for v in points:  # the other symbols at their hints: Python decides whether it refutes g
+            if hints and self.required_at(i, {**hints, x: v}):
+                break
+        return None
 
     def by_equalities(self, i: int) -> list[int] | None:
         """Union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``equalities``), then decide.

@@ -214,3 +214,147 @@ def value_range(t: Term, lo: int | None, hi: int | None) -> tuple[bool, bool, bo
         if le and gt and zero:
             break
     return le, gt, zero
+
+
+MAX_CASES = 4096  # residue classes one implication check may walk (times its atoms)
+_Atom = tuple[str, Term]  # ("le" | "eq" | "ne" | "gt", e): e <= 0, e == 0, e != 0, e > 0
+
+
+def _atoms(t: Term, positive: bool, out: list[_Atom]) -> bool:
+    """The conjunction ``t`` (or its negation when not ``positive``) as atoms over ``e``; False
+    when it is not a conjunction of comparisons (a disjunction, a boolean symbol)."""
+    k = t.kind
+    if k == ir.NOT:
+        return _atoms(t.args[0], not positive, out)
+    if k == ir.AND and positive:
+        return all(_atoms(a, True, out) for a in t.args)
+    if k == ir.OR and not positive:
+        return all(_atoms(a, False, out) for a in t.args)
+    if k == ir.LE:
+        out.append(("le" if positive else "gt", t.args[0]))
+        return True
+    if k == ir.EQ:
+        out.append(("eq" if positive else "ne", t.args[0]))
+        return True
+    if k == ir.BCONST:
+        if bool(t.value) != positive:
+            out.append(("ne", ir.ZERO))  # never holds
+        return True
+    return False
+
+
+def implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None) -> bool | None:
+    """Whether ``facts`` imply ``goal`` on ``[lo, hi]`` (see ``counterexamples``)."""
+    got = counterexamples(goal, facts, lo, hi, None, 0)
+    return None if got is None else not got[1]
+
+
+def counterexamples(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near: int | None,
+                    want: int) -> tuple[list[int], bool] | None:
+    """``(points, found)``: whether some ``x`` in ``[lo, hi]`` satisfies the ``facts`` and not the
+    ``goal``, and up to ``want`` such points, one per residue class, each the closest of its class
+    to ``near`` (a hint). None when the terms are not quasi-linear chains of one symbol."""
+    got = _implied(goal, facts, lo, hi, near, want)
+    return got
+
+
+def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near: int | None,
+             want: int) -> tuple[list[int], bool] | None:
+    """Whether the conjunction of ``facts`` implies ``goal`` for every ``x`` in ``[lo, hi]``, all
+    of them over the one symbol ``x`` (comparisons of quasi-linear chains): exact, residue class
+    by residue class of the common period, where each atom is a linear condition on ``q``
+    (``x = L*q + r``). None when some term is not such a chain or the walk would be too long."""
+    atoms: list[_Atom] = []
+    if not all(_atoms(f, True, atoms) for f in facts):
+        return None
+    neg: list[_Atom] = []
+    if not _atoms(goal, False, neg):  # ~goal must be one conjunction
+        return None
+    atoms += neg
+    parts: list[tuple[str, int, int, tuple[int, ...]]] = []  # (rel, P, s, table)
+    period = 1
+    sym = None
+    for rel, e in atoms:
+        if e.kind == ir.CONST:
+            v = e.value
+            if not {"le": v <= 0, "eq": v == 0, "ne": v != 0, "gt": v > 0}[rel]:
+                return [], False  # the facts and ~goal have no common point at all
+            continue
+        sh = shape(e)
+        if sh is None or (sym is not None and sh[0] != sym):
+            return None
+        sym = sh[0]
+        parts.append((rel, sh[1], sh[2], table(e, sh)))
+        period = period * sh[1] // math.gcd(period, sh[1])
+        if period * len(atoms) > MAX_CASES * 4 or period > MAX_CASES:
+            return None
+    points: list[int] = []
+    found = False
+    for r in range(period):
+        qlo = None if lo is None else -((r - lo) // period)
+        qhi = None if hi is None else (hi - r) // period
+        out: set[int] = set()
+        empty = False
+        for rel, p, s, tab in parts:
+            a = s * (period // p)  # the atom is a*q + b (rel) 0 on this residue class
+            b = s * (r // p) + tab[r % p]
+            if a == 0:
+                if not {"le": b <= 0, "eq": b == 0, "ne": b != 0, "gt": b > 0}[rel]:
+                    empty = True
+                    break
+                continue
+            if rel == "ne":
+                if b % a == 0:
+                    out.add(-b // a)
+                continue
+            if rel == "eq":
+                if b % a:
+                    empty = True
+                    break
+                v = -b // a
+                qlo = v if qlo is None else max(qlo, v)
+                qhi = v if qhi is None else min(qhi, v)
+            else:  # le: a*q <= -b; gt: a*q >= 1 - b (dividing by a < 0 turns the inequality)
+                bound = -b if rel == "le" else 1 - b
+                if (rel == "le") == (a > 0):  # q <= floor(bound / a)
+                    v = bound // a
+                    qhi = v if qhi is None else min(qhi, v)
+                else:  # q >= ceil(bound / a)
+                    v = _ceil_div(bound, a)
+                    qlo = v if qlo is None else max(qlo, v)
+            if qlo is not None and qhi is not None and qlo > qhi:
+                empty = True
+                break
+        if empty:
+            continue
+        if qlo is not None and qhi is not None and qhi - qlo + 1 <= sum(1 for v in out if qlo <= v <= qhi):
+            continue  # every point of the class is excluded
+        found = True  # a point of the facts where the goal fails (an unbounded stretch of q
+        # always has one: the exclusions are finitely many)
+        if len(points) < want:
+            q = _closest(qlo, qhi, out, None if near is None else (near - r) // period)
+            if q is not None:
+                points.append(period * q + r)
+        elif want == 0:
+            break
+    if near is not None:
+        points.sort(key=lambda v: (abs(v - near), v))
+    return points, found
+
+
+def _closest(qlo: int | None, qhi: int | None, out: set[int], target: int | None) -> int | None:
+    """The ``q`` in ``[qlo, qhi]`` outside ``out`` closest to ``target`` (or to the bounds)."""
+    t = target if target is not None else qlo if qlo is not None else qhi if qhi is not None else 0
+    if qlo is not None:
+        t = max(t, qlo)
+    if qhi is not None:
+        t = min(t, qhi)
+    for d in range(len(out) + 1):
+        for q in (t - d, t + d):
+            if (qlo is None or q >= qlo) and (qhi is None or q <= qhi) and q not in out:
+                return q
+    return None
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
