@@ -28,8 +28,15 @@ from solver import run
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus"
 QUICK = ["vit_patchify_compile", "reshape_zoo_export", "unet_export", "wav2vec2_compile"]
 HEAVY = ["swin_compile", "swin_export"]
-# the largest real sets (issue 25): the Swin class at 3 and 4 stages, captured for it
-HEAVIEST = sorted(p.stem for p in (CORPUS / "torch").glob("swin*_s[34]_*.json"))
+# the largest real sets (issue 25): the three with the most guards in the tuning corpus
+
+
+def _guards(path: Path) -> int:
+    return len(json.loads(path.read_text()).get("guards", ()))
+
+
+HEAVIEST = sorted([p.stem for p in sorted((CORPUS / "torch").glob("*.json"), key=_guards, reverse=True)
+                   if p.name != "MANIFEST.json"][:3])
 OPS = ("redundancy", "shrink", "solve")
 SYNTHETIC_GUARDS = 220  # a slice of synthetic_500: past the scoped-solver threshold, many budget-bound checks
 HOGS = 2  # as many busy processes as the machine has cores (CI: 2): a loaded machine, not a stalled one
