@@ -105,3 +105,28 @@ def test_a_small_effort_gives_unknowns_not_a_partial_answer() -> None:
     res = api.run("redundancy", {**doc, "options": {"effort": 1}})
     assert "incomplete" not in res
     assert api.is_final("redundancy", res) == all(g["verdict"] != "unknown" for g in res["guards"])
+
+
+class _ShrinkStops(Deadline):
+    """The wall clock 'passes' at the first time check after the start model is known."""
+
+    def __init__(self) -> None:
+        super().__init__(60_000, budget_units=DEFAULT_EFFORT)
+
+    def ensure_time(self) -> None:
+        raise OutOfTime
+
+
+def test_shrink_past_the_deadline_answers_its_valid_start_model_not_unknown() -> None:
+    """A hard objective (the Python search cannot exhaust it): the deadline after the start
+    model is known answers that model, ``optimal: false``, ``incomplete``."""
+    from solver.ops.selfcheck import violations
+    from solver.ops.shrink import shrink
+    v = (100003 * 99991 * 7 + 100003) % 1000003
+    doc = {"symbols": {"a": {"min": 1, "hint": 100003}, "b": {"min": 1, "hint": 99991}},
+           "guards": [f"Eq(Mod(7*a*b + a, 1000003), {v})"]}
+    p = canonicalize(load_problem(doc)).problem
+    res = shrink(p, _ShrinkStops())
+    assert res["status"] == "sat" and res["optimal"] is False and res["incomplete"] is True
+    assert not violations(p, res["model"])
+    assert not api.is_final("shrink", res)
