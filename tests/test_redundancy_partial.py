@@ -75,7 +75,7 @@ def test_a_deadline_at_any_step_keeps_every_verdict_reached(swin: tuple[Any, dic
 
 
 def test_partial_answers_grow_with_the_time_given(swin: tuple[Any, dict[str, Any]]) -> None:
-    p, full = swin
+    p, _ = swin
     counts = [sum(g["verdict"] != "unknown" for g in _Run(p, _StopsAfter(k)).run()["guards"])
               for k in (2, 20, 200)]
     assert counts == sorted(counts)

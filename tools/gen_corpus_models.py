@@ -309,8 +309,9 @@ def swin_cfg(v2: bool, depths: int, window: int, patch: int, hw: Sizes) -> tuple
     1, 2, 4, 8): pad to a window multiple, shifted windows, patch merging (pad to even, halve) stage
     after stage. Small on purpose: a capture is a full compile."""
     from transformers import SwinConfig, SwinModel, Swinv2Config, Swinv2Model
-    kw: dict[str, Any] = dict(image_size=32, patch_size=patch, num_channels=3, embed_dim=8, depths=[1] * depths,
-                              num_heads=[1, 2, 4, 8][:depths], window_size=window, mlp_ratio=1.0)
+    kw: dict[str, Any] = {"image_size": 32, "patch_size": patch, "num_channels": 3, "embed_dim": 8,
+                          "depths": [1] * depths, "num_heads": [1, 2, 4, 8][:depths], "window_size": window,
+                          "mlp_ratio": 1.0}
     model = Swinv2Model(Swinv2Config(**kw)) if v2 else SwinModel(SwinConfig(**kw))
     return _Hidden(model, ("pixel_values",)), (torch.randn(2, 3, *hw),)
 

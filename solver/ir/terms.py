@@ -137,7 +137,7 @@ def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
         size += a.size
         if a.has_div:
             has_div = True
-    if size > SIZE_CAP:
+    if size > SIZE_CAP:  # noqa: PLR1730 - a comparison, not a call, on the hottest path
         size = SIZE_CAP
     t = _new(Term)
     _set(t, "kind", kind)

@@ -51,7 +51,7 @@ from solver.ops.operation import Audit, Back, Operation, Result
 from solver.reason import equalities, facts, periodic, quasilinear, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, OutOfTime, Outcome, units
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -179,7 +179,7 @@ class _Run:
             for i in live:
                 if self.verdict[i] is None:
                     self.verdict[i] = UNKNOWN
-            self.minimal_unsat = {i for i in live if self.verdict[i] != ALWAYS_TRUE}
+            self.minimal_unsat: set[int] = {i for i in live if self.verdict[i] != ALWAYS_TRUE}
             for i in live:
                 self.implied[i] = []
         else:
@@ -573,7 +573,7 @@ class _Run:
             if ch.check(self.A).status == UNSAT:
                 for i in live:
                     self.verdict[i] = ALWAYS_FALSE
-                self.minimal_unsat: set[int] = set()
+                self.minimal_unsat = set()
                 return
             for i in live:
                 if self.verdict[i] is None and ch.check(self.A + [self.sel(i)],

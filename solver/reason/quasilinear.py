@@ -102,7 +102,7 @@ def table(t: Term, sh: Shape) -> tuple[int, ...]:
     got = _TABLES.get(t)
     if got is not None:
         return got
-    x, period, _ = sh
+    period = sh[1]
     order = list(ir.iter_dag(t))
     vals: dict[Term, list[int]] = {}
     for n in order:
