@@ -70,7 +70,10 @@ SCOPED_MAX = 48  # larger full checks go to the incremental solver (building a f
 PERIODIC_CASES = 64  # residue cases a check may split into when each case is settled by rewriting
 PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 call
 QUASILINEAR = True  # one-symbol guards decided residue by residue against the kept guards over that symbol
-QUASILINEAR_WITNESSES = 4  # counterexample points (closest to the hint, one per residue class) tried
+QUASILINEAR_WITNESSES = 4
+COLLAPSE_FIRST = False  # the first pass keeps one-symbol chains as written (bench levers)
+FIRST_SHARE = 0.5  # of the effort, at most, for the first pass
+PORTFOLIO = True  # ... and a second pass without, when the first leaves guards unknown  # counterexample points (closest to the hint, one per residue class) tried
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -84,7 +87,40 @@ def cost(t: ir.Term) -> int:
 
 
 def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
-    return _Run(problem, deadline).run()
+    """Two canonical forms, one effort: first with every one-symbol division chain collapsed
+    (``rewrite.COLLAPSE``: equal quantities spelled differently become one term, so a product
+    divided by one of its own factors cancels — the Swin class), then, only when guards are left
+    ``unknown``, with the chains as written (the facts other guards state about their sub-terms
+    stay visible), on the units the first pass left. The answer with fewer ``unknown`` guards
+    (then the smaller ``minimal``, then the first) is returned: each is sound on its own, and the
+    choice depends on the effort alone. A second pass cut by the deadline makes the answer
+    ``incomplete`` (another machine might have finished it)."""
+    total = deadline.units
+    if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
+        deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
+    try:
+        first = _collapsed(problem, deadline, COLLAPSE_FIRST)
+    finally:
+        deadline.units = total
+    if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
+        return first
+    second = _collapsed(problem, deadline, not COLLAPSE_FIRST)
+    if second.get("incomplete"):
+        return {**first, "incomplete": True}
+    return min((first, second), key=lambda r: (_unknowns(r), len(r["minimal"])))
+
+
+def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> dict[str, Any]:
+    old = rewrite.COLLAPSE
+    rewrite.COLLAPSE = collapse
+    try:
+        return _Run(problem, deadline).run()
+    finally:
+        rewrite.COLLAPSE = old
+
+
+def _unknowns(res: dict[str, Any]) -> int:
+    return sum(1 for g in res["guards"] if g["verdict"] == UNKNOWN)
 
 
 class _Run:
