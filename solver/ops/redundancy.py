@@ -234,19 +234,18 @@ class _Run:
         g = self.guards
         asserts = [c.term for c in self.p.asserts if c.term is not None]
         facts = cheap.Facts.from_problem(self.p)
-        first: dict[ir.Term, int] = {}
+        first = self.representatives()
         for i, c in enumerate(g):
             t = self.can[i]
             if c.term is None or t is None:
                 self.verdict[i] = UNSUPPORTED
                 continue
             decided = bool(t.value) if t.kind == ir.BCONST else None
-            if decided is None and t in first:
+            if decided is None and first.get(t, i) != i:
                 self.rep[i] = first[t]
                 self.avoided += 1
                 self.levers["duplicate"] += 1
                 continue
-            first.setdefault(t, i)
             if decided is None:
                 decided = cheap.decide(c.term, facts, asserts)
             if decided is not None:
@@ -278,6 +277,19 @@ class _Run:
             self.always_true(live)
             self.greedy(live)
         return status
+
+    def representatives(self) -> dict[ir.Term, int]:
+        """Per canonical form shared by several guards, the one kept for all (the others are its
+        duplicates): with ``prefer: "cheap"`` the cheapest to evaluate as written (the canonical
+        form can make ``s0//2 >= 8`` and ``s0 >= 16`` one guard: keep the latter), else the first."""
+        groups: dict[ir.Term, list[int]] = {}
+        for i, c in enumerate(self.guards):
+            t = self.can[i]
+            if c.term is not None and t is not None and t.kind != ir.BCONST:
+                groups.setdefault(t, []).append(i)
+        cheap_first = self.p.options.prefer == "cheap"
+        return {t: (min(idx, key=lambda j: (cost(self.guards[j].term), j))  # type: ignore[arg-type]
+                    if cheap_first and len(idx) > 1 else idx[0]) for t, idx in groups.items()}
 
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
