@@ -23,7 +23,7 @@ NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 # The deterministic work budget of an operation (``Options.effort``), in z3 resource units
 # (``solver.smt.checker``): every verdict depends on it alone. What it takes is measured in
-# BENCHMARKS.md (issue 25: at most ~0.6 s of CPU cold on the largest real sets, up to ~4 s on the
+# BENCHMARKS.md (issue 25: at most ~2 s of CPU cold on the largest real set, up to ~6 s on the
 # synthetic stress sets, on a loaded core); the default deadline (``Options.timeout_ms``) is
 # five times that or more.
 DEFAULT_EFFORT = 600_000
