@@ -1,7 +1,7 @@
 """Generate a deterministic 500-guard redundancy problem with PyTorch-like guard shapes.
 
     python bench/gen_synthetic.py [--guards 500] [--symbols 24] [--seed 0] [--out PATH]
-    python bench/gen_synthetic.py --kind lattice|maxmin|products --guards 300 --seed 1
+    python bench/gen_synthetic.py --kind lattice|maxmin|products|chains --guards 300 --seed 1
 
 Writes ``smt2_corpus/synthetic/synthetic_500.json`` (docs/problem-format.md §1 problem, sympy syntax). Every guard
 holds at the hints, as in a trace: relations are chosen from the values at the hints. Shapes are
@@ -121,7 +121,8 @@ class Stress:
     """Stress sets of one family each (``--kind``), over 3-4 symbols like a vision model's trace:
     ``lattice`` (window padding, patch merging and strided sizes chained and nested),
     ``maxmin`` (``Max(1, …)``/``Min`` clamps of those, nested), ``products`` (products of stage
-    sizes: ``Ne(a*b, a)``, ``Eq(Mod(a*b, c), 0)``). Deterministic per seed; every guard holds at
+    sizes: ``Ne(a*b, a)``, ``Eq(Mod(a*b, c), 0)``), ``chains`` (floor and ceiling divisions,
+    padding and rounding down of those stage sizes, compared with each other). Deterministic per seed; every guard holds at
     the hints, as in a trace."""
 
     def __init__(self, kind: str, seed: int) -> None:
@@ -157,6 +158,10 @@ class Stress:
         a, b, c = (r.choice(self.pool) for _ in range(3))
         if self.kind == "lattice":
             return r.choice([a, f"{a} + {b}", f"2*{a}", f"Mod({a}, {r.choice([2, 4, 8])})", f"({a})//{r.choice([2, 4])}"])
+        if self.kind == "chains":  # floor/ceil chains of one size, compared with each other
+            d = r.choice([2, 3, 4, 7, 8])
+            return r.choice([a, f"({a})//{d}", f"CeilDiv({a}, {d})", f"({a} + Mod(-({a}), {d}))//{d}",
+                             f"{a} - Mod({a}, {d})", f"{a} + {b}"])
         if self.kind == "maxmin":
             return r.choice([f"Max(1, {a})", f"Min({a}, {r.choice([7, 8, 16])})", f"Max(1, Min({a}, {b}))",
                              f"Max(1, {a} - {r.choice([1, 2, 3])})*Max(1, {b})", f"Max({a}, {b}) - Min({a}, {b})",
@@ -222,7 +227,7 @@ def main() -> int:
     ap.add_argument("--guards", type=int, default=500)
     ap.add_argument("--symbols", type=int, default=24)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--kind", choices=["mixed", "lattice", "maxmin", "products"], default="mixed",
+    ap.add_argument("--kind", choices=["mixed", "lattice", "maxmin", "products", "chains"], default="mixed",
                     help="mixed: the 24-symbol trace-like set; the others: Stress families (3-4 symbols)")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()

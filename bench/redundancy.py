@@ -69,8 +69,8 @@ from solver.ops.redundancy import cost
 PER_CHECK_MS = 2000
 # ``stats.levers`` keys in table order, and their short column names: guards each lever decided
 # (``z3``: the checks issued for a verdict)
-LEVERS = ("rewrite", "duplicate", "points", "facts", "equalities", "periodic", "z3")
-LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "periodic", "z3")
+LEVERS = ("rewrite", "duplicate", "points", "facts", "equalities", "quasilinear", "periodic", "z3")
+LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "qlin", "periodic", "z3")
 
 
 # ------------------------------------------------------------------ the plain z3 script

@@ -10,15 +10,17 @@ Two promises hold for every entry point, from any number of threads:
   context, and the IR interns its terms in one process-wide table. So every call holds
   ``_SERIAL`` while it touches any of them (strict serialization: threads get correct answers,
   never a crash; worker *processes* are how the service and ``batch`` solve in parallel).
-- **``timeout_ms`` bounds the whole call.** Inside an operation every budget is z3 resource
-  units (``solver.smt.checker``: deterministic, load does not change the answer). Around it, the
-  outer limit is wall clock, counted from the start of the call (waiting for ``_SERIAL``
-  counts): ``timeout_ms`` + 10 % + 50 ms. Checks carry it as z3's own ``timeout`` and raise
-  ``OutOfTime`` past it; a watchdog thread interrupts the operation's z3 context 25 ms later,
-  and again every ``_REFIRE_S``, for a z3 call that ignores its timeout. Past the outer limit the
-  answer is the operation's sound ``unknown`` result (reason ``timeout``; never final, so never
-  cached). Arithmetic that z3 cannot interrupt (big-number root isolation in non-linear
-  problems) is refused up front: see ``check_arithmetic``.
+- **``effort`` decides, ``timeout_ms`` bounds the whole call.** Inside an operation every budget
+  is z3 resource units taken from ``options.effort`` (``solver.smt.checker``: deterministic, load
+  does not change the answer). Around it, the deadline is wall clock, counted from the start of
+  the call (waiting for ``_SERIAL`` counts): ``timeout_ms`` + 10 % + 50 ms. Checks carry it as
+  z3's own ``timeout`` and raise ``OutOfTime`` past it; a watchdog thread interrupts the
+  operation's z3 context 25 ms later, and again every ``_REFIRE_S``, for a z3 call that ignores
+  its timeout. Past the deadline the answer is the operation's sound **partial** result where it
+  has one (``redundancy``: every verdict reached so far kept, the rest ``unknown``, marked
+  ``incomplete: true``), else its sound ``unknown`` result (reason ``timeout``); neither is
+  final, so neither is cached. Arithmetic that z3 cannot interrupt (big-number root isolation in
+  non-linear problems) is refused up front: see ``check_arithmetic``.
 """
 
 from __future__ import annotations
@@ -52,7 +54,6 @@ MAX_TEXT_DEPTH = 64  # nesting of a problem document (docs/problem-format.md §1
 # past 20 digits: int64-sized constants are always fine) a non-linear problem is ``too_large``.
 NONLINEAR_DIGITS_X_DEGREE = 650
 ALWAYS_OK_DIGITS = 20
-_MAX_INT_BITS = int(ir.MAX_INT_DIGITS * 3.33)
 
 
 def check_document(doc: Any, where: str = "") -> None:
@@ -70,7 +71,7 @@ def check_document(doc: Any, where: str = "") -> None:
             raise TooLargeError(f"the document is nested more than {MAX_TEXT_DEPTH} levels deep", where=path or "$")
         if isinstance(node, str):
             _check_str(node, path or "$")
-        elif isinstance(node, int) and node.bit_length() > _MAX_INT_BITS:
+        elif isinstance(node, int) and ir.too_many_digits(node):
             raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=_printable(path or "$"))
         elif isinstance(node, Mapping):
             for k, v in node.items():
@@ -218,18 +219,19 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     """The result for a canonical problem (ids ``a0, g0, q0``, symbols ``v0, …``).
 
     ``started`` (``time.monotonic()``) is when the caller's call began: the outer limit counts
-    from there. Inside, budgets are z3 resource units (deterministic); past the outer limit the
-    answer is ``unknown(op, canon)``, never a partial one.
+    from there. Inside, budgets are ``options.effort`` z3 resource units (deterministic); past
+    the outer limit the answer is the operation's partial result (marked ``incomplete``) or
+    ``unknown(op, canon)``.
     """
     operation = _operation(op)
-    deadline = Deadline(canon.options.timeout_ms, started=started)
+    deadline = Deadline.for_options(canon.options, started=started)
     with _SERIAL:
         if deadline.out_of_time:  # the time went on waiting for our turn, or on reading the problem
             return operation.unknown(canon)
         with _watched(deadline) as wd:
             try:
                 res = operation.compute(canon, deadline)
-            except OutOfTime:  # the outer wall-clock limit: a partial answer would depend on the load
+            except OutOfTime:  # an operation without a partial answer: nothing decided
                 return operation.unknown(canon)
             except BadInput:
                 raise
@@ -237,7 +239,9 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
                 if wd.fired:  # an interrupted z3 call may surface as an error: the answer is unknown
                     return operation.unknown(canon)
                 raise
-    return operation.unknown(canon) if wd.fired else res
+    if wd.fired and not res.get("incomplete"):
+        return operation.unknown(canon)
+    return res
 
 
 def unknown(op: str, canon: Problem) -> Result:
@@ -247,7 +251,7 @@ def unknown(op: str, canon: Problem) -> Result:
 
 def is_final(op: str, result: Result) -> bool:
     """Whether a canonical result may be cached: nothing in it ran out of time."""
-    if result.get("status") == "unknown" and result.get("reason") == "timeout":
+    if result.get("incomplete") or (result.get("status") == "unknown" and result.get("reason") == "timeout"):
         return False
     return _operation(op).is_final(result)
 

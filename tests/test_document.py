@@ -32,8 +32,9 @@ def test_undeclared_symbols_are_non_negative() -> None:
 
 
 def test_option_defaults() -> None:
-    assert load_problem({}).options == Options(timeout_ms=2000, default_min=0, on_unsupported="error",
-                                               minimize=False, prefer="cheap", objective="sum")
+    assert load_problem({}).options == Options(timeout_ms=30_000, effort=600_000, default_min=0,
+                                               on_unsupported="error", minimize=False, prefer="cheap",
+                                               objective="sum")
 
 
 def test_ranges_are_constraints() -> None:

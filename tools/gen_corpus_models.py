@@ -304,6 +304,22 @@ def upernet_convnext(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
         torch.randn(2, 3, *hw),)
 
 
+def swin_cfg(v2: bool, depths: int, window: int, patch: int, hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``SwinModel`` / ``Swinv2Model`` with ``depths`` stages of one block each (embed 8, heads
+    1, 2, 4, 8): pad to a window multiple, shifted windows, patch merging (pad to even, halve) stage
+    after stage. Small on purpose: a capture is a full compile."""
+    from transformers import SwinConfig, SwinModel, Swinv2Config, Swinv2Model
+    kw: dict[str, Any] = {"image_size": 32, "patch_size": patch, "num_channels": 3, "embed_dim": 8,
+                          "depths": [1] * depths, "num_heads": [1, 2, 4, 8][:depths], "window_size": window,
+                          "mlp_ratio": 1.0}
+    model = Swinv2Model(Swinv2Config(**kw)) if v2 else SwinModel(SwinConfig(**kw))
+    return _Hidden(model, ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def _swin(v2: bool, depths: int, window: int, patch: int, h: int, w: int) -> Build:
+    return lambda: swin_cfg(v2, depths, window, patch, (h, w))
+
+
 def _sized(build: Callable[[Sizes], tuple[nn.Module, tuple[torch.Tensor, ...]]], *size: int) -> Build:
     return lambda: build(size)
 
@@ -363,6 +379,21 @@ MODELS.update({
                       _sized(speech2text, 3), _FRAMES),
 })
 
+# the Swin class (issue 25): 2, 3 and 4 stages, window 4/5/7, patch 2/4, odd non-square inputs; each
+# large enough that the last stage is at least one window (smaller, HF shrinks the window and the
+# fake-tensor trace fails)
+_SWIN_IMG = {0: {0: (2, 64), 2: (16, 1024), 3: (16, 1024)}}
+MODELS.update({
+    "swin_s3_w7_p4_115x123": ("HF SwinModel (3 stages, window 7, patch 4, embed 8), 115x123 input",
+                              _swin(False, 3, 7, 4, 115, 123), _SWIN_IMG),
+    "swin_s4_w5_p2_83x91": ("HF SwinModel (4 stages, window 5, patch 2, embed 8), 83x91 input",
+                            _swin(False, 4, 5, 2, 83, 91), _SWIN_IMG),
+    "swinv2_s2_w4_p2_29x35": ("HF Swinv2Model (2 stages, window 4, patch 2, embed 8), 29x35 input",
+                              _swin(True, 2, 4, 2, 29, 35), _SWIN_IMG),
+    "swinv2_s3_w7_p4_117x121": ("HF Swinv2Model (3 stages, window 7, patch 4, embed 8), 117x121 input",
+                                _swin(True, 3, 7, 4, 117, 121), _SWIN_IMG),
+})
+
 # held out: measured only, never tuned on (smt2_corpus/validation)
 VALIDATION: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] = {
     "bit_64x64": ("HF BitModel (global_padding SAME, dynamic stem padding, 3 bottleneck stages), 64x64 input",
@@ -375,4 +406,9 @@ VALIDATION: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] 
                                _sized(upernet_convnext, 64, 64), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
     "upernet_convnext_70x45": ("HF UperNet on ConvNeXt (4 stages, PPM 1/2/3/6, FPN), 70x45 input",
                                _sized(upernet_convnext, 70, 45), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    # the Swin class held out (issue 25): configs not in the tuning corpus
+    "swin_s4_w7_p4_229x237": ("HF SwinModel (4 stages, window 7, patch 4, embed 8), 229x237 input",
+                               _swin(False, 4, 7, 4, 229, 237), _SWIN_IMG),
+    "swinv2_s4_w5_p4_165x171": ("HF Swinv2Model (4 stages, window 5, patch 4, embed 8), 165x171 input",
+                                _swin(True, 4, 5, 4, 165, 171), _SWIN_IMG),
 }

@@ -21,9 +21,21 @@ NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 
+# The deterministic work budget of an operation (``Options.effort``), in z3 resource units
+# (``solver.smt.checker``): every verdict depends on it alone. What it takes is measured in
+# BENCHMARKS.md (issue 25: at most ~2 s of CPU cold on the largest real set, up to ~6 s on the
+# synthetic stress sets, on a loaded core); the default deadline (``Options.timeout_ms``) is
+# five times that or more.
+DEFAULT_EFFORT = 600_000
+MAX_EFFORT = 1_000_000_000
+
+
 @dataclass(frozen=True)
 class Options:
-    timeout_ms: int = 2000
+    # the wall-clock deadline of the whole call: a safety net, never what decides a verdict; past
+    # it the answer is the sound partial one (docs/problem-format.md §1.3)
+    timeout_ms: int = 30_000
+    effort: int = DEFAULT_EFFORT
     default_min: int | None = 0
     on_unsupported: Literal["error", "skip"] = "error"
     minimize: bool = False

@@ -48,10 +48,10 @@ from typing import Any
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ops.operation import Audit, Back, Operation, Result
-from solver.reason import equalities, facts, periodic, rewrite
+from solver.reason import equalities, facts, periodic, quasilinear, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, units
+from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -69,6 +69,11 @@ SCOPED_MIN_GUARDS = 200  # below this a problem's checks all go to the increment
 SCOPED_MAX = 48  # larger full checks go to the incremental solver (building a fresh one costs more)
 PERIODIC_CASES = 64  # residue cases a check may split into when each case is settled by rewriting
 PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 call
+QUASILINEAR = True  # one-symbol guards decided residue by residue against the kept guards over that symbol
+QUASILINEAR_WITNESSES = 4
+COLLAPSE_FIRST = False  # the first pass keeps one-symbol chains as written (bench levers)
+FIRST_SHARE = 0.5  # of the effort, at most, for the first pass
+PORTFOLIO = True  # ... and a second pass without, when the first leaves guards unknown  # counterexample points (closest to the hint, one per residue class) tried
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -82,7 +87,40 @@ def cost(t: ir.Term) -> int:
 
 
 def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
-    return _Run(problem, deadline).run()
+    """Two canonical forms, one effort: first with every one-symbol division chain collapsed
+    (``rewrite.COLLAPSE``: equal quantities spelled differently become one term, so a product
+    divided by one of its own factors cancels — the Swin class), then, only when guards are left
+    ``unknown``, with the chains as written (the facts other guards state about their sub-terms
+    stay visible), on the units the first pass left. The answer with fewer ``unknown`` guards
+    (then the smaller ``minimal``, then the first) is returned: each is sound on its own, and the
+    choice depends on the effort alone. A second pass cut by the deadline makes the answer
+    ``incomplete`` (another machine might have finished it)."""
+    total = deadline.units
+    if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
+        deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
+    try:
+        first = _collapsed(problem, deadline, COLLAPSE_FIRST)
+    finally:
+        deadline.units = total
+    if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
+        return first
+    second = _collapsed(problem, deadline, not COLLAPSE_FIRST)
+    if second.get("incomplete"):
+        return {**first, "incomplete": True}
+    return min((first, second), key=lambda r: (_unknowns(r), len(r["minimal"])))
+
+
+def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> dict[str, Any]:
+    old = rewrite.COLLAPSE
+    rewrite.COLLAPSE = collapse
+    try:
+        return _Run(problem, deadline).run()
+    finally:
+        rewrite.COLLAPSE = old
+
+
+def _unknowns(res: dict[str, Any]) -> int:
+    return sum(1 for g in res["guards"] if g["verdict"] == UNKNOWN)
 
 
 class _Run:
@@ -95,8 +133,8 @@ class _Run:
         self.implied: list[list[int]] = [[] for _ in range(n)]
         self.rep = list(range(n))
         self.avoided = 0
-        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "periodic": 0,
-                       "z3": 0}
+        self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
+                       "periodic": 0, "z3": 0}
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
@@ -159,22 +197,55 @@ class _Run:
 
     # -------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
+        """The answer; past the wall-clock deadline (``OutOfTime``) the sound partial one: every
+        verdict reached so far kept, the rest ``unknown`` (kept in ``minimal``), ``incomplete``.
+        Sound because a verdict never depends on a later step: ``always_true`` and ``required``
+        hold whatever is dropped later, and each ``redundant`` guard is implied by the guards
+        kept when it was dropped, all of them dropped later (implied in turn) or kept."""
+        self.status = UNKNOWN
+        self.phase = "cheap"
+        try:
+            return self.report(self._run())
+        except OutOfTime:
+            return self.partial()
+
+    def partial(self) -> dict[str, Any]:
+        if self.phase == "unsat":
+            live = self._unsat_live
+            for i in live:
+                if self.verdict[i] is None:
+                    self.verdict[i] = UNKNOWN
+            self.minimal_unsat: set[int] = {i for i in live if self.verdict[i] != ALWAYS_TRUE}
+            for i in live:
+                self.implied[i] = []
+        else:
+            for i in range(len(self.guards)):
+                if self.rep[i] == i and self.verdict[i] is None:
+                    self.verdict[i] = UNKNOWN
+            if self.phase == "greedy":
+                self.fix_implied()
+        res = self.report(self.status)
+        if self.status == UNKNOWN:
+            res["reason"] = "timeout"
+        res["incomplete"] = True
+        return res
+
+    def _run(self) -> str:
         g = self.guards
         asserts = [c.term for c in self.p.asserts if c.term is not None]
         facts = cheap.Facts.from_problem(self.p)
-        first: dict[ir.Term, int] = {}
+        first = self.representatives()
         for i, c in enumerate(g):
             t = self.can[i]
             if c.term is None or t is None:
                 self.verdict[i] = UNSUPPORTED
                 continue
             decided = bool(t.value) if t.kind == ir.BCONST else None
-            if decided is None and t in first:
+            if decided is None and first.get(t, i) != i:
                 self.rep[i] = first[t]
                 self.avoided += 1
                 self.levers["duplicate"] += 1
                 continue
-            first.setdefault(t, i)
             if decided is None:
                 decided = cheap.decide(c.term, facts, asserts)
             if decided is not None:
@@ -197,12 +268,28 @@ class _Run:
                 status = out.status
                 if status == SAT:
                     self.learn(out.model)
+        self.status = status
         if status == UNSAT:
+            self.phase, self._unsat_live = "unsat", live
             self.unsat_minimize(live)
         else:
+            self.phase = "always_true"
             self.always_true(live)
             self.greedy(live)
-        return self.report(status)
+        return status
+
+    def representatives(self) -> dict[ir.Term, int]:
+        """Per canonical form shared by several guards, the one kept for all (the others are its
+        duplicates): with ``prefer: "cheap"`` the cheapest to evaluate as written (the canonical
+        form can make ``s0//2 >= 8`` and ``s0 >= 16`` one guard: keep the latter), else the first."""
+        groups: dict[ir.Term, list[int]] = {}
+        for i, c in enumerate(self.guards):
+            t = self.can[i]
+            if c.term is not None and t is not None and t.kind != ir.BCONST:
+                groups.setdefault(t, []).append(i)
+        cheap_first = self.p.options.prefer == "cheap"
+        return {t: (min(idx, key=lambda j: (cost(self.guards[j].term), j))  # type: ignore[arg-type]
+                    if cheap_first and len(idx) > 1 else idx[0]) for t, idx in groups.items()}
 
     def always_true(self, live: list[int]) -> None:
         pending = [i for i in live if self.verdict[i] is None]
@@ -215,6 +302,11 @@ class _Run:
             if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):
                 self.avoided += 1
                 self.levers["points"] += 1
+                continue
+            if self.by_quasilinear(i, None) is not None:
+                self.verdict[i] = ALWAYS_TRUE
+                self.levers["quasilinear"] += 1
+                self.avoided += 1
                 continue
             if self.deadline.remaining() < floor:
                 continue
@@ -250,12 +342,17 @@ class _Run:
                             dict[str, frozenset[int]]] | None = None
         self._eq_builds = 0
         self.removed_core: dict[int, list[int]] = {}
+        self.phase = "greedy"
         order = self.removal_order(keep)
         retry = [i for k, i in enumerate(order) if self.decide(i, self.first_budget(len(order) - k)) == UNKNOWN]
         # a second chance for the checks that ran out of their first budget: the kept set only
         # shrank since, so earlier ``required`` verdicts still hold and each removal is justified
         for k, i in enumerate(retry):
             self.decide(i, self.budget(len(retry) - k), last=True)
+        self.fix_implied()
+
+    def fix_implied(self) -> None:
+        """Each dropped guard's ``implied_by`` in terms of the guards kept at the end."""
         # implied_by: a guard named in a removal proof but dropped later is replaced by what implied
         # it (its own proof used guards kept at its removal, i.e. dropped later still or kept at the end)
         kept = self.kept
@@ -285,6 +382,11 @@ class _Run:
             self.levers["equalities"] += 1
             self.avoided += 1
             return self.drop(i, by_eqs)
+        by_chain = self.by_quasilinear(i, self.kept)
+        if by_chain is not None or self.verdict[i] == REQUIRED:
+            self.levers["quasilinear"] += 1
+            self.avoided += 1
+            return REQUIRED if by_chain is None else self.drop(i, by_chain)
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
             self.verdict[i] = UNKNOWN
             return UNKNOWN
@@ -337,6 +439,31 @@ class _Run:
             return REQUIRED
         self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
         return UNKNOWN
+
+    def by_quasilinear(self, i: int, kept: set[int] | None) -> list[int] | None:
+        """A guard over one symbol ``x`` implied by the asserts and the kept guards over ``x``
+        alone (``kept`` None: by the asserts alone), decided exactly residue class by residue
+        class (``reason.quasilinear.implied``). Returns those guards, or None."""
+        if not QUASILINEAR or len(self.syms[i]) != 1:
+            return None
+        x = next(iter(self.syms[i]))
+        near = [] if kept is None else [j for j in sorted(kept) if j != i and self.syms[j] == self.syms[i]]
+        facts = [t for t in self.can_asserts if ir.symbols_of(t) <= {x}]
+        facts += [self.can[j] for j in near]  # type: ignore[misc]
+        lo, hi = self.base_env.ranges.get(x, (None, None))
+        hints = self.p.hints
+        want = QUASILINEAR_WITNESSES if kept is not None and hints else 0
+        got = quasilinear.counterexamples(self.can[i], facts, lo, hi,  # type: ignore[arg-type]
+                                          None if not hints else hints.get(x), want)
+        if got is None:
+            return None
+        points, found = got
+        if not found:
+            return near
+        for v in points:  # the other symbols at their hints: Python decides whether it refutes g
+            if hints and self.required_at(i, {**hints, x: v}):
+                break
+        return None
 
     def by_equalities(self, i: int) -> list[int] | None:
         """Union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``equalities``), then decide.
@@ -494,7 +621,7 @@ class _Run:
             if ch.check(self.A).status == UNSAT:
                 for i in live:
                     self.verdict[i] = ALWAYS_FALSE
-                self.minimal_unsat: set[int] = set()
+                self.minimal_unsat = set()
                 return
             for i in live:
                 if self.verdict[i] is None and ch.check(self.A + [self.sel(i)],

@@ -18,8 +18,9 @@ every point that sorts below the answer fails a guard) or by the solver's descen
 (``optimize.Session.descend``: ``objective < best`` unsat). Anytime: when the operation's
 resource units run out, the best model seen so far — z3 Optimize's best before it stopped
 included, once re-checked in Python — is returned with ``optimal: false``, never the starting
-point when a better model was seen. Only the outer wall-clock limit (a
-load-dependent event) turns the answer into ``unknown`` (``checker.OutOfTime``).
+point when a better model was seen. The wall-clock deadline (a load-dependent event,
+``checker.OutOfTime``) once a valid model is known answers that model, ``optimal: false`` and
+``incomplete: true`` (never cached); before one is known, ``unknown``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from solver.ir.pyeval import Value, evaluate
 from solver.ops.operation import Back, Operation, Result, timeout_unknown
 from solver.ops.selfcheck import hint_model, hint_warnings, verify_model, violations
 from solver.ops.shrink_search import search
-from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
 from solver.smt.objectives import Lit, distinct_literal, levels, objectives
 from solver.smt.optimize import Model, Objective, Session
 
@@ -104,6 +105,19 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
             return {"status": "unknown", "reason": out.reason, "warnings": warnings}
         start = out.model
         accept(start)
+    try:
+        return _improve(problem, deadline, method, kind, ints, key, start, from_hints, sess, dl, pairs,
+                        accept, fits, result)
+    except OutOfTime:  # the wall-clock deadline: the start model is valid, its optimality unknown
+        res = result(start, False)
+        res["incomplete"] = True
+        return res
+
+
+def _improve(problem: Problem, deadline: Deadline, method: str, kind: str, ints: list[Any], key: Any,
+             start: Model, from_hints: bool, sess: Session | None, dl: list[Lit], pairs: list[Any],
+             accept: Any, fits: Any, result: Any) -> dict[str, Any]:
+    """From a valid model to the smallest one (proven when ``optimal``)."""
     lower: list[int] = []
     if method == "auto":
         found = search(problem, key, key(start), pairs, deadline)

@@ -34,11 +34,17 @@ from collections.abc import Iterable
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
+from solver.reason import quasilinear
 from solver.reason.facts import FULL, Env, Interval, Src
 from solver.reason.intervals import floordiv_iv, mod_iv
 from solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
+
+QUASILINEAR = True  # one-symbol chains: comparisons decided residue by residue (issue 25; a bench lever)
+COLLAPSE = False  # ... and every one-symbol chain rebuilt as one division (off: the bench found it hides
+# the sub-terms that other guards state facts about: swin_compile 0 -> 2 unknown, 3x the time)
+LINEARIZE = True  # ... and a comparison of a collapsible chain made linear
 
 
 class Rewriter:
@@ -184,6 +190,10 @@ class Rewriter:
             r = a[1] if a[0] is ir.TRUE else a[2] if a[0] is ir.FALSE else ir.mk_ite(a[0], a[1], a[2])
         else:
             return self._bool(n, a)
+        if QUASILINEAR and COLLAPSE and r.has_div and r.kind in (ir.FLOORDIV, ir.MOD, ir.ADD, ir.MUL):
+            c = quasilinear.collapse(r)  # a one-symbol chain: one division (or none)
+            if c is not None:
+                r = c
         return self._settle(r)
 
     def _settle(self, r: Term) -> Term:
@@ -212,6 +222,8 @@ class Rewriter:
             raise AssertionError(k)
         if r.kind in (ir.LE, ir.EQ):
             r = self._cancel_factor(r)
+        if QUASILINEAR and r.kind in (ir.LE, ir.EQ) and r.args[0].has_div:
+            r = self._quasilinear(r)
         if r.kind in (ir.LE, ir.EQ):
             lo, hi = self.interval(r.args[0])
             if r.kind == ir.LE:
@@ -231,6 +243,37 @@ class Rewriter:
             if any(self._ok(src) for src in atoms.get(ir.mk_not(r), ())):
                 return ir.FALSE
         return r
+
+    def _quasilinear(self, r: Term) -> Term:
+        """``f <= 0`` / ``f == 0`` for a one-symbol chain ``f``: decided residue class by residue
+        class over the symbol's interval, else made linear when ``f = (s*x + k)//P + b``
+        (``y//P <= m`` iff ``y <= P*m + P - 1``; ``y//P == m`` iff ``P*m <= y <= P*m + P - 1``)."""
+        e = r.args[0]
+        sh = quasilinear.shape(e)
+        if sh is None:
+            return r
+        lo, hi = self.interval(ir.mk_sym(sh[0]))
+        got = quasilinear.value_range(e, lo, hi)
+        if got is not None:
+            le, gt, zero = got
+            if r.kind == ir.LE and le != gt:
+                return ir.TRUE if le else ir.FALSE
+            if r.kind == ir.EQ and not zero:
+                return ir.FALSE
+        c = quasilinear.collapse(e) if LINEARIZE else None
+        if c is None:
+            return r
+        coefs, b = ir.linear(c)
+        if len(coefs) != 1:
+            return r
+        (q, one), = coefs.items()
+        if one != 1 or q.kind != ir.FLOORDIV or q.args[1].kind != ir.CONST:
+            return r
+        y, p = q.args[0], q.args[1].value
+        m = -b
+        if r.kind == ir.LE:  # y//p <= m
+            return self.rewrite(ir.mk_le(ir.mk_add(y, ir.mk_int(-(p * m + p - 1))), ir.ZERO))
+        return self.rewrite(ir.mk_and(ir.mk_le(ir.mk_int(p * m), y), ir.mk_le(y, ir.mk_int(p * m + p - 1))))
 
     def _cancel_factor(self, r: Term) -> Term:
         """Sign reasoning for products: ``f*Q == 0`` is ``Q == 0`` where ``f != 0``, and ``f*Q <= 0``

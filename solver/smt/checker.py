@@ -39,7 +39,7 @@ from pysmt.exceptions import PysmtException
 from pysmt.solvers.z3 import Z3Converter
 
 from solver.errors import InternalError
-from solver.ir.problem import Problem
+from solver.ir.problem import Options, Problem
 from solver.ir.terms import Term
 from solver.smt.encode import Encoding
 
@@ -107,6 +107,12 @@ class Deadline:
     ``started``, default now), or ``interrupt()`` from a watchdog. One z3 context per deadline
     (``ctx``): every z3 object of the operation lives in it.
     """
+
+    @classmethod
+    def for_options(cls, options: Options, *, started: float | None = None) -> Deadline:
+        """An operation's deadline from its options: ``effort`` units decide, ``timeout_ms``
+        (wall clock, from ``started``) only ends the call (then the answer is partial)."""
+        return cls(options.timeout_ms, budget_units=options.effort, started=started)
 
     def __init__(self, budget_ms: int, *, budget_units: int | None = None,
                  limit_ms: int | None = None, started: float | None = None) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from solver.errors import BadInput, InvalidProblemError, TooLargeError, UnsupportedError
 from solver.ir import terms as ir
 from solver.ir.problem import (
+    MAX_EFFORT,
     MAX_ENTRIES,
     MAX_SYMBOLS,
     NAME_RE,
@@ -75,7 +76,7 @@ def _int_or_null(v: Any, where: str, *, allow_null: bool = True) -> int | None:
     if isinstance(v, bool) or not isinstance(v, int):
         raise InvalidProblemError(f"expected an integer{' or null' if allow_null else ''}, got {v!r}"[:200],
                                   where=where)
-    if v.bit_length() > ir.MAX_INT_DIGITS * 3.33:
+    if ir.too_many_digits(v):
         raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=where)
     return v
 
@@ -93,6 +94,11 @@ def _options(raw: Any) -> Options:
             if t is None or t <= 0 or t > 3_600_000:
                 raise InvalidProblemError("timeout_ms must be between 1 and 3600000", where=w)
             kw[k] = t
+        elif k == "effort":
+            e = _int_or_null(v, w, allow_null=False)
+            if e is None or e <= 0 or e > MAX_EFFORT:
+                raise InvalidProblemError(f"effort must be between 1 and {MAX_EFFORT}", where=w)
+            kw[k] = e
         elif k == "default_min":
             kw[k] = _int_or_null(v, w)
         elif k in ("minimize",):

@@ -25,6 +25,7 @@ import io
 import itertools
 import keyword
 import re
+import sys
 import tokenize
 import unicodedata
 from collections.abc import Callable
@@ -37,7 +38,9 @@ from solver.ir.terms import Term
 
 MAX_EXPR_CHARS = 100_000
 _V = TypeVar("_V")
-MAX_DEPTH = 400
+MAX_DEPTH = 400  # levels of the walk below (a bracket level with an operator in it is two)
+WALK_RECURSION = 4_000  # Python frames the walk may use (3.11+: Python-to-Python calls use no C stack)
+MAX_BRACKETS = 200  # Python's parser refuses deeper brackets (calls included): the documented nesting limit
 
 # infinities and other constants: never symbols (``int_oo`` is PyTorch's integer infinity, printed
 # by name in ranges and unbacked guards; read as a symbol it would be an unsound finite integer)
@@ -127,10 +130,16 @@ def _parse_ast(text: str) -> Parsed:
     except ValueError as e:  # e.g. null bytes
         raise ParseError(f"invalid text: {e}", offset=0) from None
     p = _Parser(src, lead)
+    old = sys.getrecursionlimit()
+    if old < WALK_RECURSION:  # a level of the walk is 3-5 Python frames: 400 levels need ~2,000
+        sys.setrecursionlimit(WALK_RECURSION)
     try:
         term = p.visit(tree.body, 0)
-    except RecursionError:
+    except RecursionError:  # pragma: no cover - MAX_DEPTH stops the walk first
         raise TooLargeError("expression nested too deeply") from None
+    finally:
+        if old < WALK_RECURSION:
+            sys.setrecursionlimit(old)
     return Parsed(term, ir.mk_and(*p.domain))
 
 
