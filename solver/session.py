@@ -643,7 +643,7 @@ class _State:
     def simplify(self, merged: Problem, key: str, started: float | None = None) -> Result:
         """``simplify`` for a delta of only exprs, on the kept ``simplify_engine`` and in the
         context's own names (solver/ops/simplify.py ``Engine``)."""
-        deadline = Deadline(merged.options.timeout_ms, started=started)
+        deadline = Deadline.for_options(merged.options, started=started)
         engine = self.simplify_engine
         try:
             res = engine.answer(merged, deadline)
@@ -656,7 +656,7 @@ class _State:
     def evaluate(self, merged: Problem, key: str, started: float | None = None) -> Result | None:
         """``evaluate`` for a delta of queries, or None when the stateless engine must answer;
         ``OutOfTime`` past the request's outer limit (``started``: when the request began)."""
-        deadline = Deadline(merged.options.timeout_ms, started=started)
+        deadline = Deadline.for_options(merged.options, started=started)
         rows: list[dict[str, Any] | None] = []
         for q in merged.queries:
             known = self.answers.get((q.term, q.domain))
