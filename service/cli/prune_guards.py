@@ -199,6 +199,8 @@ def candidate_shapes(target: Target, *, seed: int = 0, n_random: int = 400) -> l
         for k in (2, 3, 4, 7, 8, 14, 16, 28, 32, 56, 64):
             r = e - e % k
             vals |= {r, r + k, r - 1, r + 1, r + k - 1, r + k + 1, r + 2 * k}
+        for k in (4, 8, 16, 32, 64, 128):  # the example's residues kept: shapes the stock guards tend to accept
+            vals |= {e + j * k for j in (-3, -2, -1, 1, 2, 3)}
         return sorted(v for v in vals if lo <= v <= hi)
 
     cands = {(i, d): near(lo, hi, base[i][d]) for i, d, lo, hi in dims}
@@ -353,6 +355,7 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
         "compile_s": {"stock": round(stock.compile_s, 3), "pruned": round(pruned.compile_s, 3),
                       "symguard": round(pruned.symguard_s(), 3),
                       "symguard_share": round(pruned.symguard_s() / pruned.compile_s, 4) if pruned.compile_s else None},
+        "symguard_status": [h.get("status") for h in pruned.history],
         "errors": [h["error"] for h in pruned.history if h.get("error")],
         "backend": backend,
     }
