@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shapes", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--backend", default="inductor")
-    ap.add_argument("--timeout-ms", type=int, default=10_000)
+    ap.add_argument("--timeout-ms", type=int, default=60_000)
     ap.add_argument("--out", type=Path, help="append each model's JSON line here")
     args = ap.parse_args(argv)
     targets = {**spec_targets(), **corpus_targets()}

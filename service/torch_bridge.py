@@ -348,7 +348,7 @@ def hints_hold(doc: Doc) -> list[str]:
 #   3. ``lo <= s <= hi`` for every symbol bound to an input, with its *current* range;
 #   4. NaN and automatic-dynamic exclusion guards.
 # Its ``guards=`` parameter replaces only part 2. The hook below hands it the subset symguard
-# proves sufficient; parts 1, 3 and 4 and every non-shape guard (TENSOR_MATCH: dtype, device,
+# proves sufficient (and drops exact repeats of a check, ``drop_duplicates``); parts 1, 3 and 4 and every non-shape guard (TENSOR_MATCH: dtype, device,
 # static sizes) stay as they are. symguard is told exactly what part 3 checks -- the ranges as
 # they stand when the guards are produced, for symbols bound to an input, and nothing else (no
 # runtime asserts: they run inside the graph, not in the guard) -- so "ranges and kept guards
@@ -360,11 +360,12 @@ class GuardPruner:
 
     ``client`` (a ``service.client.Client``) asks a running server; without one symguard runs
     in-process. ``timeout_ms`` bounds the redundancy question. Every decision is recorded in
-    ``history`` (a list of dicts: ``guards``, ``kept``, ``seconds``, ``status``, ``error``), so a
+    ``history`` (a list of dicts: ``guards``, ``kept``, ``seconds`` with its ``prepare_seconds``
+    and ``solve_seconds``, ``status``, ``error``), so a
     caller can report what was pruned and what it cost. Any failure returns ``None``: stock guards.
     """
 
-    def __init__(self, *, client: Any = None, timeout_ms: int = 10_000, prune: bool = True) -> None:
+    def __init__(self, *, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> None:
         self.client = client
         self.timeout_ms = timeout_ms
         self.prune = prune  # False: observe only (record what stock emits, change nothing)
@@ -392,7 +393,10 @@ class GuardPruner:
             if not self.prune or not groups:
                 return None
             doc["options"]["timeout_ms"] = self.timeout_ms
+            t1 = time.perf_counter()
+            rec["prepare_seconds"] = t1 - t0  # simplify/evaluate_static: cached, Dynamo reuses them
             res = self.ask(doc)
+            rec["solve_seconds"] = time.perf_counter() - t1
             rec["status"] = res.get("status")
             keep_ids = minimal_ids(res, [f"g{i}" for i in range(len(groups))])
             if keep_ids is None:
@@ -534,6 +538,7 @@ def _produce_guards_verbose(self: Any, placeholders: Any, sources: Any, *args: A
         try:
             out = orig(self, placeholders, sources, *args, **{**kwargs, "guards": kept})
             if dict(self.var_to_range) == before:
+                rec["duplicates"] = drop_duplicates(out)
                 _note_emitted(rec, out)
                 return out
             rec["error"] = "ranges changed while producing guards"
@@ -543,6 +548,31 @@ def _produce_guards_verbose(self: Any, placeholders: Any, sources: Any, *args: A
     out = orig(self, placeholders, sources, *args, **kwargs)
     _note_emitted(rec, out)
     return out
+
+
+def drop_duplicates(out: Any) -> int:
+    """Drop repeated checks from ``produce_guards_verbose``'s result, in every language at once.
+
+    The same source can be tracked twice (a module's float attribute read by two calls gives two
+    ``source == value`` lines of part 1). Each language gets exactly one line per check, in the
+    same order, so the i-th lines of all helpers are one check; a check whose Python text was seen
+    before is the same pure expression and removing it changes no verdict. Returns how many went.
+    """
+    helpers = list(out)
+    n = len(helpers[0].exprs)
+    if any(len(h.exprs) != n for h in helpers):
+        return 0  # not the one-line-per-check shape this relies on: leave it as it is
+    seen: set[str] = set()
+    keep = []
+    for i, text in enumerate(helpers[0].exprs):
+        if text not in seen:
+            seen.add(text)
+            keep.append(i)
+    if len(keep) == n:
+        return 0
+    for h in helpers:
+        h.exprs[:] = [h.exprs[i] for i in keep]
+    return n - len(keep)
 
 
 def _note_emitted(rec: dict[str, Any], out: Any) -> None:
@@ -585,7 +615,7 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
 
 @contextlib.contextmanager
-def prune_guards(*, client: Any = None, timeout_ms: int = 10_000, prune: bool = True) -> Iterator[GuardPruner]:
+def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> Iterator[GuardPruner]:
     """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant."""
     pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune)
     install(pruner)

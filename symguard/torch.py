@@ -28,7 +28,7 @@ from service.torch_bridge import uninstall as _uninstall
 __all__ = ["GuardPruner", "install", "prune_guards", "uninstall"]
 
 
-def install(*, client: Any = None, timeout_ms: int = 10_000) -> GuardPruner:
+def install(*, client: Any = None, timeout_ms: int = 60_000) -> GuardPruner:
     """Prune every compile from now on (until ``uninstall``); returns the pruner (its ``history``)."""
     pruner = GuardPruner(client=client, timeout_ms=timeout_ms)
     _install(pruner)

@@ -271,3 +271,19 @@ def test_real_models_agree(name: str) -> None:
     assert out["shapes"]["accepted"] > 0 and out["shapes"]["rejected"] > 0, out["shapes"]
     assert out["guards"]["pruned"] <= out["guards"]["stock"]
     assert out["errors"] == []
+
+
+class _Helper:
+    def __init__(self, exprs: list[str]) -> None:
+        self.exprs = exprs
+
+
+def test_duplicates_go_in_every_language_at_once() -> None:
+    py = _Helper(["a == 1", "b == 2", "a == 1", "c >= 2"])
+    verbose = _Helper(["a == 1  # x", "b == 2  # y", "a == 1  # z", "c >= 2  # w"])
+    cpp = _Helper(["a == 1", "b == 2", "a == 1", "c >= 2"])
+    assert tb.drop_duplicates([py, verbose, cpp]) == 1
+    assert py.exprs == ["a == 1", "b == 2", "c >= 2"] and cpp.exprs == py.exprs
+    assert verbose.exprs == ["a == 1  # x", "b == 2  # y", "c >= 2  # w"]
+    ragged = [_Helper(["a", "a"]), _Helper(["a"])]
+    assert tb.drop_duplicates(ragged) == 0 and ragged[0].exprs == ["a", "a"]

@@ -40,7 +40,7 @@ def example_inputs() -> tuple[torch.Tensor, ...]:
 
 
 def make_inputs(shapes: dict[str, tuple[int, ...]]) -> tuple[torch.Tensor, ...]:
-    x = torch.randn(shapes["a0"]) if "a0" in shapes else torch.randn(shapes["x"])
+    x = torch.randn(shapes["x"])
     return (x, torch.tensor(max(1, min(4, x.shape[1]))))
 
 

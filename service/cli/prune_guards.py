@@ -124,7 +124,7 @@ def target_from_spec(spec: ModelSpec) -> Target:
     if not example or not all(isinstance(a, torch.Tensor) for a in example):
         raise InvalidProblemError("example_inputs() must return a tuple of tensors", where=f"{spec.path}:example_inputs")
     dims = _dim_ranges(mod.dynamic_shapes, example)
-    names = [f"a{i}" for i in range(len(example))]
+    names = _arg_names(model, len(example))
 
     def make(shapes: Shape) -> tuple[Any, ...]:
         if hasattr(mod, "make_inputs"):
@@ -133,6 +133,19 @@ def target_from_spec(spec: ModelSpec) -> Target:
 
     return Target(spec.name, model, example, dims, make, spec.atol, spec.rtol,
                   dict(getattr(mod, "DYNAMO_CONFIG", {}) or {}))
+
+
+def _arg_names(model: Any, n: int) -> list[str]:
+    """The forward's first ``n`` positional parameter names (what ``make_inputs`` is keyed by, as in
+    shrink-model), else ``a0``, ``a1``, …."""
+    import inspect
+
+    try:
+        params = [p.name for p in inspect.signature(model.forward).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    return params[:n] if len(params) >= n else [f"a{i}" for i in range(n)]
 
 
 def random_inputs(example: tuple[Any, ...], shapes: Shape, seed: int = 1) -> tuple[Any, ...]:
@@ -164,7 +177,7 @@ def _fresh_forward(n_args: int, tag: str) -> tuple[Callable[..., Any], list[str]
 
 
 def compile_target(target: Target, *, prune: bool, backend: str = "inductor", client: Any = None,
-                   timeout_ms: int = 10_000) -> Compiled:
+                   timeout_ms: int = 60_000) -> Compiled:
     """Compile once at the example, stock (``prune=False``: the hook only observes) or pruned."""
     import torch
     from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
@@ -302,7 +315,7 @@ def _progress(total: int, label: str, enabled: bool) -> Iterator[Callable[[], No
 
 
 def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
-                 client: Any = None, timeout_ms: int = 10_000, progress: bool = False,
+                 client: Any = None, timeout_ms: int = 60_000, progress: bool = False,
                  stock: Compiled | None = None, pruned: Compiled | None = None) -> dict[str, Any]:
     """Compile (unless given) stock and pruned, compare them on ``shapes`` shapes; the JSON summary."""
     import torch
@@ -354,6 +367,7 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
         "examples": bad[:5],
         "compile_s": {"stock": round(stock.compile_s, 3), "pruned": round(pruned.compile_s, 3),
                       "symguard": round(pruned.symguard_s(), 3),
+                      "symguard_solve": round(sum(float(h.get("solve_seconds") or 0) for h in pruned.history), 3),
                       "symguard_share": round(pruned.symguard_s() / pruned.compile_s, 4) if pruned.compile_s else None},
         "symguard_status": [h.get("status") for h in pruned.history],
         "errors": [h["error"] for h in pruned.history if h.get("error")],
@@ -362,7 +376,7 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
 
 
 def run_spec(path: str, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
-             client: Any = None, timeout_ms: int = 10_000, progress: bool = False) -> dict[str, Any]:
+             client: Any = None, timeout_ms: int = 60_000, progress: bool = False) -> dict[str, Any]:
     """The whole command on one model spec file."""
     return differential(target_from_spec(load_spec(path)), shapes=shapes, seed=seed, backend=backend,
                         client=client, timeout_ms=timeout_ms, progress=progress)
@@ -377,7 +391,7 @@ def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> N
     p.add_argument("--shapes", type=int, default=DEFAULT_SHAPES, help=f"input shapes tried (default {DEFAULT_SHAPES})")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", default="inductor", help="torch.compile backend (default inductor)")
-    p.add_argument("--timeout-ms", type=int, default=10_000, help="budget of the redundancy question per graph")
+    p.add_argument("--timeout-ms", type=int, default=60_000, help="budget of the redundancy question per graph")
     remote(p)
     p.set_defaults(func=_cmd)
 
