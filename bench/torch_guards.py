@@ -8,7 +8,9 @@ corpus models of ``tools/gen_corpus_models.py`` (``corpus:NAME``) -- this runs t
 with ``torch.compile(dynamic=True)``, ``--shapes`` shapes accepted and rejected by stock (the
 verdicts must agree, the outputs where accepted must match), and the per-call cost of the whole
 guard check and of the shape-guard part alone, stock and pruned timed in alternating rounds on
-the same inputs (medians). It prints one table row per model (ratios stock/pruned, symguard's
+the same inputs (medians). ``--warmup`` compiles each model once first (discarded): the first
+compile in a process pays for lazy imports and caches, which would make the second look cheap
+and symguard's share of it large. It prints one table row per model (ratios stock/pruned, symguard's
 share of the pruned compile) and writes each JSON line to ``--out``; a model that fails to
 compile is a row saying so, never a stop. Exit 1 on any disagreement. Figures: BENCHMARKS.md.
 """
@@ -27,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from service.cli.prune_guards import Target, differential, random_inputs, target_from_spec
+from service.cli.prune_guards import Target, compile_target, differential, random_inputs, target_from_spec
 from service.cli.shrink_model import load_spec
 
 
@@ -82,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", default="inductor")
     ap.add_argument("--timeout-ms", type=int, default=60_000)
     ap.add_argument("--out", type=Path, help="append each model's JSON line here")
+    ap.add_argument("--warmup", action="store_true",
+                    help="compile each model once before (discarded), so stock and pruned compile equally warm "
+                    "and symguard's share is against a like-for-like compile")
     args = ap.parse_args(argv)
     targets = {**spec_targets(), **corpus_targets()}
     names = args.names or list(targets)
@@ -93,7 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         t0 = time.perf_counter()
         try:
-            out = differential(targets[name](), shapes=args.shapes, seed=args.seed, backend=args.backend,
+            target = targets[name]()
+            if args.warmup:
+                compile_target(target, prune=False, backend=args.backend)
+            out = differential(target, shapes=args.shapes, seed=args.seed, backend=args.backend,
                                timeout_ms=args.timeout_ms, progress=sys.stderr.isatty())
         except Exception as e:  # noqa: BLE001 - a model that does not compile is a row, not a stop
             print(f"| {name} | does not compile dynamically: {type(e).__name__}: {str(e).splitlines()[0][:120]} |",

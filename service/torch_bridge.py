@@ -360,7 +360,8 @@ class GuardPruner:
 
     ``client`` (a ``service.client.Client``) asks a running server; without one symguard runs
     in-process. ``timeout_ms`` bounds the redundancy question. Every decision is recorded in
-    ``history`` (a list of dicts: ``guards``, ``kept``, ``seconds`` with its ``prepare_seconds``
+    ``history`` (a list of dicts: ``guards`` asked about and ``kept`` of them, ``passthrough``
+    (decided by the ranges or not asked about, handed on untouched), ``seconds`` with its ``prepare_seconds``
     and ``solve_seconds``, ``status``, ``error``), so a
     caller can report what was pruned and what it cost. Any failure returns ``None``: stock guards.
     """
@@ -388,7 +389,7 @@ class GuardPruner:
         self.history.append(rec)
         try:
             doc, groups, passthrough = shape_guard_problem(env, placeholders)
-            rec["guards"] = len(groups) + len(passthrough)
+            rec["guards"], rec["passthrough"] = len(groups), len(passthrough)
             rec["problem"] = doc
             if not self.prune or not groups:
                 return None
@@ -405,7 +406,7 @@ class GuardPruner:
             for i, members in enumerate(groups):
                 if f"g{i}" in keep_ids:
                     kept.extend(members)
-            rec["kept"] = sum(1 for i in range(len(groups)) if f"g{i}" in keep_ids) + len(passthrough)
+            rec["kept"] = sum(1 for i in range(len(groups)) if f"g{i}" in keep_ids)
             return sorted(kept, key=lambda g: _index_of(env.guards, g))
         except Exception as e:  # noqa: BLE001 - any failure: the stock guards, never a failed compile
             rec["error"] = f"{type(e).__name__}: {e}"

@@ -266,7 +266,7 @@ def test_real_models_agree(name: str) -> None:
     spec = pg.load_spec(MODELS / f"{name}.py")
     for mod in spec.requires:
         pytest.importorskip(mod)
-    out = pg.differential(pg.target_from_spec(spec), shapes=120, backend="eager")
+    out = pg.differential(pg.target_from_spec(spec), shapes=100, backend="eager")
     assert out["disagreements"] == 0, out["examples"]
     assert out["shapes"]["accepted"] > 0 and out["shapes"]["rejected"] > 0, out["shapes"]
     assert out["guards"]["pruned"] <= out["guards"]["stock"]
