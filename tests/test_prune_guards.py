@@ -16,6 +16,9 @@ import pytest
 
 from service.torch_bridge import minimal_ids
 
+# compiles take seconds to minutes: the whole module is outside the quick loop (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "examples" / "models"
 
@@ -260,7 +263,6 @@ REAL = ["swin_window", "vit_patchify", "unet_tiny", "cnn_strided", "wav2vec2_tin
 
 
 @pytest.mark.torch
-@pytest.mark.slow
 @pytest.mark.parametrize("name", REAL)
 def test_real_models_agree(name: str) -> None:
     spec = pg.load_spec(MODELS / f"{name}.py")

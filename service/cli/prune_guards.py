@@ -229,11 +229,27 @@ def candidate_shapes(target: Target, *, seed: int = 0, n_random: int = 400) -> l
     for _ in range(n_random):
         out.append(with_values({(i, d): rng.randint(lo, min(hi, 4 * max(base[i][d], 2) + 64))
                                 for i, d, lo, hi in dims}))
-    # duck sizing: equal dims stay equal (a shape where they differ is a rejected one, tried above)
-    for _ in range(n_random // 4):
-        v = rng.choice([x for c in cands.values() for x in c] or [2])
-        out.append(with_values({(i, d): v for i, d, lo, hi in dims if lo <= v <= hi and base[i][d] == v}
-                               | {k: rng.choice(c) for k, c in cands.items() if base[k[0]][k[1]] != v}))
+    # duck sizing: dims with equal example sizes share a symbol, so the shapes that keep them
+    # equal are the ones the guards can accept (shapes where they differ were tried above)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for i, d, _, _ in dims:
+        groups.setdefault(base[i][d], []).append((i, d))
+    tied = [g for g in groups.values() if len(g) > 1]
+    if tied:
+        def together(pick: Callable[[tuple[int, int]], int]) -> Shape:
+            vals = {k: pick(k) for k in cands}
+            for g in tied:
+                for k in g[1:]:
+                    vals[k] = vals[g[0]]
+            return with_values(vals)
+
+        def one_group(g: list[tuple[int, int]], v: int) -> Callable[[tuple[int, int]], int]:
+            return lambda k: v if k in g else base[k[0]][k[1]]
+
+        for g in tied:
+            out += [together(one_group(g, v)) for v in cands[g[0]]]
+        for _ in range(n_random):
+            out.append(together(lambda k: rng.choice(cands[k])))
     seen: set[Shape] = set()
     uniq = []
     for s in out:
@@ -255,8 +271,11 @@ def pick_shapes(target: Target, stock: Compiled, n: int, *, seed: int = 0) -> li
     cands = candidate_shapes(target, seed=seed, n_random=max(400, 2 * n))
     acc: list[Shape] = []
     rej: list[Shape] = []
-    for s in cands:
-        (acc if stock.guard_manager.check(stock.locals_for(target.model, _empty_like(target, s))) else rej).append(s)
+    import torch
+
+    with torch.no_grad():  # grad mode is part of the guards: judge as the compiled calls run
+        for s in cands:
+            (acc if stock.guard_manager.check(stock.locals_for(target.model, _empty_like(target, s))) else rej).append(s)
     rng.shuffle(acc)
     rng.shuffle(rej)
     k = min(len(acc), max(n // 2, n - len(rej)))
