@@ -263,6 +263,7 @@ REAL = ["swin_window", "vit_patchify", "unet_tiny", "cnn_strided", "wav2vec2_tin
 
 
 @pytest.mark.torch
+@pytest.mark.filterwarnings("ignore:Dynamo detected a call to a `functools.lru_cache`:UserWarning")  # transformers
 @pytest.mark.parametrize("name", REAL)
 def test_real_models_agree(name: str) -> None:
     spec = pg.load_spec(MODELS / f"{name}.py")
