@@ -336,3 +336,291 @@ def hints_hold(doc: Doc) -> list[str]:
     if env is None:
         return []
     return [c.id for c in (*p.asserts, *p.guards) if c.term is not None and not holds(c.term, env)]
+
+
+# ------------------------------------------------------------------ pruning Dynamo's shape guards
+#
+# Dynamo turns a ShapeEnv into guard code in one call, ``ShapeEnv.produce_guards_verbose``, made
+# from ``GuardBuilder.SHAPE_ENV`` (torch/_dynamo/guards.py). That call emits, in order:
+#   1. ``source == expr`` for every input size/stride/offset whose value is not its own symbol
+#      (duck sizing, replacements, derived strides);
+#   2. every guard of ``ShapeEnv.guards`` not decided by the ranges, after ``ShapeEnv.simplify``;
+#   3. ``lo <= s <= hi`` for every symbol bound to an input, with its *current* range;
+#   4. NaN and automatic-dynamic exclusion guards.
+# Its ``guards=`` parameter replaces only part 2. The hook below hands it the subset symguard
+# proves sufficient (and drops exact repeats of a check, ``drop_duplicates``); parts 1, 3 and 4 and every non-shape guard (TENSOR_MATCH: dtype, device,
+# static sizes) stay as they are. symguard is told exactly what part 3 checks -- the ranges as
+# they stand when the guards are produced, for symbols bound to an input, and nothing else (no
+# runtime asserts: they run inside the graph, not in the guard) -- so "ranges and kept guards
+# imply each dropped guard" makes the pruned check accept exactly the inputs the stock check
+# accepts (docs/torch_guards.md).
+
+class GuardPruner:
+    """Decides, per ShapeEnv, which of part 2's guards Dynamo must still emit.
+
+    ``client`` (a ``service.client.Client``) asks a running server; without one symguard runs
+    in-process. ``timeout_ms`` bounds the redundancy question. Every decision is recorded in
+    ``history`` (a list of dicts: ``guards`` asked about and ``kept`` of them, ``passthrough``
+    (decided by the ranges or not asked about, handed on untouched), ``seconds`` with its ``prepare_seconds``
+    and ``solve_seconds``, ``status``, ``error``), so a
+    caller can report what was pruned and what it cost. Any failure returns ``None``: stock guards.
+    """
+
+    def __init__(self, *, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> None:
+        self.client = client
+        self.timeout_ms = timeout_ms
+        self.prune = prune  # False: observe only (record what stock emits, change nothing)
+        self.history: list[dict[str, Any]] = []
+
+    def ask(self, doc: Doc) -> dict[str, Any]:
+        """symguard's redundancy answer for one problem (in-process or through the client)."""
+        if self.client is not None:
+            return dict(self.client.redundancy(doc))
+        from solver import run
+
+        return run("redundancy", doc)
+
+    def kept_guards(self, env: Any, placeholders: Any) -> list[Any] | None:
+        """The ShapeGuards of ``env.guards`` to emit, or None for all of them (stock)."""
+        import time
+
+        t0 = time.perf_counter()
+        rec: dict[str, Any] = {"guards": 0, "kept": None, "seconds": 0.0, "status": None, "error": None}
+        self.history.append(rec)
+        try:
+            doc, groups, passthrough = shape_guard_problem(env, placeholders)
+            rec["guards"], rec["passthrough"] = len(groups), len(passthrough)
+            rec["problem"] = doc
+            if not self.prune or not groups:
+                return None
+            doc["options"]["timeout_ms"] = self.timeout_ms
+            t1 = time.perf_counter()
+            rec["prepare_seconds"] = t1 - t0  # simplify/evaluate_static: cached, Dynamo reuses them
+            res = self.ask(doc)
+            rec["solve_seconds"] = time.perf_counter() - t1
+            rec["status"] = res.get("status")
+            keep_ids = minimal_ids(res, [f"g{i}" for i in range(len(groups))])
+            if keep_ids is None:
+                return None
+            kept = list(passthrough)
+            for i, members in enumerate(groups):
+                if f"g{i}" in keep_ids:
+                    kept.extend(members)
+            rec["kept"] = sum(1 for i in range(len(groups)) if f"g{i}" in keep_ids)
+            return sorted(kept, key=lambda g: _index_of(env.guards, g))
+        except Exception as e:  # noqa: BLE001 - any failure: the stock guards, never a failed compile
+            rec["error"] = f"{type(e).__name__}: {e}"
+            return None
+        finally:
+            rec["seconds"] = time.perf_counter() - t0
+
+
+def _index_of(seq: list[Any], item: Any) -> int:
+    for i, x in enumerate(seq):
+        if x is item:
+            return i
+    return len(seq)
+
+
+def minimal_ids(res: Mapping[str, Any], ids: list[str]) -> set[str] | None:
+    """The ids to keep from a redundancy answer, or None when it cannot be trusted as a whole.
+
+    Only ``always_true`` and ``redundant`` guards are dropped; anything else (``required``,
+    ``unknown``, ``unsupported``, a verdict this code does not know, an id the answer does not
+    mention) is kept. A status other than ``sat`` keeps everything.
+    """
+    if res.get("status") != "sat" or not isinstance(res.get("guards"), list):
+        return None
+    droppable = {g.get("id") for g in res["guards"]
+                 if isinstance(g, Mapping) and g.get("verdict") in ("always_true", "redundant")}
+    minimal = set(res.get("minimal") or ())
+    if droppable & minimal:
+        return None  # contradictory answer: trust none of it
+    return {i for i in ids if i not in droppable}
+
+
+def input_symbols(placeholders: Any) -> set[Any]:
+    """Symbols ``produce_guards`` binds to an input (its ``symbol_to_source``), hence range-checks.
+
+    A plain tensor's sizes, strides and storage offset and a SymInt/SymFloat argument whose
+    expression is a bare symbol. Tensor subclasses are skipped: a symbol seen only there gets no
+    range from this set, which can only keep more guards.
+    """
+    import sympy
+    import torch
+    from torch.utils._python_dispatch import is_traceable_wrapper_subclass
+
+    out: set[Any] = set()
+
+    def add(v: Any) -> None:
+        if isinstance(v, (torch.SymInt, torch.SymFloat)):
+            e = v.node.expr
+            if isinstance(e, sympy.Symbol):
+                out.add(e)
+
+    for t in placeholders:
+        if isinstance(t, (torch.SymInt, torch.SymFloat)):
+            add(t)
+        elif isinstance(t, torch.Tensor) and not is_traceable_wrapper_subclass(t):
+            for v in (*t.size(), *(() if t.is_sparse else t.stride()),
+                      *(() if t.is_sparse else (t.storage_offset(),))):
+                add(v)
+    return out
+
+
+def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any]], list[Any]]:
+    """The problem whose minimal set is the part-2 guards to emit.
+
+    Returns the document (guard ``g{i}`` is the i-th distinct simplified guard, as
+    ``produce_guards`` prints it), the ShapeGuards behind each id, and the ShapeGuards passed
+    through untouched (decided by the ranges, which ``produce_guards`` skips itself, or guards
+    symguard is not asked about: a symbol that is not an integer bound to an input).
+    """
+    bound = input_symbols(placeholders)
+    groups: dict[str, list[Any]] = {}
+    passthrough: list[Any] = []
+    syms: set[Any] = set()
+    for g in env.guards:
+        if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
+            passthrough.append(g)  # produce_guards skips it itself
+            continue
+        e = env.simplify(g.expr)
+        free = getattr(e, "free_symbols", None)
+        if (not free or not all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))
+                                for s in free)):
+            passthrough.append(g)
+            continue
+        groups.setdefault(str(e), []).append(g)
+        syms |= free
+    hints = getattr(env, "backed_var_to_val", None)
+    if hints is None:
+        hints = env.var_to_val
+    symbols: dict[str, dict[str, int | None]] = {}
+    for s in sorted(syms, key=lambda s: _sym_key(str(s))):
+        r = env.var_to_range.get(s)
+        entry: dict[str, int | None] = {"min": None, "max": None}
+        if r is not None:
+            entry = {"min": _bound(r.lower), "max": _bound(r.upper)}
+        if s in hints:
+            try:
+                entry["hint"] = int(hints[s])
+            except (TypeError, ValueError):
+                pass
+        symbols[str(s)] = entry
+    doc: Doc = {"symbols": symbols, "asserts": [],
+                "guards": [{"id": f"g{i}", "expr": text} for i, text in enumerate(groups)],
+                "options": {**OPTIONS, "default_min": None}}
+    return doc, list(groups.values()), passthrough
+
+
+_hook_lock = threading.RLock()
+_active: list[GuardPruner] = []  # a stack: the innermost prune_guards() block decides
+_original: Any = None
+
+
+def _called_by_dynamo() -> bool:
+    """Whether the caller is Dynamo's ``GuardBuilder.SHAPE_ENV`` (not export, not a test helper)."""
+    import sys
+
+    f = sys._getframe(2)
+    return f.f_code.co_name == "_get_code_parts" and f.f_globals.get("__name__") == "torch._dynamo.guards"
+
+
+def _produce_guards_verbose(self: Any, placeholders: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
+    orig = _original
+    pruner = _active[-1] if _active else None
+    if (pruner is None or args or kwargs.get("guards") is not None or not kwargs.get("ignore_static", True)
+            or not _called_by_dynamo()):
+        return orig(self, placeholders, sources, *args, **kwargs)
+    kept = pruner.kept_guards(self, placeholders)
+    rec = pruner.history[-1]
+    if kept is not None:
+        before = dict(self.var_to_range)
+        try:
+            out = orig(self, placeholders, sources, *args, **{**kwargs, "guards": kept})
+            if dict(self.var_to_range) == before:
+                rec["duplicates"] = drop_duplicates(out)
+                _note_emitted(rec, out)
+                return out
+            rec["error"] = "ranges changed while producing guards"
+        except Exception as e:  # noqa: BLE001 - pruned guards Dynamo could not emit: emit the stock ones
+            rec["error"] = f"{type(e).__name__}: {e}"
+        rec["kept"] = None
+    out = orig(self, placeholders, sources, *args, **kwargs)
+    _note_emitted(rec, out)
+    return out
+
+
+def drop_duplicates(out: Any) -> int:
+    """Drop repeated checks from ``produce_guards_verbose``'s result, in every language at once.
+
+    The same source can be tracked twice (a module's float attribute read by two calls gives two
+    ``source == value`` lines of part 1). Each language gets exactly one line per check, in the
+    same order, so the i-th lines of all helpers are one check; a check whose Python text was seen
+    before is the same pure expression and removing it changes no verdict. Returns how many went.
+    """
+    helpers = list(out)
+    n = len(helpers[0].exprs)
+    if any(len(h.exprs) != n for h in helpers):
+        return 0  # not the one-line-per-check shape this relies on: leave it as it is
+    seen: set[str] = set()
+    keep = []
+    for i, text in enumerate(helpers[0].exprs):
+        if text not in seen:
+            seen.add(text)
+            keep.append(i)
+    if len(keep) == n:
+        return 0
+    for h in helpers:
+        h.exprs[:] = [h.exprs[i] for i in keep]
+    return n - len(keep)
+
+
+def _note_emitted(rec: dict[str, Any], out: Any) -> None:
+    """What Dynamo will check: the count of shape-guard expressions and their verbose text."""
+    try:
+        rec["emitted"] = len(out[0].exprs)
+        rec["verbose"] = list(out[1].exprs)
+    except (AttributeError, IndexError, TypeError):
+        pass
+
+
+def install(pruner: GuardPruner) -> None:
+    """Make Dynamo consult ``pruner`` for every shape guard set it produces (until ``uninstall``)."""
+    global _original
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    with _hook_lock:
+        if _original is None:
+            _original = ShapeEnv.produce_guards_verbose
+            ShapeEnv.produce_guards_verbose = _produce_guards_verbose  # type: ignore[method-assign]
+        _active.append(pruner)
+
+
+def uninstall(pruner: GuardPruner | None = None) -> None:
+    """Undo one ``install`` (``pruner``'s, or the latest); the last one restores PyTorch's method."""
+    global _original
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    with _hook_lock:
+        if pruner is None and _active:
+            _active.pop()
+        elif pruner is not None:
+            for i in range(len(_active) - 1, -1, -1):
+                if _active[i] is pruner:
+                    del _active[i]
+                    break
+        if not _active and _original is not None:
+            ShapeEnv.produce_guards_verbose = _original  # type: ignore[method-assign]
+            _original = None
+
+
+@contextlib.contextmanager
+def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> Iterator[GuardPruner]:
+    """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant."""
+    pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune)
+    install(pruner)
+    try:
+        yield pruner
+    finally:
+        uninstall(pruner)

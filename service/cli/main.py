@@ -205,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     remote(p)
     p.set_defaults(func=_cmd_shrink_model)
 
+    from .prune_guards import add_parser as add_prune_guards
+
+    add_prune_guards(sub, remote)
+
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)

@@ -1,0 +1,60 @@
+"""symguard: SMT-backed guard entailment for dynamic tensor shapes -- the public import.
+
+``import symguard`` is the library's front door; it re-exports the solving library (``solver``)
+and never imports torch::
+
+    import symguard
+    symguard.run("redundancy", {"guards": ["s0 >= 16", "s0 >= 8"]})
+    ctx = symguard.Context({"guards": ["Eq(Mod(s0, 16), 0)"]})
+
+``symguard.torch`` is the switch that makes ``torch.compile`` install only the shape guards
+symguard does not prove redundant (docs/torch_guards.md); it is imported on first use::
+
+    with symguard.torch.prune_guards():
+        compiled = torch.compile(model, dynamic=True)
+        compiled(x)
+
+``solver`` and ``service`` stay where they are; this package sits on top of both and neither
+imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from solver import (
+    BadInput,
+    Context,
+    InternalError,
+    InvalidProblemError,
+    ParseError,
+    Problem,
+    SymguardError,
+    TooLargeError,
+    UnsupportedError,
+    load_problem,
+    run,
+)
+
+__all__ = [
+    "BadInput",
+    "Context",
+    "InternalError",
+    "InvalidProblemError",
+    "ParseError",
+    "Problem",
+    "SymguardError",
+    "TooLargeError",
+    "UnsupportedError",
+    "load_problem",
+    "run",
+    "torch",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """``symguard.torch`` on first use, so that ``import symguard`` never needs PyTorch."""
+    if name == "torch":
+        return importlib.import_module("symguard.torch")
+    raise AttributeError(f"module 'symguard' has no attribute {name!r}")

@@ -1,0 +1,40 @@
+"""The switch: ``torch.compile`` installs only the shape guards symguard does not prove redundant.
+
+::
+
+    import symguard
+    with symguard.torch.prune_guards():                 # or prune_guards(client=Client(url))
+        compiled = torch.compile(model, dynamic=True)
+        compiled(x)                                      # guards produced here are pruned
+
+Or globally: ``symguard.torch.install()`` / ``symguard.torch.uninstall()``. The hook replaces, for
+Dynamo's own call only, the guard list ``ShapeEnv.produce_guards_verbose`` emits with the subset
+symguard keeps; the range checks, duck-sizing equalities and every non-shape guard stay. Any
+failure (server down, timeout, an error in symguard or the hook) keeps the stock guards; the
+compile never fails because of it. Why the pruned guards accept exactly the shapes the stock
+ones accept: docs/torch_guards.md.
+
+PyTorch is imported when the switch is used, not when this module is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.torch_bridge import GuardPruner, prune_guards
+from service.torch_bridge import install as _install
+from service.torch_bridge import uninstall as _uninstall
+
+__all__ = ["GuardPruner", "install", "prune_guards", "uninstall"]
+
+
+def install(*, client: Any = None, timeout_ms: int = 60_000) -> GuardPruner:
+    """Prune every compile from now on (until ``uninstall``); returns the pruner (its ``history``)."""
+    pruner = GuardPruner(client=client, timeout_ms=timeout_ms)
+    _install(pruner)
+    return pruner
+
+
+def uninstall(pruner: GuardPruner | None = None) -> None:
+    """Undo ``install`` (the given pruner's, else the latest)."""
+    _uninstall(pruner)

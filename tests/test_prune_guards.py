@@ -1,0 +1,292 @@
+"""``symguard.torch.prune_guards`` and ``symguard prune-guards``: Dynamo emits only the shape guards
+symguard keeps, its guard check judges every shape as the stock one does, and any failure keeps
+the stock guards. Compiles are slow: each model is compiled once per mode (module-scoped
+fixtures) with the ``eager`` backend (the guards do not depend on the backend)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.torch_bridge import minimal_ids
+
+# compiles take seconds to minutes: the whole module is outside the quick loop (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "examples" / "models"
+
+
+# ------------------------------------------------------------------ the answer, read conservatively
+
+def test_only_proven_verdicts_are_dropped() -> None:
+    res = {"status": "sat", "minimal": ["g1", "g2", "g3"],
+           "guards": [{"id": "g0", "verdict": "redundant"}, {"id": "g1", "verdict": "unknown"},
+                      {"id": "g2", "verdict": "unsupported"}, {"id": "g3", "verdict": "required"},
+                      {"id": "g4", "verdict": "always_true"}, {"id": "g5", "verdict": "something new"}]}
+    assert minimal_ids(res, [f"g{i}" for i in range(7)]) == {"g1", "g2", "g3", "g5", "g6"}
+
+
+@pytest.mark.parametrize("res", [
+    {"status": "unknown", "guards": [], "minimal": []},
+    {"status": "unsat", "guards": [{"id": "g0", "verdict": "redundant"}], "minimal": []},
+    {"status": "sat", "minimal": ["g0"], "guards": [{"id": "g0", "verdict": "redundant"}]},  # contradicts itself
+    {"status": "sat"},
+    {"error": {"code": "timeout"}},
+])
+def test_untrusted_answers_keep_everything(res: dict[str, Any]) -> None:
+    assert minimal_ids(res, ["g0", "g1"]) is None
+
+
+# ------------------------------------------------------------------ a toy model: the switch itself
+
+torch = pytest.importorskip("torch")
+pg = pytest.importorskip("service.cli.prune_guards")
+tb = pytest.importorskip("service.torch_bridge")
+
+
+class Toy(torch.nn.Module):
+    """Guards on the length: a pad-to-4 reshape, two nested thresholds (one implies the other)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t = x.shape
+        y = x[:, : t - t % 4].reshape(b, -1, 4).sum(-1)
+        if t >= 12:
+            y = y * 2
+        if t >= 8:
+            y = y + 1
+        if t // 4 >= 2:
+            y = y - 1
+        return y
+
+
+def _toy() -> Any:
+    ex = (torch.randn(3, 21),)
+    return pg.Target("toy", Toy(), ex, {0: {0: (2, 32), 1: (2, 200)}}, lambda s: pg.random_inputs(ex, s))
+
+
+@pytest.fixture(scope="module")
+def toy() -> Any:
+    return _toy()
+
+
+@pytest.fixture(scope="module")
+def toy_stock(toy: Any) -> Any:
+    return pg.compile_target(toy, prune=False, backend="eager")
+
+
+@pytest.fixture(scope="module")
+def toy_pruned(toy: Any) -> Any:
+    return pg.compile_target(toy, prune=True, backend="eager")
+
+
+@pytest.mark.torch
+def test_toy_pruned_agrees_with_stock(toy: Any, toy_stock: Any, toy_pruned: Any) -> None:
+    out = pg.differential(toy, shapes=150, stock=toy_stock, pruned=toy_pruned, backend="eager")
+    assert out["disagreements"] == 0, out["examples"]
+    assert out["shapes"]["accepted"] > 0 and out["shapes"]["rejected"] > 0
+    assert out["guards"]["pruned"] < out["guards"]["stock"]
+    assert out["guards"]["decided_kept"] < out["guards"]["decided_stock"]
+    assert out["errors"] == []
+
+
+@pytest.mark.torch
+def test_observe_mode_changes_nothing(toy_stock: Any) -> None:
+    (rec,) = toy_stock.history
+    assert rec["kept"] is None and rec["error"] is None and rec["guards"] > 0
+    assert rec["emitted"] == len(rec["verbose"]) == toy_stock.shape_guard_count()
+    assert toy_stock.shape_guard() is not None
+
+
+def _stock_count(toy: Any, **kw: Any) -> tuple[int, list[dict[str, Any]]]:
+    c = pg.compile_target(toy, prune=True, backend="eager", **kw)
+    return c.shape_guard_count(), c.history
+
+
+@pytest.mark.torch
+def test_server_down_keeps_stock(toy: Any, toy_stock: Any) -> None:
+    from service.client import Client
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    with Client(f"http://127.0.0.1:{port}", retries=0, timeout_s=2) as c:
+        n, hist = _stock_count(toy, client=c)
+    assert n == toy_stock.shape_guard_count()
+    assert hist[-1]["kept"] is None and "Unavailable" in hist[-1]["error"]
+
+
+@pytest.fixture()
+def silent_server() -> Iterator[str]:
+    """A loopback socket that accepts connections and never answers (one test, then closed)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    conns: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        srv.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conns.append(srv.accept()[0])
+            except OSError:
+                continue
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.getsockname()[1]}"
+    finally:
+        stop.set()
+        t.join(timeout=5)
+        for c in conns:
+            c.close()
+        srv.close()
+
+
+@pytest.mark.torch
+def test_timeout_keeps_stock(toy: Any, toy_stock: Any, silent_server: str) -> None:
+    from service.client import Client
+
+    with Client(silent_server, retries=0, timeout_s=0.5) as c:
+        n, hist = _stock_count(toy, client=c)
+    assert n == toy_stock.shape_guard_count()
+    assert hist[-1]["kept"] is None and "RemoteError" in hist[-1]["error"]
+
+
+class _FakeClient:
+    """Answers every question with ``verdict`` for each guard, or raises ``error``."""
+
+    def __init__(self, verdict: str | None = None, error: Exception | None = None) -> None:
+        self.verdict, self.error, self.asked = verdict, error, 0
+
+    def redundancy(self, doc: dict[str, Any]) -> dict[str, Any]:
+        self.asked += 1
+        if self.error is not None:
+            raise self.error
+        ids = [g["id"] for g in doc["guards"]]
+        return {"status": "sat", "minimal": ids, "guards": [{"id": i, "verdict": self.verdict} for i in ids]}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("verdict", ["unsupported", "unknown"])
+def test_undecided_guards_are_kept(toy: Any, toy_stock: Any, verdict: str) -> None:
+    fake = _FakeClient(verdict)
+    n, hist = _stock_count(toy, client=fake)
+    assert fake.asked == 1
+    assert n == toy_stock.shape_guard_count()
+    assert hist[-1]["kept"] == hist[-1]["guards"] and hist[-1]["error"] is None
+
+
+@pytest.mark.torch
+def test_exception_in_the_hook_keeps_stock(toy: Any, toy_stock: Any) -> None:
+    n, hist = _stock_count(toy, client=_FakeClient(error=RuntimeError("boom")))
+    assert n == toy_stock.shape_guard_count()
+    assert hist[-1]["error"] == "RuntimeError: boom"
+
+
+@pytest.mark.torch
+def test_cpp_symbolic_shape_guards(toy: Any) -> None:
+    cpp = pg.Target(toy.name, toy.model, toy.example, toy.dims, toy.make_inputs,
+                    dynamo_config={"enable_cpp_symbolic_shape_guards": True})
+    stock = pg.compile_target(cpp, prune=False, backend="eager")
+    pruned = pg.compile_target(cpp, prune=True, backend="eager")
+    assert pruned.shape_guard_count() < stock.shape_guard_count()
+    assert stock.shape_guard() is None  # the shape guards are C++ code, not a Python lambda
+    out = pg.differential(cpp, shapes=100, stock=stock, pruned=pruned, backend="eager")
+    assert out["disagreements"] == 0, out["examples"]
+    assert out["shapes"]["accepted"] > 0 and out["shapes"]["rejected"] > 0
+
+
+@pytest.mark.torch
+def test_export_is_left_alone() -> None:
+    """Only Dynamo's guard builder is pruned: torch.export's own produce_guards calls are not."""
+    import symguard
+
+    with symguard.torch.prune_guards() as pruner:
+        torch.export.export(Toy(), (torch.randn(3, 21),), dynamic_shapes=({0: torch.export.Dim.AUTO,
+                                                                           1: torch.export.Dim.AUTO},))
+    assert pruner.history == []
+
+
+@pytest.mark.torch
+def test_install_uninstall_restore_pytorch() -> None:
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    import symguard
+
+    original = ShapeEnv.produce_guards_verbose
+    p1 = symguard.torch.install()
+    p2 = symguard.torch.install()
+    assert ShapeEnv.produce_guards_verbose is not original
+    symguard.torch.uninstall(p1)
+    assert ShapeEnv.produce_guards_verbose is not original
+    symguard.torch.uninstall(p2)
+    assert ShapeEnv.produce_guards_verbose is original
+
+
+@pytest.mark.torch
+def test_cli_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from service.cli.main import main
+
+    rc = main(["prune-guards", str(MODELS / "cnn_strided.py"), "--shapes", "40", "--backend", "eager"])
+    line = capsys.readouterr().out.strip().splitlines()
+    assert rc == 0 and len(line) == 1
+    out = json.loads(line[0])
+    for k in ("model", "guards", "check_us", "shapes", "disagreements", "compile_s"):
+        assert k in out
+    assert set(out["compile_s"]) >= {"stock", "pruned", "symguard"}
+    assert out["shapes"]["tried"] == 40 and out["disagreements"] == 0
+
+
+@pytest.mark.torch
+def test_cli_bad_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from service.cli.main import main
+
+    bad = tmp_path / "bad.py"
+    bad.write_text("x = 1\n")
+    assert main(["prune-guards", str(bad)]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_problem"
+
+
+# ------------------------------------------------------------------ six real models, 0 disagreements
+
+REAL = ["swin_window", "vit_patchify", "unet_tiny", "cnn_strided", "wav2vec2_tiny", "unbacked_nonzero"]
+
+
+@pytest.mark.torch
+@pytest.mark.filterwarnings("ignore:Dynamo detected a call to a `functools.lru_cache`:UserWarning")  # transformers
+@pytest.mark.parametrize("name", REAL)
+def test_real_models_agree(name: str) -> None:
+    spec = pg.load_spec(MODELS / f"{name}.py")
+    for mod in spec.requires:
+        pytest.importorskip(mod)
+    out = pg.differential(pg.target_from_spec(spec), shapes=100, backend="eager")
+    assert out["disagreements"] == 0, out["examples"]
+    assert out["shapes"]["accepted"] > 0 and out["shapes"]["rejected"] > 0, out["shapes"]
+    assert out["guards"]["pruned"] <= out["guards"]["stock"]
+    assert out["errors"] == []
+
+
+class _Helper:
+    def __init__(self, exprs: list[str]) -> None:
+        self.exprs = exprs
+
+
+def test_duplicates_go_in_every_language_at_once() -> None:
+    py = _Helper(["a == 1", "b == 2", "a == 1", "c >= 2"])
+    verbose = _Helper(["a == 1  # x", "b == 2  # y", "a == 1  # z", "c >= 2  # w"])
+    cpp = _Helper(["a == 1", "b == 2", "a == 1", "c >= 2"])
+    assert tb.drop_duplicates([py, verbose, cpp]) == 1
+    assert py.exprs == ["a == 1", "b == 2", "c >= 2"] and cpp.exprs == py.exprs
+    assert verbose.exprs == ["a == 1  # x", "b == 2  # y", "c >= 2  # w"]
+    ragged = [_Helper(["a", "a"]), _Helper(["a"])]
+    assert tb.drop_duplicates(ragged) == 0 and ragged[0].exprs == ["a", "a"]

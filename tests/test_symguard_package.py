@@ -1,0 +1,43 @@
+"""``import symguard``: the distribution's public import, pinned, and free of torch until used."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import solver
+import symguard
+
+
+def test_all_is_pinned() -> None:
+    assert sorted(symguard.__all__) == sorted([
+        "BadInput", "Context", "InternalError", "InvalidProblemError", "ParseError", "Problem", "SymguardError",
+        "TooLargeError", "UnsupportedError", "load_problem", "run", "torch",
+    ])
+    for name in symguard.__all__:
+        if name != "torch":  # imported on first use (needs the torch extra)
+            assert getattr(symguard, name) is getattr(solver, name)
+
+
+def test_front_door_runs() -> None:
+    res = symguard.run("redundancy", {"guards": ["s0 >= 16", "s0 >= 8"]})
+    assert res["minimal"] == ["g0"]
+    assert symguard.Context({"guards": ["Eq(Mod(s0, 16), 0)"]}).run(
+        "evaluate", {"queries": ["Eq(Mod(s0, 8), 0)"]})["queries"][0]["value"] is True
+
+
+def test_import_needs_no_torch() -> None:
+    code = ("import sys; sys.modules['torch'] = None; import symguard; "
+            "symguard.run('solve', {'guards': ['s0 >= 3']}); import symguard.torch as t; print(t.__all__)")
+    r = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "prune_guards" in r.stdout
+
+
+def test_unknown_attribute() -> None:
+    try:
+        symguard.nope  # noqa: B018
+    except AttributeError as e:
+        assert "nope" in str(e)
+    else:
+        raise AssertionError("symguard.nope should not exist")
