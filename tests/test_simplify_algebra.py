@@ -110,7 +110,8 @@ def interval_on_box(t: ir.Term) -> tuple[int | None, int | None]:
 
 
 conds = st.sampled_from(["x <= 3", "x >= 5", "x <= 5", "x >= 3", "Eq(x, 4)", "Ne(x, 4)", "Ne(x, 3)", "Eq(x//8, 2)",
-                         "Eq(Mod(x, 8), 5)", "Eq(Mod(x, 8), 9)", "y >= 1", "Eq(y, 2)", "Ne(x + y, 3)", "Eq(x, 1)"])
+                         "Eq(Mod(x, 8), 5)", "Eq(Mod(x, 8), 9)", "y >= 1", "Eq(y, 2)", "Ne(x + y, 3)", "Eq(x, 1)",
+                         "x >= -7", "x <= 13", "x >= 16", "x <= 20", "Eq(Mod(x, 8), 4)", "Eq(Mod(x, 3), 0)"])
 
 
 @settings(max_examples=200, deadline=None)

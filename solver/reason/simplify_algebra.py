@@ -285,7 +285,8 @@ def _bound(atom: Term) -> tuple[Term, int | None, int | None] | None:
 
 
 def conjunction(m: Term) -> Term | None:
-    """Bounds met, conjuncts an equation decides removed, quotient-remainder pairs joined."""
+    """Bounds met, conjuncts an equation decides removed, quotient-remainder pairs joined, a
+    residue's class met by the bounds of its argument."""
     if m.kind != ir.AND:
         return None
     parts = list(m.args)
@@ -359,8 +360,28 @@ def conjunction(m: Term) -> Term | None:
                 continue
         kept_others.append(a)
     others = kept_others
+    # a residue Mod(x, d) == r moves x's ends into its class (x >= lo gives x >= lo + (r - lo) % d);
+    # a span that holds one member of the class is that point, and the residue is then implied
+    implied: set[Term] = set()
+    for r in order:
+        rlo, rhi, _ = spans[r]
+        if (r.kind != ir.MOD or r.args[1].kind != ir.CONST or r.args[1].value <= 0 or r.args[0] not in spans
+                or rlo is None or rlo != rhi):
+            continue
+        d, sp = r.args[1].value, spans[r.args[0]]
+        if not 0 <= rlo < d:
+            return ir.FALSE
+        ends = (None if sp[0] is None else sp[0] + (rlo - sp[0]) % d,
+                None if sp[1] is None else sp[1] - (sp[1] - rlo) % d)
+        changed = changed or ends != (sp[0], sp[1])
+        sp[0], sp[1] = ends
+        if sp[0] is not None and sp[0] == sp[1]:
+            implied.add(r)
+            changed = True
     rebuilt: list[Term] = []
     for t in order:
+        if t in implied:
+            continue
         lo, hi, n = spans[t]
         if lo is not None and hi is not None and lo > hi:
             return ir.FALSE

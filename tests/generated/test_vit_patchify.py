@@ -141,7 +141,7 @@ PROBLEM: dict[str, Any] = {
 }
 
 # symguard's minimal equivalent guard set (ids into PROBLEM["guards"]).
-MINIMAL: list[str] = ['g4', 'g38']
+MINIMAL: list[str] = ['g3', 'g9']
 
 # The shrunk symbol values and the concrete input shapes they give, in forward-argument order.
 MODEL: dict[str, int] = {'s0': 10, 's53': 9, 's77': 2}
