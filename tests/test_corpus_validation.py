@@ -27,7 +27,11 @@ def test_manifest_lists_every_file_and_two_sizes_per_family() -> None:
     for name in files:  # <family>_<size>_<mode>.json
         family, size, _mode = name.removesuffix(".json").rsplit("_", 2)
         sizes.setdefault(family, set()).add(size)
-    assert len(sizes) >= 2 and all(len(s) == 2 for s in sizes.values()), sizes
+    # a model family is held out at two input sizes; a Swin-class config (issue 25: stages, window,
+    # patch in its name) is itself the held-out variation, at one odd non-square size
+    pairs = {f: s for f, s in sizes.items() if not f.startswith("swin")}
+    assert len(pairs) >= 2 and all(len(s) == 2 for s in pairs.values()), sizes
+    assert all(len(s) == 1 for f, s in sizes.items() if f not in pairs), sizes
     twins = {p.name for p in CORPUS.glob("*.smt2")}
     # ``symguard export`` writes the .smt2 twin of every problem it reads (not of a rejected one)
     assert {n.replace(".json", ".smt2") for n in files if "parse_error" not in MANIFEST[n]} == twins
