@@ -9,30 +9,15 @@ its seed, and the seed replays it."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts import load_script
 from service_helpers import running_server
 
 from service.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("context_differential", ROOT / "bench" / "context_differential.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("context_differential", mod)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-cd = _load()
+cd = load_script("bench/context_differential.py")
 
 
 @pytest.mark.parametrize("block", range(4))

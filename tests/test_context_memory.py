@@ -9,31 +9,19 @@ evicted ones left to the cyclic collector's schedule)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import httpx
 import pytest
+from scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
 # docs/service.md: the context data a server keeps (documents 32 MiB, views 64 MiB by estimate,
 # answers 16 MiB) plus the interpreter's own slack; server and workers together
 SERVER_GROWTH_MIB = 160
 TOTAL_GROWTH_MIB = 512
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("context_memory", ROOT / "bench" / "context_memory.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("context_memory", mod)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-cm = _load()
+cm = load_script("bench/context_memory.py")
 
 
 @pytest.mark.slow

@@ -7,32 +7,20 @@ corpus problems are brute-forced on a box of a few thousand points around their 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from crosscheck_gen import with_asserts
 from hypothesis import HealthCheck, given, settings
+from scripts import load_script
 from small_problems import _dense, size_problems, small_problems
 
 pytest.importorskip("cvc5", reason="the cross-check needs cvc5 (pip install cvc5)")
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("crosscheck", ROOT / "bench" / "crosscheck.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("crosscheck", mod)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-cc = _load()
+cc = load_script("bench/crosscheck.py")
 # CI: the shared sample of real PyTorch guard sets and the hand-written examples (every construct,
 # skipped guards, unsat cores); bench/crosscheck.py runs the whole corpus
 CORPUS = [f for f in cc.corpus_files() if "corpus_sample" in f.parts or "examples" in f.parts]

@@ -7,27 +7,16 @@ required guard must show up as a mismatch.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_demo() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("prune_demo", ROOT / "tools" / "prune_demo.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("prune_demo", mod)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-demo = _load_demo()
+demo = load_script("tools/prune_demo.py")
 FILES = demo.corpus_files(ROOT)
 # Quick ones with guards worth pruning, in the project corpus or the shared sample.
 PREFERRED = ("resnet_cnn_compile", "wav2vec2_compile", "vit_export", "unet_compile", "vit_patchify_export")
