@@ -12,6 +12,7 @@ what is compared is what the effort decides (the synthetic slice still runs out 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -22,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import z3
 
 from solver import run
+from solver.ops import redundancy
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus"
 QUICK = ["vit_patchify_compile", "reshape_zoo_export", "unet_export", "wav2vec2_compile"]
@@ -90,6 +93,77 @@ def test_same_answers_twice_in_one_process_and_in_another_with_another_hash_seed
     out = subprocess.run([sys.executable, "-c", _CHILD, str(here)], capture_output=True, text=True,
                          env=env, check=True, timeout=600)
     assert json.loads(out.stdout) == first
+
+
+TWO_PASSES = "swinv2_s2_w4_p2_29x35_compile"  # redundancy runs both passes in one z3 context
+
+
+@contextmanager
+def collect_at_check(at: int | None) -> Iterator[list[int]]:
+    """Python's cycle collector off while the block runs, but for one full collection just
+    before the ``at``-th z3 check (counted from 1). Yields a list that gets, per redundancy
+    pass, the number of checks before it started, and at the end the number of checks."""
+    count = [0]
+    starts: list[int] = []
+    check, collapsed = z3.Solver.check, redundancy._collapsed
+
+    def counting(self: z3.Solver, *args: Any) -> Any:
+        count[0] += 1
+        if count[0] == at:
+            gc.collect()
+        return check(self, *args)
+
+    def pass_start(*args: Any) -> Any:
+        starts.append(count[0])
+        return collapsed(*args)
+
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    z3.Solver.check, redundancy._collapsed = counting, pass_start  # type: ignore[method-assign]
+    try:
+        yield starts
+    finally:
+        z3.Solver.check, redundancy._collapsed = check, collapsed  # type: ignore[method-assign]
+        starts.append(count[0])
+        if was:
+            gc.enable()
+
+
+@pytest.mark.slow
+def test_same_answers_whenever_the_cycle_collector_runs() -> None:
+    """Issue 25: one problem solved repeatedly in one process (a server) gave two answers. pysmt's
+    converter lives in a reference cycle and handed the first pass' z3 ASTs back when the cycle
+    collector ran, at a moment set by the process' history; z3 hands freed ids to new ASTs, and
+    ids steer its search (one collection early in the second pass flipped four verdicts). A
+    collection before any check of the second pass, after another problem: one answer."""
+    doc = torch_set(TWO_PASSES)
+    with collect_at_check(None) as starts:
+        first = answer("redundancy", doc)
+    assert len(starts) == 3, "the set must run both passes"
+    answer("redundancy", torch_set("swin_export"))
+    for at in range(starts[1] + 1, starts[2] + 1):
+        with collect_at_check(at):
+            assert answer("redundancy", doc) == first, f"a collection before check {at} of {starts[2]}"
+
+
+def test_no_z3_reference_is_left_to_the_cycle_collector() -> None:
+    """What ``Checker.close`` guarantees: after an operation nothing of z3 waits in a cycle."""
+    doc = torch_set(TWO_PASSES)
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        answer("redundancy", doc)
+        gc.collect()
+        left = [type(o) for o in gc.garbage if type(o).__module__.startswith("z3")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
+    assert not left
 
 
 @contextmanager

@@ -113,10 +113,13 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
 def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> dict[str, Any]:
     old = rewrite.COLLAPSE
     rewrite.COLLAPSE = collapse
+    run = _Run(problem, deadline)
     try:
-        return _Run(problem, deadline).run()
+        return run.run()
     finally:
         rewrite.COLLAPSE = old
+        if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
+            run.ch.close()
 
 
 def _unknowns(res: dict[str, Any]) -> int:

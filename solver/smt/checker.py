@@ -268,6 +268,31 @@ class Checker:
             _assert(self.solver, r)
             self._ranges_z3.append(r)
 
+    def close(self) -> None:
+        """Release every z3 reference this checker holds, now. The operation's z3 context outlives
+        a checker (redundancy runs two passes in one context, a ray check makes its own checker
+        beside evaluate's), and z3 hands a freed AST's id to the next AST it makes, ids that steer
+        its search. pysmt's converter sits in a reference cycle (its dispatch tables hold bound
+        methods) and gives its ASTs back only when Python's cycle collector runs, at a moment
+        set by everything the process allocated before: one problem, solved twice in one
+        process, spent different units on the same check and answered differently. Closing
+        makes the release happen at the same step every time."""
+        conv = self.conv
+        ref = self.ctx.ref()
+        for t in conv.memoization.values():  # what pysmt's ``__del__`` would do, later
+            z3.Z3_dec_ref(ref, t)
+        conv.memoization.clear()
+        conv._back_memoization.clear()
+        conv.functions.clear()  # the cycle: the converter's shell now goes by reference counting
+        conv._back_fun.clear()
+        self._lits.clear()
+        self._lit_impl.clear()
+        self._by_zid.clear()
+        self._ranges_z3.clear()
+        self._defs_z3.clear()
+        self._sym_z3.clear()
+        del self.solver, self._on  # a closed checker checks nothing more
+
     # -------------------------------------------------------------- building
     def _z3(self, f: object) -> z3.BoolRef:
         try:

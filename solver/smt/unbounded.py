@@ -146,4 +146,7 @@ def _certify(problem: Problem, cons: Sequence[Term], query: Term, sign: int, m: 
         return bool(claim.value)
     tp = Problem((Symbol(T, 0, None),), options=Options(timeout_ms=max(1, deadline.budget_ms)))
     ch = Checker(tp, deadline)  # the operation's context and units
-    return ch.check([ch.negation(claim)], budget=budget).status == UNSAT
+    try:
+        return ch.check([ch.negation(claim)], budget=budget).status == UNSAT
+    finally:
+        ch.close()  # the operation goes on in the same context (Checker.close)
