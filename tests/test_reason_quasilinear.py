@@ -95,12 +95,7 @@ def test_the_rewriter_keeps_every_comparison_of_chains(a: Term, b: Term, op: str
                                                         collapse: bool) -> None:
     mk = {"le": ir.mk_le, "eq": ir.mk_eq, "ne": ir.mk_ne, "lt": ir.mk_lt}[op]
     g = mk(a, b)
-    old = rewrite.COLLAPSE
-    rewrite.COLLAPSE = collapse
-    try:
-        r = rewrite.Rewriter(facts.facts_env({"x": (lo, lo + width)}, [])).rewrite(g)
-    finally:
-        rewrite.COLLAPSE = old
+    r = rewrite.Rewriter(facts.facts_env({"x": (lo, lo + width)}, []), collapse=collapse).rewrite(g)
     for v in range(lo, lo + width + 1):
         assert evaluate(r, {"x": v}) == evaluate(g, {"x": v}), (v, g, r)
 
@@ -113,17 +108,15 @@ def test_the_rewriter_keeps_every_comparison_of_chains(a: Term, b: Term, op: str
     ("x - Mod(x, 7)", "7*(x//7)"),
     ("((x - Mod(x, 4))//4 + Mod((x - Mod(x, 4))//4 + 1, 2))//2", "x//8"),
 ])
-def test_the_spellings_of_one_quantity_get_one_term(text: str, same: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rewrite, "COLLAPSE", True)
-    rw = rewrite.Rewriter(facts.facts_env({"x": (None, None)}, []))
+def test_the_spellings_of_one_quantity_get_one_term(text: str, same: str) -> None:
+    rw = rewrite.Rewriter(facts.facts_env({"x": (None, None)}, []), collapse=True)
     assert rw.rewrite(parse_sympy(text).term) is rw.rewrite(parse_sympy(same).term)
 
 
-def test_products_of_collapsed_chains_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_products_of_collapsed_chains_cancel() -> None:
     """A product divided by one of its factors, spelled another way: the other factor."""
-    monkeypatch.setattr(rewrite, "COLLAPSE", True)
     env = facts.facts_env({"x": (16, 1024), "y": (16, 1024)}, [])
-    rw = rewrite.Rewriter(env)
+    rw = rewrite.Rewriter(env, collapse=True)
     p = "((x//4 + Mod(x//4 + 1, 2) - 1)//2 + 1)*((y - Mod(y, 4))//8 + 1)"
     t = parse_sympy(f"({p})//((x - Mod(x, 4))//8 + 1)").term
     assert rw.rewrite(t) is rw.rewrite(parse_sympy("y//8 + 1").term)

@@ -87,14 +87,15 @@ def cost(t: ir.Term) -> int:
 
 
 def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
-    """Two canonical forms, one effort: first with every one-symbol division chain collapsed
-    (``rewrite.COLLAPSE``: equal quantities spelled differently become one term, so a product
-    divided by one of its own factors cancels — the Swin class), then, only when guards are left
-    ``unknown``, with the chains as written (the facts other guards state about their sub-terms
-    stay visible), on the units the first pass left. The answer with fewer ``unknown`` guards
-    (then the smaller ``minimal``, then the first) is returned: each is sound on its own, and the
-    choice depends on the effort alone. A second pass cut by the deadline makes the answer
-    ``incomplete`` (another machine might have finished it)."""
+    """Two canonical forms, one effort: first with the one-symbol division chains as written (the
+    facts other guards state about their sub-terms stay visible), then, only when guards are left
+    ``unknown``, on the units the first pass left, with every chain collapsed to one division
+    (``Rewriter(collapse=True)``: equal quantities spelled differently become one term, so a
+    product divided by one of its own factors cancels — the Swin class; ``COLLAPSE_FIRST`` swaps
+    the order). The answer with fewer ``unknown`` guards (then the smaller ``minimal``, then the
+    first) is returned: each is sound on its own, and the choice depends on the effort alone. A
+    second pass cut by the deadline makes the answer ``incomplete`` (another machine might have
+    finished it)."""
     total = deadline.units
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
         deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
@@ -111,13 +112,10 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
 
 
 def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> dict[str, Any]:
-    old = rewrite.COLLAPSE
-    rewrite.COLLAPSE = collapse
-    run = _Run(problem, deadline)
+    run = _Run(problem, deadline, collapse)
     try:
         return run.run()
     finally:
-        rewrite.COLLAPSE = old
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
 
@@ -127,7 +125,8 @@ def _unknowns(res: dict[str, Any]) -> int:
 
 
 class _Run:
-    def __init__(self, problem: Problem, deadline: Deadline) -> None:
+    def __init__(self, problem: Problem, deadline: Deadline, collapse: bool = COLLAPSE_FIRST) -> None:
+        self.collapse = collapse  # every Rewriter of the pass rebuilds one-symbol chains as one division
         self.p = problem
         self.deadline = deadline
         self.guards = problem.guards
@@ -142,11 +141,12 @@ class _Run:
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
-        plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}))
+        plain = rewrite.Rewriter(rewrite.Env({s.name: (s.lo, s.hi) for s in problem.symbols if not s.is_bool}),
+                                 collapse=collapse)
         self.can_asserts = [plain.rewrite(c.term) for c in problem.asserts if c.term is not None]
         self.base_env = facts.facts_env(ranges.ranges, [(t, None) for t in self.can_asserts])
         self.env: facts.Env | None = None  # base facts plus those of every greedy candidate
-        rw = rewrite.Rewriter(self.base_env)
+        rw = rewrite.Rewriter(self.base_env, collapse=collapse)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
         self.pool = Pool(problem, self.can)
         self.syms = [frozenset() if t is None else frozenset(ir.symbols_of(t)) for t in self.can]
@@ -493,7 +493,7 @@ class _Run:
         mine = frozenset().union(*(srcs[s] for s in self.syms[i] if s in srcs))
         if not mine <= self.kept:
             return None
-        rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i})
+        rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i}, collapse=self.collapse)
         if rw.rewrite(periodic.substitute(self.can[i], sub)) is not ir.TRUE:  # type: ignore[arg-type]
             return None
         return sorted(rw.used | mine)
@@ -556,7 +556,7 @@ class _Run:
             seen.add(key)
             env = facts.facts_env({**ranges, **case.ranges},
                                   [(c, j) for c, j in zip(case.conds[:-1], srcs[:-1])])
-            rw = rewrite.Rewriter(env)
+            rw = rewrite.Rewriter(env, collapse=self.collapse)
             if rw.rewrite(case.conds[-1]) is ir.FALSE:
                 used |= rw.used
                 continue
@@ -611,7 +611,7 @@ class _Run:
     def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
         """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""
         assert self.env is not None
-        rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i})
+        rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i}, collapse=self.collapse)
         if rw.rewrite(self.can[i]) is not ir.TRUE:  # type: ignore[arg-type]
             return None
         return sorted(rw.used)

@@ -50,8 +50,12 @@ LINEARIZE = True  # ... and a comparison of a collapsible chain made linear
 class Rewriter:
     """Rewrites terms under one ``Env``; results and intervals are memoized per instance."""
 
-    def __init__(self, env: Env, banned: Iterable[int] = ()) -> None:
+    def __init__(self, env: Env, banned: Iterable[int] = (), *, collapse: bool | None = None) -> None:
+        """``collapse``: rebuild one-symbol chains as one division (default ``COLLAPSE``). A choice
+        of the instance, not a module flag flipped around a call: two operations in one process
+        (threads) would see each other's setting."""
         self.env = env
+        self.collapse = COLLAPSE if collapse is None else collapse
         self.banned = frozenset(banned)
         self.memo: dict[Term, Term] = {}
         self.iv: dict[Term, Interval] = {}
@@ -190,7 +194,7 @@ class Rewriter:
             r = a[1] if a[0] is ir.TRUE else a[2] if a[0] is ir.FALSE else ir.mk_ite(a[0], a[1], a[2])
         else:
             return self._bool(n, a)
-        if QUASILINEAR and COLLAPSE and r.has_div and r.kind in (ir.FLOORDIV, ir.MOD, ir.ADD, ir.MUL):
+        if QUASILINEAR and self.collapse and r.has_div and r.kind in (ir.FLOORDIV, ir.MOD, ir.ADD, ir.MUL):
             c = quasilinear.collapse(r)  # a one-symbol chain: one division (or none)
             if c is not None:
                 r = c
