@@ -220,16 +220,16 @@ MAX_CASES = 4096  # residue classes one implication check may walk (times its at
 _Atom = tuple[str, Term]  # ("le" | "eq" | "ne" | "gt", e): e <= 0, e == 0, e != 0, e > 0
 
 
-def _atoms(t: Term, positive: bool, out: list[_Atom]) -> bool:
+def atoms_of(t: Term, positive: bool, out: list[_Atom]) -> bool:
     """The conjunction ``t`` (or its negation when not ``positive``) as atoms over ``e``; False
     when it is not a conjunction of comparisons (a disjunction, a boolean symbol)."""
     k = t.kind
     if k == ir.NOT:
-        return _atoms(t.args[0], not positive, out)
+        return atoms_of(t.args[0], not positive, out)
     if k == ir.AND and positive:
-        return all(_atoms(a, True, out) for a in t.args)
+        return all(atoms_of(a, True, out) for a in t.args)
     if k == ir.OR and not positive:
-        return all(_atoms(a, False, out) for a in t.args)
+        return all(atoms_of(a, False, out) for a in t.args)
     if k == ir.LE:
         out.append(("le" if positive else "gt", t.args[0]))
         return True
@@ -265,10 +265,10 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
     by residue class of the common period, where each atom is a linear condition on ``q``
     (``x = L*q + r``). None when some term is not such a chain or the walk would be too long."""
     atoms: list[_Atom] = []
-    if not all(_atoms(f, True, atoms) for f in facts):
+    if not all(atoms_of(f, True, atoms) for f in facts):
         return None
     neg: list[_Atom] = []
-    if not _atoms(goal, False, neg):  # ~goal must be one conjunction
+    if not atoms_of(goal, False, neg):  # ~goal must be one conjunction
         return None
     atoms += neg
     parts: list[tuple[str, int, int, tuple[int, ...]]] = []  # (rel, P, s, table)
@@ -332,7 +332,7 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
         found = True  # a point of the facts where the goal fails (an unbounded stretch of q
         # always has one: the exclusions are finitely many)
         if len(points) < want:
-            q = _closest(qlo, qhi, out, None if near is None else (near - r) // period)
+            q = closest(qlo, qhi, out, None if near is None else (near - r) // period)
             if q is not None:
                 points.append(period * q + r)
         elif want == 0:
@@ -342,7 +342,7 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
     return points, found
 
 
-def _closest(qlo: int | None, qhi: int | None, out: set[int], target: int | None) -> int | None:
+def closest(qlo: int | None, qhi: int | None, out: set[int], target: int | None) -> int | None:
     """The ``q`` in ``[qlo, qhi]`` outside ``out`` closest to ``target`` (or to the bounds)."""
     t = target if target is not None else qlo if qlo is not None else qhi if qhi is not None else 0
     if qlo is not None:
