@@ -240,7 +240,7 @@ def _dense(sizes: list[int], strides: list[int]) -> bool:
 _TOKENS = ["a", "b", "s0", "0", "1", "2", "7", "00", "01", "(", ")", "(", ")", ",", "+", "-", "*", "//", "%", "**",
            "<", "<=", ">", ">=", "==", "!=", " ", "Max", "Min", "Mod", "Eq", "Ne", "And", "Or", "Not", "Abs",
            "FloorDiv", "ModularIndexing", "PowByNatural", "PythonMod", "CeilDiv", "True", "None", "oo", "floor",
-           "1.5", "/", "&", "~", "not", "1e3", "lambda", "int_oo", "Piecewise", "\t", "ｓ"]
+           "1.5", "/", "&", "|", "~", "not", "1e3", "lambda", "int_oo", "Piecewise", "\t", "ｓ"]
 
 
 def _same_as_reference(text: str) -> None:
@@ -273,6 +273,11 @@ def test_the_fast_reader_reads_what_the_ast_reader_reads(text: str) -> None:
     *(f"{'-' * n}a > 0" for n in (50, 150, 400)),
     *(f"{'Max(' * n}a{', 1)' * n} > 0" for n in (50, 150, 400)),
     " + ".join(f"a{i}" for i in range(1000)) + " > 0",
+    # sympy's Or/And printed as | and & (PyTorch's guards): conditions only, Python's precedence
+    "(a > 0) | (b > 0)", "(a > 0) & (b > 0) | (c < 1)", "(a > 0) | (b > 0) & (c < 1)", "a & 3 > 0",
+    "(a > 0) | b > 0", "(a > 0) | (b > 0) == (c > 0)", "Eq((a > 0) | (b > 0), a < 1)", "(a > 0) | 1",
+    *(" | ".join(["(a > 0)"] * n) for n in (2, 50, 99, 100, 101, 250)),
+    *(" & ".join([f"(a{i} > 0)" for i in range(n)]) for n in (3, 120)),
 ])
 def test_the_fast_reader_on_chosen_texts(text: str) -> None:
     _same_as_reference(text)

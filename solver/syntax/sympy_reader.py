@@ -733,7 +733,9 @@ def _remember(memo: dict[str, _V], key: str, value: _V) -> None:
 # one token: an integer (not followed by a letter, ``_`` or ``.``: ``1e3``, ``1_0``, ``1.5`` are
 # for Python), a name, an operator. Only spaces between them: a tab, a line break, a comment or
 # any other character leaves the text to the reference reader.
-_TOKEN = re.compile(r" *(?:([0-9]+)(?![A-Za-z0-9_.])|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|//|<=|>=|==|!=|[-+*%(),<>]))")
+# ``012`` matches nothing (Python refuses it): its ``0`` is left out of the tokens, so the text
+# goes to the reference reader.
+_TOKEN = re.compile(r" *(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_.])|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|//|<=|>=|==|!=|[-+*%(),<>|&]))")
 _NUM, _NAME, _OP = 0, 1, 2
 _FAST_RELATIONS: dict[str, Callable[[Term, Term], Term]] = {
     "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge,
@@ -771,23 +773,12 @@ def _fast(text: str) -> Parsed | None:
     or is wrong in any way: then the reference reader reads it (and words the error)."""
     src = text.strip(" ")
     toks = _TOKEN.findall(src)  # (number, name, operator), one filled
-    # every character but spaces is in a token (findall skips what matches nothing)
-    if not toks or "".join(a + b + c for a, b, c in toks) != src.replace(" ", ""):
+    vals = list(map("".join, toks))
+    # every character but spaces is in a token (findall skips what matches nothing; the tokens
+    # are disjoint, in order and hold no space, so equal lengths mean equal texts)
+    if not toks or len("".join(vals)) != len(src) - src.count(" "):
         return None
-    kinds: list[int] = []
-    vals: list[str] = []
-    for num, name, op in toks:
-        if num:
-            if len(num) > 1 and num[0] == "0":  # Python refuses 012 (and 00 is rare enough to leave)
-                return None
-            kinds.append(_NUM)
-            vals.append(num)
-        elif name:
-            kinds.append(_NAME)
-            vals.append(name)
-        else:
-            kinds.append(_OP)
-            vals.append(op)
+    kinds = [_NUM if num else _NAME if name else _OP for num, name, _ in toks]
     try:
         return _FastParser(kinds, vals).parse()
     except (_Fallback, SymguardError, ValueError, RecursionError, KeyError):
@@ -809,14 +800,13 @@ class _FastParser:
         self.domain: list[Term] = []
         self.close: dict[int, int] = {}  # the matching ``)`` of every ``(``
         opened: list[int] = []
-        for j, (k, v) in enumerate(zip(kinds, vals)):
-            if k == _OP:
-                if v == "(":
-                    opened.append(j)
-                elif v == ")":
-                    if not opened:
-                        raise _Fallback
-                    self.close[opened.pop()] = j
+        for j in [j for j, v in enumerate(vals) if v == "(" or v == ")"]:  # names and numbers are never ( or )
+            if vals[j] == "(":
+                opened.append(j)
+            else:
+                if not opened:
+                    raise _Fallback
+                self.close[opened.pop()] = j
         if opened:
             raise _Fallback
 
@@ -846,7 +836,7 @@ class _FastParser:
 
     # the grammar, by Python's precedence: comparison < sum < product < unary < power < atom
     def comparison(self) -> Term | _Product:
-        left = self.sum_()
+        left = self.bitor()
         op = self.peek_op()
         if op not in _CMP_OPS:
             return left
@@ -855,7 +845,7 @@ class _FastParser:
         a = self.force(left)
         while op in _CMP_OPS:
             self.i += 1
-            b = self.force(self.sum_())
+            b = self.force(self.bitor())
             high = max(high, self.h)
             if op == "==" or op == "!=":
                 if a.is_bool != b.is_bool:
@@ -869,6 +859,30 @@ class _FastParser:
             op = self.peek_op()
         self.h = high + 1
         return out[0] if len(out) == 1 else ir.mk_and(*out)  # mk_and of one relation is that relation
+
+    def bitor(self) -> Term | _Product:
+        """``a | b`` over ``a & b`` over sums (Python's precedence), left to right as the ast reader
+        builds them: sympy's Or and And of two conditions (anything else goes to that reader)."""
+        return self._bitwise("|", self.bitand, ir.mk_or)
+
+    def bitand(self) -> Term | _Product:
+        return self._bitwise("&", self.sum_, ir.mk_and)
+
+    def _bitwise(self, sym: str, operand: Callable[[], Term | _Product], build: Callable[..., Term]) -> Term | _Product:
+        left = operand()
+        if self.peek_op() != sym:
+            return left
+        acc = self.force(left)
+        high = self.h
+        while self.peek_op() == sym:
+            self.i += 1
+            right = self.force(operand())
+            if not (acc.is_bool and right.is_bool):
+                raise _Fallback
+            acc = build(acc, right)
+            high = max(high, self.h) + 1  # one BinOp level more on the left spine
+        self.h = high
+        return acc
 
     def sum_(self) -> Term | _Product:
         first = self.product()
