@@ -114,6 +114,8 @@ def complete_symbols(declared: Sequence[Symbol], terms: Sequence[Term], options:
     out = list(declared)
     known = {s.name for s in out}
     for t in terms:
+        if ir.symbols_of(t) <= known:  # the common case (every symbol declared): no ordered walk
+            continue
         for n in ir.iter_dag(t):
             if n.kind in (ir.SYM, ir.BSYM) and n.value not in known:
                 known.add(n.value)
