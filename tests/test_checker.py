@@ -137,3 +137,19 @@ def test_compute_answers_unknown_when_the_outer_limit_passes(monkeypatch: pytest
     assert res["status"] == "unknown" and res["reason"] == "timeout"
     assert all(g["verdict"] == "unknown" for g in res["guards"])
     assert res["minimal"] == [g.id for g in canon.guards]
+
+
+def test_close_releases_what_the_checker_built_and_the_context_goes_on() -> None:
+    """Two checkers in one context (redundancy's two passes): the first gives its z3 ASTs back at
+    ``close``, not when the cycle collector runs, and the second answers as a fresh one would."""
+    p = problem(EASY)
+    d = Deadline(2000)
+    first = Checker(p, d)
+    out = first.check(all_guards(first, p))
+    assert out.status == SAT
+    assert first.conv.memoization
+    first.close()
+    assert not first.conv.memoization and not first.conv.functions  # no cycle left to collect
+    second = Checker(p, d)
+    again = second.check(all_guards(second, p))
+    assert again.status == SAT
