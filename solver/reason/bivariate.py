@@ -29,11 +29,12 @@ import math
 from collections.abc import Mapping, Sequence
 
 from solver.ir import terms as ir
+from solver.ir.pyeval import holds
 from solver.ir.terms import Term
 from solver.reason import quasilinear
 
 MAX_PERIOD = 1024  # per symbol
-MAX_PAIRS = 1 << 14  # pairs of residue classes one check may walk
+MAX_PAIRS = 1 << 14  # pairs of residue classes one check may walk (those the one-symbol facts leave)
 MAX_DEGREE = 6
 
 Poly = dict[tuple[int, int], int]  # (exponent of q0, exponent of q1) -> coefficient
@@ -103,9 +104,12 @@ class _Expr:
     def poly(self, r: tuple[int, int], ranges: tuple[Interval, Interval]) -> Poly | None:
         """The polynomial in the own quotients on the own classes ``r`` (None: not exact there;
         divisions are decided on the box the symbols' ranges give the class)."""
-        if r in self.polys:
-            return self.polys[r]
-        box = self.own_box(r, ranges)
+        if r not in self.polys:
+            self.polys[r] = self.poly_in(r, self.own_box(r, ranges))
+        return self.polys[r]
+
+    def poly_in(self, r: tuple[int, int], box: Box) -> Poly | None:
+        """As ``poly``, with the divisions decided on ``box`` (a class the facts narrowed)."""
         val: dict[Term, Poly] = {}
         try:
             for n in self.plan:
@@ -134,7 +138,6 @@ class _Expr:
             out: Poly | None = val[self.plan[-1]]
         except _Open:
             out = None
-        self.polys[r] = out
         return out
 
 
@@ -166,8 +169,10 @@ def counterexample(goal: Term, facts: Sequence[Term], ranges: Mapping[str, Inter
     point)`` when not, with a point of the two symbols (nearest ``near`` class by class; None
     when no point was built); None when undecided (a term that is not a polynomial in one-symbol
     chains, a class where some comparison stays open, periods too long). Facts that are not
-    conjunctions of comparisons, or that this procedure cannot follow, are left out (fewer
-    facts: an implication found still holds). ``memo`` carries work between calls on one set."""
+    conjunctions of comparisons, that this procedure cannot follow or whose periods are too long
+    are left out of the walk (fewer facts: an implication found still holds); a counterexample
+    found without them is one only if they hold at its point (checked in Python, else None).
+    ``memo`` carries work between calls on one set."""
     if goal.kind == ir.AND:  # implied when every part is
         for part in goal.args:
             got = counterexample(part, facts, ranges, near, memo)
@@ -177,24 +182,40 @@ def counterexample(goal: Term, facts: Sequence[Term], ranges: Mapping[str, Inter
     neg: list[_Atom] = []
     if not quasilinear.atoms_of(goal, False, neg):
         return None
-    given: list[list[_Atom]] = []
+    given: list[tuple[Term, list[_Atom]]] = []
+    left_out: list[Term] = []
     for f in facts:
         mine: list[_Atom] = []
         if quasilinear.atoms_of(f, True, mine):
-            given.append(mine)
+            given.append((f, mine))
+        else:
+            left_out.append(f)
     try:
-        return _Walk(neg, given, ranges, near or {}, memo or Memo()).run()
+        walk = _Walk(neg, given, ranges, near or {}, memo or Memo())
+        found, pt = walk.run()
     except _Open:
         return None
+    left_out += walk.left_out
+    # a point of the facts followed is a counterexample if it meets the rest
+    if found and left_out and (pt is None or not all(_holds_at(f, pt) for f in left_out)):
+        return None
+    return found, pt
+
+
+def _holds_at(t: Term, pt: Mapping[str, int]) -> bool:
+    try:
+        return holds(t, dict(pt))
+    except (KeyError, TypeError):
+        return False  # a symbol the point does not name: not confirmed
 
 
 class _Walk:
-    def __init__(self, neg: list[_Atom], given: list[list[_Atom]], ranges: Mapping[str, Interval],
+    def __init__(self, neg: list[_Atom], given: list[tuple[Term, list[_Atom]]], ranges: Mapping[str, Interval],
                  near: Mapping[str, int], memo: Memo) -> None:
         syms: set[str] = set()
         for _, e in neg:
             syms |= ir.symbols_of(e)
-        for f in given:
+        for _, f in given:
             for _, e in f:
                 syms |= ir.symbols_of(e)
         if not syms or len(syms) > 2:
@@ -206,18 +227,32 @@ class _Walk:
         self.near = near
         # the negated goal first (a class where the goal holds ends at once); a fact this
         # procedure cannot follow is left out whole (fewer facts: an implication found still holds)
+        # and a fact whose periods would make a symbol's period too long (a 557-guard set keeps
+        # guards of periods 28 and 32 over one size: 224)
         self.atoms: list[tuple[str, _Expr]] = [(rel, memo.expr(e, self.syms, self.sym_ranges)) for rel, e in neg]
-        for f in given:
-            try:
-                self.atoms += [(rel, memo.expr(e, self.syms, self.sym_ranges)) for rel, e in f]
-            except _Open:
-                continue
         self.period = [1, 1]
-        for _, x in self.atoms:
+        self._widen([x for _, x in self.atoms])
+        if max(self.period) > MAX_PERIOD:
+            raise _Open
+        self.left_out: list[Term] = []
+        for term, f in given:
+            try:
+                mine = [(rel, memo.expr(e, self.syms, self.sym_ranges)) for rel, e in f]
+            except _Open:
+                self.left_out.append(term)
+                continue
+            old = list(self.period)
+            self._widen([x for _, x in mine])
+            if max(self.period) > MAX_PERIOD:
+                self.period = old
+                self.left_out.append(term)
+                continue
+            self.atoms += mine
+
+    def _widen(self, exprs: list[_Expr]) -> None:
+        for x in exprs:
             for v in range(2):
                 self.period[v] = self.period[v] * x.period[v] // math.gcd(self.period[v], x.period[v])
-        if max(self.period) > MAX_PERIOD or math.prod(self.period) > MAX_PAIRS:
-            raise _Open
 
     def _own(self, x: _Expr, res: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
         """The expression's own classes for the walk's classes ``res``, and the offsets
@@ -289,6 +324,8 @@ class _Walk:
         per = [self.classes(v) for v in range(len(self.syms))]
         if len(per) == 1:
             per.append([(0, 0, 0, frozenset(), frozenset())])
+        if len(per[0]) * len(per[1]) > MAX_PAIRS:
+            raise _Open
         opened = False
         L = self.period
         for cx in per[0]:
@@ -306,14 +343,17 @@ class _Walk:
                         p = x.poly(rr, self.sym_ranges)
                         t = x.loose[key] = None if p is None else _decide(rel, p, x.own_box(rr, self.sym_ranges))
                     if t is None:  # on the tighter box of this class (the facts' bounds on q)
+                        box = []
+                        for v, c in enumerate((cx, cy)):
+                            m = L[v] // x.period[v]
+                            box.append((None if c[1] is None else m * c[1] + off[v],
+                                        None if c[2] is None else m * c[2] + off[v]))
+                        tight = (box[0], box[1])
                         p = x.poly(rr, self.sym_ranges)
+                        if p is None:  # a division the range alone did not settle
+                            p = x.poly_in(rr, tight)
                         if p is not None:
-                            box = []
-                            for v, c in enumerate((cx, cy)):
-                                m = L[v] // x.period[v]
-                                box.append((None if c[1] is None else m * c[1] + off[v],
-                                            None if c[2] is None else m * c[2] + off[v]))
-                            t = _decide(rel, p, (box[0], box[1]))
+                            t = _decide(rel, p, tight)
                     if t is False:
                         verdict = False
                         break
