@@ -313,11 +313,13 @@ class _Run:
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
-            if self.by_quasilinear(i, None) is not None:
-                self.verdict[i] = ALWAYS_TRUE
-                self.levers["quasilinear"] += 1
+            chain = self.chain_counterexample(i)
+            if chain is not None:
                 self.avoided += 1
-                continue
+                if not chain:
+                    self.verdict[i] = ALWAYS_TRUE
+                    self.levers["quasilinear"] += 1
+                continue  # else some point of the ranges and asserts fails it: greedy decides it
             if self.deadline.remaining() < floor:
                 continue
             out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(pending) - k))
@@ -454,6 +456,19 @@ class _Run:
             return REQUIRED
         self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
         return UNKNOWN
+
+    def chain_counterexample(self, i: int) -> bool | None:
+        """Whether a one-symbol guard fails somewhere in the ranges and the asserts over its
+        symbol (``reason.quasilinear``, exact); None when that procedure does not apply. A
+        failing point proves it is not ``always_true`` without a z3 model (its own point is found
+        again where it matters, against the kept guards)."""
+        if not QUASILINEAR or len(self.syms[i]) != 1:
+            return None
+        x = next(iter(self.syms[i]))
+        facts = [t for t in self.can_asserts if ir.symbols_of(t) <= {x}]
+        lo, hi = self.base_env.ranges.get(x, (None, None))
+        got = quasilinear.counterexamples(self.can[i], facts, lo, hi, None, 0)  # type: ignore[arg-type]
+        return None if got is None else got[1]
 
     def by_quasilinear(self, i: int, kept: set[int] | None) -> list[int] | None:
         """A guard over one symbol ``x`` implied by the asserts and the kept guards over ``x``
