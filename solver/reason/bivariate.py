@@ -479,14 +479,24 @@ def _shift(p: Poly, box: tuple[Interval, ...]) -> tuple[Poly, list[int | None]] 
 def _range(p: Poly, box: tuple[Interval, ...]) -> tuple[int | None, int | None]:
     """Bounds (None: unbounded or unknown) of ``p`` over the box: exact at the corner when the
     shifted coefficients share a sign, an enclosure otherwise."""
-    signs = {c > 0 for m, c in p.items() if m != (0, 0)}
-    if len(signs) == 1 and all(box[v][0] is not None and box[v][0] >= 0  # type: ignore[operator]
-                               for v in range(2) if any(m[v] for m in p)):
+    pos = neg = used0 = used1 = False
+    for (i, j), c in p.items():
+        if i or j:
+            if c > 0:
+                pos = True
+            else:
+                neg = True
+            used0 = used0 or i > 0
+            used1 = used1 or j > 0
+    if not (pos or neg):
+        c0 = p.get((0, 0), 0)
+        return c0, c0
+    (lo0, hi0), (lo1, hi1) = box
+    if pos != neg and (not used0 or (lo0 is not None and lo0 >= 0)) and (not used1 or (lo1 is not None and lo1 >= 0)):
         # monotone on the box (non-negative quotients, one sign): the extremes are at the corners
-        low = _at(p, box[0][0] or 0, box[1][0] or 0)
-        high = None if any(box[v][1] is None for v in range(2) if any(m[v] for m in p)) else \
-            _at(p, box[0][1] or 0, box[1][1] or 0)
-        return (low, high) if signs == {True} else (high, low)
+        low = _at(p, lo0 or 0, lo1 or 0)
+        high = None if (used0 and hi0 is None) or (used1 and hi1 is None) else _at(p, hi0 or 0, hi1 or 0)
+        return (low, high) if pos else (high, low)
     got = _shift(p, box)
     if got is None:
         return None, None
