@@ -735,8 +735,10 @@ def _remember(memo: dict[str, _V], key: str, value: _V) -> None:
 # any other character leaves the text to the reference reader.
 # ``012`` matches nothing (Python refuses it): its ``0`` is left out of the tokens, so the text
 # goes to the reference reader.
-_TOKEN = re.compile(r" *(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_.])|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|//|<=|>=|==|!=|[-+*%(),<>|&]))")
+_TOKEN = re.compile(r" *((?:0|[1-9][0-9]*)(?![A-Za-z0-9_.])|[A-Za-z_][A-Za-z0-9_]*|\*\*|//|<=|>=|==|!=|[-+*%(),<>|&])")
 _NUM, _NAME, _OP = 0, 1, 2
+_OP_START = frozenset("*/<>=!-+%(),|&")  # a token's first character tells its kind
+_PARENS = frozenset("()").__contains__
 _FAST_RELATIONS: dict[str, Callable[[Term, Term], Term]] = {
     "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge,
 }
@@ -772,15 +774,13 @@ def _fast(text: str) -> Parsed | None:
     deeper than ``FAST_DEPTH`` levels of the ast reader's walk (which has limits of its own),
     or is wrong in any way: then the reference reader reads it (and words the error)."""
     src = text.strip(" ")
-    toks = _TOKEN.findall(src)  # (number, name, operator), one filled
-    vals = list(map("".join, toks))
+    vals = _TOKEN.findall(src)  # numbers, names, operators
     # every character but spaces is in a token (findall skips what matches nothing; the tokens
     # are disjoint, in order and hold no space, so equal lengths mean equal texts)
-    if not toks or len("".join(vals)) != len(src) - src.count(" "):
+    if not vals or len("".join(vals)) != len(src) - src.count(" "):
         return None
-    kinds = [_NUM if num else _NAME if name else _OP for num, name, _ in toks]
     try:
-        return _FastParser(kinds, vals).parse()
+        return _FastParser(vals).parse()
     except (_Fallback, SymguardError, ValueError, RecursionError, KeyError):
         return None
 
@@ -790,17 +790,16 @@ class _FastParser:
     walk goes below the node it read (its ``visit`` depth: one level per node, ``+``/``-`` and
     ``*`` chains one level in all, parentheses none; an overestimate never hurts)."""
 
-    def __init__(self, kinds: list[int], vals: list[str]) -> None:
-        self.kinds = kinds
+    def __init__(self, vals: list[str]) -> None:
         self.vals = vals
-        self.n = len(kinds)
+        self.n = len(vals)
         self.i = 0
         self.h = 0
         self.depth = 0
         self.domain: list[Term] = []
         self.close: dict[int, int] = {}  # the matching ``)`` of every ``(``
         opened: list[int] = []
-        for j in [j for j, v in enumerate(vals) if v == "(" or v == ")"]:  # names and numbers are never ( or )
+        for j in itertools.compress(range(self.n), map(_PARENS, vals)):
             if vals[j] == "(":
                 opened.append(j)
             else:
@@ -818,7 +817,7 @@ class _FastParser:
 
     def peek_op(self) -> str | None:
         i = self.i
-        return self.vals[i] if i < self.n and self.kinds[i] == _OP else None
+        return self.vals[i] if i < self.n and self.vals[i][0] in _OP_START else None
 
     def force(self, t: Term | _Product) -> Term:
         return t.term() if isinstance(t, _Product) else t
@@ -952,7 +951,8 @@ class _FastParser:
         i = self.i
         if i >= self.n:
             raise _Fallback
-        k, v = self.kinds[i], self.vals[i]
+        v = self.vals[i]
+        k = _OP if v[0] in _OP_START else _NUM if v[0].isdigit() else _NAME
         if k == _NUM:
             self.i += 1
             self.h = 1
@@ -976,7 +976,7 @@ class _FastParser:
             if span and not isinstance(inner, _Product) and len(span) <= MAX_MEMO_CHARS:
                 _remember(_SPANS, span, (inner, tuple(self.domain[mark:]), self.h))
             return inner
-        if i + 1 < self.n and self.kinds[i + 1] == _OP and self.vals[i + 1] == "(":
+        if i + 1 < self.n and self.vals[i + 1] == "(":
             return self.call(v)
         if v in _NOT_A_SYMBOL:
             raise _Fallback
