@@ -36,6 +36,13 @@ from solver.reason import quasilinear
 MAX_PERIOD = 1024  # per symbol
 MAX_PAIRS = 1 << 14  # pairs of residue classes one check may walk (those the one-symbol facts leave)
 MAX_DEGREE = 6
+# work, counted in comparisons decided on a pair of classes (deterministic, like z3's resource
+# units): a walk past its share is undecided, and a pass over a set of guards stops walking past
+# its total. The Swin class needs at most 2,500 in one walk and 6,200 for a whole 537-guard set,
+# the synthetic lattices and chains 13,000 and 61,000; 300 synthetic products spent 516,000 (7 s)
+# deciding almost nothing
+MAX_WALK = 15_000
+MAX_TOTAL = 50_000
 
 Poly = dict[tuple[int, int], int]  # (exponent of q0, exponent of q1) -> coefficient
 _Atom = tuple[str, Term]
@@ -145,8 +152,9 @@ class Memo:
     """What one set of guards reuses between checks: each comparison side's plan, polynomials
     and decisions per class (the symbols' ranges are part of the key)."""
 
-    def __init__(self) -> None:
+    def __init__(self, total: int = MAX_TOTAL) -> None:
         self.exprs: dict[tuple[Term, tuple[str, ...], tuple[Interval, Interval]], _Expr | None] = {}
+        self.left = total  # comparisons the set may still decide (``MAX_TOTAL``)
 
     def expr(self, e: Term, syms: tuple[str, ...], ranges: tuple[Interval, Interval]) -> _Expr:
         key = (e, syms, ranges)
@@ -190,8 +198,11 @@ def counterexample(goal: Term, facts: Sequence[Term], ranges: Mapping[str, Inter
             given.append((f, mine))
         else:
             left_out.append(f)
+    memo = memo or Memo()
+    if memo.left <= 0:
+        return None
     try:
-        walk = _Walk(neg, given, ranges, near or {}, memo or Memo())
+        walk = _Walk(neg, given, ranges, near or {}, memo)
         found, pt = walk.run()
     except _Open:
         return None
@@ -221,6 +232,8 @@ class _Walk:
         if not syms or len(syms) > 2:
             raise _Open
         self.syms = tuple(sorted(syms))
+        self.memo = memo
+        self.work = 0
         self.sym_ranges: tuple[Interval, Interval] = (
             ranges.get(self.syms[0], (None, None)),
             ranges.get(self.syms[1], (None, None)) if len(self.syms) > 1 else (0, 0))
@@ -253,6 +266,13 @@ class _Walk:
         for x in exprs:
             for v in range(2):
                 self.period[v] = self.period[v] * x.period[v] // math.gcd(self.period[v], x.period[v])
+
+    def _spend(self, n: int) -> None:
+        """Charge ``n`` comparisons; past the walk's or the set's share the walk is undecided."""
+        self.work += n
+        self.memo.left -= n
+        if self.work > MAX_WALK or self.memo.left < 0:
+            raise _Open
 
     def _own(self, x: _Expr, res: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
         """The expression's own classes for the walk's classes ``res``, and the offsets
@@ -337,6 +357,7 @@ class _Walk:
                     if k in done:
                         continue
                     rr, off = self._own(x, res)
+                    self._spend(1)
                     key = (rel, rr[0], rr[1])
                     t = x.loose.get(key, _UNSET)
                     if t is _UNSET:
