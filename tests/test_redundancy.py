@@ -212,3 +212,12 @@ def test_a_residue_case_closed_by_a_kept_guard_names_that_guard() -> None:
     r = _Run(p, Deadline(10_000))
     assert r.by_periodic(1, [0], z3_budget=None) == [0]
     assert r.by_periodic(1, [], z3_budget=None) is None  # alone it is not always true
+
+
+def test_a_one_symbol_guard_is_always_true_through_an_assert_over_two_symbols() -> None:
+    """Issue 25: the exact one-symbol walk sees only the asserts over that symbol; a failing point
+    there is no point of the asserts when one of them ties the symbol to another (s1 > s0 >= 2
+    makes s1 >= 3 always true, though s1 = 2 is in s1's range)."""
+    res = run("redundancy", {"symbols": {"s0": {"min": 0, "max": 100}, "s1": {"min": 0, "max": 100}},
+                             "asserts": ["2 <= s0 < s1 <= 64"], "guards": ["s1 >= 3", "s0 > 4"]})
+    assert [g["verdict"] for g in res["guards"]] == ["always_true", "required"]

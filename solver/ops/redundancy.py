@@ -458,17 +458,21 @@ class _Run:
         return UNKNOWN
 
     def chain_counterexample(self, i: int) -> bool | None:
-        """Whether a one-symbol guard fails somewhere in the ranges and the asserts over its
-        symbol (``reason.quasilinear``, exact); None when that procedure does not apply. A
-        failing point proves it is not ``always_true`` without a z3 model (its own point is found
-        again where it matters, against the kept guards)."""
+        """Whether a one-symbol guard fails somewhere in the ranges and the asserts (``reason.
+        quasilinear``, exact, on the asserts over its symbol alone); None when that procedure
+        does not apply or cannot tell. A failing point proves it is not ``always_true`` without a
+        z3 model only when no assert ties the symbol to another (the asserts without it are
+        satisfiable, since A & G is, and never restrict it); else it only proves the guard true."""
         if not QUASILINEAR or len(self.syms[i]) != 1:
             return None
         x = next(iter(self.syms[i]))
         facts = [t for t in self.can_asserts if ir.symbols_of(t) <= {x}]
         lo, hi = self.base_env.ranges.get(x, (None, None))
         got = quasilinear.counterexamples(self.can[i], facts, lo, hi, None, 0)  # type: ignore[arg-type]
-        return None if got is None else got[1]
+        if got is None:
+            return None
+        tied = any(x in ir.symbols_of(t) and len(ir.symbols_of(t)) > 1 for t in self.can_asserts)
+        return None if got[1] and tied else got[1]
 
     def by_quasilinear(self, i: int, kept: set[int] | None) -> list[int] | None:
         """A guard over one symbol ``x`` implied by the asserts and the kept guards over ``x``
