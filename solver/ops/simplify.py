@@ -365,6 +365,7 @@ class _Run:
         self._range: dict[str, tuple[int | None, int | None]] = {}
         # forms up to renaming of interchangeable symbols (a context's Engine only: ``_shape``)
         self.shapes: dict[tuple[Any, ...], ir.Term] | None = None
+        self._sat: str | None = None  # the context is satisfiable: known from a point
         self._roles: dict[str, tuple[Any, ...]] | None = None
 
     @property
@@ -605,14 +606,18 @@ class _Run:
     def run(self) -> dict[str, Any]:
         # a sample point proves the context satisfiable only inside the ranges too: the sample
         # checks the asserts and guards alone (``s0 < 0`` with ``s0 >= 0`` has points, no model)
-        ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
-        status = SAT if any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi) for n, lo, hi in ranges)
-                            for pt in self.values.points) else None
+        status = self._sat
+        if status is None:  # (a context's Engine asks once: its context does not change)
+            ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
+            status = SAT if any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi)
+                                    for n, lo, hi in ranges) for pt in self.values.points) else None
         if status is None:
             out = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             status = out.status
             if out.status == SAT:
                 self.add_point(dict(out.model))
+        if status == SAT:
+            self._sat = SAT
         if status == UNSAT:
             return {"status": UNSAT, "exprs": [_row(q, None, False) for q in self.p.exprs],
                     "warnings": ["the asserts and guards are unsatisfiable: every expression is left as it is"]}
@@ -886,11 +891,13 @@ class _Oracle:
 
     def refuted(self, cond: ir.Term) -> bool:
         """False at a point of the domain: sampled, found before, or found now by ``refute``."""
-        run = self.run
-        vals = run.values
-        if any(v is False and d for v, d in zip(vals.of(cond), vals.of(self.domain))):
-            return True
-        return run.refute(cond, self.domain)
+        return False in self.seen(cond) or self.run.refute(cond, self.domain)
+
+    def seen(self, cond: ir.Term) -> frozenset[bool]:
+        """The values ``cond`` takes at the sample points (and the points found since) where the
+        domain holds: value vectors, no search."""
+        vals = self.run.values
+        return frozenset(v for v, d in zip(vals.of(cond), vals.of(self.domain)) if d and isinstance(v, bool))
 
     def guess(self, t: ir.Term) -> int | bool | None:
         """The value ``t`` takes at every sample point of the domain, when there are two or more
