@@ -83,6 +83,11 @@ CHECK_UNITS = 12_000  # one check (a side condition, a CSE proof): the corpus's 
 RECHECK_UNITS = 18_000  # the independent re-check of a form built by proven steps (SELF_CHECK)
 POINT_UNITS = 4 * CHECK_UNITS  # a first point of the whole context when the sample finds none
 MAX_CSE_CLASS = 16  # expressions proven against one representative
+# earlier forms a new expression is compared with (searched and proven) in a context's CSE
+# classes: the cheapest first. Sample points of many like-hinted symbols (sizes all traced at
+# 64) tell ``Mod(s_i, 2)`` from ``Mod(s_j, 2)`` only once a search has moved ``s_i``, and the points
+# found are capped (``MAX_POINTS``): without a limit every new one searched against all sixteen
+CLASS_TRIES = 2
 MAX_MISSES = 4  # points just outside the context kept per condition (slice_refuted)
 Model = dict[str, Value]
 
@@ -857,11 +862,13 @@ class _Run:
             key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.of(t)[:k], dom)))
             known = self.classes.setdefault(key, [])
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
+            tries = 0
             for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
-                if (_key(c), form) >= mine:
+                if (_key(c), form) >= mine or tries >= CLASS_TRIES:
                     break
                 if _differ(vals.of(t), vals.of(rep), vals.of(q.domain)):
                     continue  # a point found since the class was made (a refutation) tells them apart
+                tries += 1
                 same, where = self.same(t, rep), q.domain
                 if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
                                                       and self.prove(same, where)):
