@@ -23,7 +23,10 @@ every query's ``value`` is ``null`` (vacuous, not "unknown": the answer is final
 
 Budgets are z3 resource units (``checker.Deadline``), never milliseconds: each query gets an
 equal share of the units left, split between its checks by the units they actually used, so the
-answers do not depend on the machine's load.
+answers do not depend on the machine's load. Past the wall-clock deadline (``OutOfTime``) once
+the problem is known satisfiable, the answer is partial (docs/problem-format.md §2 ``evaluate``):
+the rows answered so far — each the row a complete run gives — and ``unknown`` for the rest,
+``incomplete: true``, never cached.
 """
 
 from __future__ import annotations

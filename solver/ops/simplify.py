@@ -36,7 +36,14 @@ is an ``InternalError`` (a bug, never a wrong answer).
 Forms are computed on the canonical problem (symbols ``v0, v1, …``, expressions sorted), so they
 do not depend on the order of the input or on the symbols' names; ``map_back`` renames them.
 A registered context keeps its ``Engine`` (this request state, minus the expressions) for its
-follow-ups (``solver.session``).
+follow-ups (``solver.session``); there a form is also kept per expression shape up to a
+renaming of interchangeable free symbols (``_Run.roles``), so the same index expression of
+another loop variable costs a lookup.
+
+Past the wall-clock deadline (``OutOfTime``, docs/problem-format.md §2 ``simplify``) the answer is
+partial: the forms settled by then are kept, exactly as a complete run gives them (``unsettled``
+says which a later ``merge`` could still change), the other expressions come back unproved (as
+sent), ``incomplete: true``; never cached (``_final``).
 """
 
 from __future__ import annotations
