@@ -167,7 +167,7 @@ def test_a_context_evaluate_answers_partially_and_learns_only_final_rows() -> No
     merged, key, _ = ctx._merge({"queries": EVALUATE["queries"]})
     full = api.run("evaluate", EVALUATE)
     st = ctx._state
-    import solver.session as session
+    from solver import session
 
     real = session.Deadline.for_options
     try:

@@ -765,13 +765,13 @@ class _Run:
             assert self.shapes is not None
             hit = self.shapes.get(shape[0])
             if hit is not None:
-                got = eqs.substitute(hit, shape[1])
-                self._self_check(q, got)
-                return got
+                renamed = eqs.substitute(hit, shape[1])
+                self._self_check(q, renamed)
+                return renamed
         got = self._one(q)
-        if shape is not None and got is not None:
+        if shape is not None and got is not None and self.shapes is not None:
             back = {x.value: ir.mk_sym(p) for p, x in shape[1].items()}
-            self.shapes[shape[0]] = eqs.substitute(got, back)  # type: ignore[index]
+            self.shapes[shape[0]] = eqs.substitute(got, back)
         return got
 
     def _one(self, q: Query) -> ir.Term | None:

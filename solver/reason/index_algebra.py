@@ -60,8 +60,8 @@ def digit(m: Term) -> Digit | None:
             return Digit(x.args[0], a, a * n.value)
         shifted = _shifted(x)
         if shifted is not None:
-            b, a = shifted
-            return Digit(b, a, a * n.value)
+            base, place = shifted
+            return Digit(base, place, place * n.value)
         return Digit(x, 1, n.value)
     return None
 
