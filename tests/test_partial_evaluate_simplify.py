@@ -214,3 +214,15 @@ def test_partial_answers_over_http_are_the_library_s_and_never_cached() -> None:
             for got in (first, second):
                 assert got["incomplete"] is True and got["cached"] is False, got
                 assert got[field] == mine[field]
+
+
+def test_a_context_worker_never_caches_an_incomplete_answer() -> None:
+    """The context worker decides what the server may cache from a few fields of the result;
+    ``incomplete`` is one of them (a partial ``redundancy`` can be ``sat`` with every row final-looking)."""
+    from service import context_worker
+
+    rows = {"status": "sat", "guards": [{"id": "g0", "verdict": "required", "implied_by": []}], "minimal": ["g0"]}
+    assert context_worker.is_final("redundancy", rows)
+    assert not context_worker.is_final("redundancy", {**rows, "incomplete": True})
+    part = {"status": "sat", "exprs": [{"id": "e0", "form": "x", "proved": True}], "incomplete": True}
+    assert not context_worker.is_final("simplify", part)
