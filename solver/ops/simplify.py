@@ -771,7 +771,8 @@ class _Run:
         got = self._one(q)
         if shape is not None and got is not None and self.shapes is not None:
             back = {x.value: ir.mk_sym(p) for p, x in shape[1].items()}
-            self.shapes[shape[0]] = eqs.substitute(got, back)
+            if ir.symbols_of(got) <= back.keys():  # a symbol of the form's own would not be renamed
+                self.shapes[shape[0]] = eqs.substitute(got, back)
         return got
 
     def _one(self, q: Query) -> ir.Term | None:
