@@ -208,7 +208,9 @@ def floor_and_followup(http: httpx.Client, noop: httpx.Client, n: int = 200) -> 
 def inprocess_simplify_followup(doc: dict[str, Any], n: int) -> dict[str, float]:
     """``simplify`` against ``evaluate`` follow-ups on one in-process ``Context``, interleaved:
     facts-decided expressions (``Max(s_i, 1)`` is ``s_i``, ``s_i >= 1`` is ``True``) and one that
-    needs the rules and the sample points (``s_i - Mod(s_i, 4)`` is ``4*(s_i//4)``), each new."""
+    needs the rules and the sample points (``s_i - Mod(s_i, 4)`` is ``4*(s_i//4)``), each new. A
+    shape asked before of a symbol of the same role is answered from that form, renamed (the
+    context's shape memo); ``bench/simplify_followup.py`` also measures each shape cold."""
     ctx = Context(doc)
     ctx.run("evaluate", {"queries": ["s0 >= 1"]})
     ctx.run("simplify", {"exprs": ["s0 - Mod(s0, 4)"]})  # the first one builds the context's engine

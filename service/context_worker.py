@@ -35,7 +35,7 @@ _UNCOLLECTED = 0
 def _weight() -> int:
     sessions = {sid: n for _, sid, n in _WEIGHT.values()}
     return sum(w for w, _, _ in _WEIGHT.values()) + sum(sessions.values())
-_FINAL_FIELDS = ("status", "reason", "queries", "guards", "exprs", "optimal")
+_FINAL_FIELDS = ("status", "reason", "queries", "guards", "exprs", "optimal", "incomplete")
 
 
 def _keep(ctx: Any) -> Any:

@@ -665,6 +665,7 @@ class _State:
         for i in todo:
             rows[i] = self.facts().decide(merged.queries[i])
         todo = [i for i, r in enumerate(rows) if r is None]
+        incomplete = False
         if self._sat is None and self.hints_hold():
             self._sat = SAT
         if self._sat is None or todo:
@@ -679,21 +680,26 @@ class _State:
                     self._sat = out.status
                 if self._sat == SAT and todo:
                     run = _SessionRun(merged, sess, deadline, self)
-                    for n, i in enumerate(todo):
-                        q = merged.queries[i]
-                        deadline.ensure_time()
-                        budget = deadline.remaining() // max(1, len(todo) - n)
-                        rows[i] = run.bool_query(q, budget) if q.is_bool else run.int_query(q, budget)
+                    try:
+                        for n, i in enumerate(todo):
+                            q = merged.queries[i]
+                            deadline.ensure_time()
+                            budget = deadline.remaining() // max(1, len(todo) - n)
+                            rows[i] = run.bool_query(q, budget) if q.is_bool else run.int_query(q, budget)
+                    except OutOfTime:  # the wall-clock deadline: the rows answered so far are kept
+                        incomplete = True
         if self._sat == UNSAT:
             res: Result = {"status": UNSAT, "queries": [{"id": q.id, "kind": "bool" if q.is_bool else "int",
                                                           "value": None} for q in merged.queries],
                            "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         else:
-            res = {"status": SAT, "queries": rows}
+            res = {"status": SAT, "queries": ev.partial_rows(merged, rows)}
+            if incomplete:
+                res["incomplete"] = True
             if len(self.answers) > ANSWERS_KEPT:  # a cache: forgetting it changes no answer
                 self.answers.clear()
-            for q, r in zip(merged.queries, rows):
-                if r is not None and ev._final({"queries": [r]}):
+            for q, r in zip(merged.queries, res["queries"]):
+                if ev._final({"queries": [r]}):
                     self.answers[(q.term, q.domain)] = {k: v for k, v in r.items() if k != "id"}
         del self.models[:-MODELS_KEPT]  # witnesses to try first: the most recent ones
         return _evaluated(merged, key, res)

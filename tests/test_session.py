@@ -167,13 +167,17 @@ def test_bad_deltas() -> None:
 
 def test_a_question_past_the_outer_limit_is_unknown_not_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
     """The session's own z3 path and the engine share one outer limit per request; past it the
-    answer is the sound unknown (a loaded machine once made ``OutOfTime`` escape ``Context.run``)."""
+    answer is the sound partial one (a loaded machine once made ``OutOfTime`` escape ``Context.run``):
+    the context is known satisfiable (its hints hold), the query is ``unknown``, ``incomplete``."""
     from solver.smt.checker import Deadline
 
     ctx = Context(TRACE)
     monkeypatch.setattr(Deadline, "out_of_time", property(lambda self: True))
     res = ctx.run("evaluate", {"queries": ["s0*s1 >= 200"]})  # not decided by the facts: needs z3
-    assert (res["status"], res.get("reason"), res["queries"][0]["value"]) == ("unknown", "timeout", "unknown")
+    assert (res["status"], res.get("reason"), res["queries"][0]["value"]) == ("sat", None, "unknown")
+    assert res["incomplete"] is True
+    again = ctx.run("evaluate", {"queries": ["s1 >= 1"]})  # decided by the facts: no clock asked
+    assert again["queries"][0]["value"] is True and "incomplete" not in again
 
 
 def test_a_later_integer_question_never_reuses_an_earlier_bound_literal() -> None:

@@ -335,3 +335,70 @@ def test_asserts_contradicting_the_ranges_are_unsat_as_in_every_operation(proble
     res = run("simplify", problem)
     assert res["status"] == run("solve", problem)["status"] == "unsat"
     assert [r["proved"] for r in res["exprs"]] == [False]
+
+
+# ------------------------------------------------------------------ a context's forms up to renaming
+
+def _loop_context() -> dict[str, Any]:
+    """Four loop variables of constant bound (free, one role), one bounded by a size (not free),
+    and two sizes guarded alike but for their lower bound (free, two roles)."""
+    return {"symbols": {**{f"x{i}": {"min": 0, "hint": 5} for i in range(4)}, "s0": {"min": 2, "hint": 64},
+                        "s1": {"min": 2, "hint": 64}, "s2": {"min": 2, "hint": 64}},
+            "guards": [*(f"x{i} < 4096" for i in range(3)), "x3 < s0", "s1 >= 6", "s2 >= 2"]}
+
+
+def test_a_context_reuses_a_form_across_interchangeable_symbols() -> None:
+    from solver import Context
+
+    ctx = Context(_loop_context())
+    shape = "ModularIndexing({x}, 4, 8) + 8*FloorDiv({x}, 32)"
+    first = ctx.run("simplify", {"exprs": [shape.format(x="x0")]})["exprs"][0]
+    run_ = ctx._state.simplify_engine._run
+    assert run_ is not None and run_.shapes is not None and len(run_.shapes) == 1
+    for x in ("x1", "x2"):
+        row = ctx.run("simplify", {"exprs": [shape.format(x=x)]})["exprs"][0]
+        assert row["proved"] and row["form"] == first["form"].replace("x0", x)
+    assert len(run_.shapes) == 1  # answered from the first one's form
+    roles = run_.roles()
+    assert "x3" not in roles and "s0" not in roles and roles["x0"] == roles["x2"] != roles["s1"]
+    # a symbol in a constraint with another symbol is not renamed: its own rules answer
+    row = ctx.run("simplify", {"exprs": [shape.format(x="x3")]})["exprs"][0]
+    assert row["proved"] and len(run_.shapes) == 1
+
+
+def test_symbols_of_different_roles_do_not_share_a_form() -> None:
+    from solver import Context
+
+    ctx = Context(_loop_context())
+    got = [ctx.run("simplify", {"exprs": [f"{s}//2 < 3"]})["exprs"][0]["form"] for s in ("s1", "s2", "s1")]
+    assert got == ["False", "s2 <= 5", "False"]
+    stateless = [run("simplify", {**_loop_context(), "exprs": [f"{s}//2 < 3"]})["exprs"][0]["form"] for s in ("s1", "s2")]
+    assert stateless == got[:2]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["x0", "x1", "x2"]), st.sampled_from(["x0", "x1", "x2"]), st.sampled_from([
+    "Mod({a}, 8) + 8*({a}//8)", "({a} + {b})//4 - {a}//4", "Max({a}, {b}) - Min({a}, {b})",
+    "ModularIndexing({a}, 2, 16) + 16*({a}//32)", "({a} + 1)//2 - {a}//2", "{a}*{b}//({b} + 1)"]))
+def test_renamed_forms_equal_their_expressions(a: str, b: str, shape: str) -> None:
+    """Each shape asked of every pair in turn (most answered by renaming an earlier form): each
+    form equals its expression at every point of a grid of the context."""
+    from solver import Context
+
+    ctx = Context(_loop_context())
+    for x, y in ((a, b), (b, a), ("x0", "x1"), (a, b)):
+        expr = shape.format(a=x, b=y)
+        row = ctx.run("simplify", {"exprs": [expr]})["exprs"][0]
+        e, f = parse_sympy(expr).term, parse_sympy(row["form"]).term
+        for vx in (0, 1, 7, 31, 33, 4095):
+            for vy in (0, 2, 9, 64):
+                pt = {"x0": 0, "x1": 0, "x2": 0, x: vx}
+                pt[y] = vy if y != x else vx
+                assert _safe(e, pt) == _safe(f, pt), (expr, row["form"], pt)
+
+
+def _safe(t: ir.Term, pt: dict[str, int]) -> Any:
+    try:
+        return evaluate(t, pt)
+    except ZeroDivisionError:
+        return None

@@ -23,7 +23,10 @@ every query's ``value`` is ``null`` (vacuous, not "unknown": the answer is final
 
 Budgets are z3 resource units (``checker.Deadline``), never milliseconds: each query gets an
 equal share of the units left, split between its checks by the units they actually used, so the
-answers do not depend on the machine's load.
+answers do not depend on the machine's load. Past the wall-clock deadline (``OutOfTime``) once
+the problem is known satisfiable, the answer is partial (docs/problem-format.md §2 ``evaluate``):
+the rows answered so far — each the row a complete run gives — and ``unknown`` for the rest,
+``incomplete: true``, never cached.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from solver.ops.operation import Audit, Back, Operation, Result
 from solver.ops.selfcheck import verify_model
 from solver.reason import intervals as cheap
 from solver.smt import unbounded as ray
-from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
 from solver.smt.optimize import Model, Session, is_linear, problem_terms
 
 GALLOP_LIMIT = 64  # doublings of the probe step before a bound is reported as "kept growing"
@@ -69,16 +72,22 @@ class _Run:
                     "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         if out.status == SAT:
             self.models.append(out.model)
-        rows = []
+        rows: list[dict[str, Any]] = []
         n = len(self.p.queries)
-        for i, q in enumerate(self.p.queries):
-            self.deadline.ensure_time()  # the outer limit, between queries too
-            budget = self.deadline.remaining() // max(1, n - i)
-            rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
+        try:
+            for i, q in enumerate(self.p.queries):
+                self.deadline.ensure_time()  # the outer limit, between queries too
+                budget = self.deadline.remaining() // max(1, n - i)
+                rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
+        except OutOfTime:  # the wall-clock deadline: the queries answered so far keep their rows
+            if out.status != SAT and not self.models:
+                raise  # satisfiability not established: no answer holds yet (all unknown)
         status = out.status
         if status != SAT and self.models:  # a witness found on the way proves the problem sat
             status = SAT
-        res: dict[str, Any] = {"status": status, "queries": rows}
+        res: dict[str, Any] = {"status": status, "queries": partial_rows(self.p, rows)}
+        if len(rows) < n:
+            res["incomplete"] = True
         if status != SAT:
             res["reason"] = out.reason
         return res
@@ -225,15 +234,28 @@ def _kind(q: Query) -> str:
 
 # ------------------------------------------------------------------ the operation
 
+def unknown_row(q: Query) -> dict[str, Any]:
+    """The row of a query the deadline left undecided."""
+    if q.is_bool:
+        return {"id": q.id, "kind": "bool", "value": "unknown"}
+    return {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False}
+
+
+def partial_rows(problem: Problem, rows: Sequence[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """The rows answered before the wall-clock deadline (a prefix, or None for a gap), the other
+    queries ``unknown`` (docs/problem-format.md §1.3, partial answers): each answered row is the
+    one a complete run gives, since a query's budget is its share of the effort alone."""
+    rows = list(rows)
+    return [r if r is not None else unknown_row(q)
+            for q, r in zip(problem.queries, rows + [None] * (len(problem.queries) - len(rows)))]
+
+
 def _unknown(problem: Problem) -> dict[str, Any]:
-    return {"status": "unknown", "reason": "timeout",
-            "queries": [{"id": q.id, "kind": "bool", "value": "unknown"} if q.is_bool else
-                        {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False}
-                        for q in problem.queries]}
+    return {"status": "unknown", "reason": "timeout", "queries": [unknown_row(q) for q in problem.queries]}
 
 
 def _final(res: dict[str, Any]) -> bool:
-    return not any(q.get("value") == "unknown" or q.get("exact") is False for q in res.get("queries", ()))
+    return not res.get("incomplete") and not any(q.get("value") == "unknown" or q.get("exact") is False for q in res.get("queries", ()))
 
 
 def _map_back(res: Result, back: Back) -> Result:

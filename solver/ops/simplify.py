@@ -36,7 +36,14 @@ is an ``InternalError`` (a bug, never a wrong answer).
 Forms are computed on the canonical problem (symbols ``v0, v1, …``, expressions sorted), so they
 do not depend on the order of the input or on the symbols' names; ``map_back`` renames them.
 A registered context keeps its ``Engine`` (this request state, minus the expressions) for its
-follow-ups (``solver.session``).
+follow-ups (``solver.session``); there a form is also kept per expression shape up to a
+renaming of interchangeable free symbols (``_Run.roles``), so the same index expression of
+another loop variable costs a lookup.
+
+Past the wall-clock deadline (``OutOfTime``, docs/problem-format.md §2 ``simplify``) the answer is
+partial: the forms settled by then are kept, exactly as a complete run gives them (``unsettled``
+says which a later ``merge`` could still change), the other expressions come back unproved (as
+sent), ``incomplete: true``; never cached (``_final``).
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from typing import Any
 
 from solver.errors import BadInput, InternalError
 from solver.ir import terms as ir
+from solver.ir.printer import to_text
 from solver.ir.problem import Problem, Query
 from solver.ir.pycode import compile_check
 from solver.ir.pyeval import Value, _one, evaluate, holds
@@ -64,11 +72,12 @@ from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_divisibility import Divisibility
 from solver.reason.simplify_rules import Decider, Simplifier
-from solver.smt.checker import SAT, UNSAT, Deadline
+from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
 from solver.smt.optimize import Session
 from solver.syntax.sympy_reader import parse_sympy
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
+_PLACE = "_\u03c3"  # placeholders of ``_Run._shape``: no symbol name has this prefix (§1)
 POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
 SAMPLE_TRIES = 8 * POOL_POINTS  # random moves tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
@@ -81,6 +90,11 @@ CHECK_UNITS = 12_000  # one check (a side condition, a CSE proof): the corpus's 
 RECHECK_UNITS = 18_000  # the independent re-check of a form built by proven steps (SELF_CHECK)
 POINT_UNITS = 4 * CHECK_UNITS  # a first point of the whole context when the sample finds none
 MAX_CSE_CLASS = 16  # expressions proven against one representative
+# earlier forms a new expression is compared with (searched and proven) in a context's CSE
+# classes: the cheapest first. Sample points of many like-hinted symbols (sizes all traced at
+# 64) tell ``Mod(s_i, 2)`` from ``Mod(s_j, 2)`` only once a search has moved ``s_i``, and the points
+# found are capped (``MAX_POINTS``): without a limit every new one searched against all sixteen
+CLASS_TRIES = 2
 MAX_MISSES = 4  # points just outside the context kept per condition (slice_refuted)
 Model = dict[str, Value]
 
@@ -109,7 +123,7 @@ class Engine:
         r = self._run
         if r is None or r.memo_size() > ENGINE_MEMO_LIMIT:  # a cache: forgetting it changes no proof
             r = self._run = _Run(replace(self.context, exprs=()), deadline)
-            r.classes = {}
+            r.classes, r.shapes = {}, {}
         r.p, r.deadline = problem, deadline
         kept = [x for x in (r._sess, r._slice_sess) if x is not None]
         if kept:  # the z3 objects live in the first request's z3 context: this deadline takes it over
@@ -361,6 +375,10 @@ class _Run:
         self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
         self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
+        # forms up to renaming of interchangeable symbols (a context's Engine only: ``_shape``)
+        self.shapes: dict[tuple[Any, ...], ir.Term] | None = None
+        self._sat: str | None = None  # the context is satisfiable: known from a point
+        self._roles: dict[str, tuple[Any, ...]] | None = None
 
     @property
     def values(self) -> _Values:
@@ -600,29 +618,76 @@ class _Run:
     def run(self) -> dict[str, Any]:
         # a sample point proves the context satisfiable only inside the ranges too: the sample
         # checks the asserts and guards alone (``s0 < 0`` with ``s0 >= 0`` has points, no model)
-        ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
-        status = SAT if any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi) for n, lo, hi in ranges)
-                            for pt in self.values.points) else None
+        status = self._sat
+        if status is None:  # (a context's Engine asks once: its context does not change)
+            ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
+            status = SAT if any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi)
+                                    for n, lo, hi in ranges) for pt in self.values.points) else None
         if status is None:
             out = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             status = out.status
             if out.status == SAT:
                 self.add_point(dict(out.model))
+        if status == SAT:
+            self._sat = SAT
         if status == UNSAT:
             return {"status": UNSAT, "exprs": [_row(q, None, False) for q in self.p.exprs],
                     "warnings": ["the asserts and guards are unsatisfiable: every expression is left as it is"]}
         rows: list[dict[str, Any]] = []
         terms: list[ir.Term | None] = []
+        stopped = False  # the wall-clock deadline passed (``OutOfTime``): the answer is partial
         for q in self.p.exprs:
-            form = self.one(q)
+            form = None
+            if not stopped:
+                try:
+                    self.deadline.ensure_time()  # the outer limit, between expressions too
+                    form = self.one(q)
+                except OutOfTime:
+                    stopped = True
             terms.append(form)
             rows.append(_row(q, None if form is None else self.print(form), form is not None))
-        self.merge(rows, terms)
+        classed: set[int] = set()
+        grouped: set[int] = set()
+        if not stopped:
+            try:
+                self.merge(rows, terms, classed, grouped)
+            except OutOfTime:
+                stopped = True
         res: dict[str, Any] = {"status": SAT if status == SAT else "unknown", "exprs": rows}
+        if stopped:
+            for i in self.unsettled(terms, classed, grouped):
+                rows[i] = _row(self.p.exprs[i], None, False)
+            res["incomplete"] = True
         res["representatives"] = self.representatives()
         if status != SAT:
             res["reason"] = "timeout" if self.deadline.expired else "incomplete"
         return res
+
+    def unsettled(self, terms: Sequence[ir.Term | None], classed: set[int], grouped: set[int]) -> list[int]:
+        """After the deadline: the rows whose form a complete run might give otherwise — those not
+        computed, and those ``merge`` had not finished with that it could still change. ``merge``
+        changes a form only to an equal one's, proven, so a row no other expression agrees with at
+        every sample point keeps its form (an expression not computed is compared by its input,
+        which its form equals at every point). A constant is never merged. In a context's
+        ``Engine`` a row ``merge_classes`` had not reached may still take an earlier form."""
+        vals = self.values
+        fps: list[tuple[Any, ...] | None] = []
+        for q, t in zip(self.p.exprs, terms):
+            if t is not None and t.kind in (ir.CONST, ir.BCONST):
+                fps.append(None)
+                continue
+            u = q.term if t is None else t
+            fps.append((u.is_bool, tuple(v if d else None for v, d in zip(vals.of(u), vals.of(q.domain)))))
+        out = []
+        for i, t in enumerate(terms):
+            if t is None:
+                out.append(i)
+            elif fps[i] is None or (i in grouped and (self.classes is None or i in classed)):
+                continue
+            elif (self.classes is not None and i not in classed) or any(
+                    j != i and f == fps[i] for j, f in enumerate(fps)):
+                out.append(i)
+        return out
 
     def representatives(self) -> dict[str, str]:
         """The replacements an expression of the request met (``eqs.replacements``), and the whole
@@ -647,10 +712,70 @@ class _Run:
         return got
 
     def memo_size(self) -> int:
-        return sum(len(s.memo) for s in self.simplifiers.values()) + (len(self._values.memo) if self._values else 0)
+        return (sum(len(s.memo) for s in self.simplifiers.values()) + (len(self._values.memo) if self._values else 0)
+                + len(self.shapes or ()))
+
+    def roles(self) -> dict[str, tuple[Any, ...]]:
+        """Each **free** symbol's role: its declaration (range, hint) and the texts of the
+        constraints about it alone, with the symbol written as a placeholder. A symbol is free when
+        no constraint mentions it with another symbol and no equality class holds it. Any
+        permutation of free symbols that keeps every role maps the context onto itself (each
+        constraint onto one of the same role's), so it maps a proven form of an expression onto a
+        proven form of the renamed expression: the loop variables of two kernels with the same
+        bound, sizes guarded alike (``_shape``)."""
+        if self._roles is None:
+            shared = set(self.sub) | {n for e in self.sub.values() for n in ir.symbols_of(e)}
+            alone: dict[str, list[ir.Term]] = {}
+            for t in self.context:
+                syms = ir.symbols_of(t)
+                if len(syms) == 1:
+                    alone.setdefault(next(iter(syms)), []).append(t)
+                else:
+                    shared |= syms
+            place = ir.mk_sym(_PLACE + "x")
+            self._roles = {
+                s.name: (s.lo, s.hi, s.hint, tuple(sorted(to_text(eqs.substitute(t, {s.name: place}))
+                                                          for t in alone.get(s.name, ()))))
+                for s in self.p.symbols if not s.is_bool and s.name not in shared}
+        return self._roles
+
+    def _shape(self, q: Query) -> tuple[tuple[Any, ...], dict[str, ir.Term]] | None:
+        """The expression with its symbols renamed to placeholders in order of first occurrence
+        (and their roles): the key of ``shapes``, and the placeholders' way back. None unless
+        every symbol is free (``roles``)."""
+        roles = self.roles()
+        names: list[str] = []
+        for t in (q.term, q.domain):
+            for n in ir.iter_dag(t):
+                if n.kind == ir.BSYM or (n.kind == ir.SYM and n.value not in roles):
+                    return None
+                if n.kind == ir.SYM and n.value not in names:
+                    names.append(n.value)
+        to = {x: ir.mk_sym(f"{_PLACE}{k}") for k, x in enumerate(names)}
+        memo: dict[ir.Term, ir.Term] = {}
+        key = (eqs.substitute(q.term, to, memo), eqs.substitute(q.domain, to, memo), tuple(roles[x] for x in names))
+        return key, {f"{_PLACE}{k}": ir.mk_sym(x) for k, x in enumerate(names)}
 
     def one(self, q: Query) -> ir.Term | None:
-        """The proven form of one expression, or None (then it comes back unchanged)."""
+        """The proven form of one expression, or None (then it comes back unchanged). In a
+        context's Engine, an expression that is an earlier one renamed by a permutation of free
+        symbols that keeps their roles (``roles``) takes that one's form, renamed the same way."""
+        shape = self._shape(q) if self.shapes is not None and q.term.kind not in (ir.SYM, ir.CONST) else None
+        if shape is not None:
+            assert self.shapes is not None
+            hit = self.shapes.get(shape[0])
+            if hit is not None:
+                renamed = eqs.substitute(hit, shape[1])
+                self._self_check(q, renamed)
+                return renamed
+        got = self._one(q)
+        if shape is not None and got is not None and self.shapes is not None:
+            back = {x.value: ir.mk_sym(p) for p, x in shape[1].items()}
+            if ir.symbols_of(got) <= back.keys():  # a symbol of the form's own would not be renamed
+                self.shapes[shape[0]] = eqs.substitute(got, back)
+        return got
+
+    def _one(self, q: Query) -> ir.Term | None:
         term = eqs.substitute(q.term, self.sub, self._sub_memo)
         domain = self.rw.rewrite(eqs.substitute(q.domain, self.sub, self._sub_memo))
         got = self.simplifier(domain).simplify(term).term
@@ -660,10 +785,15 @@ class _Run:
             return q.term
         if self.deadline.expired:
             return None
-        if SELF_CHECK and (not self.agrees(q, got) or self.prove(self.same(q.term, got), q.domain, RECHECK_UNITS, linear_only=False) is False):
+        self._self_check(q, got)
+        return got
+
+    def _self_check(self, q: Query, got: ir.Term) -> None:
+        if SELF_CHECK and got is not q.term and (
+                not self.agrees(q, got)
+                or self.prove(self.same(q.term, got), q.domain, RECHECK_UNITS, linear_only=False) is False):
             raise InternalError(f"simplify self-check failed: {q.text!r} and its form {self.print(got)!r} "
                                 "differ at a point of the context; please report this problem")
-        return got
 
     def same(self, a: ir.Term, b: ir.Term) -> ir.Term:
         eq = ir.mk_iff(a, b) if a.is_bool else ir.mk_eq(a, b)
@@ -684,14 +814,18 @@ class _Run:
                 return False
         return True
 
-    def merge(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
+    def merge(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None], classed: set[int],
+              grouped: set[int]) -> None:
         """Expressions proven equal under the context take one form: the cheapest (then the
         first by text) of those that agree at every sample point. A candidate is first looked
-        for a counterexample by moving its own symbols (``refute``), then proven by z3."""
+        for a counterexample by moving its own symbols (``refute``), then proven by z3. The rows
+        ``merge_classes`` and the groups here are done with go into ``classed`` and ``grouped``
+        (``unsettled``: what a deadline leaves open)."""
         live = [t for t in terms if t is not None and t.kind not in (ir.CONST, ir.BCONST)]
         if self.classes is not None and live:
-            self.merge_classes(rows, terms)
+            self.merge_classes(rows, terms, classed)
         if len(set(live)) < 2:
+            grouped.update(range(len(terms)))
             return
         vals = self.values
         groups: dict[tuple[Any, ...], list[int]] = {}
@@ -704,6 +838,7 @@ class _Run:
         for members in groups.values():
             forms = {rows[i]["form"] for i in members}
             if len(forms) < 2:
+                grouped.update(members)
                 continue
             best = min(members, key=lambda i: (_key(rows[i]["cost"]), rows[i]["form"]))
             rep = terms[best]
@@ -716,9 +851,9 @@ class _Run:
                 if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
                                                       and self.prove(same, where)):
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
+            grouped.update(members)
 
-
-    def merge_classes(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None]) -> None:
+    def merge_classes(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None], classed: set[int]) -> None:
         """A context's CSE classes across its requests (``Engine``): each form returned before is
         kept under its values at the first sample points; a new expression that agrees with a
         cheaper earlier form there takes it when proven equal (as ``merge`` proves), then joins."""
@@ -729,14 +864,19 @@ class _Run:
         k = self._fp_len
         for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
             if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
+                classed.add(i)
                 continue
             dom = vals.of(q.domain)[:k]
             key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.of(t)[:k], dom)))
             known = self.classes.setdefault(key, [])
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
+            tries = 0
             for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
-                if (_key(c), form) >= mine:
+                if (_key(c), form) >= mine or tries >= CLASS_TRIES:
                     break
+                if _differ(vals.of(t), vals.of(rep), vals.of(q.domain)):
+                    continue  # a point found since the class was made (a refutation) tells them apart
+                tries += 1
                 same, where = self.same(t, rep), q.domain
                 if self.structurally_same(t, rep) or (self.linear(same) and not self.refute(same, where)
                                                       and self.prove(same, where)):
@@ -744,6 +884,7 @@ class _Run:
                     break
             if len(known) < MAX_CSE_CLASS and all(f != rows[i]["form"] for _, f, _ in known):
                 known.append((t, rows[i]["form"], rows[i]["cost"]))
+            classed.add(i)
 
 
 class _Oracle:
@@ -765,11 +906,13 @@ class _Oracle:
 
     def refuted(self, cond: ir.Term) -> bool:
         """False at a point of the domain: sampled, found before, or found now by ``refute``."""
-        run = self.run
-        vals = run.values
-        if any(v is False and d for v, d in zip(vals.of(cond), vals.of(self.domain))):
-            return True
-        return run.refute(cond, self.domain)
+        return False in self.seen(cond) or self.run.refute(cond, self.domain)
+
+    def seen(self, cond: ir.Term) -> frozenset[bool]:
+        """The values ``cond`` takes at the sample points (and the points found since) where the
+        domain holds: value vectors, no search."""
+        vals = self.run.values
+        return frozenset(v for v, d in zip(vals.of(cond), vals.of(self.domain)) if d and isinstance(v, bool))
 
     def guess(self, t: ir.Term) -> int | bool | None:
         """The value ``t`` takes at every sample point of the domain, when there are two or more
@@ -779,6 +922,12 @@ class _Oracle:
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
+
+
+def _differ(a: list[Value | None], b: list[Value | None], domain: list[Value | None]) -> bool:
+    """Two value vectors differ at a sample point of the domain (then the terms are not equal
+    wherever the first is defined: ``same`` asks the second defined too)."""
+    return any(d and x != y for x, y, d in zip(a, b, domain))
 
 
 def _tied_symbols(context: Sequence[ir.Term]) -> dict[str, tuple[str, ...]]:
@@ -851,7 +1000,7 @@ def _unknown(problem: Problem) -> dict[str, Any]:
 
 
 def _final(res: dict[str, Any]) -> bool:
-    return all(row.get("proved") for row in res.get("exprs", ())) or res.get("status") == UNSAT
+    return not res.get("incomplete") and all(row.get("proved") for row in res.get("exprs", ())) or res.get("status") == UNSAT
 
 
 _CANON_NAME = re.compile(r"\bv\d+\b")

@@ -13,6 +13,11 @@ integer ``x`` (negative ones included) and ``a | b | e``:
 * **split**: ``D(x, a, e)//k = D(x, a*k, e)`` when ``k | e/a`` (``Mod(y, M)//k = Mod(y//k, M/k)``
   for ``k | M``): ``FloorDiv(ModularIndexing(x, 1, 64), 8)`` is ``ModularIndexing(x, 8, 8)``.
 
+Bases need only agree below the place where two digits meet (``D(x, a, b)`` depends on ``x``
+modulo ``b`` alone): ``Mod(x, 3) + 3*Mod(w + x//3, 4)`` — the digits of ``x + 3*w`` as the
+rewriter spells them (``Mod(x + 3*w, 3)`` is ``Mod(x, 3)``, ``(x + 3*w)//3`` is ``w + x//3``) —
+is ``Mod(x + 3*w, 12)``.
+
 ``merge_digits`` applies the first to a sum until no two digits of one base are adjacent with
 matching coefficients: ``ModularIndexing(x, 4, 8) + 8*FloorDiv(x, 32)`` is ``x//4``,
 ``Mod(x, 4) + 4*ModularIndexing(x, 4, 8) + 32*(x//32)`` is ``x`` (the whole recognised: ``D(x, 1, ∞)``). Each
@@ -53,8 +58,40 @@ def digit(m: Term) -> Digit | None:
         if x.kind == ir.FLOORDIV and x.args[1].kind == ir.CONST and x.args[1].value > 0:
             a = x.args[1].value
             return Digit(x.args[0], a, a * n.value)
+        shifted = _shifted(x)
+        if shifted is not None:
+            base, place = shifted
+            return Digit(base, place, place * n.value)
         return Digit(x, 1, n.value)
     return None
+
+
+def _shifted(x: Term) -> tuple[Term, int] | None:
+    """``q + y//a`` (one floor division by a literal ``a > 0`` with coefficient 1, any integer
+    rest ``q``) as ``(y + a*q)//a``: ``(y + a*q)//a = q + y//a`` for every integer ``q``. The
+    rewriter spells a digit of a shifted base this way (``Mod((x + 3*w)//3, 4)`` is
+    ``Mod(w + x//3, 4)``); read back, its base is the other digits' again."""
+    if x.kind != ir.ADD:
+        return None
+    coefs, const = ir.linear(x)
+    quotients = [m for m, c in coefs.items()
+                 if c == 1 and m.kind == ir.FLOORDIV and m.args[1].kind == ir.CONST and m.args[1].value > 0]
+    if len(quotients) != 1:
+        return None
+    m = quotients[0]
+    a = m.args[1].value
+    rest = {n: c * a for n, c in coefs.items() if n is not m}
+    return ir.mk_add(m.args[0], ir.from_linear(rest, const * a)), a
+
+
+def _same_below(x: Term, y: Term, place: int) -> bool:
+    """``x - y`` is a multiple of ``place`` for all integer values (every coefficient is): then
+    the digits of ``x`` and ``y`` below ``place`` agree — ``D(x, a, place)`` depends on ``x``
+    modulo ``place`` only (``a | place``)."""
+    if x is y:
+        return True
+    coefs, const = ir.linear(ir.mk_sub(x, y))
+    return const % place == 0 and all(c % place == 0 for c in coefs.values())
 
 
 def split(m: Term) -> Term | None:
@@ -88,7 +125,7 @@ def merge_digits(coefs: dict[Term, int], const: int) -> Term | None:
         dl, dh = digits[lo_m], digits[hi_m]
         c = cur.pop(lo_m)
         cur.pop(hi_m)
-        new = Digit(dl.base, dl.lo, dh.hi)
+        new = Digit(dh.base, dl.lo, dh.hi)  # the bases agree below dl.hi: the higher digit's is the whole's
         t = new.term()
         cur[t] = cur.get(t, 0) + c
         digits[t] = new
@@ -99,18 +136,21 @@ def merge_digits(coefs: dict[Term, int], const: int) -> Term | None:
 
 
 def _adjacent(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Term] | None:
-    """Two digits ``D(x, a, b)`` (coefficient ``c``) and ``D(x, b, e)`` (coefficient ``c*b/a``)."""
-    by_lo: dict[tuple[Term, int], list[Term]] = {}
+    """Two digits ``D(x, a, b)`` (coefficient ``c``) and ``D(y, b, e)`` (coefficient ``c*b/a``)
+    of bases equal below ``b`` (``_same_below``: ``D(x, a, b) = D(y, a, b)``, so the pair is
+    ``D(y, a, e)``)."""
+    by_lo: dict[int, list[Term]] = {}
     for m in cur:
         d = digits.get(m)
         if d is not None:
-            by_lo.setdefault((d.base, d.lo), []).append(m)
+            by_lo.setdefault(d.lo, []).append(m)
     for m in sorted((m for m in cur if m in digits), key=lambda t: t.skey):
         d = digits[m]
         if d.hi is None or d.hi % d.lo:
             continue
-        for n in by_lo.get((d.base, d.hi), ()):
+        for n in sorted(by_lo.get(d.hi, ()), key=lambda t: t.skey):
             e = digits[n]
-            if (e.hi is None or e.hi % e.lo == 0) and cur[n] == cur[m] * (d.hi // d.lo):
+            if (e.hi is None or e.hi % e.lo == 0) and cur[n] == cur[m] * (d.hi // d.lo) \
+                    and _same_below(e.base, d.base, d.hi):
                 return m, n
     return None

@@ -65,6 +65,11 @@ class Oracle(Protocol):
 
     def guess(self, t: Term) -> int | bool | None: ...
 
+    def seen(self, cond: Term) -> frozenset[bool]:
+        """The values a condition took at the known points of the context and the domain (a
+        lookup, no search): ``False`` among them means no sound procedure proves it."""
+        ...
+
 
 @dataclass
 class Outcome:
@@ -136,7 +141,11 @@ class Simplifier:
 
     def _proven(self, cond: Term) -> bool:
         """Structure first (``Decider``: facts, intervals, factored products, floor divisions
-        eliminated — microseconds), the oracle (points, then z3) only when that cannot tell."""
+        eliminated — microseconds), the oracle (points, then z3) only when that cannot tell.
+        A condition already false at a known point of the context is not proven by anything,
+        so it is not asked (the same answer, without the rewriting a decision costs)."""
+        if False in self.oracle.seen(cond):
+            return False
         got = self.decider.decide(cond)
         if got is not None:
             return got
@@ -147,6 +156,8 @@ class Simplifier:
 
     def _decide(self, m: Term) -> Term:
         if m.kind in (ir.LE, ir.EQ, ir.NOT, ir.AND, ir.OR, ir.IFF):
+            if len(self.oracle.seen(m)) == 2:  # true at one point of the context, false at another
+                return m
             got = self.decider.decide(m)
             if got is not None:
                 return ir.TRUE if got else ir.FALSE
