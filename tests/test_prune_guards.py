@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from guard_grammar import conds
+from hypothesis import given, settings
 
 from service.torch_bridge import minimal_ids
 
@@ -290,3 +292,99 @@ def test_duplicates_go_in_every_language_at_once() -> None:
     assert verbose.exprs == ["a == 1  # x", "b == 2  # y", "c >= 2  # w"]
     ragged = [_Helper(["a", "a"]), _Helper(["a"])]
     assert tb.drop_duplicates(ragged) == 0 and ragged[0].exprs == ["a", "a"]
+
+
+# ------------------------------------------------------------------ cheaper forms of the kept guards
+
+sympy = pytest.importorskip("sympy")
+
+
+def _x() -> Any:
+    return sympy.Symbol("x", integer=True, positive=True)
+
+
+def _swap_problem(lo: int) -> tuple[dict[str, Any], list[Any]]:
+    """``x <= 90`` (required) and an equality that holds wherever it is defined (``x >= 4``): its
+    divisor ``x//4`` is zero at 2 and 3, where the stock guard raises and so rejects."""
+    from torch.utils._sympy.functions import FloorDiv, PythonMod
+
+    x = _x()
+    doc = {"symbols": {"x": {"min": lo, "max": 100, "hint": 50}}, "asserts": [],
+           "guards": [{"id": "g0", "expr": "x <= 90"},
+                      {"id": "g1", "expr": "Eq(Mod(x + 4*(x//4), x//4), Mod(x, x//4))"}],
+           "options": {"on_unsupported": "skip", "default_min": None}}
+    exprs = [x <= 90, sympy.Eq(PythonMod(x + 4 * FloorDiv(x, 4), FloorDiv(x, 4)), PythonMod(x, FloorDiv(x, 4)))]
+    return doc, exprs
+
+
+@pytest.mark.parametrize(("lo", "dropped"), [(2, False), (4, True)])
+def test_a_form_replaces_its_guard_only_where_the_original_is_defined(lo: int, dropped: bool) -> None:
+    """Regression: a guard ``simplify`` proves ``True`` divides by ``x//4``; with ``x`` allowed
+    down to 2 the stock check raises (rejects) at 2 and 3, so the guard must stay."""
+    import types
+
+    doc, exprs = _swap_problem(lo)
+    x = exprs[0].free_symbols.pop()
+    env = types.SimpleNamespace(backed_var_to_val={x: 50}, var_to_val={x: 50})
+    res = {"status": "sat", "guards": [{"id": "g0", "verdict": "required"}, {"id": "g1", "verdict": "unknown"}]}
+    forms, keep = tb.cheaper_forms(tb.GuardPruner(), env, doc, exprs, res, {0, 1})
+    assert keep == {0, 1}
+    assert forms == ({1: True} if dropped else {})
+
+
+def test_divisors_are_read_or_refused() -> None:
+    from torch.utils._sympy.functions import FloorDiv, ModularIndexing, PythonMod
+
+    x, y = _x(), sympy.Symbol("y", integer=True, positive=True)
+    assert tb._divisors(sympy.Eq(PythonMod(x, 4), 0)) == []
+    assert tb._divisors(FloorDiv(x, y) >= 2) == [y]
+    assert tb._divisors(ModularIndexing(x, y, 8) >= 1) == [y]
+    assert tb._divisors(sympy.Function("SomeDiv")(x, y) >= 1) is None  # a division this code does not know
+
+
+@settings(max_examples=120, deadline=None)
+@given(conds(["x", "y"]))
+def test_forms_print_to_python_with_symguards_values(text: str) -> None:
+    """What Dynamo runs for a form (read by ``form_to_sympy``, printed by PyTorch's Python printer)
+    has symguard's value wherever symguard's is defined and the symbolic divisors the reader
+    reports are positive (what the bridge proves before using a form). sympy may fold a division
+    away -- ``x//x`` is 1 -- so the code can be defined where the form is not: the bridge hands
+    symguard the emitted version, not the form's text, when it asks whether originals are defined."""
+    from torch.utils._sympy.printers import PythonPrinter
+
+    from solver.ir.pyeval import evaluate
+    from solver.syntax.sympy_reader import parse_sympy
+    from solver.syntax.sympy_writer import to_sympy
+
+    form = to_sympy(parse_sympy(text).term)
+    syms = {n: sympy.Symbol(n, integer=True) for n in ("x", "y")}
+    divisors: list[Any] = []
+    e = tb.form_to_sympy(form, syms, divisors)
+    if e is None:
+        return  # refused (a constant false, or a construct the reader leaves alone): the guard stays
+    code = "True" if e is True else PythonPrinter().doprint(e)
+    for xv in range(-5, 6):
+        for yv in range(-4, 5):
+            try:
+                want = bool(evaluate(parse_sympy(form).term, {"x": xv, "y": yv}))
+            except ZeroDivisionError:
+                want = None
+            at = {syms["x"]: xv, syms["y"]: yv}
+            if want is None or any(d.xreplace(at) < 1 for d in divisors):
+                continue
+            got = bool(eval(code, {"max": max, "min": min}, {"x": xv, "y": yv}))
+            assert got == want, (text, form, code, xv, yv)
+
+
+def test_recompiles_hit_the_process_cache() -> None:
+    tb.clear_cache()
+    doc = {"symbols": {"s0": {"min": 2, "max": None}}, "asserts": [],
+           "guards": [{"id": "g0", "expr": "s0 >= 16"}, {"id": "g1", "expr": "s0 >= 8"}], "options": {}}
+    first, again = tb.cached_run("redundancy", doc), tb.cached_run("redundancy", doc)
+    assert first["cached"] is False and again["cached"] is True
+    assert again["guards"] == first["guards"] and again["minimal"] == first["minimal"]
+    renamed = {**doc, "symbols": {"s9": {"min": 2, "max": None}},
+               "guards": [{"id": "g0", "expr": "s9 >= 16"}, {"id": "g1", "expr": "s9 >= 8"}]}
+    other = tb.cached_run("redundancy", renamed)  # the same canonical problem: no second solve
+    assert other["cached"] is True and other["minimal"] == first["minimal"]
+    tb.clear_cache()
