@@ -10,8 +10,10 @@ verdicts must agree, the outputs where accepted must match), and the per-call co
 guard check and of the shape-guard part alone, stock and pruned timed in alternating rounds on
 the same inputs (medians). ``--warmup`` compiles each model once first (discarded): the first
 compile in a process pays for lazy imports and caches, which would make the second look cheap
-and symguard's share of it large. It prints one table row per model (ratios stock/pruned, symguard's
-share of the pruned compile) and writes each JSON line to ``--out``; a model that fails to
+and symguard's share of it large. It prints one table row per model (ratios stock/pruned, the time
+in the hook, and what pruning adds to the compile -- the hook plus Dynamo's guard production on the
+pruned list minus Dynamo's on the stock list -- with its share of the stock compile) and writes
+each JSON line to ``--out``; a model that fails to
 compile is a row saying so, never a stop. Exit 1 on any disagreement. Figures: BENCHMARKS.md.
 """
 
@@ -69,11 +71,12 @@ def row(out: dict[str, Any]) -> list[str]:
             f"{c['ratio']:.1f}x" if c.get("ratio") else "-",
             f"{s['stock']:.1f} → {s['pruned']:.1f} ({s['ratio']:.1f}x)" if s.get("ratio") else "-",
             f"{out['shapes']['accepted']}/{out['shapes']['rejected']}", str(out["disagreements"]),
-            f"{k['stock']:.1f}", f"{k['symguard']:.2f} ({100 * (k.get('symguard_share') or 0):.1f}%)"]
+            f"{k['stock']:.1f}", f"{k['symguard']:.2f}",
+            f"{k['added']:.2f} ({100 * (k.get('added_share') or 0):.1f}%)"]
 
 
 HEAD = ["model", "shape guards", "check µs stock", "pruned", "ratio", "shape part µs", "acc/rej", "disagree",
-        "compile s", "symguard s (share)"]
+        "compile s", "hook s", "added s (share)"]
 
 
 def main(argv: list[str] | None = None) -> int:

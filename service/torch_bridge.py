@@ -577,7 +577,6 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
     base = {"symbols": doc["symbols"], "asserts": [], "options": dict(doc["options"])}
     forms: dict[int, Any] = {}
     form_text: dict[int, str] = {}
-    form_divs: dict[int, list[Any]] = {}
     context = [{"id": f"g{i}", "expr": texts[i]} for i in req]
     if cands:
         ans = pruner.ask({**base, "guards": context, "exprs": [{"id": f"g{i}", "expr": texts[i]} for i in cands]},
@@ -589,8 +588,7 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
                 i = int(str(item.get("id"))[1:])
                 if item.get("proved") is not True or i not in cands or item.get("form") == texts[i]:
                     continue
-                form_divs[i] = []
-                form = form_to_sympy(str(item["form"]), symbols, form_divs[i])
+                form = form_to_sympy(str(item["form"]), symbols)
                 if form is not None and form is not True:
                     # what Dynamo will print: its own simplification of the form (cached, reused)
                     emitted = env.simplify(form) if hasattr(env, "simplify") else form
@@ -599,22 +597,6 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
                     form_text[i] = str(emitted)
                 if form is not None:
                     forms[i] = form
-                    if form is not True and hasattr(env, "simplify"):
-                        form_divs[i] += _divisors(env.simplify(form)) or []
-    # PyTorch's functions read a form as the text says only where its divisors are positive
-    positive: dict[str, set[int]] = {}
-    for i in forms:
-        for d in form_divs.get(i, ()):
-            positive.setdefault(str(d), set()).add(i)
-    if positive:
-        ans = pruner.ask({**base, "guards": context,
-                          "exprs": [{"id": f"p{j}", "expr": f"{d} >= 1"} for j, d in enumerate(positive)]}, "simplify")
-        ok = _proven_true(ans)
-        for j, (d, members) in enumerate(positive.items()):
-            if f"p{j}" not in ok:
-                _note(pruner, "divisor not proven positive", d)
-                for i in members:
-                    forms.pop(i, None)
     # every rewritten original must be defined wherever the pruned check accepts (a guard that
     # redundancy dropped needs no such check: its divisors' conditions went with it, §1.2)
     divs: dict[str, set[int]] = {}
@@ -660,36 +642,42 @@ def _true_at(form: Any, hints: Mapping[Any, Any]) -> bool:
         return False
 
 
-def form_to_sympy(text: str, symbols: Mapping[str, Any], divisors: list[Any] | None = None) -> Any:
+def form_to_sympy(text: str, symbols: Mapping[str, Any]) -> Any:
     """A ``simplify`` form (docs/simplify.md: sympy syntax, Python's ``//`` and ``Mod``) as the
     sympy expression Dynamo prints: ``//`` is PyTorch's ``FloorDiv``, ``Mod`` its ``PythonMod``
-    (Python's ``%`` in every printer, C++ included). ``True`` for a form that is true; None
-    for anything this reader does not know (the guard is then kept as it is).
+    (Python's ``%`` in every printer, C++ included), ``CeilDiv(a, b)`` is ``-((-a)//b)``. ``True``
+    for a form that is true; None for anything this reader does not know (the guard is then kept).
 
-    PyTorch's functions simplify as they are built, assuming positive divisors
-    (``FloorDiv(FloorDiv(x, a), b)`` becomes ``FloorDiv(x, a*b)``): a literal divisor that is not
-    positive is refused, and every symbolic divisor of the text is appended to ``divisors``, for
-    the caller to prove positive where the form is used."""
+    PyTorch's division functions rewrite themselves as they are built, assuming positive
+    divisors (``FloorDiv(FloorDiv(x, a), b)`` becomes ``FloorDiv(x, a*b)``, ``CeilDiv(a, b)``
+    becomes ``FloorDiv(a + b - 1, b)``): they are built unevaluated here, so the printed code
+    computes what the text says for divisors of any sign. ``ModularIndexing`` is read only with a
+    positive literal modulus."""
     import ast
 
     import sympy
     from torch.utils._sympy import functions as tf
 
+    def floordiv(a: Any, b: Any) -> Any:
+        return tf.FloorDiv(a, b, evaluate=False)
+
+    def mod(a: Any, b: Any) -> Any:
+        return tf.PythonMod(a, b, evaluate=False)
+
+    def ceildiv(a: Any, b: Any) -> Any:
+        return -tf.FloorDiv(-a, b, evaluate=False)
+
+    def modular_indexing(x: Any, d: Any, m: Any) -> Any:
+        if not (m.is_Integer and m > 0):
+            raise ValueError("ModularIndexing with a modulus that is not a positive literal")
+        return mod(floordiv(x, d), m)
+
     calls: dict[str, Any] = {"Eq": sympy.Eq, "Ne": sympy.Ne, "Lt": sympy.Lt, "Le": sympy.Le, "Gt": sympy.Gt,
-                             "Ge": sympy.Ge, "Mod": tf.PythonMod, "FloorDiv": tf.FloorDiv, "CeilDiv": tf.CeilDiv,
-                             "ModularIndexing": tf.ModularIndexing, "Max": tf.Max, "Min": tf.Min,
+                             "Ge": sympy.Ge, "Mod": mod, "PythonMod": mod, "FloorDiv": floordiv,
+                             "CeilDiv": ceildiv, "ModularIndexing": modular_indexing, "Max": tf.Max, "Min": tf.Min,
                              "And": sympy.And, "Or": sympy.Or, "Not": sympy.Not}
     cmp = {ast.Eq: sympy.Eq, ast.NotEq: sympy.Ne, ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt,
            ast.GtE: sympy.Ge}
-
-    def divisor(n: ast.AST) -> Any:
-        d = conv(n)
-        if d.is_number:
-            if not (d.is_Integer and d > 0):
-                raise ValueError("a divisor that is not a positive literal")
-        elif divisors is not None:
-            divisors.append(d)
-        return d
 
     def conv(n: ast.AST) -> Any:
         if isinstance(n, ast.Constant) and type(n.value) is bool:
@@ -705,10 +693,9 @@ def form_to_sympy(text: str, symbols: Mapping[str, Any], divisors: list[Any] | N
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Invert, ast.Not)):
             return sympy.Not(conv(n.operand))
         if isinstance(n, ast.BinOp):
-            x = conv(n.left)
-            y = divisor(n.right) if isinstance(n.op, (ast.FloorDiv, ast.Mod)) else conv(n.right)
+            x, y = conv(n.left), conv(n.right)
             ops: dict[type, Any] = {ast.Add: lambda: x + y, ast.Sub: lambda: x - y, ast.Mult: lambda: x * y,
-                                    ast.FloorDiv: lambda: tf.FloorDiv(x, y), ast.Mod: lambda: tf.PythonMod(x, y),
+                                    ast.FloorDiv: lambda: floordiv(x, y), ast.Mod: lambda: mod(x, y),
                                     ast.BitAnd: lambda: sympy.And(x, y), ast.BitOr: lambda: sympy.Or(x, y)}
             if isinstance(n.op, ast.Pow) and y.is_Integer and y >= 0:
                 return x**y
@@ -724,8 +711,7 @@ def form_to_sympy(text: str, symbols: Mapping[str, Any], divisors: list[Any] | N
                 left = right
             return sympy.And(*parts)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in calls and not n.keywords:
-            dividing = _DIVIDING.get("PythonMod" if n.func.id == "Mod" else n.func.id, ())
-            return calls[n.func.id](*(divisor(a) if k in dividing else conv(a) for k, a in enumerate(n.args)))
+            return calls[n.func.id](*(conv(a) for a in n.args))
         raise ValueError(ast.dump(n)[:80])
 
     try:
