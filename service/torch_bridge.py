@@ -606,7 +606,8 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
             del forms[i]
             continue
         for d in ds:
-            divs.setdefault(str(d), set()).add(i)
+            if not _nonzero_on_ranges(env, d):
+                divs.setdefault(str(d), set()).add(i)
     if divs:
         emitted = [texts[i] for i in sorted(keep) if i not in forms] + \
                   [form_text[i] for i, f in sorted(forms.items()) if f is not True]
@@ -619,6 +620,17 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
                 for i in members:
                     forms.pop(i, None)
     return forms, keep
+
+
+def _nonzero_on_ranges(env: Any, d: Any) -> bool:
+    """Whether PyTorch's own range analysis proves ``d != 0`` on the ranges alone (part 3 checks
+    them), so symguard need not be asked: the test ``produce_guards`` itself uses to skip a guard."""
+    import sympy
+
+    try:
+        return bool(env._maybe_evaluate_static(sympy.Ne(d, 0), axioms=()) is sympy.true)
+    except Exception:  # noqa: BLE001 - undecided: ask symguard
+        return False
 
 
 def _note(pruner: GuardPruner, why: str, what: str) -> None:
