@@ -104,7 +104,7 @@ def captured_lambdas() -> Iterator[list[tuple[list[str], list[str], dict[str, An
         guards.GuardBuilder.add_python_lambda_leaf_guard_to_root = orig  # type: ignore[method-assign]
 
 
-_SOURCE = r"L\[[^ ]*?\](?:\.size\(\)|\.stride\(\)|\.storage_offset\(\))?(?:\[\d+\])?"
+_SOURCE = r"L\[\S+"  # a guard source: no spaces (L['x'].size()[2], L['m']._modules['norm'].eps)
 
 
 def classify(lines: list[str]) -> list[str]:
