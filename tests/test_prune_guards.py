@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from guard_grammar import conds
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.torch_bridge import minimal_ids
 
@@ -342,8 +343,12 @@ def test_divisors_are_read_or_refused() -> None:
     assert tb._divisors(sympy.Function("SomeDiv")(x, y) >= 1) is None  # a division this code does not know
 
 
+_CONDS = conds(["x", "y"])
+
+
 @settings(max_examples=200, deadline=None)
-@given(conds(["x", "y"]))
+@given(st.one_of(_CONDS, st.tuples(_CONDS, _CONDS).map(lambda p: f"({p[0]}) & ({p[1]})"),
+                 st.tuples(_CONDS, _CONDS, _CONDS).map(lambda p: f"(({p[0]}) | ({p[1]})) & ~({p[2]})")))
 def test_forms_print_to_python_with_symguards_values(text: str) -> None:
     """What Dynamo runs for a form (read by ``form_to_sympy``, printed by PyTorch's Python printer)
     has symguard's value wherever symguard's is defined, for divisors of any sign (PyTorch's
