@@ -367,10 +367,12 @@ class GuardPruner:
     caller can report what was pruned and what it cost. Any failure returns ``None``: stock guards.
     """
 
-    def __init__(self, *, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> None:
+    def __init__(self, *, client: Any = None, timeout_ms: int = 60_000, prune: bool = True,
+                 forms: bool = True) -> None:
         self.client = client
         self.timeout_ms = timeout_ms
         self.prune = prune  # False: observe only (record what stock emits, change nothing)
+        self.forms = forms  # False: no cheaper forms (one question per graph instead of up to three)
         self.history: list[dict[str, Any]] = []
 
     def ask(self, doc: Doc, op: str = "redundancy") -> dict[str, Any]:
@@ -409,7 +411,8 @@ class GuardPruner:
             t2 = time.perf_counter()
             forms: dict[int, Any] = {}
             try:
-                forms, keep = cheaper_forms(self, env, doc, exprs, res, keep)
+                if self.forms:
+                    forms, keep = cheaper_forms(self, env, doc, exprs, res, keep)
             except Exception as e:  # noqa: BLE001 - no cheaper forms: the kept guards as they are
                 rec["forms_error"] = f"{type(e).__name__}: {e}"
                 forms = {}
@@ -958,9 +961,10 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
 
 @contextlib.contextmanager
-def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> Iterator[GuardPruner]:
+def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True,
+                 forms: bool = True) -> Iterator[GuardPruner]:
     """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant."""
-    pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune)
+    pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune, forms=forms)
     install(pruner)
     try:
         yield pruner

@@ -189,6 +189,40 @@ def test_undecided_guards_are_kept(toy: Any, toy_stock: Any, verdict: str) -> No
     assert hist[-1]["kept"] == hist[-1]["guards"] and hist[-1]["error"] is None
 
 
+class _CountingClient:
+    """Answers in-process, counting the questions per operation."""
+
+    def __init__(self) -> None:
+        self.asked: dict[str, int] = {}
+
+    def redundancy(self, doc: dict[str, Any]) -> dict[str, Any]:
+        return self._run("redundancy", doc)
+
+    def simplify(self, doc: dict[str, Any]) -> dict[str, Any]:
+        return self._run("simplify", doc)
+
+    def _run(self, op: str, doc: dict[str, Any]) -> dict[str, Any]:
+        from solver import run
+
+        self.asked[op] = self.asked.get(op, 0) + 1
+        return dict(run(op, doc))
+
+
+@pytest.mark.torch
+def test_forms_off_asks_one_question(toy: Any) -> None:
+    """``forms=False``: redundancy only, the same pruning, nothing rewritten."""
+    import torch as _torch
+
+    counting = _CountingClient()
+    fn, _ = pg._fresh_forward(1, "forms-off")
+    with tb.prune_guards(client=counting, forms=False) as pruner, _torch.no_grad():
+        _torch.compile(fn, dynamic=True, backend="eager")(toy.model, *toy.example)
+    (rec,) = pruner.history
+    assert counting.asked == {"redundancy": 1}
+    assert rec["error"] is None and rec["rewritten"] == 0 and rec["proven_true"] == 0
+    assert rec["kept"] is not None and rec["kept"] <= rec["guards"]
+
+
 @pytest.mark.torch
 def test_exception_in_the_hook_keeps_stock(toy: Any, toy_stock: Any) -> None:
     n, hist = _stock_count(toy, client=_FakeClient(error=RuntimeError("boom")))
