@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -366,29 +367,33 @@ class GuardPruner:
     caller can report what was pruned and what it cost. Any failure returns ``None``: stock guards.
     """
 
-    def __init__(self, *, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> None:
+    def __init__(self, *, client: Any = None, timeout_ms: int = 60_000, prune: bool = True,
+                 forms: bool = True) -> None:
         self.client = client
         self.timeout_ms = timeout_ms
         self.prune = prune  # False: observe only (record what stock emits, change nothing)
+        self.forms = forms  # False: no cheaper forms (one question per graph instead of up to three)
         self.history: list[dict[str, Any]] = []
 
-    def ask(self, doc: Doc) -> dict[str, Any]:
-        """symguard's redundancy answer for one problem (in-process or through the client)."""
+    def ask(self, doc: Doc, op: str = "redundancy") -> dict[str, Any]:
+        """symguard's answer for one problem: through the client, else in-process with the
+        process-local cache (``cached_run``)."""
         if self.client is not None:
-            return dict(self.client.redundancy(doc))
-        from solver import run
-
-        return run("redundancy", doc)
+            return dict(getattr(self.client, op)(doc))
+        return cached_run(op, doc)
 
     def kept_guards(self, env: Any, placeholders: Any) -> list[Any] | None:
-        """The ShapeGuards of ``env.guards`` to emit, or None for all of them (stock)."""
+        """The ShapeGuards of ``env.guards`` to emit, or None for all of them (stock).
+
+        Some of them may be new ShapeGuards whose expression is a cheaper form of the kept guard
+        (``cheaper_forms``), with the original's source location."""
         import time
 
         t0 = time.perf_counter()
         rec: dict[str, Any] = {"guards": 0, "kept": None, "seconds": 0.0, "status": None, "error": None}
         self.history.append(rec)
         try:
-            doc, groups, passthrough = shape_guard_problem(env, placeholders)
+            doc, groups, passthrough, exprs = shape_guard_problem(env, placeholders)
             rec["guards"], rec["passthrough"] = len(groups), len(passthrough)
             rec["problem"] = doc
             if not self.prune or not groups:
@@ -398,28 +403,40 @@ class GuardPruner:
             rec["prepare_seconds"] = t1 - t0  # simplify/evaluate_static: cached, Dynamo reuses them
             res = self.ask(doc)
             rec["solve_seconds"] = time.perf_counter() - t1
-            rec["status"] = res.get("status")
+            rec["status"], rec["cached"] = res.get("status"), res.get("cached")
             keep_ids = minimal_ids(res, [f"g{i}" for i in range(len(groups))])
             if keep_ids is None:
                 return None
-            kept = list(passthrough)
+            keep = {i for i in range(len(groups)) if f"g{i}" in keep_ids}
+            t2 = time.perf_counter()
+            forms: dict[int, Any] = {}
+            try:
+                if self.forms:
+                    forms, keep = cheaper_forms(self, env, doc, exprs, res, keep)
+            except Exception as e:  # noqa: BLE001 - no cheaper forms: the kept guards as they are
+                rec["forms_error"] = f"{type(e).__name__}: {e}"
+                forms = {}
+            rec["forms_seconds"] = time.perf_counter() - t2
+            rec["rewritten"] = sum(1 for f in forms.values() if f is not True)
+            rec["proven_true"] = sum(1 for f in forms.values() if f is True)
+            order = {id(g): k for k, g in enumerate(env.guards)}
+            kept: list[tuple[int, Any]] = [(order.get(id(g), len(order)), g) for g in passthrough]
             for i, members in enumerate(groups):
-                if f"g{i}" in keep_ids:
-                    kept.extend(members)
-            rec["kept"] = sum(1 for i in range(len(groups)) if f"g{i}" in keep_ids)
-            return sorted(kept, key=lambda g: _index_of(env.guards, g))
+                if i not in keep:
+                    continue
+                if i in forms:
+                    if forms[i] is not True:
+                        g = members[0]
+                        kept.append((order.get(id(g), len(order)), type(g)(forms[i], g.sloc, g.size_oblivious)))
+                else:
+                    kept.extend((order.get(id(g), len(order)), g) for g in members)
+            rec["kept"] = sum(1 for i in keep if forms.get(i) is not True)
+            return [g for _, g in sorted(kept, key=lambda kg: kg[0])]
         except Exception as e:  # noqa: BLE001 - any failure: the stock guards, never a failed compile
             rec["error"] = f"{type(e).__name__}: {e}"
             return None
         finally:
             rec["seconds"] = time.perf_counter() - t0
-
-
-def _index_of(seq: list[Any], item: Any) -> int:
-    for i, x in enumerate(seq):
-        if x is item:
-            return i
-    return len(seq)
 
 
 def minimal_ids(res: Mapping[str, Any], ids: list[str]) -> set[str] | None:
@@ -437,6 +454,289 @@ def minimal_ids(res: Mapping[str, Any], ids: list[str]) -> set[str] | None:
     if droppable & minimal:
         return None  # contradictory answer: trust none of it
     return {i for i in ids if i not in droppable}
+
+
+# ------------------------------------------------------------------ answers cached in-process
+#
+# A model recompiled (a new ShapeEnv for the same frame, or the same module compiled again) asks
+# the same question: the process-local cache answers it without solving again. Two levels: the
+# exact document (no parsing at all), then symguard's canonical key (the same problem under other
+# symbol names), as the service's cache does (solver.prepare / compute / finish). Only final
+# answers are kept (nothing that ran out of time), at most ``CACHE_SIZE`` of each.
+
+CACHE_SIZE = 256
+_cache_lock = threading.Lock()
+_by_doc: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+_by_key: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+
+
+def _remember(table: OrderedDict[tuple[str, str], Any], key: tuple[str, str], value: Any) -> None:
+    with _cache_lock:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > CACHE_SIZE:
+            table.popitem(last=False)
+
+
+def _recall(table: OrderedDict[tuple[str, str], Any], key: tuple[str, str]) -> Any:
+    with _cache_lock:
+        hit = table.get(key)
+        if hit is not None:
+            table.move_to_end(key)
+        return hit
+
+
+def clear_cache() -> None:
+    """Forget every cached answer (tests, or a process that wants to measure a cold solve)."""
+    with _cache_lock:
+        _by_doc.clear()
+        _by_key.clear()
+
+
+def cached_run(op: str, doc: Doc) -> dict[str, Any]:
+    """``solver.run(op, doc)`` through the process-local cache (``cached`` says whether it hit)."""
+    import json
+    import time
+
+    from solver import compute, finish, is_final, prepare
+
+    t0, c0 = time.monotonic(), time.perf_counter()
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    hit = _recall(_by_doc, (op, text))
+    if hit is not None:
+        return {**hit, "cached": True, "elapsed_ms": round((time.perf_counter() - c0) * 1000, 3)}
+    p, canon = prepare(doc)
+    res = _recall(_by_key, (op, canon.key))
+    cached = res is not None
+    if res is None:
+        res = compute(op, canon.problem, started=t0)
+        if is_final(op, res):
+            _remember(_by_key, (op, canon.key), res)
+    out = dict(finish(op, res, p, canon, cached=cached, elapsed_ms=(time.perf_counter() - c0) * 1000))
+    if is_final(op, res):
+        _remember(_by_doc, (op, text), out)
+    return out
+
+
+# ------------------------------------------------------------------ cheaper forms of the kept guards
+#
+# A kept guard may be far costlier to evaluate than it needs to be: HF Swin keeps two window-
+# partition equalities of 20,000 characters each (40 µs per call apiece). symguard's `simplify`
+# gives each a form proven equal to it under a context, and Dynamo emits the form instead.
+# Soundness (docs/torch_guards.md, "Cheaper forms"):
+#   - the context is part 3's ranges R and the kept guards symguard called `required`, K_req,
+#     emitted verbatim; a form f of a kept guard g is proven f == g at every point of R and K_req
+#     where g is defined (its divisors non-zero), so R, K_req and the forms accept exactly where
+#     R, K_req and the originals do -- wherever the originals are defined;
+#   - a second question proves every non-constant divisor of every rewritten guard non-zero under
+#     R and everything emitted: where the pruned check accepts, the originals are all defined (a
+#     zero divisor makes the stock check raise, which Dynamo reads as a rejection). A divisor not
+#     proven non-zero puts its guard back, verbatim. (Guards `redundancy` dropped need no such
+#     question: it drops a guard's divisor conditions with it, docs/problem-format.md §1.2.) A form
+#     is defined wherever its original is (it equals it there); what Dynamo emits for it (sympy
+#     folds some divisions, ``x//x`` is 1, and ShapeEnv simplifies it) may be defined at more
+#     points, so that emitted version, not the form's text, is what the second question assumes;
+#   - a form that is `True` drops its guard; a form that does not read back, or is not true at the
+#     compile's own example (the hints), keeps the original.
+
+_DIVIDING: dict[str, tuple[int, ...]] = {  # function name -> the argument positions that divide
+    "FloorDiv": (1,), "CleanDiv": (1,), "CeilDiv": (1,), "PythonMod": (1,), "Mod": (1,), "IntTrueDiv": (1,),
+    "FloatTrueDiv": (1,), "TruncDiv": (1,), "ModularIndexing": (1, 2), "Div": (1,),
+}
+
+
+def _divisors(e: Any) -> list[Any] | None:
+    """The non-constant divisors in a sympy expression, or None when it divides in a way not read here."""
+    import sympy
+
+    out: list[Any] = []
+    for node in sympy.preorder_traversal(e):
+        name = type(node).__name__
+        if isinstance(node, sympy.Pow):
+            if node.exp.is_negative is not False:
+                if not node.base.is_number:
+                    out.append(node.base)
+                elif not node.exp.is_integer:
+                    return None
+            continue
+        if isinstance(node, sympy.Rational) and not isinstance(node, sympy.Integer):
+            return None  # a fraction in an integer guard: not a shape this code reads
+        if name in _DIVIDING:
+            out.extend(node.args[k] for k in _DIVIDING[name] if not node.args[k].is_number)
+        elif "Div" in name or "Mod" in name:
+            return None
+    return out
+
+
+def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res: Mapping[str, Any],
+                  keep: set[int]) -> tuple[dict[int, Any], set[int]]:
+    """Forms of the kept guards proven equal under the ranges and the required guards, each
+    original proven defined wherever the pruned check accepts (see the comment above). Returns
+    ``({guard index: sympy form, or True to drop it}, keep)``."""
+    verdict = {g.get("id"): g.get("verdict") for g in res.get("guards") or () if isinstance(g, Mapping)}
+    texts = [g["expr"] for g in doc["guards"]]
+    req = sorted(i for i in keep if verdict.get(f"g{i}") == "required")
+    cands = sorted(i for i in keep if verdict.get(f"g{i}") not in ("required", "unsupported"))
+    base = {"symbols": doc["symbols"], "asserts": [], "options": dict(doc["options"])}
+    forms: dict[int, Any] = {}
+    form_text: dict[int, str] = {}
+    context = [{"id": f"g{i}", "expr": texts[i]} for i in req]
+    if cands:
+        ans = pruner.ask({**base, "guards": context, "exprs": [{"id": f"g{i}", "expr": texts[i]} for i in cands]},
+                         "simplify")
+        if ans.get("status") == "sat":
+            symbols = {str(s): s for e in exprs for s in e.free_symbols}
+            hints = getattr(env, "backed_var_to_val", None) or env.var_to_val
+            for item in ans.get("exprs") or ():
+                i = int(str(item.get("id"))[1:])
+                if item.get("proved") is not True or i not in cands or item.get("form") == texts[i]:
+                    continue
+                form = form_to_sympy(str(item["form"]), symbols)
+                if form is not None and form is not True:
+                    # what Dynamo will print: its own simplification of the form (cached, reused)
+                    emitted = env.simplify(form) if hasattr(env, "simplify") else form
+                    if not _true_at(emitted, hints):
+                        continue
+                    form_text[i] = str(emitted)
+                if form is not None:
+                    forms[i] = form
+    # every rewritten original must be defined wherever the pruned check accepts (a guard that
+    # redundancy dropped needs no such check: its divisors' conditions went with it, §1.2)
+    divs: dict[str, set[int]] = {}
+    for i in list(forms):
+        ds = _divisors(exprs[i])
+        if ds is None:
+            del forms[i]
+            continue
+        for d in ds:
+            if not _nonzero_on_ranges(env, d):
+                divs.setdefault(str(d), set()).add(i)
+    if divs:
+        emitted = [texts[i] for i in sorted(keep) if i not in forms] + \
+                  [form_text[i] for i, f in sorted(forms.items()) if f is not True]
+        ans = pruner.ask({**base, "guards": [{"id": f"k{j}", "expr": t} for j, t in enumerate(emitted)],
+                          "exprs": [{"id": f"d{j}", "expr": f"Ne({d}, 0)"} for j, d in enumerate(divs)]}, "simplify")
+        ok = _proven_true(ans)
+        for j, (d, members) in enumerate(divs.items()):
+            if f"d{j}" not in ok:
+                _note(pruner, "divisor not proven non-zero", d)
+                for i in members:
+                    forms.pop(i, None)
+    return forms, keep
+
+
+def _nonzero_on_ranges(env: Any, d: Any) -> bool:
+    """Whether PyTorch's own range analysis proves ``d != 0`` on the ranges alone (part 3 checks
+    them), so symguard need not be asked: the test ``produce_guards`` itself uses to skip a guard."""
+    import sympy
+
+    try:
+        return bool(env._maybe_evaluate_static(sympy.Ne(d, 0), axioms=()) is sympy.true)
+    except Exception:  # noqa: BLE001 - undecided: ask symguard
+        return False
+
+
+def _note(pruner: GuardPruner, why: str, what: str) -> None:
+    """Record in the current history entry why a form was not used (``forms_refused``)."""
+    if pruner.history:
+        pruner.history[-1].setdefault("forms_refused", []).append(f"{why}: {what[:200]}")
+
+
+def _proven_true(ans: Mapping[str, Any]) -> set[str]:
+    """The ids of a ``simplify`` answer whose expression is proven ``True`` under its context."""
+    if ans.get("status") != "sat":
+        return set()
+    return {str(item.get("id")) for item in ans.get("exprs") or ()
+            if item.get("proved") is True and item.get("form") == "True"}
+
+
+def _true_at(form: Any, hints: Mapping[Any, Any]) -> bool:
+    try:
+        return bool(form.xreplace({s: hints[s] for s in form.free_symbols})) is True
+    except (KeyError, TypeError, ZeroDivisionError):
+        return False
+
+
+def form_to_sympy(text: str, symbols: Mapping[str, Any]) -> Any:
+    """A ``simplify`` form (docs/simplify.md: sympy syntax, Python's ``//`` and ``Mod``) as the
+    sympy expression Dynamo prints: ``//`` is PyTorch's ``FloorDiv``, ``Mod`` its ``PythonMod``
+    (Python's ``%`` in every printer, C++ included), ``CeilDiv(a, b)`` is ``-((-a)//b)``. ``True``
+    for a form that is true; None for anything this reader does not know (the guard is then kept).
+
+    PyTorch's division functions rewrite themselves as they are built, assuming positive
+    divisors (``FloorDiv(FloorDiv(x, a), b)`` becomes ``FloorDiv(x, a*b)``, ``CeilDiv(a, b)``
+    becomes ``FloorDiv(a + b - 1, b)``): they are built unevaluated here, so the printed code
+    computes what the text says for divisors of any sign. ``ModularIndexing`` is read only with a
+    positive literal modulus."""
+    import ast
+
+    import sympy
+    from torch.utils._sympy import functions as tf
+
+    def floordiv(a: Any, b: Any) -> Any:
+        return tf.FloorDiv(a, b, evaluate=False)
+
+    def mod(a: Any, b: Any) -> Any:
+        return tf.PythonMod(a, b, evaluate=False)
+
+    def ceildiv(a: Any, b: Any) -> Any:
+        return -tf.FloorDiv(-a, b, evaluate=False)
+
+    def modular_indexing(x: Any, d: Any, m: Any) -> Any:
+        if not (m.is_Integer and m > 0):
+            raise ValueError("ModularIndexing with a modulus that is not a positive literal")
+        return mod(floordiv(x, d), m)
+
+    calls: dict[str, Any] = {"Eq": sympy.Eq, "Ne": sympy.Ne, "Lt": sympy.Lt, "Le": sympy.Le, "Gt": sympy.Gt,
+                             "Ge": sympy.Ge, "Mod": mod, "PythonMod": mod, "FloorDiv": floordiv,
+                             "CeilDiv": ceildiv, "ModularIndexing": modular_indexing, "Max": tf.Max, "Min": tf.Min,
+                             "And": sympy.And, "Or": sympy.Or, "Not": sympy.Not}
+    cmp = {ast.Eq: sympy.Eq, ast.NotEq: sympy.Ne, ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt,
+           ast.GtE: sympy.Ge}
+
+    def conv(n: ast.AST) -> Any:
+        if isinstance(n, ast.Constant) and type(n.value) is bool:
+            return sympy.true if n.value else sympy.false
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return sympy.Integer(n.value)
+        if isinstance(n, ast.Name):
+            if n.id in ("True", "False"):
+                return sympy.true if n.id == "True" else sympy.false
+            return symbols[n.id]
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -conv(n.operand)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Invert, ast.Not)):
+            return sympy.Not(conv(n.operand))
+        if isinstance(n, ast.BinOp):
+            x, y = conv(n.left), conv(n.right)
+            ops: dict[type, Any] = {ast.Add: lambda: x + y, ast.Sub: lambda: x - y, ast.Mult: lambda: x * y,
+                                    ast.FloorDiv: lambda: floordiv(x, y), ast.Mod: lambda: mod(x, y),
+                                    ast.BitAnd: lambda: sympy.And(x, y), ast.BitOr: lambda: sympy.Or(x, y)}
+            if isinstance(n.op, ast.Pow) and y.is_Integer and y >= 0:
+                return x**y
+            if type(n.op) in ops:
+                return ops[type(n.op)]()
+        if isinstance(n, ast.BoolOp):
+            return (sympy.And if isinstance(n.op, ast.And) else sympy.Or)(*(conv(v) for v in n.values))
+        if isinstance(n, ast.Compare):
+            parts, left = [], conv(n.left)
+            for op, right_node in zip(n.ops, n.comparators):
+                right = conv(right_node)
+                parts.append(cmp[type(op)](left, right))
+                left = right
+            return sympy.And(*parts)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in calls and not n.keywords:
+            return calls[n.func.id](*(conv(a) for a in n.args))
+        raise ValueError(ast.dump(n)[:80])
+
+    try:
+        e = conv(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ValueError, KeyError, TypeError, ZeroDivisionError, RecursionError):
+        return None
+    if e is sympy.true:
+        return True
+    return e if isinstance(e, sympy.logic.boolalg.Boolean) and e is not sympy.false else None
+
 
 
 def input_symbols(placeholders: Any) -> set[Any]:
@@ -468,16 +768,44 @@ def input_symbols(placeholders: Any) -> set[Any]:
     return out
 
 
-def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any]], list[Any]]:
+def guard_printer() -> Any:
+    """``str`` for guard expressions, fast: sympy's printer without term ordering (the text reads
+    the same) and with every subexpression printed once. The window-partition guards of a Swin
+    model repeat the same subterms hundreds of times; ``str`` took seconds on them."""
+    from sympy.printing.str import StrPrinter
+
+    class _Printer(StrPrinter):
+        def __init__(self) -> None:
+            super().__init__({"order": "none"})
+            self.memo: dict[Any, str] = {}
+
+        def _print(self, expr: Any, **kwargs: Any) -> str:
+            if kwargs:
+                return str(super()._print(expr, **kwargs))
+            try:
+                return self.memo[expr]
+            except KeyError:
+                out = self.memo[expr] = str(super()._print(expr))
+                return out
+            except TypeError:  # unhashable: print it as it is
+                return str(super()._print(expr))
+
+    return _Printer().doprint
+
+
+def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any]], list[Any], list[Any]]:
     """The problem whose minimal set is the part-2 guards to emit.
 
     Returns the document (guard ``g{i}`` is the i-th distinct simplified guard, as
-    ``produce_guards`` prints it), the ShapeGuards behind each id, and the ShapeGuards passed
+    ``produce_guards`` prints it), the ShapeGuards behind each id, the ShapeGuards passed
     through untouched (decided by the ranges, which ``produce_guards`` skips itself, or guards
-    symguard is not asked about: a symbol that is not an integer bound to an input).
+    symguard is not asked about: a symbol that is not an integer bound to an input), and the
+    simplified sympy expression of each id.
     """
     bound = input_symbols(placeholders)
+    text = guard_printer()
     groups: dict[str, list[Any]] = {}
+    simplified: dict[str, Any] = {}
     passthrough: list[Any] = []
     syms: set[Any] = set()
     for g in env.guards:
@@ -490,7 +818,9 @@ def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any
                                 for s in free)):
             passthrough.append(g)
             continue
-        groups.setdefault(str(e), []).append(g)
+        t = text(e)
+        groups.setdefault(t, []).append(g)
+        simplified.setdefault(t, e)
         syms |= free
     hints = getattr(env, "backed_var_to_val", None)
     if hints is None:
@@ -510,7 +840,7 @@ def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any
     doc: Doc = {"symbols": symbols, "asserts": [],
                 "guards": [{"id": f"g{i}", "expr": text} for i, text in enumerate(groups)],
                 "options": {**OPTIONS, "default_min": None}}
-    return doc, list(groups.values()), passthrough
+    return doc, list(groups.values()), passthrough, list(simplified.values())
 
 
 _hook_lock = threading.RLock()
@@ -527,26 +857,41 @@ def _called_by_dynamo() -> bool:
 
 
 def _produce_guards_verbose(self: Any, placeholders: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
+    import time
+
     orig = _original
     pruner = _active[-1] if _active else None
     if (pruner is None or args or kwargs.get("guards") is not None or not kwargs.get("ignore_static", True)
             or not _called_by_dynamo()):
         return orig(self, placeholders, sources, *args, **kwargs)
+    if not pruner.prune:  # observing: Dynamo's own call first, timed as it is; then what it was asked
+        t0 = time.perf_counter()
+        out = orig(self, placeholders, sources, *args, **kwargs)
+        produced = time.perf_counter() - t0
+        pruner.kept_guards(self, placeholders)
+        rec = pruner.history[-1]
+        rec["produce_seconds"] = produced
+        _note_emitted(rec, out)
+        return out
     kept = pruner.kept_guards(self, placeholders)
     rec = pruner.history[-1]
     if kept is not None:
         before = dict(self.var_to_range)
+        t0 = time.perf_counter()
         try:
             out = orig(self, placeholders, sources, *args, **{**kwargs, "guards": kept})
             if dict(self.var_to_range) == before:
                 rec["duplicates"] = drop_duplicates(out)
+                rec["produce_seconds"] = time.perf_counter() - t0
                 _note_emitted(rec, out)
                 return out
             rec["error"] = "ranges changed while producing guards"
         except Exception as e:  # noqa: BLE001 - pruned guards Dynamo could not emit: emit the stock ones
             rec["error"] = f"{type(e).__name__}: {e}"
         rec["kept"] = None
+    t0 = time.perf_counter()
     out = orig(self, placeholders, sources, *args, **kwargs)
+    rec["produce_seconds"] = time.perf_counter() - t0
     _note_emitted(rec, out)
     return out
 
@@ -616,9 +961,10 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
 
 @contextlib.contextmanager
-def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True) -> Iterator[GuardPruner]:
+def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True,
+                 forms: bool = True) -> Iterator[GuardPruner]:
     """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant."""
-    pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune)
+    pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune, forms=forms)
     install(pruner)
     try:
         yield pruner

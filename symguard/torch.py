@@ -28,9 +28,10 @@ from service.torch_bridge import uninstall as _uninstall
 __all__ = ["GuardPruner", "install", "prune_guards", "uninstall"]
 
 
-def install(*, client: Any = None, timeout_ms: int = 60_000) -> GuardPruner:
-    """Prune every compile from now on (until ``uninstall``); returns the pruner (its ``history``)."""
-    pruner = GuardPruner(client=client, timeout_ms=timeout_ms)
+def install(*, client: Any = None, timeout_ms: int = 60_000, forms: bool = True) -> GuardPruner:
+    """Prune every compile from now on (until ``uninstall``); returns the pruner (its ``history``).
+    ``forms=False`` skips the cheaper forms of the kept guards (less compile time, costlier checks)."""
+    pruner = GuardPruner(client=client, timeout_ms=timeout_ms, forms=forms)
     _install(pruner)
     return pruner
 

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from guard_grammar import conds
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.torch_bridge import minimal_ids
 
@@ -186,6 +189,40 @@ def test_undecided_guards_are_kept(toy: Any, toy_stock: Any, verdict: str) -> No
     assert hist[-1]["kept"] == hist[-1]["guards"] and hist[-1]["error"] is None
 
 
+class _CountingClient:
+    """Answers in-process, counting the questions per operation."""
+
+    def __init__(self) -> None:
+        self.asked: dict[str, int] = {}
+
+    def redundancy(self, doc: dict[str, Any]) -> dict[str, Any]:
+        return self._run("redundancy", doc)
+
+    def simplify(self, doc: dict[str, Any]) -> dict[str, Any]:
+        return self._run("simplify", doc)
+
+    def _run(self, op: str, doc: dict[str, Any]) -> dict[str, Any]:
+        from solver import run
+
+        self.asked[op] = self.asked.get(op, 0) + 1
+        return dict(run(op, doc))
+
+
+@pytest.mark.torch
+def test_forms_off_asks_one_question(toy: Any) -> None:
+    """``forms=False``: redundancy only, the same pruning, nothing rewritten."""
+    import torch as _torch
+
+    counting = _CountingClient()
+    fn, _ = pg._fresh_forward(1, "forms-off")
+    with tb.prune_guards(client=counting, forms=False) as pruner, _torch.no_grad():
+        _torch.compile(fn, dynamic=True, backend="eager")(toy.model, *toy.example)
+    (rec,) = pruner.history
+    assert counting.asked == {"redundancy": 1}
+    assert rec["error"] is None and rec["rewritten"] == 0 and rec["proven_true"] == 0
+    assert rec["kept"] is not None and rec["kept"] <= rec["guards"]
+
+
 @pytest.mark.torch
 def test_exception_in_the_hook_keeps_stock(toy: Any, toy_stock: Any) -> None:
     n, hist = _stock_count(toy, client=_FakeClient(error=RuntimeError("boom")))
@@ -273,7 +310,7 @@ def test_real_models_agree(name: str) -> None:
     assert out["disagreements"] == 0, out["examples"]
     assert out["shapes"]["accepted"] > 0 and out["shapes"]["rejected"] > 0, out["shapes"]
     assert out["guards"]["pruned"] <= out["guards"]["stock"]
-    assert out["errors"] == []
+    assert out["errors"] == [] and out["forms_errors"] == []
 
 
 class _Helper:
@@ -290,3 +327,102 @@ def test_duplicates_go_in_every_language_at_once() -> None:
     assert verbose.exprs == ["a == 1  # x", "b == 2  # y", "c >= 2  # w"]
     ragged = [_Helper(["a", "a"]), _Helper(["a"])]
     assert tb.drop_duplicates(ragged) == 0 and ragged[0].exprs == ["a", "a"]
+
+
+# ------------------------------------------------------------------ cheaper forms of the kept guards
+
+sympy = pytest.importorskip("sympy")
+
+
+def _x() -> Any:
+    return sympy.Symbol("x", integer=True, positive=True)
+
+
+def _swap_problem(lo: int) -> tuple[dict[str, Any], list[Any]]:
+    """``x <= 90`` (required) and an equality that holds wherever it is defined (``x >= 4``): its
+    divisor ``x//4`` is zero at 2 and 3, where the stock guard raises and so rejects."""
+    from torch.utils._sympy.functions import FloorDiv, PythonMod
+
+    x = _x()
+    doc = {"symbols": {"x": {"min": lo, "max": 100, "hint": 50}}, "asserts": [],
+           "guards": [{"id": "g0", "expr": "x <= 90"},
+                      {"id": "g1", "expr": "Eq(Mod(x + 4*(x//4), x//4), Mod(x, x//4))"}],
+           "options": {"on_unsupported": "skip", "default_min": None}}
+    exprs = [x <= 90, sympy.Eq(PythonMod(x + 4 * FloorDiv(x, 4), FloorDiv(x, 4)), PythonMod(x, FloorDiv(x, 4)))]
+    return doc, exprs
+
+
+@pytest.mark.parametrize(("lo", "dropped"), [(2, False), (4, True)])
+def test_a_form_replaces_its_guard_only_where_the_original_is_defined(lo: int, dropped: bool) -> None:
+    """Regression: a guard ``simplify`` proves ``True`` divides by ``x//4``; with ``x`` allowed
+    down to 2 the stock check raises (rejects) at 2 and 3, so the guard must stay."""
+    import types
+
+    doc, exprs = _swap_problem(lo)
+    x = exprs[0].free_symbols.pop()
+    env = types.SimpleNamespace(backed_var_to_val={x: 50}, var_to_val={x: 50})
+    res = {"status": "sat", "guards": [{"id": "g0", "verdict": "required"}, {"id": "g1", "verdict": "unknown"}]}
+    forms, keep = tb.cheaper_forms(tb.GuardPruner(), env, doc, exprs, res, {0, 1})
+    assert keep == {0, 1}
+    assert forms == ({1: True} if dropped else {})
+
+
+def test_divisors_are_read_or_refused() -> None:
+    from torch.utils._sympy.functions import FloorDiv, ModularIndexing, PythonMod
+
+    x, y = _x(), sympy.Symbol("y", integer=True, positive=True)
+    assert tb._divisors(sympy.Eq(PythonMod(x, 4), 0)) == []
+    assert tb._divisors(FloorDiv(x, y) >= 2) == [y]
+    assert tb._divisors(ModularIndexing(x, y, 8) >= 1) == [y]
+    assert tb._divisors(sympy.Function("SomeDiv")(x, y) >= 1) is None  # a division this code does not know
+
+
+_CONDS = conds(["x", "y"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(_CONDS, st.tuples(_CONDS, _CONDS).map(lambda p: f"({p[0]}) & ({p[1]})"),
+                 st.tuples(_CONDS, _CONDS, _CONDS).map(lambda p: f"(({p[0]}) | ({p[1]})) & ~({p[2]})")))
+def test_forms_print_to_python_with_symguards_values(text: str) -> None:
+    """What Dynamo runs for a form (read by ``form_to_sympy``, printed by PyTorch's Python printer)
+    has symguard's value wherever symguard's is defined, for divisors of any sign (PyTorch's
+    functions are built unevaluated: evaluated, ``(x//-3)//-3`` would become ``x//9``). sympy may
+    still fold a division away (``x//x - x//x`` is 0), so the code can be defined where the form
+    is not: the bridge hands symguard the emitted version, not the form's text,
+    when it asks whether originals are defined."""
+    from torch.utils._sympy.printers import PythonPrinter
+
+    from solver.ir.pyeval import evaluate
+    from solver.syntax.sympy_reader import parse_sympy
+    from solver.syntax.sympy_writer import to_sympy
+
+    form = to_sympy(parse_sympy(text).term)
+    syms = {n: sympy.Symbol(n, integer=True) for n in ("x", "y")}
+    e = tb.form_to_sympy(form, syms)
+    if e is None:
+        return  # refused (a constant false, or a construct the reader leaves alone): the guard stays
+    code = "True" if e is True else PythonPrinter().doprint(e)
+    for xv in range(-5, 6):
+        for yv in range(-4, 5):
+            try:
+                want = bool(evaluate(parse_sympy(form).term, {"x": xv, "y": yv}))
+            except ZeroDivisionError:
+                want = None
+            if want is None:
+                continue
+            got = bool(eval(code, {"max": max, "min": min}, {"x": xv, "y": yv}))
+            assert got == want, (text, form, code, xv, yv)
+
+
+def test_recompiles_hit_the_process_cache() -> None:
+    tb.clear_cache()
+    doc = {"symbols": {"s0": {"min": 2, "max": None}}, "asserts": [],
+           "guards": [{"id": "g0", "expr": "s0 >= 16"}, {"id": "g1", "expr": "s0 >= 8"}], "options": {}}
+    first, again = tb.cached_run("redundancy", doc), tb.cached_run("redundancy", doc)
+    assert first["cached"] is False and again["cached"] is True
+    assert again["guards"] == first["guards"] and again["minimal"] == first["minimal"]
+    renamed = {**doc, "symbols": {"s9": {"min": 2, "max": None}},
+               "guards": [{"id": "g0", "expr": "s9 >= 16"}, {"id": "g1", "expr": "s9 >= 8"}]}
+    other = tb.cached_run("redundancy", renamed)  # the same canonical problem: no second solve
+    assert other["cached"] is True and other["minimal"] == first["minimal"]
+    tb.clear_cache()

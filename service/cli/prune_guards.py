@@ -82,7 +82,15 @@ class Compiled:
         return counts[-1] if counts else 0
 
     def symguard_s(self) -> float:
+        """Time inside the hook (observing, for a stock compile: not part of its compile time)."""
         return sum(float(h.get("seconds") or 0.0) for h in self.history)
+
+    def produce_s(self) -> float:
+        """Time in Dynamo's own ``produce_guards_verbose`` (with the pruned list when pruning)."""
+        return sum(float(h.get("produce_seconds") or 0.0) for h in self.history)
+
+    def sum_of(self, key: str) -> float:
+        return sum(float(h.get(key) or 0.0) for h in self.history)
 
 
 # ------------------------------------------------------------------ targets
@@ -193,6 +201,8 @@ def compile_target(target: Target, *, prune: bool, backend: str = "inductor", cl
         compiled = torch.compile(fn, dynamic=True, backend=backend)
         compiled(target.model, *target.example)
     seconds = time.perf_counter() - t0
+    if not prune:  # the observing hook's own time is no part of a stock compile
+        seconds -= sum(float(h.get("seconds") or 0.0) for h in pruner.history)
     entries = _debug_get_cache_entry_list(fn.__code__)
     if not entries:
         raise InvalidProblemError("torch.compile installed no guards for the model's frame", where=target.name)
@@ -376,7 +386,9 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
         "model": target.name,
         "guards": {"stock": stock.shape_guard_count(), "pruned": pruned.shape_guard_count(),
                    "decided_stock": sum(int(h.get("guards") or 0) for h in stock.history),
-                   "decided_kept": sum(int(h["kept"]) for h in kept) if kept else None},
+                   "decided_kept": sum(int(h["kept"]) for h in kept) if kept else None,
+                   "rewritten": sum(int(h.get("rewritten") or 0) for h in kept),
+                   "proven_true": sum(int(h.get("proven_true") or 0) for h in kept)},
         "check_us": {"stock": round(whole[0], 2), "pruned": round(whole[1], 2),
                      "ratio": round(whole[0] / whole[1], 2) if whole[1] else None},
         "shape_check_us": ({"stock": round(part[0], 2), "pruned": round(part[1], 2),
@@ -384,14 +396,30 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
         "shapes": {"tried": len(picked), "accepted": accepted, "rejected": rejected},
         "disagreements": len(bad),
         "examples": bad[:5],
-        "compile_s": {"stock": round(stock.compile_s, 3), "pruned": round(pruned.compile_s, 3),
-                      "symguard": round(pruned.symguard_s(), 3),
-                      "symguard_solve": round(sum(float(h.get("solve_seconds") or 0) for h in pruned.history), 3),
-                      "symguard_share": round(pruned.symguard_s() / pruned.compile_s, 4) if pruned.compile_s else None},
+        "compile_s": compile_summary(stock, pruned),
         "symguard_status": [h.get("status") for h in pruned.history],
         "errors": [h["error"] for h in pruned.history if h.get("error")],
+        "forms_errors": [h["forms_error"] for h in pruned.history if h.get("forms_error")],
         "backend": backend,
     }
+
+
+def compile_summary(stock: Compiled, pruned: Compiled) -> dict[str, Any]:
+    """Compile times and symguard's part of them.
+
+    ``symguard`` is the time in the hook (building the problem, ``symguard_solve`` the redundancy
+    answer, ``symguard_forms`` the cheaper forms); ``added`` is what pruning adds to the compile:
+    the hook plus Dynamo's guard production on the pruned list, minus Dynamo's guard production
+    on the stock list (the hook's ShapeEnv simplification is cached, and Dynamo reuses it), and
+    ``added_share`` that over the stock compile. ``symguard_share`` is the hook's time over the
+    pruned compile."""
+    added = pruned.symguard_s() + pruned.produce_s() - stock.produce_s()
+    return {"stock": round(stock.compile_s, 3), "pruned": round(pruned.compile_s, 3),
+            "symguard": round(pruned.symguard_s(), 3), "symguard_solve": round(pruned.sum_of("solve_seconds"), 3),
+            "symguard_forms": round(pruned.sum_of("forms_seconds"), 3),
+            "produce_stock": round(stock.produce_s(), 3), "produce_pruned": round(pruned.produce_s(), 3),
+            "added": round(added, 3), "added_share": round(added / stock.compile_s, 4) if stock.compile_s > 0 else None,
+            "symguard_share": round(pruned.symguard_s() / pruned.compile_s, 4) if pruned.compile_s else None}
 
 
 def run_spec(path: str, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
