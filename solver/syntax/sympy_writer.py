@@ -9,7 +9,8 @@ PyTorch/sympy expression looks like: ``4*(s//4)``, ``s - 1 <= t``, ``ModularInde
 
 Derived spellings, each an identity of docs/problem-format.md §1.2 for any signs:
 
-* ``k*((-a)//b)`` with ``k < 0`` prints ``|k|*CeilDiv(a, b)`` (``CeilDiv(a, b) = -((-a)//b)``);
+* ``k*((-a)//b)`` with ``k < 0`` and a literal ``b > 0`` prints ``|k|*CeilDiv(a, b)``
+  (``CeilDiv(a, b) = -((-a)//b)``; PyTorch's own CeilDiv agrees only for positive divisors);
 * ``Mod(x//d, m)`` prints ``ModularIndexing(x, d, m)`` (``ModularIndexing(x, d, m) = (x//d) % m``);
 * Euclidean ``EMod(a, b)`` (SMT-LIB input) prints ``Mod(a, Abs(b))`` (the remainder in
   ``[0, |b|)``), ``EDiv(a, b)`` a ``Piecewise`` of the two floor divisions.
@@ -110,7 +111,10 @@ class Writer:
 
     def monomial(self, m: Term, c: int) -> tuple[str, bool]:
         """``c*m`` as (text of ``|c|*m``, negative?), with ``CeilDiv`` where it saves a minus."""
-        if m.kind == ir.FLOORDIV and c < 0:
+        d = m.args[1] if m.kind == ir.FLOORDIV else None
+        if d is not None and c < 0 and d.kind == ir.CONST and d.value > 0:
+            # Only over a positive literal: PyTorch's CeilDiv(a, b) is FloorDiv(a + b - 1, b),
+            # ceil(a/b) only for b > 0 (it folds CeilDiv(1, x) to 1, wrong for x = -1).
             num = ir.mk_neg(m.args[0])
             if _negatives(num) < _negatives(m.args[0]):
                 inner = f"CeilDiv({self.text(num)[0]}, {self.text(m.args[1])[0]})"
