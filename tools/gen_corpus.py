@@ -11,6 +11,7 @@ model that hangs or crashes is skipped with the reason logged and the others sti
     python tools/gen_corpus.py --timeout 300 --out smt2_corpus/torch
     python tools/gen_corpus.py --smt2-only     # rewrite the .smt2 of every .json (no torch needed)
     python tools/gen_corpus.py --validation    # the held-out models, into smt2_corpus/validation
+    python tools/gen_corpus.py --heldout --out DIR   # models kept out of the repository until measured
 
 Then ``python tools/corpus_manifest.py`` checks every problem with symguard and writes MANIFEST.json.
 """
@@ -34,11 +35,11 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tools"))
     import torch
-    from gen_corpus_models import MODELS, VALIDATION
+    from gen_corpus_models import HELDOUT, MODELS, VALIDATION
 
     from service import torch_bridge as tb
 
-    desc, build, dims = {**MODELS, **VALIDATION}[name]
+    desc, build, dims = {**MODELS, **VALIDATION, **HELDOUT}[name]
     torch.manual_seed(0)
     model, args = build()
     model.eval()
@@ -90,11 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("only", nargs="*", help="model or model:mode (default: all)")
     ap.add_argument("--validation", action="store_true",
                     help="the held-out models (gen_corpus_models.VALIDATION), default out smt2_corpus/validation")
+    ap.add_argument("--heldout", action="store_true",
+                    help="gen_corpus_models.HELDOUT: captured outside the repository (needs --out)")
     ap.add_argument("--out", default=None, help="default smt2_corpus/torch (smt2_corpus/validation with --validation)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per model and mode")
     ap.add_argument("--smt2-only", action="store_true", help="only (re)write the .smt2 of every .json (no torch)")
     ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.heldout and not a.out:
+        ap.error("--heldout needs --out: held-out sets stay outside the repository until they are measured")
     out = Path(a.out or ROOT / "smt2_corpus" / ("validation" if a.validation else "torch"))
     out.mkdir(parents=True, exist_ok=True)
     if a.child:
@@ -108,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     import gen_corpus_models
 
     jobs = []
-    for name in (gen_corpus_models.VALIDATION if a.validation else gen_corpus_models.MODELS):
+    models = (gen_corpus_models.HELDOUT if a.heldout else
+              gen_corpus_models.VALIDATION if a.validation else gen_corpus_models.MODELS)
+    for name in models:
         for mode in MODES:
             if not a.only or name in a.only or f"{name}:{mode}" in a.only:
                 jobs.append((name, mode))
