@@ -120,6 +120,15 @@ def test_no_time_left_and_no_hints_is_unknown() -> None:
     assert res["status"] == "unknown" and res["reason"] == "timeout" and "model" not in res
 
 
+def test_a_deadline_past_before_the_first_model_is_unknown_not_an_exception() -> None:
+    # a loaded machine can pass the wall clock before the start model is found (no hints here)
+    _, canon = prepare({"guards": ["Eq(Mod(s0, 8), 0)", "s0 > 20"]})
+    deadline = Deadline(1000)
+    deadline.interrupt()
+    res = shrink(canon.problem, deadline)
+    assert res["status"] == "unknown" and res["reason"] == "timeout" and "model" not in res
+
+
 def test_unsat_has_a_core_and_no_model() -> None:
     res = run("shrink", {"guards": ["s0 >= 16", {"id": "low", "expr": "s0 < 8"}, "s1 >= 0"]})
     assert res["status"] == "unsat" and "model" not in res

@@ -92,13 +92,16 @@ def shrink(problem: Problem, deadline: Deadline, objective: str | None = None, *
     if start is None:
         sess = Session(problem, deadline)
         dl = [distinct_literal(sess, pairs)] if pairs else []
-        out = sess.check(lits=dl)
-        if out.status == UNSAT and dl:
-            out = sess.check()
-            if out.status == SAT:
-                warnings.append("preserve_distinct was dropped: no model keeps the symbols with "
-                                "different hints apart")
-                pairs, dl = [], []
+        try:
+            out = sess.check(lits=dl)
+            if out.status == UNSAT and dl:
+                out = sess.check()
+                if out.status == SAT:
+                    warnings.append("preserve_distinct was dropped: no model keeps the symbols with "
+                                    "different hints apart")
+                    pairs, dl = [], []
+        except OutOfTime:  # no model yet: nothing to answer but unknown (a loaded machine reaches this)
+            return {"status": "unknown", "reason": "timeout", "warnings": warnings}
         if out.status == UNSAT:
             return {"status": UNSAT, "core": sess.core_ids(out), "warnings": warnings}
         if out.status != SAT:
