@@ -305,33 +305,11 @@ class _Walk:
                 P = x.period[var]
                 a = c * (L // P)
                 b = p.get((0, 0), 0) + c * off[var]
-                if a == 0:
-                    if not _holds(rel, b):
-                        empty = True
-                        break
-                    continue
-                if rel == "ne":
-                    if b % a == 0:
-                        excl.add(-b // a)
-                    continue
-                if rel == "eq":
-                    if b % a:
-                        empty = True
-                        break
-                    v = -b // a
-                    qlo = v if qlo is None else max(qlo, v)
-                    qhi = v if qhi is None else min(qhi, v)
-                else:
-                    bound = -b if rel == "le" else 1 - b
-                    if (rel == "le") == (a > 0):
-                        v = bound // a
-                        qhi = v if qhi is None else min(qhi, v)
-                    else:
-                        v = -((-bound) // a)
-                        qlo = v if qlo is None else max(qlo, v)
-                if qlo is not None and qhi is not None and qlo > qhi:
+                got = quasilinear.narrow(rel, a, b, qlo, qhi, excl)
+                if got is None:
                     empty = True
                     break
+                qlo, qhi = got
             if empty:
                 continue
             if qlo is not None and qhi is not None and qhi - qlo + 1 <= sum(1 for v in excl if qlo <= v <= qhi):

@@ -298,33 +298,11 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
         for rel, p, s, tab in parts:
             a = s * (period // p)  # the atom is a*q + b (rel) 0 on this residue class
             b = s * (r // p) + tab[r % p]
-            if a == 0:
-                if not {"le": b <= 0, "eq": b == 0, "ne": b != 0, "gt": b > 0}[rel]:
-                    empty = True
-                    break
-                continue
-            if rel == "ne":
-                if b % a == 0:
-                    out.add(-b // a)
-                continue
-            if rel == "eq":
-                if b % a:
-                    empty = True
-                    break
-                v = -b // a
-                qlo = v if qlo is None else max(qlo, v)
-                qhi = v if qhi is None else min(qhi, v)
-            else:  # le: a*q <= -b; gt: a*q >= 1 - b (dividing by a < 0 turns the inequality)
-                bound = -b if rel == "le" else 1 - b
-                if (rel == "le") == (a > 0):  # q <= floor(bound / a)
-                    v = bound // a
-                    qhi = v if qhi is None else min(qhi, v)
-                else:  # q >= ceil(bound / a)
-                    v = _ceil_div(bound, a)
-                    qlo = v if qlo is None else max(qlo, v)
-            if qlo is not None and qhi is not None and qlo > qhi:
+            got = narrow(rel, a, b, qlo, qhi, out)
+            if got is None:
                 empty = True
                 break
+            qlo, qhi = got
         if empty:
             continue
         if qlo is not None and qhi is not None and qhi - qlo + 1 <= sum(1 for v in out if qlo <= v <= qhi):
@@ -354,6 +332,36 @@ def closest(qlo: int | None, qhi: int | None, out: set[int], target: int | None)
             if (qlo is None or q >= qlo) and (qhi is None or q <= qhi) and q not in out:
                 return q
     return None
+
+
+def narrow(rel: str, a: int, b: int, qlo: int | None, qhi: int | None,
+           excluded: set[int]) -> tuple[int | None, int | None] | None:
+    """The integers ``q`` in ``[qlo, qhi]`` (None: unbounded) where ``a*q + b (rel) 0`` holds:
+    the narrowed interval, a point added to ``excluded`` (``ne``), or None when none is left.
+    One home for the residue walks of ``quasilinear`` and ``bivariate``."""
+    if a == 0:
+        return (qlo, qhi) if {"le": b <= 0, "eq": b == 0, "ne": b != 0, "gt": b > 0}[rel] else None
+    if rel == "ne":
+        if b % a == 0:
+            excluded.add(-b // a)
+        return qlo, qhi
+    if rel == "eq":
+        if b % a:
+            return None
+        v = -b // a
+        qlo = v if qlo is None else max(qlo, v)
+        qhi = v if qhi is None else min(qhi, v)
+    else:  # le: a*q <= -b; gt: a*q >= 1 - b (dividing by a < 0 turns the inequality)
+        bound = -b if rel == "le" else 1 - b
+        if (rel == "le") == (a > 0):  # q <= floor(bound / a)
+            v = bound // a
+            qhi = v if qhi is None else min(qhi, v)
+        else:  # q >= ceil(bound / a)
+            v = _ceil_div(bound, a)
+            qlo = v if qlo is None else max(qlo, v)
+    if qlo is not None and qhi is not None and qlo > qhi:
+        return None
+    return qlo, qhi
 
 
 def _ceil_div(a: int, b: int) -> int:
