@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,31 @@ LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "qlin", "biv", "perio
 
 
 # ------------------------------------------------------------------ the plain z3 script
+
+def textbook_verdicts(p: Any, live: list[int], sel: list[Any], neg: list[Any],
+                      check: Callable[[list[Any]], Any]) -> dict[int, str]:
+    """The textbook pass plain z3 is given: always-true guards first, then greedy deletion in
+    symguard's removal order (``prefer``), each check on assumption literals (``sel``: the guard
+    holds, ``neg``: it fails)."""
+    verdict: dict[int, str] = {}
+    for i in live:
+        if check([neg[i]]) == z3.unsat:
+            verdict[i] = "always_true"
+    keep = [i for i in live if i not in verdict]
+    if p.options.prefer == "order":
+        order = sorted(keep, reverse=True)
+    else:
+        order = sorted(keep, key=lambda i: (-cost(p.guards[i].term), -i))
+    kept = set(keep)
+    for i in order:
+        r = check([sel[j] for j in sorted(kept) if j != i] + [neg[i]])
+        if r == z3.unsat:
+            kept.discard(i)
+            verdict[i] = "redundant"
+        else:
+            verdict[i] = "required" if r == z3.sat else "unknown"
+    return verdict
+
 
 def plain_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any]:
     """The loop a z3 user writes: same parser and encoding semantics, nothing else of ours."""
@@ -108,24 +134,8 @@ def plain_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any]:
     if first == z3.unsat:
         return {"ms": (time.perf_counter() - t0) * 1000, "status": "unsat", "dropped": None, "kept": None,
                 "unknown": None, "checks": checks}
-    verdict: dict[int, str] = {}
-    for i in live:
-        r = check([neg[i]])
-        if r == z3.unsat:
-            verdict[i] = "always_true"
-    keep = [i for i in live if i not in verdict]
-    if p.options.prefer == "order":
-        order = sorted(keep, reverse=True)
-    else:
-        order = sorted(keep, key=lambda i: (-cost(p.guards[i].term), -i))  # type: ignore[arg-type]
-    kept = set(keep)
-    for i in order:
-        r = check([sel[j] for j in sorted(kept) if j != i] + [neg[i]])
-        if r == z3.unsat:
-            kept.discard(i)
-            verdict[i] = "redundant"
-        else:
-            verdict[i] = "required" if r == z3.sat else "unknown"
+    verdict = textbook_verdicts(p, live, sel, neg, check)
+    kept = {i for i, v in verdict.items() if v != "always_true" and v != "redundant"}
     unknown = sum(1 for v in verdict.values() if v == "unknown")
     return {"ms": (time.perf_counter() - t0) * 1000, "status": str(first), "dropped": len(live) - len(kept),
             "kept": len(kept) + (n - len(live)), "unknown": unknown, "checks": checks}

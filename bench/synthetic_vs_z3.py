@@ -46,9 +46,8 @@ sys.path.insert(0, str(ROOT))
 import z3
 
 from bench.baselines import Z3Problem
-from bench.redundancy import COLD_CPU_MS, symguard_cold
+from bench.redundancy import COLD_CPU_MS, symguard_cold, textbook_verdicts
 from solver import load_problem
-from solver.ops.redundancy import cost
 
 DEADLINE_MS = 3_600_000
 
@@ -122,23 +121,7 @@ def plain_pass(doc: dict[str, Any], budget_s: float, per_check_s: float) -> dict
         if first == z3.unsat:  # unknown: go on, the always-true checks do not depend on it
             return {"status": "unsat", "verdicts": {}, "cpu_s": time.process_time() - c0, "checks": checks,
                     "capped": capped}
-        verdict: dict[int, str] = {}
-        for i in live:
-            if check([neg[i]]) == z3.unsat:
-                verdict[i] = "always_true"
-        keep = [i for i in live if i not in verdict]
-        if p.options.prefer == "order":
-            order = sorted(keep, reverse=True)
-        else:
-            order = sorted(keep, key=lambda i: (-cost(p.guards[i].term), -i))  # type: ignore[arg-type]
-        kept = set(keep)
-        for i in order:
-            r = check([sel[j] for j in sorted(kept) if j != i] + [neg[i]])
-            if r == z3.unsat:
-                kept.discard(i)
-                verdict[i] = "redundant"
-            else:
-                verdict[i] = "required" if r == z3.sat else "unknown"
+        verdict = textbook_verdicts(p, live, sel, neg, check)
         return {"status": str(first), "verdicts": verdict, "cpu_s": time.process_time() - c0, "checks": checks,
                 "capped": capped}
     finally:
