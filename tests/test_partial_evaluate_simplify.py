@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from deadline_helpers import StopsAfter
 from service_helpers import running_server
 
 from service.settings import Settings
@@ -37,20 +38,6 @@ SIMPLIFY = {
 }
 
 
-class _StopsAfter(Deadline):
-    """A deadline whose wall clock 'passes' at the ``after``-th time check."""
-
-    def __init__(self, after: int) -> None:
-        super().__init__(60_000, budget_units=DEFAULT_EFFORT)
-        self.after = after
-        self.calls = 0
-
-    def ensure_time(self) -> None:
-        self.calls += 1
-        if self.calls >= self.after:
-            raise OutOfTime
-
-
 def _full() -> Deadline:
     return Deadline(60_000, budget_units=DEFAULT_EFFORT)
 
@@ -65,7 +52,7 @@ def test_evaluate_keeps_every_query_answered_before_the_deadline() -> None:
     assert "incomplete" not in full and all(_decided_query(r) for r in full["queries"])
     seen = set()
     for after in range(2, 40):
-        stop = _StopsAfter(after)
+        stop = StopsAfter(after)
         part = ev._Run(p, stop).run()
         if stop.calls < after:  # it needed fewer time checks: the complete answer
             assert part == full
@@ -84,7 +71,7 @@ def test_evaluate_keeps_every_query_answered_before_the_deadline() -> None:
 def test_evaluate_before_satisfiability_is_known_answers_unknown() -> None:
     p = canonicalize(load_problem(EVALUATE)).problem
     with pytest.raises(OutOfTime):  # api.compute turns it into the all-unknown answer
-        ev._Run(p, _StopsAfter(1)).run()
+        ev._Run(p, StopsAfter(1)).run()
 
 
 def _proved(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -97,7 +84,7 @@ def test_simplify_keeps_every_form_settled_before_the_deadline() -> None:
     assert "incomplete" not in full and len(_proved(full["exprs"])) == len(p.exprs)
     counts = []
     for after in range(1, 60):
-        stop = _StopsAfter(after)
+        stop = StopsAfter(after)
         part = simp._Run(p, stop).run()
         if stop.calls < after:
             assert part["exprs"] == full["exprs"]
@@ -113,7 +100,7 @@ def test_simplify_keeps_every_form_settled_before_the_deadline() -> None:
 
 def test_simplify_partial_answer_gives_the_undecided_expressions_back_as_sent() -> None:
     problem, canon = api.prepare(SIMPLIFY)
-    part = simp._Run(canon.problem, _StopsAfter(5)).run()
+    part = simp._Run(canon.problem, StopsAfter(5)).run()
     assert part["incomplete"]
     out = api.finish("simplify", part, problem, canon, cached=False, elapsed_ms=0)
     assert out["incomplete"] is True
@@ -146,7 +133,7 @@ def test_a_merge_cut_short_only_keeps_forms_it_cannot_change() -> None:
 def _context_engine_stops(ctx: Context, delta: dict[str, Any], after: int) -> dict[str, Any]:
     merged, _, fast = ctx._merge(delta)
     assert fast
-    return ctx._state.simplify_engine.answer(merged, _StopsAfter(after))
+    return ctx._state.simplify_engine.answer(merged, StopsAfter(after))
 
 
 def test_a_context_engine_answers_partially_and_stays_usable() -> None:
@@ -173,7 +160,7 @@ def test_a_context_evaluate_answers_partially_and_learns_only_final_rows() -> No
 
     real = session.Deadline.for_options
     try:
-        session.Deadline.for_options = classmethod(lambda cls, o, started=None: _StopsAfter(4))  # type: ignore[method-assign, assignment, misc]
+        session.Deadline.for_options = classmethod(lambda cls, o, started=None: StopsAfter(4))  # type: ignore[method-assign, assignment, misc]
         part = st.evaluate(merged, key)
     finally:
         session.Deadline.for_options = real  # type: ignore[method-assign]
@@ -209,7 +196,7 @@ def test_partial_answers_over_http_are_the_library_s_and_never_cached() -> None:
         for op, doc, field in (("evaluate", EVALUATE, "queries"), ("simplify", SIMPLIFY, "exprs")):
             problem, canon = api.prepare(doc)
             compute = ev._Run if op == "evaluate" else simp._Run
-            mine = api.finish(op, compute(canon.problem, _StopsAfter(_AFTER)).run(), problem, canon,
+            mine = api.finish(op, compute(canon.problem, StopsAfter(_AFTER)).run(), problem, canon,
                               cached=False, elapsed_ms=0)
             first = httpx.post(f"{url}/v1/{op}", json=doc, timeout=60).json()
             second = httpx.post(f"{url}/v1/{op}", json=doc, timeout=60).json()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from deadline_helpers import StopsAfter
 
 from solver import api, load_problem
 from solver.ir.canonical import canonicalize
@@ -19,20 +20,6 @@ from solver.ops.redundancy import _Run
 from solver.smt.checker import Deadline, OutOfTime
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
-
-
-class _StopsAfter(Deadline):
-    """A deadline whose wall clock 'passes' at the ``after``-th time check."""
-
-    def __init__(self, after: int) -> None:
-        super().__init__(60_000, budget_units=DEFAULT_EFFORT)
-        self.after = after
-        self.calls = 0
-
-    def ensure_time(self) -> None:
-        self.calls += 1
-        if self.calls >= self.after:
-            raise OutOfTime
 
 
 def _canon(name: str) -> Any:
@@ -62,7 +49,7 @@ def _sound_part_of(part: dict[str, Any], full: dict[str, Any]) -> None:
 @pytest.mark.parametrize("after", [1, 3, 10, 40, 120])
 def test_a_deadline_at_any_step_keeps_every_verdict_reached(swin: tuple[Any, dict[str, Any]], after: int) -> None:
     p, full = swin
-    stop = _StopsAfter(after)
+    stop = StopsAfter(after)
     part = _Run(p, stop).run()
     if stop.calls < after:  # the run needed fewer time checks: it is the complete answer
         assert "incomplete" not in part and part["guards"] == full["guards"]
@@ -76,7 +63,7 @@ def test_a_deadline_at_any_step_keeps_every_verdict_reached(swin: tuple[Any, dic
 
 def test_partial_answers_grow_with_the_time_given(swin: tuple[Any, dict[str, Any]]) -> None:
     p, _ = swin
-    counts = [sum(g["verdict"] != "unknown" for g in _Run(p, _StopsAfter(k)).run()["guards"])
+    counts = [sum(g["verdict"] != "unknown" for g in _Run(p, StopsAfter(k)).run()["guards"])
               for k in (2, 20, 200)]
     assert counts == sorted(counts)
 
