@@ -77,6 +77,24 @@ LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "qlin", "biv", "perio
 
 # ------------------------------------------------------------------ the plain z3 script
 
+def textbook_encoding(p: Any) -> tuple[Any, Any, list[Any], list[Any]]:
+    """What a z3 user writes: our IR -> z3 translation (``bench.baselines.Z3Problem``), one
+    incremental solver, and per guard an assumption literal that it holds (``sel``) and one that
+    it fails (``neg``)."""
+    from bench.baselines import Z3Problem  # the straightforward IR -> z3 translation
+
+    zp = Z3Problem(p)
+    s = z3.Solver(ctx=zp.ctx)
+    s.add(zp.background())
+    n = len(zp.guards)
+    sel = [z3.Bool(f"sel!{i}", zp.ctx) for i in range(n)]
+    neg = [z3.Bool(f"neg!{i}", zp.ctx) for i in range(n)]
+    for i, g in enumerate(zp.guards):
+        if g is not None:
+            s.add(z3.Implies(sel[i], g), z3.Implies(neg[i], z3.Not(g)))
+    return zp, s, sel, neg
+
+
 def textbook_verdicts(p: Any, live: list[int], sel: list[Any], neg: list[Any],
                       check: Callable[[list[Any]], Any]) -> dict[int, str]:
     """The textbook pass plain z3 is given: always-true guards first, then greedy deletion in
@@ -104,19 +122,10 @@ def textbook_verdicts(p: Any, live: list[int], sel: list[Any], neg: list[Any],
 
 def plain_redundancy(doc: dict[str, Any], limit_s: float) -> dict[str, Any]:
     """The loop a z3 user writes: same parser and encoding semantics, nothing else of ours."""
-    from bench.baselines import Z3Problem  # the straightforward IR -> z3 translation
-
     t0 = time.perf_counter()
     p = load_problem(doc)
-    zp = Z3Problem(p)
-    s = z3.Solver(ctx=zp.ctx)
-    s.add(zp.background())
+    zp, s, sel, neg = textbook_encoding(p)
     n = len(zp.guards)
-    sel = [z3.Bool(f"sel!{i}", zp.ctx) for i in range(n)]
-    neg = [z3.Bool(f"neg!{i}", zp.ctx) for i in range(n)]
-    for i, g in enumerate(zp.guards):
-        if g is not None:
-            s.add(z3.Implies(sel[i], g), z3.Implies(neg[i], z3.Not(g)))
     end = t0 + limit_s
     checks = 0
 

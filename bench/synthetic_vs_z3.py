@@ -45,8 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 import z3
 
-from bench.baselines import Z3Problem
-from bench.redundancy import COLD_CPU_MS, symguard_cold, textbook_verdicts
+from bench.redundancy import COLD_CPU_MS, symguard_cold, textbook_encoding, textbook_verdicts
 from solver import load_problem
 
 DEADLINE_MS = 3_600_000
@@ -92,15 +91,8 @@ def plain_pass(doc: dict[str, Any], budget_s: float, per_check_s: float) -> dict
     """The loop a z3 user writes, given ``budget_s`` CPU seconds in all and ``per_check_s`` per check."""
     c0 = time.process_time()
     p = load_problem(doc)
-    zp = Z3Problem(p)
-    s = z3.Solver(ctx=zp.ctx)
-    s.add(zp.background())
+    zp, s, sel, neg = textbook_encoding(p)
     n = len(zp.guards)
-    sel = [z3.Bool(f"sel!{i}", zp.ctx) for i in range(n)]
-    neg = [z3.Bool(f"neg!{i}", zp.ctx) for i in range(n)]
-    for i, g in enumerate(zp.guards):
-        if g is not None:
-            s.add(z3.Implies(sel[i], g), z3.Implies(neg[i], z3.Not(g)))
     end = c0 + budget_s
     dog = CpuWatchdog(zp.ctx)
     checks = capped = 0

@@ -310,9 +310,7 @@ class _Walk:
                     empty = True
                     break
                 qlo, qhi = got
-            if empty:
-                continue
-            if qlo is not None and qhi is not None and qhi - qlo + 1 <= sum(1 for v in excl if qlo <= v <= qhi):
+            if empty or not quasilinear.has_point(qlo, qhi, excl):
                 continue
             out.append((r, qlo, qhi, frozenset(excl), frozenset(used)))
         return out

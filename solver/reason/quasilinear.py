@@ -303,10 +303,8 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
                 empty = True
                 break
             qlo, qhi = got
-        if empty:
+        if empty or not has_point(qlo, qhi, out):
             continue
-        if qlo is not None and qhi is not None and qhi - qlo + 1 <= sum(1 for v in out if qlo <= v <= qhi):
-            continue  # every point of the class is excluded
         found = True  # a point of the facts where the goal fails (an unbounded stretch of q
         # always has one: the exclusions are finitely many)
         if len(points) < want:
@@ -362,6 +360,12 @@ def narrow(rel: str, a: int, b: int, qlo: int | None, qhi: int | None,
     if qlo is not None and qhi is not None and qlo > qhi:
         return None
     return qlo, qhi
+
+
+def has_point(qlo: int | None, qhi: int | None, excluded: set[int] | frozenset[int]) -> bool:
+    """Whether ``[qlo, qhi]`` (None: unbounded) keeps an integer outside ``excluded`` (an
+    unbounded stretch always does: the exclusions are finitely many)."""
+    return qlo is None or qhi is None or qhi - qlo + 1 > sum(1 for v in excluded if qlo <= v <= qhi)
 
 
 def _ceil_div(a: int, b: int) -> int:
