@@ -15,7 +15,7 @@ Instances (default): ``../shared/corpus_sample/*.json`` when present beside the 
   many guards each lever decided (``stats.levers``): ``rewrite`` (canonical form is a constant),
   ``duplicate`` (same canonical form as an earlier guard), ``points`` (refuted by a verified
   point), ``facts`` (rewritten to True under the other kept guards' facts), ``eqs`` (implied
-  through the kept equalities, substituted), ``qlin``/``biv`` (one-symbol and two-symbol residue
+  through the kept equalities, substituted), ``qlin``/``walk`` (one-symbol and two- or three-symbol residue
   walks), ``periodic`` (every residue case refuted), ``z3``. **stable**:
   ``yes`` when the cold runs and ``--stability`` warm runs (at least ``--repeat``) all gave the
   same verdicts and minimal set, else how many distinct answers (run it on a loaded machine too:
@@ -71,8 +71,8 @@ from solver.ops.redundancy import cost
 PER_CHECK_MS = 2000
 # ``stats.levers`` keys in table order, and their short column names: guards each lever decided
 # (``z3``: the checks issued for a verdict)
-LEVERS = ("rewrite", "duplicate", "points", "facts", "equalities", "quasilinear", "bivariate", "periodic", "z3")
-LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "qlin", "biv", "periodic", "z3")
+LEVERS = ("rewrite", "duplicate", "points", "facts", "equalities", "quasilinear", "multivariate", "periodic", "z3")
+LEVER_NAMES = ("rewrite", "dup", "points", "facts", "eqs", "qlin", "walk", "periodic", "z3")
 
 
 # ------------------------------------------------------------------ the plain z3 script

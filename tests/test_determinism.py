@@ -147,7 +147,7 @@ def test_same_answers_whenever_the_cycle_collector_runs(monkeypatch: pytest.Monk
     # the order (and the levers) with which this set needs both passes, and a collection in the
     # second flipped verdicts before Checker.close
     monkeypatch.setattr(redundancy, "COLLAPSE_FIRST", False)
-    monkeypatch.setattr(redundancy, "BIVARIATE", False)
+    monkeypatch.setattr(redundancy, "MULTIVARIATE", False)
     doc = torch_set(TWO_PASSES)
     with collect_at_check(None) as starts:
         first = answer("redundancy", doc)

@@ -48,7 +48,7 @@ from typing import Any
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
 from solver.ops.operation import Audit, Back, Operation, Result
-from solver.reason import bivariate, equalities, facts, periodic, quasilinear, rewrite
+from solver.reason import equalities, facts, multivariate, periodic, quasilinear, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
 from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
@@ -71,10 +71,10 @@ PERIODIC_CASES = 64  # residue cases a check may split into when each case is se
 PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 call
 QUASILINEAR = True  # one-symbol guards decided residue by residue against the kept guards over that symbol
 QUASILINEAR_WITNESSES = 4
-BIVARIATE = True  # guards over one or two symbols decided pair of residue classes by pair
-BIVARIATE_PAIRS = 2  # partner symbols tried for a one-symbol guard
-# the first pass collapses one-symbol chains (a bench lever): with the two-symbol residue walk
-# (``by_bivariate``) it decides every Swin-class set alone (swinv2_s3 warm 1.87 -> 0.68 s, no
+MULTIVARIATE = True  # guards over one to three symbols decided cell of residue classes by cell
+MULTIVARIATE_PAIRS = 2  # partner symbols tried for a one-symbol guard
+# the first pass collapses one-symbol chains (a bench lever): with the residue walk over two
+# symbols (``by_multivariate``) it decides every Swin-class set alone (swinv2_s3 warm 1.87 -> 0.68 s, no
 # second pass) and the synthetic lattices better (stress_lattice_1 58 -> 47 unknown); before it,
 # collapsing first left 2 unknown on swin_compile
 COLLAPSE_FIRST = True
@@ -142,7 +142,7 @@ class _Run:
         self.rep = list(range(n))
         self.avoided = 0
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
-                       "bivariate": 0, "periodic": 0, "z3": 0}
+                       "multivariate": 0, "periodic": 0, "z3": 0}
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
@@ -155,7 +155,7 @@ class _Run:
         rw = rewrite.Rewriter(self.base_env, collapse=collapse)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
         self.pool = Pool(problem, self.can)
-        self.biv_memo = bivariate.Memo()  # the pass' comparisons, class by class (reason.bivariate)
+        self.walk_memo = multivariate.Memo()  # the pass' comparisons, class by class (reason.multivariate)
         self.syms = [frozenset() if t is None else frozenset(ir.symbols_of(t)) for t in self.can]
         self.assert_syms: set[str] = set().union(*(ir.symbols_of(t) for t in self.can_asserts))
         # Scoped solvers pay off where z3's non-linear arithmetic would drag hundreds of definitions
@@ -399,11 +399,11 @@ class _Run:
             self.levers["quasilinear"] += 1
             self.avoided += 1
             return REQUIRED if by_chain is None else self.drop(i, by_chain)
-        by_pairs = self.by_bivariate(i)
-        if by_pairs is not None or self.verdict[i] == REQUIRED:
-            self.levers["bivariate"] += 1
+        by_cells = self.by_multivariate(i)
+        if by_cells is not None or self.verdict[i] == REQUIRED:
+            self.levers["multivariate"] += 1
             self.avoided += 1
-            return REQUIRED if by_pairs is None else self.drop(i, by_pairs)
+            return REQUIRED if by_cells is None else self.drop(i, by_cells)
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
             self.verdict[i] = UNKNOWN
             return UNKNOWN
@@ -499,27 +499,28 @@ class _Run:
                 break
         return None
 
-    def by_bivariate(self, i: int) -> list[int] | None:
-        """A guard over one or two symbols implied by the asserts and the kept guards over those
-        two symbols, decided pair of residue classes by pair (``reason.bivariate``); a one-symbol
-        guard is tried with each symbol a kept guard relates it to. Returns those guards, or None
-        (a counterexample the procedure names, confirmed in Python, sets ``required``)."""
+    def by_multivariate(self, i: int) -> list[int] | None:
+        """A guard over one to three symbols implied by the asserts and the kept guards over those
+        symbols, decided cell of residue classes by cell (``reason.multivariate``; a dynamic batch
+        times two sizes' window counts is the three-symbol case); a one-symbol guard is tried with
+        each symbol a kept guard relates it to. Returns those guards, or None (a counterexample
+        the procedure names, confirmed in Python, sets ``required``)."""
         syms = self.syms[i]
-        if not BIVARIATE or not 1 <= len(syms) <= 2:
+        if not MULTIVARIATE or not 1 <= len(syms) <= multivariate.MAX_SYMBOLS:
             return None
-        if len(syms) == 2:
+        if len(syms) >= 2:
             pairs = [syms]
         else:
             others = {s for j in self.kept if j != i and len(self.syms[j]) == 2 and syms < self.syms[j]
                       for s in self.syms[j]} - syms
             pairs = [syms | {y} for y in sorted(others)]
         hints = self.p.hints
-        for pair in pairs[:BIVARIATE_PAIRS]:
+        for pair in pairs[:MULTIVARIATE_PAIRS]:
             near = [j for j in sorted(self.kept) if j != i and self.syms[j] and self.syms[j] <= pair]
             fs = [t for t in self.can_asserts if ir.symbols_of(t) <= pair]
             fs += [self.can[j] for j in near]  # type: ignore[misc]
-            got = bivariate.counterexample(self.can[i], fs, self.base_env.ranges, hints,  # type: ignore[arg-type]
-                                           self.biv_memo)
+            got = multivariate.counterexample(self.can[i], fs, self.base_env.ranges, hints,  # type: ignore[arg-type]
+                                              self.walk_memo)
             if got is None:
                 continue
             found, pt = got

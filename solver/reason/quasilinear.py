@@ -336,7 +336,7 @@ def narrow(rel: str, a: int, b: int, qlo: int | None, qhi: int | None,
            excluded: set[int]) -> tuple[int | None, int | None] | None:
     """The integers ``q`` in ``[qlo, qhi]`` (None: unbounded) where ``a*q + b (rel) 0`` holds:
     the narrowed interval, a point added to ``excluded`` (``ne``), or None when none is left.
-    One home for the residue walks of ``quasilinear`` and ``bivariate``."""
+    One home for the residue walks of ``quasilinear`` and ``multivariate``."""
     if a == 0:
         return (qlo, qhi) if {"le": b <= 0, "eq": b == 0, "ne": b != 0, "gt": b > 0}[rel] else None
     if rel == "ne":

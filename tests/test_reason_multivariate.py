@@ -1,0 +1,197 @@
+"""``reason.multivariate`` against brute force: every implication it proves holds at every point of
+a box of two or three symbols with negatives and zero, every counterexample it names is one, the
+Swin relations between two sizes' chains are decided (issue 25), and so are the same relations
+multiplied by a dynamic batch (three symbols)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.ir import terms as ir
+from solver.ir.pyeval import evaluate
+from solver.ir.terms import Term
+from solver.reason import facts, multivariate, rewrite
+from solver.syntax.sympy_reader import parse_sympy
+
+
+@st.composite
+def chains(draw: st.DrawFn, name: str) -> Term:
+    """A one-symbol chain: sums with literals, literal multiples, ``//``/``Mod``/ceilings by
+    positive literals, padding to a multiple."""
+    x = ir.mk_sym(name)
+    t: Term = x
+    for _ in range(draw(st.integers(0, 3))):
+        op = draw(st.sampled_from(["add", "mul", "floor", "mod", "ceil", "pad"]))
+        c = draw(st.integers(1, 6))
+        if op == "add":
+            t = ir.mk_add(t, ir.mk_int(draw(st.integers(-4, 4))))
+        elif op == "mul":
+            t = ir.mk_mul(ir.mk_int(draw(st.sampled_from([-2, -1, 2, 3]))), t)
+        elif op == "floor":
+            t = ir.mk_floordiv(t, ir.mk_int(c))
+        elif op == "mod":
+            t = ir.mk_mod(t, ir.mk_int(c))
+        elif op == "ceil":
+            t = ir.mk_ceildiv(t, ir.mk_int(c))
+        else:
+            t = ir.mk_add(t, ir.mk_mod(ir.mk_neg(t), ir.mk_int(c)))
+    return t
+
+
+@st.composite
+def sides(draw: st.DrawFn, third: bool = False) -> Term:
+    """Sums and products of chains of ``x`` and ``y`` (with ``third``, some scaled by a chain of
+    ``z``: the batch), and their quotients by such products."""
+    a, b = draw(chains("x")), draw(chains("y"))
+    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one"] + (["batch", "batchdiv"] if third else [])))
+    k = ir.mk_int(draw(st.integers(-3, 4)))
+    if shape in ("batch", "batchdiv"):
+        z = draw(chains("z"))
+        prod = ir.mk_mul(ir.mk_add(a, k), b)
+        num = ir.mk_add(ir.mk_mul(z, prod), ir.mk_int(draw(st.integers(-2, 2))))
+        if shape == "batch":
+            return num
+        return draw(st.sampled_from([ir.mk_floordiv, ir.mk_mod]))(num, draw(st.sampled_from([prod, b])))
+    if shape == "prod":
+        return ir.mk_mul(ir.mk_add(a, k), b)
+    if shape == "sum":
+        return ir.mk_add(ir.mk_mul(k, a), b)
+    if shape == "lin":
+        return ir.mk_add(ir.mk_mul(a, b), ir.mk_mul(k, a))
+    if shape in ("div", "mod"):
+        num = ir.mk_mul(ir.mk_int(draw(st.integers(1, 4))), a, b)
+        den = draw(st.sampled_from([a, b, ir.mk_int(draw(st.integers(1, 5)))]))
+        return ir.mk_floordiv(num, den) if shape == "div" else ir.mk_mod(num, den)
+    return a
+
+
+@st.composite
+def comparisons(draw: st.DrawFn, third: bool = False) -> Term:
+    mk = draw(st.sampled_from([ir.mk_le, ir.mk_eq, ir.mk_ne, ir.mk_lt]))
+    return mk(draw(sides(third)), draw(sides(third)))
+
+
+def _box(draw: st.DrawFn, names: tuple[str, ...] = ("x", "y"), span: int = 24) -> dict[str, tuple[int, int]]:
+    out = {}
+    for n in names:
+        lo = draw(st.integers(-30, 30))
+        out[n] = (lo, lo + draw(st.integers(0, span)))
+    return out
+
+
+def _holds(t: Term, pt: dict[str, int]) -> bool:
+    try:
+        return bool(evaluate(t, pt))
+    except ZeroDivisionError:
+        return False
+
+
+@settings(max_examples=500, deadline=None)
+@given(comparisons(), st.lists(comparisons(), max_size=2), st.data())
+def test_every_answer_agrees_with_brute_force(goal: Term, fs: list[Term], data: st.DataObject) -> None:
+    box = _box(data.draw)
+    got = multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3})
+    if got is None:
+        return
+    found, pt = got
+    points = [{"x": x, "y": y} for x in range(box["x"][0], box["x"][1] + 1)
+              for y in range(box["y"][0], box["y"][1] + 1)]
+    bad = [p for p in points if all(_holds(f, p) for f in fs) and not _holds(goal, p)]
+    assert found == bool(bad), (goal, fs, box, bad[:3])
+    if pt is not None:  # the symbols no atom names are free: any value will do
+        pt = {"x": box["x"][0], "y": box["y"][0], **pt}
+        assert box["x"][0] <= pt["x"] <= box["x"][1] and box["y"][0] <= pt["y"] <= box["y"][1]
+        assert pt in bad
+
+
+@settings(max_examples=300, deadline=None)
+@given(comparisons(), st.lists(comparisons(), max_size=2), st.integers(-20, 20), st.integers(-20, 20))
+def test_unbounded_above_implications_hold_on_a_window(goal: Term, fs: list[Term], lx: int, ly: int) -> None:
+    """Ranges open above (sizes): an implication must hold on any window; a named point is one."""
+    got = multivariate.counterexample(goal, fs, {"x": (lx, None), "y": (ly, None)}, None)
+    if got is None:
+        return
+    found, pt = got
+    if pt is not None:
+        pt = {"x": lx, "y": ly, **pt}
+        assert pt["x"] >= lx and pt["y"] >= ly
+        assert all(_holds(f, pt) for f in fs) and not _holds(goal, pt)
+    if not found:
+        for x in range(lx, lx + 40):
+            for y in range(ly, ly + 40):
+                p = {"x": x, "y": y}
+                assert not all(_holds(f, p) for f in fs) or _holds(goal, p), (goal, fs, p)
+
+
+def _can(text: str) -> Term:
+    rw = rewrite.Rewriter(facts.facts_env({"x": (2, None), "y": (2, None)}, []), collapse=True)
+    return rw.rewrite(parse_sympy(text).term)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([2, 4, 8, 16]))
+def test_patch_merging_across_two_sizes(a: int) -> None:
+    """``(x//a + 1)*(y//a + 1) == 4*(x//2a + 1)*(y//2a + 1)`` says both quotients by ``a`` are odd."""
+    rel = _can(f"Eq((x//{a} + 1)*(y//{a} + 1), 4*(x//{2 * a} + 1)*(y//{2 * a} + 1))")
+    odd_x, odd_y = _can(f"Eq(Mod(x//{a}, 2), 1)"), _can(f"Eq(Mod(y//{a}, 2), 1)")
+    ranges = {"x": (2, None), "y": (2, None)}
+    assert multivariate.counterexample(odd_x, [rel], ranges) == (False, None)
+    assert multivariate.counterexample(odd_y, [rel], ranges) == (False, None)
+    assert multivariate.counterexample(rel, [odd_x, odd_y], ranges) == (False, None)
+    found, pt = multivariate.counterexample(rel, [odd_x], ranges, {"x": 121, "y": 117}) or (None, None)
+    assert found and pt is not None and not _holds(rel, pt) and _holds(odd_x, pt)
+    # the product divided by one of its factors, and taken modulo it
+    assert multivariate.counterexample(_can(f"Eq(Mod(4*(x//{2 * a} + 1)*(y//{2 * a} + 1), (x//{a} + 1)*(y//{a} + 1)), 0)"),
+                                    [rel], ranges) == (False, None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(comparisons(third=True), st.lists(comparisons(third=True), max_size=2), st.data())
+def test_three_symbols_agree_with_brute_force(goal: Term, fs: list[Term], data: st.DataObject) -> None:
+    box = _box(data.draw, ("x", "y", "z"), 9)
+    got = multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3, "z": 2})
+    if got is None:
+        return
+    found, pt = got
+    points = [{"x": x, "y": y, "z": z} for x in range(box["x"][0], box["x"][1] + 1)
+              for y in range(box["y"][0], box["y"][1] + 1) for z in range(box["z"][0], box["z"][1] + 1)]
+    bad = [p for p in points if all(_holds(f, p) for f in fs) and not _holds(goal, p)]
+    assert found == bool(bad), (goal, fs, box, bad[:3])
+    if pt is not None:
+        pt = {n: box[n][0] for n in box} | pt
+        assert all(box[n][0] <= pt[n] <= box[n][1] for n in box)
+        assert pt in bad
+
+
+_polys = st.dictionaries(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 1)),
+                         st.integers(-4, 4).filter(bool), min_size=1, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_polys, _polys, _polys)
+def test_exact_quotient_is_polynomial_division(w: dict, v: dict, u: dict) -> None:
+    """``u == q*v`` whenever a quotient ``q`` is returned, and a product ``w*v`` always divides."""
+    q = multivariate._exact_quotient(u, v)
+    if q is not None:
+        assert multivariate._add([u, {m: -c for m, c in multivariate._mul(q, v).items()}]) == {}
+    assert multivariate._exact_quotient(multivariate._mul(w, v), v) == w
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 4, 8]))
+def test_a_dynamic_batch_times_the_window_count(a: int) -> None:
+    """The window count times a batch ``b``, divided by (and taken modulo) the window count, under
+    the guards that make every padded size a positive multiple: decided with three symbols."""
+    ranges = {"x": (2, None), "y": (2, None), "b": (2, None)}
+    env = facts.facts_env(ranges, [])
+    rw = rewrite.Rewriter(env, collapse=True)
+    win = f"((x//{a} + 1)*(y//{a} + 1))"
+    for text in (f"Eq(Mod(b*{win}, {win}), 0)", f"Eq((b*{win})//{win}, b)", f"b*{win} >= {win}"):
+        goal = rw.rewrite(parse_sympy(text).term)
+        if goal is ir.TRUE:
+            continue
+        assert multivariate.counterexample(goal, [], ranges) == (False, None), text
+    wrong = rw.rewrite(parse_sympy(f"Eq(Mod(b*{win}, 4*{win}), 0)").term)
+    found, pt = multivariate.counterexample(wrong, [], ranges, {"x": 37, "y": 45, "b": 3}) or (None, None)
+    assert found and pt is not None and not _holds(wrong, pt)
