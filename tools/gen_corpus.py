@@ -12,6 +12,12 @@ model that hangs or crashes is skipped with the reason logged and the others sti
     python tools/gen_corpus.py --smt2-only     # rewrite the .smt2 of every .json (no torch needed)
     python tools/gen_corpus.py --validation    # the held-out models, into smt2_corpus/validation
     python tools/gen_corpus.py --heldout --out DIR   # models kept out of the repository until measured
+    python tools/gen_corpus.py swin:hook       # the problem the prune-guards hook asks (only when named)
+
+The ``hook`` mode (never part of "all") compiles as a user does, ``torch.compile(dynamic=True)``
+with graph breaks allowed, and writes the problem ``symguard.torch.prune_guards`` asks about the
+frame (docs/torch_guards.md): the guards Dynamo would emit, as its ShapeEnv simplifies and prints
+them, over the symbols bound to inputs.
 
 Then ``python tools/corpus_manifest.py`` checks every problem with symguard and writes MANIFEST.json.
 """
@@ -28,6 +34,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("export", "compile")
+NAMED_ONLY = ("hook",)
 
 
 def trace_one(name: str, mode: str) -> dict[str, Any]:
@@ -46,7 +53,17 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
     how = ("torch.export.export(strict=False) with Dim.AUTO(min, max)" if mode == "export"
            else "torch.compile(dynamic=True, fullgraph=True)")
     source = f"{name}: {desc} | torch {torch.__version__.split('+')[0]} CPU | {how}"
-    if mode == "export":
+    if mode == "hook":
+        how = "torch.compile(dynamic=True), the problem symguard's prune-guards hook asks"
+        source = f"{name}: {desc} | torch {torch.__version__.split('+')[0]} CPU | {how}"
+        with tb.prune_guards(prune=False) as pruner, torch.no_grad():
+            torch.compile(model, dynamic=True, backend="eager")(*args)
+        asked = [h["problem"] for h in pruner.history if h.get("problem") and h["problem"]["guards"]]
+        if not asked:
+            raise SystemExit("the hook was asked about no guards")
+        doc = max(asked, key=lambda d: len(d["guards"]))
+        doc["meta"] = {"source": source}
+    elif mode == "export":
         Dim = torch.export.Dim
         shapes = tuple({d: Dim.AUTO(min=lo, max=hi) for d, (lo, hi) in dims.get(i, {}).items()} or None
                        for i in range(len(args)))
@@ -116,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     models = (gen_corpus_models.HELDOUT if a.heldout else
               gen_corpus_models.VALIDATION if a.validation else gen_corpus_models.MODELS)
     for name in models:
-        for mode in MODES:
-            if not a.only or name in a.only or f"{name}:{mode}" in a.only:
+        for mode in MODES + NAMED_ONLY:
+            if f"{name}:{mode}" in a.only or (mode in MODES and (not a.only or name in a.only)):
                 jobs.append((name, mode))
     failed = 0
     for name, mode in jobs:
