@@ -26,6 +26,7 @@ tests against brute force).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -82,6 +83,8 @@ class _Expr:
         self.vars = frozenset(v for v, _, _, _ in self.leaves.values())
         self.polys: dict[tuple[int, ...], Poly | None] = {}  # own classes -> polynomial (None: open)
         self.loose: dict[tuple[str, tuple[int, ...]], bool | None] = {}  # (rel, classes) -> on the range box
+        self.lines: dict[int, list[tuple[int, int] | None]] = {}  # symbol -> per own class (``linear``)
+        self.tight: dict[tuple[str, tuple[int, ...], Box], bool | None] = {}  # ... on a box the facts narrowed
 
     def _plan(self, e: Term, syms: tuple[str, ...]) -> list[Term]:
         order: list[Term] = []
@@ -123,6 +126,19 @@ class _Expr:
         if r not in self.polys:
             self.polys[r] = self.poly_in(r, self.own_box(r, ranges))
         return self.polys[r]
+
+    def linear(self, var: int, ranges: Box) -> list[tuple[int, int] | None]:
+        """Per own class of ``var`` (the other symbols' class 0): ``(c, b)`` when the expression is
+        ``c*q + b`` there, None when it is not exact or not linear (computed once per symbol)."""
+        got = self.lines.get(var)
+        if got is None:
+            got = []
+            zero, unit = (0,) * self.n, _unit(self.n, var)
+            for rv in range(self.period[var]):
+                p = self.poly(tuple(rv if v == var else 0 for v in range(self.n)), ranges)
+                got.append(None if p is None or any(sum(m) > 1 for m in p) else (p.get(unit, 0), p.get(zero, 0)))
+            self.lines[var] = got
+        return got
 
     def poly_in(self, r: tuple[int, ...], box: Box) -> Poly | None:
         """As ``poly``, with the divisions decided on ``box`` (a class the facts narrowed)."""
@@ -301,24 +317,20 @@ class _Walk:
         lo, hi = self.sym_ranges[var]
         own = [(k, rel, x) for k, (rel, x) in enumerate(self.atoms) if x.vars <= {var}]
         out = []
+        lines = [(k, rel, x.period[var], x.linear(var, self.sym_ranges)) for k, rel, x in own]
         for r in range(L):
             qlo = None if lo is None else -((r - lo) // L)
             qhi = None if hi is None else (hi - r) // L
             excl: set[int] = set()
             used: set[int] = set()
             empty = False
-            res = tuple(r if v == var else 0 for v in range(self.n))
-            for k, rel, x in own:
-                rr, off = self._own(x, res)
-                p = x.poly(rr, self.sym_ranges)
-                if p is None or any(sum(m) > 1 for m in p):
+            for k, rel, P, line in lines:
+                cb = line[r % P]
+                if cb is None:
                     continue  # not exact, or non-linear in q: decided with the cell
                 used.add(k)
-                c = p.get(_unit(self.n, var), 0)  # c*q' + b with q' = (L/P)*q + off
-                P = x.period[var]
-                a = c * (L // P)
-                b = p.get((0,) * self.n, 0) + c * off[var]
-                got = quasilinear.narrow(rel, a, b, qlo, qhi, excl)
+                c = cb[0]  # c*q' + b with q' = (L/P)*q + r//P
+                got = quasilinear.narrow(rel, c * (L // P), cb[1] + c * (r // P), qlo, qhi, excl)
                 if got is None:
                     empty = True
                     break
@@ -353,11 +365,13 @@ class _Walk:
                     tight = tuple((None if c[1] is None else (L[v] // x.period[v]) * c[1] + off[v],
                                    None if c[2] is None else (L[v] // x.period[v]) * c[2] + off[v])
                                   for v, c in enumerate(cell))
-                    p = x.poly(rr, self.sym_ranges)
-                    if p is None:  # a division the range alone did not settle
-                        p = x.poly_in(rr, tight)
-                    if p is not None:
-                        t = _decide(rel, p, tight)
+                    tkey = (rel, rr, tight)
+                    t = x.tight.get(tkey, _UNSET)
+                    if t is _UNSET:
+                        p = x.poly(rr, self.sym_ranges)
+                        if p is None:  # a division the range alone did not settle
+                            p = x.poly_in(rr, tight)
+                        t = x.tight[tkey] = None if p is None else _decide(rel, p, tight)
                 if t is False:
                     verdict = False
                     break
@@ -399,6 +413,7 @@ def _add(ps: Sequence[Poly]) -> Poly:
     return {m: c for m, c in out.items() if c}
 
 
+@functools.cache
 def _unit(n: int, var: int) -> tuple[int, ...]:
     """The monomial ``q_var`` among ``n`` quotients."""
     return tuple(1 if v == var else 0 for v in range(n))
