@@ -49,9 +49,11 @@ MAX_WALK = 15_000
 MAX_TOTAL = 50_000
 # walks over three symbols have shares of their own, so that they never starve the two-symbol
 # walks: HF Swin with a dynamic batch needs 108 for its six; the synthetic products spent a whole
-# 50,000 on 19 walks deciding 8 (and the mixed set lost 6 guards the two-symbol walks had decided)
+# 50,000 on 19 walks deciding 8 (and the mixed set lost 6 guards the two-symbol walks had decided).
+# At 2,500 / 5,000 the synthetic sets keep what 10,000 decides but one guard, at +15-30 % CPU
+# over no three-symbol walks (bench/redundancy.py; BENCHMARKS.md)
 MAX_WALK_WIDE = 2_500
-MAX_TOTAL_WIDE = 10_000
+MAX_TOTAL_WIDE = 5_000
 
 Poly = dict[tuple[int, ...], int]  # (exponent of q0, of q1, ...) -> coefficient
 _Atom = tuple[str, Term]
