@@ -82,6 +82,7 @@ POOL_POINTS = 24  # context points sampled on first need (the hints and moves ar
 SAMPLE_TRIES = 8 * POOL_POINTS  # random moves tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
 MAX_POINTS = 96  # sample points plus the counterexamples found later
+HEAD_POINTS = 8  # points a question about sample points looks at before the others (``_Oracle``)
 SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
 # z3 budgets in resource units (not derived from ms: a new calibration of the checker's units
@@ -162,16 +163,23 @@ class _Values:
             self.points.append(pt)
 
     def of(self, t: ir.Term) -> list[Value | None]:
+        """``t``'s values at every point."""
+        return self.head(t, len(self.points))
+
+    def head(self, t: ir.Term, k: int) -> list[Value | None]:
+        """``t``'s values at the first ``k`` points at least (the vector may be longer): a question
+        the first points already answer (two values differ, a condition is false at one) does
+        not pay for the other points. The rest is computed on a later ``of``, from where it stopped."""
         memo = self.memo
-        size = len(self.points)
+        size = min(k, len(self.points))
         hit = memo.get(t)
-        if hit is not None and len(hit) == size:
+        if hit is not None and len(hit) >= size:
             return hit
         stack: list[tuple[ir.Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
             have = memo.get(n)
-            if have is not None and len(have) == size:
+            if have is not None and len(have) >= size:
                 continue
             if ready:
                 self._extend(n, have if have is not None else memo.setdefault(n, []), size)
@@ -866,8 +874,8 @@ class _Run:
             if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
                 classed.add(i)
                 continue
-            dom = vals.of(q.domain)[:k]
-            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.of(t)[:k], dom)))
+            dom = vals.head(q.domain, k)[:k]
+            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.head(t, k)[:k], dom)))
             known = self.classes.setdefault(key, [])
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
             tries = 0
@@ -888,7 +896,10 @@ class _Run:
 
 
 class _Oracle:
-    """Side conditions for one expression domain: proven under the context and the domain."""
+    """Side conditions for one expression domain: proven under the context and the domain.
+
+    The questions about sample points look at the first ``HEAD_POINTS`` points first and at the
+    others only when those do not answer (``_Values.head``): the answers are those of all points."""
 
     def __init__(self, run: _Run, domain: ir.Term) -> None:
         self.run = run
@@ -906,19 +917,56 @@ class _Oracle:
 
     def refuted(self, cond: ir.Term) -> bool:
         """False at a point of the domain: sampled, found before, or found now by ``refute``."""
-        return False in self.seen(cond) or self.run.refute(cond, self.domain)
+        return self.false_seen(cond) or self.run.refute(cond, self.domain)
+
+    def _defined(self, t: ir.Term, k: int) -> list[Value]:
+        """``t``'s values at the first ``k`` points (at least) where the domain holds and ``t`` is defined."""
+        vals = self.run.values
+        if self.domain is ir.TRUE:
+            return [v for v in vals.head(t, k) if v is not None]
+        return [v for v, d in zip(vals.head(t, k), vals.head(self.domain, k)) if d and v is not None]
 
     def seen(self, cond: ir.Term) -> frozenset[bool]:
         """The values ``cond`` takes at the sample points (and the points found since) where the
         domain holds: value vectors, no search."""
+        got = frozenset(self._defined(cond, HEAD_POINTS))
+        if len(got) == 2:
+            return got
+        return frozenset(self._defined(cond, MAX_POINTS))
+
+    def false_seen(self, cond: ir.Term) -> bool:
+        """``False in seen(cond)``, stopping at the first points that show it."""
+        return False in self._defined(cond, HEAD_POINTS) or False in self._defined(cond, MAX_POINTS)
+
+    def fails(self, pred: Callable[..., bool], terms: tuple[ir.Term, ...]) -> bool:
+        """``pred`` of the terms' values is false at a known point of the domain where each is
+        defined (the first ``HEAD_POINTS`` points first)."""
         vals = self.run.values
-        return frozenset(v for v, d in zip(vals.of(cond), vals.of(self.domain)) if d and isinstance(v, bool))
+        start = 0
+        for k in (HEAD_POINTS, MAX_POINTS):
+            cols = [vals.head(t, k) for t in terms]
+            dom = None if self.domain is ir.TRUE else vals.head(self.domain, k)
+            end = min(k, len(vals.points))
+            for i in range(start, end):
+                if dom is not None and not dom[i]:
+                    continue
+                vs = [c[i] for c in cols]
+                if None not in vs and not pred(*vs):
+                    return True
+            start = end
+        return False
+
+    def varies(self, cond: ir.Term) -> bool:
+        """``len(seen(cond)) == 2``: true at one known point of the domain, false at another."""
+        return len(self.seen(cond)) == 2
 
     def guess(self, t: ir.Term) -> int | bool | None:
         """The value ``t`` takes at every sample point of the domain, when there are two or more
         and they agree (a proposal: ``holds`` must still prove it)."""
-        vals = self.run.values
-        seen = [v for v, d in zip(vals.of(t), vals.of(self.domain)) if d and v is not None]
+        first = self._defined(t, HEAD_POINTS)
+        if len(first) >= 2 and any(v != first[0] for v in first):
+            return None
+        seen = self._defined(t, MAX_POINTS)
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
