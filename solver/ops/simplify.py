@@ -387,6 +387,8 @@ class _Run:
         self.shapes: dict[tuple[Any, ...], ir.Term] | None = None
         self._sat: str | None = None  # the context is satisfiable: known from a point
         self._roles: dict[str, tuple[Any, ...]] | None = None
+        self._base_ok = False  # the search's base is a point of the context (``_context_at``)
+        self._about: dict[str, list[ir.Term]] | None = None  # symbol -> the constraints about it
 
     @property
     def values(self) -> _Values:
@@ -425,6 +427,7 @@ class _Run:
             if all(n in model for n in names) and check(*(model[n] for n in names)):
                 start = {n: model[n] for n in names}
         self._search = (names, check, start if start is not None else base, cands)
+        self._base_ok = start is not None
         self._tied = _tied_symbols(self.context)
         if start is None:
             return out
@@ -499,15 +502,41 @@ class _Run:
             combos = [{m: v for n, v in c.items() for m in tied.get(n, (n,))} for c in combos]
         trial = _Values([{**own, **c} for c in combos])
         misses = self._misses.setdefault((cond, domain), [])
-        for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
-            if v is False and d:
-                pt = {**base, **c}
-                if check(*(pt[n] for n in names)):
-                    self.values.add(pt)
-                    return True
-                if len(misses) < MAX_MISSES:
-                    misses.append(pt)
+        start = 0
+        for k in (HEAD_POINTS, len(combos)):  # in order, the first few candidates first (most searches stop there)
+            vs, ds = trial.head(cond, k), trial.head(domain, k)
+            for i in range(start, min(k, len(combos))):
+                if vs[i] is False and ds[i]:
+                    pt = {**base, **combos[i]}
+                    if self._context_at(pt, combos[i], names, check):
+                        self.values.add(pt)
+                        return True
+                    if len(misses) < MAX_MISSES:
+                        misses.append(pt)
+            start = k
         return False
+
+    def _context_at(self, pt: Model, moved: Model, names: list[str], check: Callable[..., bool]) -> bool:
+        """The whole context holds at ``pt``, which differs from the search's base only in the
+        ``moved`` symbols: when the base is a point of the context (``_sample`` found one) only
+        the constraints about a moved symbol can fail there (a 400-guard context is one
+        constraint about a size ``s_i``), else every constraint is checked (``check``)."""
+        if not self._base_ok:
+            return bool(check(*(pt[n] for n in names)))
+        about = self._about
+        if about is None:
+            about = self._about = {}
+            for t in self.context:
+                for n in ir.symbols_of(t):
+                    about.setdefault(n, []).append(t)
+        done: set[ir.Term] = set()
+        for n in moved:
+            for t in about.get(n, ()):
+                if t not in done:
+                    done.add(t)
+                    if not holds(t, pt):
+                        return False
+        return True
 
     @staticmethod
     def _start(pt: Model, names: list[str], check: Callable[..., bool], cands: dict[str, list[int]],
