@@ -384,7 +384,7 @@ class _Run:
         self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
         # forms up to renaming of interchangeable symbols (a context's Engine only: ``_shape``)
-        self.shapes: dict[tuple[Any, ...], ir.Term] | None = None
+        self.shapes: dict[tuple[Any, ...], tuple[ir.Term, tuple[str, ...]]] | None = None
         self._sat: str | None = None  # the context is satisfiable: known from a point
         self._roles: dict[str, tuple[Any, ...]] | None = None
         self._base_ok = False  # the search's base is a point of the context (``_context_at``)
@@ -729,6 +729,8 @@ class _Run:
     def representatives(self) -> dict[str, str]:
         """The replacements an expression of the request met (``eqs.replacements``), and the whole
         class of a representative some form uses (``_map_back`` may pick another member)."""
+        if not self.sub:
+            return {}
         used: set[str] = set()
         for q in self.p.exprs:
             used |= ir.symbols_of(q.term)
@@ -776,22 +778,32 @@ class _Run:
                 for s in self.p.symbols if not s.is_bool and s.name not in shared}
         return self._roles
 
-    def _shape(self, q: Query) -> tuple[tuple[Any, ...], dict[str, ir.Term]] | None:
-        """The expression with its symbols renamed to placeholders in order of first occurrence
-        (and their roles): the key of ``shapes``, and the placeholders' way back. None unless
-        every symbol is free (``roles``)."""
+    def _shape(self, q: Query) -> tuple[tuple[Any, ...], list[str]] | None:
+        """The expression's DAG (and its domain's) with each symbol written as the position of its
+        first occurrence, and those symbols' roles: the key of ``shapes``; and the symbols in that
+        order. None unless every symbol is free (``roles``). Two expressions with one key are
+        the same DAG up to that renaming of symbols; read off the nodes, no term is built."""
         roles = self.roles()
         names: list[str] = []
+        index: dict[ir.Term, int] = {}
+        nodes: list[tuple[Any, ...]] = []
         for t in (q.term, q.domain):
             for n in ir.iter_dag(t):
-                if n.kind == ir.BSYM or (n.kind == ir.SYM and n.value not in roles):
+                if n in index:
+                    continue
+                k = n.kind
+                if k == ir.SYM:
+                    if n.value not in roles:
+                        return None
+                    if n.value not in names:
+                        names.append(n.value)
+                    nodes.append((k, names.index(n.value)))
+                elif k == ir.BSYM:
                     return None
-                if n.kind == ir.SYM and n.value not in names:
-                    names.append(n.value)
-        to = {x: ir.mk_sym(f"{_PLACE}{k}") for k, x in enumerate(names)}
-        memo: dict[ir.Term, ir.Term] = {}
-        key = (eqs.substitute(q.term, to, memo), eqs.substitute(q.domain, to, memo), tuple(roles[x] for x in names))
-        return key, {f"{_PLACE}{k}": ir.mk_sym(x) for k, x in enumerate(names)}
+                else:
+                    nodes.append((k, n.value, tuple(index[a] for a in n.args)))
+                index[n] = len(nodes) - 1
+        return (tuple(nodes), index[q.term], index[q.domain], tuple(roles[x] for x in names)), names
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged). In a
@@ -802,14 +814,14 @@ class _Run:
             assert self.shapes is not None
             hit = self.shapes.get(shape[0])
             if hit is not None:
-                renamed = eqs.substitute(hit, shape[1])
+                form, was = hit
+                renamed = eqs.substitute(form, {x: ir.mk_sym(y) for x, y in zip(was, shape[1]) if x != y})
                 self._self_check(q, renamed)
                 return renamed
         got = self._one(q)
         if shape is not None and got is not None and self.shapes is not None:
-            back = {x.value: ir.mk_sym(p) for p, x in shape[1].items()}
-            if ir.symbols_of(got) <= back.keys():  # a symbol of the form's own would not be renamed
-                self.shapes[shape[0]] = eqs.substitute(got, back)
+            if ir.symbols_of(got) <= set(shape[1]):  # a symbol of the form's own would not be renamed
+                self.shapes[shape[0]] = (got, tuple(shape[1]))
         return got
 
     def _one(self, q: Query) -> ir.Term | None:
@@ -911,7 +923,8 @@ class _Run:
             for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
                 if (_key(c), form) >= mine or tries >= CLASS_TRIES:
                     break
-                if _differ(vals.of(t), vals.of(rep), vals.of(q.domain)):
+                if _differ(vals.head(t, HEAD_POINTS), vals.head(rep, HEAD_POINTS), vals.head(q.domain, HEAD_POINTS)) \
+                        or _differ(vals.of(t), vals.of(rep), vals.of(q.domain)):
                     continue  # a point found since the class was made (a refutation) tells them apart
                 tries += 1
                 same, where = self.same(t, rep), q.domain
