@@ -779,31 +779,22 @@ class _Run:
         return self._roles
 
     def _shape(self, q: Query) -> tuple[tuple[Any, ...], list[str]] | None:
-        """The expression's DAG (and its domain's) with each symbol written as the position of its
-        first occurrence, and those symbols' roles: the key of ``shapes``; and the symbols in that
-        order. None unless every symbol is free (``roles``). Two expressions with one key are
-        the same DAG up to that renaming of symbols; read off the nodes, no term is built."""
+        """The expression with its symbols renamed to placeholders in order of first occurrence
+        (and their roles): the key of ``shapes``; and the symbols in that order. None unless every
+        symbol is free (``roles``). The placeholders' terms are normalized again, so two spellings
+        whose children the names sorted apart (``x0`` and ``x1`` in one sum) share a key."""
         roles = self.roles()
         names: list[str] = []
-        index: dict[ir.Term, int] = {}
-        nodes: list[tuple[Any, ...]] = []
         for t in (q.term, q.domain):
             for n in ir.iter_dag(t):
-                if n in index:
-                    continue
-                k = n.kind
-                if k == ir.SYM:
-                    if n.value not in roles:
-                        return None
-                    if n.value not in names:
-                        names.append(n.value)
-                    nodes.append((k, names.index(n.value)))
-                elif k == ir.BSYM:
+                if n.kind == ir.BSYM or (n.kind == ir.SYM and n.value not in roles):
                     return None
-                else:
-                    nodes.append((k, n.value, tuple(index[a] for a in n.args)))
-                index[n] = len(nodes) - 1
-        return (tuple(nodes), index[q.term], index[q.domain], tuple(roles[x] for x in names)), names
+                if n.kind == ir.SYM and n.value not in names:
+                    names.append(n.value)
+        to = {x: ir.mk_sym(f"{_PLACE}{k}") for k, x in enumerate(names)}
+        memo: dict[ir.Term, ir.Term] = {}
+        key = (eqs.substitute(q.term, to, memo), eqs.substitute(q.domain, to, memo), tuple(roles[x] for x in names))
+        return key, names
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged). In a
