@@ -810,9 +810,9 @@ class _Run:
                 self._self_check(q, renamed)
                 return renamed
         got = self._one(q)
-        if shape is not None and got is not None and self.shapes is not None:
-            if ir.symbols_of(got) <= set(shape[1]):  # a symbol of the form's own would not be renamed
-                self.shapes[shape[0]] = (got, tuple(shape[1]))
+        # (a symbol of the form's own would not be renamed)
+        if shape is not None and got is not None and self.shapes is not None and ir.symbols_of(got) <= set(shape[1]):
+            self.shapes[shape[0]] = (got, tuple(shape[1]))
         return got
 
     def _one(self, q: Query) -> ir.Term | None:
@@ -962,10 +962,10 @@ class _Oracle:
     def seen(self, cond: ir.Term) -> frozenset[bool]:
         """The values ``cond`` takes at the sample points (and the points found since) where the
         domain holds: value vectors, no search."""
-        got = frozenset(self._defined(cond, HEAD_POINTS))
+        got = frozenset(v for v in self._defined(cond, HEAD_POINTS) if isinstance(v, bool))
         if len(got) == 2:
             return got
-        return frozenset(self._defined(cond, MAX_POINTS))
+        return frozenset(v for v in self._defined(cond, MAX_POINTS) if isinstance(v, bool))
 
     def false_seen(self, cond: ir.Term) -> bool:
         """``False in seen(cond)``, stopping at the first points that show it."""
