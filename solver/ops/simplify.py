@@ -500,10 +500,12 @@ class _Run:
         tied = self._tied
         if tied:  # a symbol equal to others by a guard (u1 == u0) moves with them
             combos = [{m: v for n, v in c.items() for m in tied.get(n, (n,))} for c in combos]
-        trial = _Values([{**own, **c} for c in combos])
+        trial = _Values([{**own, **c} for c in combos[:HEAD_POINTS]])
         misses = self._misses.setdefault((cond, domain), [])
         start = 0
         for k in (HEAD_POINTS, len(combos)):  # in order, the first few candidates first (most searches stop there)
+            if k > len(trial.points):  # the others' points only now (a vector is extended from where it stopped)
+                trial.points.extend({**own, **c} for c in combos[len(trial.points):k])
             vs, ds = trial.head(cond, k), trial.head(domain, k)
             for i in range(start, min(k, len(combos))):
                 if vs[i] is False and ds[i]:
