@@ -823,7 +823,8 @@ class _Run:
         got = self.simplifier(domain).simplify(term).term
         if got is q.term:
             return got
-        if _key(cost(self.print(got))) > _key(cost(self.print(q.term))):
+        mine = _key(cost(self.print(got)))
+        if mine != (0, 0) and mine > _key(cost(self.print(q.term))):  # (nothing costs less than nothing: no need to ask)
             return q.term
         if self.deadline.expired:
             return None
