@@ -402,3 +402,99 @@ def _safe(t: ir.Term, pt: dict[str, int]) -> Any:
         return evaluate(t, pt)
     except ZeroDivisionError:
         return None
+
+
+# ------------------------------------------------------------------ sample points, a few at a time
+
+def _sampled_run(n_sizes: int = 3) -> simplify_op._Run:
+    """A run whose sample is full enough that the first ``HEAD_POINTS`` points are not all of it."""
+    from solver.smt.checker import Deadline
+
+    doc = {"symbols": {**{f"s{i}": {"min": 2, "hint": 64} for i in range(n_sizes)}, "x": {"min": 0, "hint": 5}},
+           "guards": [*(f"s{i} >= {i + 2}" for i in range(n_sizes)), "x < s0", "s1 <= 2*s2 + 7"]}
+    r = simplify_op._Run(load_problem(doc), Deadline(20_000))
+    assert len(r.values.points) > simplify_op.HEAD_POINTS
+    return r
+
+
+_NAMES4 = ["s0", "s1", "s2", "x"]
+
+
+def _full(r: simplify_op._Run, t: ir.Term) -> list[Any]:
+    return [_safe(t, pt) for pt in r.values.points]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(terms(_NAMES4), conds(_NAMES4), st.sampled_from(["TRUE", "x"]))
+def test_questions_on_the_first_points_answer_as_on_all(text: str, ctext: str, dom: str) -> None:
+    """``guess``, ``seen``, ``false_seen``, ``varies`` and ``fails`` look at the first points
+    first (``_Values.head``): each answers exactly as its definition over every point does."""
+    r = _sampled_run()
+    t, c = parse_sympy(text).term, parse_sympy(ctext).term
+    domain = ir.TRUE if dom == "TRUE" else ir.mk_ne(ir.mk_sym("x"), ir.ZERO)
+    o = simplify_op._Oracle(r, domain)
+    d = [bool(_safe(domain, pt)) for pt in r.values.points]
+    vals = [v for v, ok in zip(_full(r, t), d) if ok and v is not None]
+    want_guess = vals[0] if len(vals) >= 2 and all(v == vals[0] for v in vals) else None
+    assert o.guess(t) == want_guess
+    seen = frozenset(v for v, ok in zip(_full(r, c), d) if ok and v is not None)
+    assert o.seen(c) == seen and o.false_seen(c) == (False in seen) and o.varies(c) == (len(seen) == 2)
+    a, b = parse_sympy(text).term, ir.mk_sym("s1")
+    fails = any(ok and u is not None and v is not None and not (0 <= u < v)
+                for u, v, ok in zip(_full(r, a), _full(r, b), d))
+    assert o.fails(lambda u, v: 0 <= u < v, (a, b)) == fails
+    assert r.values.of(t) == _full(r, t)  # a vector computed in part is completed from where it stopped
+
+
+def test_a_term_the_first_points_tell_apart_pays_for_those_points_only() -> None:
+    r = _sampled_run()
+    t = parse_sympy("s0 + 2*x").term
+    o = simplify_op._Oracle(r, ir.TRUE)
+    assert len(set(_full(r, t)[:simplify_op.HEAD_POINTS])) > 1
+    assert o.guess(t) is None
+    assert len(r.values.memo[t]) == simplify_op.HEAD_POINTS < len(r.values.points)
+
+
+def test_a_condition_refuted_by_its_parts_is_not_built() -> None:
+    """``Simplifier._within`` (``0 <= a < b``) asks the oracle about the parts' values first: refuted
+    there, the conjunction is neither built nor proven."""
+    from solver.reason.simplify_rules import Simplifier
+
+    class Refuting:
+        def fails(self, pred: Any, terms: Any) -> bool:
+            return True
+
+    s = Simplifier(Rewriter(facts_env({"a": (0, 9)}, [])), Refuting())  # type: ignore[arg-type]
+    s._proven = lambda cond: pytest.fail("built and proven")  # type: ignore[method-assign]
+    assert s._within(ir.mk_sym("a"), ir.mk_int(4)) is False
+
+
+def test_a_refutation_checks_only_the_constraints_about_what_moved() -> None:
+    """On a 400-guard context each candidate of a refutation search moves one size: the search
+    starts from a point of the context, so only that size's guards are evaluated, never the
+    compiled check of all 400 (which the search used per candidate)."""
+    from solver.smt.checker import Deadline
+
+    doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64} for i in range(400)},
+           "guards": [f"s{i} >= {i % 7 + 2}" for i in range(400)]}
+    r = simplify_op._Run(load_problem(doc), Deadline(20_000))
+    r.values  # noqa: B018 - the sample, and the search's base
+    assert r._search is not None and r._base_ok
+    names, check, base, moves = r._search
+    calls = []
+    r._search = (names, lambda *a: calls.append(1) or check(*a), base, moves)
+    cond = ir.mk_eq(ir.mk_mod(ir.mk_sym("s123"), ir.mk_int(2)), ir.ZERO)  # s123 even: false at odd moves
+    assert r.refute(cond, ir.TRUE) and calls == []
+    pt = r.values.points[-1] if len(r.values.points) < simplify_op.MAX_POINTS else None
+    if pt is not None:
+        assert all(holds(c, pt) for c in r.context) and pt["s123"] % 2 == 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(_NAMES4), st.integers(-3, 80), min_size=1, max_size=2))
+def test_the_constraints_about_what_moved_decide_as_the_whole_context(moved: dict[str, int]) -> None:
+    r = _sampled_run()
+    assert r._search is not None and r._base_ok
+    names, check, base, _ = r._search
+    pt = {**base, **moved}
+    assert r._context_at(pt, moved, names, check) == check(*(pt[n] for n in names))

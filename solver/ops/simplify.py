@@ -82,6 +82,7 @@ POOL_POINTS = 24  # context points sampled on first need (the hints and moves ar
 SAMPLE_TRIES = 8 * POOL_POINTS  # random moves tried against the compiled context
 TARGET_TRIES = 64  # points moving only a condition's own symbols, tried before z3
 MAX_POINTS = 96  # sample points plus the counterexamples found later
+HEAD_POINTS = 8  # points a question about sample points looks at before the others (``_Oracle``)
 SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many at once
 SELF_CHECK = os.environ.get("SYMGUARD_SIMPLIFY_CHECK", "") not in ("", "0")
 # z3 budgets in resource units (not derived from ms: a new calibration of the checker's units
@@ -162,16 +163,23 @@ class _Values:
             self.points.append(pt)
 
     def of(self, t: ir.Term) -> list[Value | None]:
+        """``t``'s values at every point."""
+        return self.head(t, len(self.points))
+
+    def head(self, t: ir.Term, k: int) -> list[Value | None]:
+        """``t``'s values at the first ``k`` points at least (the vector may be longer): a question
+        the first points already answer (two values differ, a condition is false at one) does
+        not pay for the other points. The rest is computed on a later ``of``, from where it stopped."""
         memo = self.memo
-        size = len(self.points)
+        size = min(k, len(self.points))
         hit = memo.get(t)
-        if hit is not None and len(hit) == size:
+        if hit is not None and len(hit) >= size:
             return hit
         stack: list[tuple[ir.Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
             have = memo.get(n)
-            if have is not None and len(have) == size:
+            if have is not None and len(have) >= size:
                 continue
             if ready:
                 self._extend(n, have if have is not None else memo.setdefault(n, []), size)
@@ -376,9 +384,11 @@ class _Run:
         self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
         # forms up to renaming of interchangeable symbols (a context's Engine only: ``_shape``)
-        self.shapes: dict[tuple[Any, ...], ir.Term] | None = None
+        self.shapes: dict[tuple[Any, ...], tuple[ir.Term, tuple[str, ...]]] | None = None
         self._sat: str | None = None  # the context is satisfiable: known from a point
         self._roles: dict[str, tuple[Any, ...]] | None = None
+        self._base_ok = False  # the search's base is a point of the context (``_context_at``)
+        self._about: dict[str, list[ir.Term]] | None = None  # symbol -> the constraints about it
 
     @property
     def values(self) -> _Values:
@@ -417,6 +427,7 @@ class _Run:
             if all(n in model for n in names) and check(*(model[n] for n in names)):
                 start = {n: model[n] for n in names}
         self._search = (names, check, start if start is not None else base, cands)
+        self._base_ok = start is not None
         self._tied = _tied_symbols(self.context)
         if start is None:
             return out
@@ -489,17 +500,45 @@ class _Run:
         tied = self._tied
         if tied:  # a symbol equal to others by a guard (u1 == u0) moves with them
             combos = [{m: v for n, v in c.items() for m in tied.get(n, (n,))} for c in combos]
-        trial = _Values([{**own, **c} for c in combos])
+        trial = _Values([{**own, **c} for c in combos[:HEAD_POINTS]])
         misses = self._misses.setdefault((cond, domain), [])
-        for c, v, d in zip(combos, trial.of(cond), trial.of(domain)):
-            if v is False and d:
-                pt = {**base, **c}
-                if check(*(pt[n] for n in names)):
-                    self.values.add(pt)
-                    return True
-                if len(misses) < MAX_MISSES:
-                    misses.append(pt)
+        start = 0
+        for k in (HEAD_POINTS, len(combos)):  # in order, the first few candidates first (most searches stop there)
+            if k > len(trial.points):  # the others' points only now (a vector is extended from where it stopped)
+                trial.points.extend({**own, **c} for c in combos[len(trial.points):k])
+            vs, ds = trial.head(cond, k), trial.head(domain, k)
+            for i in range(start, min(k, len(combos))):
+                if vs[i] is False and ds[i]:
+                    pt = {**base, **combos[i]}
+                    if self._context_at(pt, combos[i], names, check):
+                        self.values.add(pt)
+                        return True
+                    if len(misses) < MAX_MISSES:
+                        misses.append(pt)
+            start = k
         return False
+
+    def _context_at(self, pt: Model, moved: Model, names: list[str], check: Callable[..., bool]) -> bool:
+        """The whole context holds at ``pt``, which differs from the search's base only in the
+        ``moved`` symbols: when the base is a point of the context (``_sample`` found one) only
+        the constraints about a moved symbol can fail there (a 400-guard context is one
+        constraint about a size ``s_i``), else every constraint is checked (``check``)."""
+        if not self._base_ok:
+            return bool(check(*(pt[n] for n in names)))
+        about = self._about
+        if about is None:
+            about = self._about = {}
+            for t in self.context:
+                for n in ir.symbols_of(t):
+                    about.setdefault(n, []).append(t)
+        done: set[ir.Term] = set()
+        for n in moved:
+            for t in about.get(n, ()):
+                if t not in done:
+                    done.add(t)
+                    if not holds(t, pt):
+                        return False
+        return True
 
     @staticmethod
     def _start(pt: Model, names: list[str], check: Callable[..., bool], cands: dict[str, list[int]],
@@ -692,6 +731,8 @@ class _Run:
     def representatives(self) -> dict[str, str]:
         """The replacements an expression of the request met (``eqs.replacements``), and the whole
         class of a representative some form uses (``_map_back`` may pick another member)."""
+        if not self.sub:
+            return {}
         used: set[str] = set()
         for q in self.p.exprs:
             used |= ir.symbols_of(q.term)
@@ -739,10 +780,11 @@ class _Run:
                 for s in self.p.symbols if not s.is_bool and s.name not in shared}
         return self._roles
 
-    def _shape(self, q: Query) -> tuple[tuple[Any, ...], dict[str, ir.Term]] | None:
+    def _shape(self, q: Query) -> tuple[tuple[Any, ...], list[str]] | None:
         """The expression with its symbols renamed to placeholders in order of first occurrence
-        (and their roles): the key of ``shapes``, and the placeholders' way back. None unless
-        every symbol is free (``roles``)."""
+        (and their roles): the key of ``shapes``; and the symbols in that order. None unless every
+        symbol is free (``roles``). The placeholders' terms are normalized again, so two spellings
+        whose children the names sorted apart (``x0`` and ``x1`` in one sum) share a key."""
         roles = self.roles()
         names: list[str] = []
         for t in (q.term, q.domain):
@@ -754,7 +796,7 @@ class _Run:
         to = {x: ir.mk_sym(f"{_PLACE}{k}") for k, x in enumerate(names)}
         memo: dict[ir.Term, ir.Term] = {}
         key = (eqs.substitute(q.term, to, memo), eqs.substitute(q.domain, to, memo), tuple(roles[x] for x in names))
-        return key, {f"{_PLACE}{k}": ir.mk_sym(x) for k, x in enumerate(names)}
+        return key, names
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged). In a
@@ -765,14 +807,14 @@ class _Run:
             assert self.shapes is not None
             hit = self.shapes.get(shape[0])
             if hit is not None:
-                renamed = eqs.substitute(hit, shape[1])
+                form, was = hit
+                renamed = eqs.substitute(form, {x: ir.mk_sym(y) for x, y in zip(was, shape[1]) if x != y})
                 self._self_check(q, renamed)
                 return renamed
         got = self._one(q)
-        if shape is not None and got is not None and self.shapes is not None:
-            back = {x.value: ir.mk_sym(p) for p, x in shape[1].items()}
-            if ir.symbols_of(got) <= back.keys():  # a symbol of the form's own would not be renamed
-                self.shapes[shape[0]] = eqs.substitute(got, back)
+        # (a symbol of the form's own would not be renamed)
+        if shape is not None and got is not None and self.shapes is not None and ir.symbols_of(got) <= set(shape[1]):
+            self.shapes[shape[0]] = (got, tuple(shape[1]))
         return got
 
     def _one(self, q: Query) -> ir.Term | None:
@@ -781,7 +823,8 @@ class _Run:
         got = self.simplifier(domain).simplify(term).term
         if got is q.term:
             return got
-        if _key(cost(self.print(got))) > _key(cost(self.print(q.term))):
+        mine = _key(cost(self.print(got)))
+        if mine != (0, 0) and mine > _key(cost(self.print(q.term))):  # (nothing costs less than nothing: no need to ask)
             return q.term
         if self.deadline.expired:
             return None
@@ -866,15 +909,16 @@ class _Run:
             if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
                 classed.add(i)
                 continue
-            dom = vals.of(q.domain)[:k]
-            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.of(t)[:k], dom)))
+            dom = vals.head(q.domain, k)[:k]
+            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.head(t, k)[:k], dom)))
             known = self.classes.setdefault(key, [])
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
             tries = 0
             for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
                 if (_key(c), form) >= mine or tries >= CLASS_TRIES:
                     break
-                if _differ(vals.of(t), vals.of(rep), vals.of(q.domain)):
+                if _differ(vals.head(t, HEAD_POINTS), vals.head(rep, HEAD_POINTS), vals.head(q.domain, HEAD_POINTS)) \
+                        or _differ(vals.of(t), vals.of(rep), vals.of(q.domain)):
                     continue  # a point found since the class was made (a refutation) tells them apart
                 tries += 1
                 same, where = self.same(t, rep), q.domain
@@ -888,7 +932,10 @@ class _Run:
 
 
 class _Oracle:
-    """Side conditions for one expression domain: proven under the context and the domain."""
+    """Side conditions for one expression domain: proven under the context and the domain.
+
+    The questions about sample points look at the first ``HEAD_POINTS`` points first and at the
+    others only when those do not answer (``_Values.head``): the answers are those of all points."""
 
     def __init__(self, run: _Run, domain: ir.Term) -> None:
         self.run = run
@@ -906,19 +953,56 @@ class _Oracle:
 
     def refuted(self, cond: ir.Term) -> bool:
         """False at a point of the domain: sampled, found before, or found now by ``refute``."""
-        return False in self.seen(cond) or self.run.refute(cond, self.domain)
+        return self.false_seen(cond) or self.run.refute(cond, self.domain)
+
+    def _defined(self, t: ir.Term, k: int) -> list[Value]:
+        """``t``'s values at the first ``k`` points (at least) where the domain holds and ``t`` is defined."""
+        vals = self.run.values
+        if self.domain is ir.TRUE:
+            return [v for v in vals.head(t, k) if v is not None]
+        return [v for v, d in zip(vals.head(t, k), vals.head(self.domain, k)) if d and v is not None]
 
     def seen(self, cond: ir.Term) -> frozenset[bool]:
         """The values ``cond`` takes at the sample points (and the points found since) where the
         domain holds: value vectors, no search."""
+        got = frozenset(v for v in self._defined(cond, HEAD_POINTS) if isinstance(v, bool))
+        if len(got) == 2:
+            return got
+        return frozenset(v for v in self._defined(cond, MAX_POINTS) if isinstance(v, bool))
+
+    def false_seen(self, cond: ir.Term) -> bool:
+        """``False in seen(cond)``, stopping at the first points that show it."""
+        return False in self._defined(cond, HEAD_POINTS) or False in self._defined(cond, MAX_POINTS)
+
+    def fails(self, pred: Callable[..., bool], terms: tuple[ir.Term, ...]) -> bool:
+        """``pred`` of the terms' values is false at a known point of the domain where each is
+        defined (the first ``HEAD_POINTS`` points first)."""
         vals = self.run.values
-        return frozenset(v for v, d in zip(vals.of(cond), vals.of(self.domain)) if d and isinstance(v, bool))
+        start = 0
+        for k in (HEAD_POINTS, MAX_POINTS):
+            cols = [vals.head(t, k) for t in terms]
+            dom = None if self.domain is ir.TRUE else vals.head(self.domain, k)
+            end = min(k, len(vals.points))
+            for i in range(start, end):
+                if dom is not None and not dom[i]:
+                    continue
+                vs = [c[i] for c in cols]
+                if None not in vs and not pred(*vs):
+                    return True
+            start = end
+        return False
+
+    def varies(self, cond: ir.Term) -> bool:
+        """``len(seen(cond)) == 2``: true at one known point of the domain, false at another."""
+        return len(self.seen(cond)) == 2
 
     def guess(self, t: ir.Term) -> int | bool | None:
         """The value ``t`` takes at every sample point of the domain, when there are two or more
         and they agree (a proposal: ``holds`` must still prove it)."""
-        vals = self.run.values
-        seen = [v for v, d in zip(vals.of(t), vals.of(self.domain)) if d and v is not None]
+        first = self._defined(t, HEAD_POINTS)
+        if len(first) >= 2 and any(v != first[0] for v in first):
+            return None
+        seen = self._defined(t, MAX_POINTS)
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]

@@ -65,9 +65,19 @@ class Oracle(Protocol):
 
     def guess(self, t: Term) -> int | bool | None: ...
 
-    def seen(self, cond: Term) -> frozenset[bool]:
-        """The values a condition took at the known points of the context and the domain (a
-        lookup, no search): ``False`` among them means no sound procedure proves it."""
+    def false_seen(self, cond: Term) -> bool:
+        """The condition is false at a known point of the context and the domain (a lookup, no
+        search): no sound procedure proves it."""
+        ...
+
+    def varies(self, cond: Term) -> bool:
+        """The condition is true at one known point of the context and the domain and false at another."""
+        ...
+
+    def fails(self, pred: Callable[..., bool], terms: tuple[Term, ...]) -> bool:
+        """``pred`` of the terms' values is false at a known point of the context and the domain
+        where every one is defined: then so is any condition that is ``pred`` of those terms
+        (``false_seen``), found without building it."""
         ...
 
 
@@ -144,7 +154,7 @@ class Simplifier:
         eliminated — microseconds), the oracle (points, then z3) only when that cannot tell.
         A condition already false at a known point of the context is not proven by anything,
         so it is not asked (the same answer, without the rewriting a decision costs)."""
-        if False in self.oracle.seen(cond):
+        if self.oracle.false_seen(cond):
             return False
         got = self.decider.decide(cond)
         if got is not None:
@@ -154,9 +164,21 @@ class Simplifier:
             self.proposed += 1
         return ok
 
+    def _proven_of(self, pred: Callable[..., bool], terms: tuple[Term, ...], cond: Callable[[], Term]) -> bool:
+        """``_proven(cond())`` for a condition that is ``pred`` of ``terms``' values: a known point
+        where it fails answers False first, before the condition is built (the interning of a
+        new conjunction and its normalization cost more than the lookup)."""
+        if self.oracle.fails(pred, terms):
+            return False
+        return self._proven(cond())
+
+    def _within(self, a: Term, b: Term) -> bool:
+        """``0 <= a < b`` is proven."""
+        return self._proven_of(_within, (a, b), lambda: ir.mk_and(ir.mk_le(ir.ZERO, a), ir.mk_lt(a, b)))
+
     def _decide(self, m: Term) -> Term:
         if m.kind in (ir.LE, ir.EQ, ir.NOT, ir.AND, ir.OR, ir.IFF):
-            if len(self.oracle.seen(m)) == 2:  # true at one point of the context, false at another
+            if self.oracle.varies(m):  # true at one point of the context, false at another
                 return m
             got = self.decider.decide(m)
             if got is not None:
@@ -194,7 +216,7 @@ class Simplifier:
             return ir.mk_mod(rest, b)
         if a.kind == ir.MOD and exact(a.args[1], b) is not None:  # Mod(Mod(x, b*k), b) = Mod(x, b)
             return ir.mk_mod(a.args[0], b)
-        if self._proven(ir.mk_and(ir.mk_le(ir.ZERO, a), ir.mk_lt(a, b))):
+        if self._within(a, b):
             return a
         return m
 
@@ -220,9 +242,9 @@ class Simplifier:
             return ir.mk_add(q, ir.mk_floordiv(r, b))
         if a.kind == ir.FLOORDIV:
             x, c = a.args
-            if self._proven(ir.mk_and(ir.mk_lt(ir.ZERO, c), ir.mk_lt(ir.ZERO, b))):
+            if self._proven_of(_both_positive, (c, b), lambda: ir.mk_and(ir.mk_lt(ir.ZERO, c), ir.mk_lt(ir.ZERO, b))):
                 return ir.mk_floordiv(x, ir.mk_mul(c, b))
-        if self._proven(ir.mk_and(ir.mk_le(ir.ZERO, a), ir.mk_lt(a, b))):
+        if self._within(a, b):
             return ir.ZERO
         return m
 
@@ -253,7 +275,9 @@ class Simplifier:
             if len(rc) == 1 and all(coefs.get(r) == v and r not in group for r, v in rc.items()):
                 rest = {n: v for n, v in coefs.items() if n not in group and n not in rc}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
-            if (b.kind == ir.CONST and self.div.divides(b.value, x)) or self._proven(ir.mk_eq(ir.mk_mod(x, b), ir.ZERO)):
+            r = ir.mk_mod(x, b)
+            if (b.kind == ir.CONST and self.div.divides(b.value, x)) or self._proven_of(
+                    _zero, (r,), lambda: ir.mk_eq(r, ir.ZERO)):  # noqa: B023 - called at once
                 rest = {n: v for n, v in coefs.items() if n not in group}
                 return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(q, x))
         return m
@@ -291,7 +315,7 @@ class Simplifier:
                 continue
             lo = ir.mk_mod(x, a)
             c = coefs.get(lo)
-            if c is None or c * a.value != k or not self._proven(ir.mk_lt(ir.ZERO, b)):
+            if c is None or c * a.value != k or not self._proven_of(_positive, (b,), lambda: ir.mk_lt(ir.ZERO, b)):  # noqa: B023
                 continue
             rest = {n: v for n, v in coefs.items() if n is not hi and n is not lo}
             return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(c), ir.mk_mod(x, ir.mk_mul(a, b))))
@@ -309,8 +333,8 @@ class Simplifier:
             for y in args:
                 if x is y:
                     continue
-                dominated = ir.mk_le(x, y) if is_max else ir.mk_le(y, x)
-                if self._proven(dominated):
+                lo, hi = (x, y) if is_max else (y, x)
+                if self._proven_of(_at_most, (lo, hi), lambda: ir.mk_le(lo, hi)):  # noqa: B023 - called at once
                     rest = [z for z in args if z is not x]
                     return ir.mk_max(*rest) if is_max else ir.mk_min(*rest)
         return m
@@ -331,6 +355,26 @@ _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
 _BOOL_RULES: dict[str, Callable[[Simplifier, Term], Term | None]] = {
     ir.LE: Simplifier._le, ir.AND: lambda _, m: alg.conjunction(m), ir.OR: lambda _, m: alg.disjunction(m),
 }
+def _within(a: int, b: int) -> bool:
+    return 0 <= a < b
+
+
+def _both_positive(a: int, b: int) -> bool:
+    return a > 0 and b > 0
+
+
+def _positive(a: int) -> bool:
+    return a > 0
+
+
+def _zero(a: int) -> bool:
+    return a == 0
+
+
+def _at_most(a: int, b: int) -> bool:
+    return a <= b
+
+
 # constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
 # products over those); a plain polynomial is constant only when the constructors already fold it
 _GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE})
