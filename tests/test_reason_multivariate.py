@@ -1,5 +1,6 @@
 """``reason.multivariate`` against brute force: every implication it proves holds at every point of
-a box of two or three symbols with negatives and zero, every counterexample it names is one, the
+a box of two or three symbols with negatives and zero (sums, products, quotients and one-symbol
+polynomials of division chains), every counterexample it names is one, the
 Swin relations between two sizes' chains are decided (issue 25), and so are the same relations
 multiplied by a dynamic batch (three symbols)."""
 
@@ -44,8 +45,11 @@ def sides(draw: st.DrawFn, third: bool = False) -> Term:
     """Sums and products of chains of ``x`` and ``y`` (with ``third``, some scaled by a chain of
     ``z``: the batch), and their quotients by such products."""
     a, b = draw(chains("x")), draw(chains("y"))
-    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one"] + (["batch", "batchdiv"] if third else [])))
+    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square"]
+                                 + (["batch", "batchdiv"] if third else [])))
     k = ir.mk_int(draw(st.integers(-3, 4)))
+    if shape == "square":  # a one-symbol polynomial: an equation with few integer roots
+        return ir.mk_add(ir.mk_mul(a, a), ir.mk_mul(k, a))
     if shape in ("batch", "batchdiv"):
         z = draw(chains("z"))
         prod = ir.mk_mul(ir.mk_add(a, k), b)
@@ -195,3 +199,14 @@ def test_a_dynamic_batch_times_the_window_count(a: int) -> None:
     wrong = rw.rewrite(parse_sympy(f"Eq(Mod(b*{win}, 4*{win}), 0)").term)
     found, pt = multivariate.counterexample(wrong, [], ranges, {"x": 37, "y": 45, "b": 3}) or (None, None)
     assert found and pt is not None and not _holds(wrong, pt)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.integers(0, 4), st.integers(-30, 30).filter(bool), min_size=1, max_size=4),
+       st.integers(-25, 5), st.integers(0, 30))
+def test_no_integer_root_means_none_in_the_box(coefs: dict[int, int], lo: int, span: int) -> None:
+    """A one-quotient polynomial said to have no integer root in the box has none there."""
+    p = {(e, 0): c for e, c in coefs.items()}
+    box = ((lo, lo + span), (0, 0))
+    if multivariate._no_integer_root(p, box):
+        assert all(sum(c * q ** e for e, c in coefs.items()) != 0 for q in range(lo, lo + span + 1))

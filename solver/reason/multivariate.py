@@ -581,6 +581,34 @@ def _at(p: Poly, q: Sequence[int]) -> int:
     return sum(c * math.prod(x ** e for x, e in zip(q, m)) for m, c in p.items())
 
 
+MAX_ROOT_CANDIDATES = 64
+
+
+def _no_integer_root(p: Poly, box: tuple[Interval, ...]) -> bool:
+    """Whether a polynomial in one quotient has no integer root in the box. An integer root of
+    ``q^k * r(q)`` with ``r(0) != 0`` is 0 (when ``k > 0``) or a divisor of ``r(0)``: few
+    candidates, each evaluated (``ceil(x/2)*x == 16`` has none)."""
+    used = [v for v in range(len(box)) if any(m[v] for m in p)]
+    if len(used) != 1:
+        return False
+    v = used[0]
+    k = min(m[v] for m in p)
+    c0 = next((c for m, c in p.items() if m[v] == k), 0)
+    lo, hi = box[v]
+    cands = [0] if k > 0 else []
+    if abs(c0) > 1 << 20:
+        return False
+    divs = [d for d in range(1, math.isqrt(abs(c0)) + 1) if c0 % d == 0]
+    divs += [abs(c0) // d for d in divs]
+    if len(divs) > MAX_ROOT_CANDIDATES:
+        return False
+    cands += [s * d for d in divs for s in (1, -1)]
+    for q in cands:
+        if (lo is None or q >= lo) and (hi is None or q <= hi) and sum(c * q ** m[v] for m, c in p.items()) == 0:
+            return False
+    return True
+
+
 def _holds(rel: str, v: int) -> bool:
     return {"le": v <= 0, "eq": v == 0, "ne": v != 0, "gt": v > 0}[rel]
 
@@ -599,6 +627,8 @@ def _decide(rel: str, p: Poly, box: tuple[Interval, ...]) -> bool | None:
         if not never:
             lo, hi = _range(p, box)
             never = (lo is not None and lo > 0) or (hi is not None and hi < 0)
+        if not never:
+            never = _no_integer_root(p, box)
         if never:
             return rel == "ne"
         return None
