@@ -6,6 +6,7 @@ multiplied by a dynamic batch (three symbols)."""
 
 from __future__ import annotations
 
+from chain_strategies import chains
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,41 +18,17 @@ from solver.syntax.sympy_reader import parse_sympy
 
 
 @st.composite
-def chains(draw: st.DrawFn, name: str) -> Term:
-    """A one-symbol chain: sums with literals, literal multiples, ``//``/``Mod``/ceilings by
-    positive literals, padding to a multiple."""
-    x = ir.mk_sym(name)
-    t: Term = x
-    for _ in range(draw(st.integers(0, 3))):
-        op = draw(st.sampled_from(["add", "mul", "floor", "mod", "ceil", "pad"]))
-        c = draw(st.integers(1, 6))
-        if op == "add":
-            t = ir.mk_add(t, ir.mk_int(draw(st.integers(-4, 4))))
-        elif op == "mul":
-            t = ir.mk_mul(ir.mk_int(draw(st.sampled_from([-2, -1, 2, 3]))), t)
-        elif op == "floor":
-            t = ir.mk_floordiv(t, ir.mk_int(c))
-        elif op == "mod":
-            t = ir.mk_mod(t, ir.mk_int(c))
-        elif op == "ceil":
-            t = ir.mk_ceildiv(t, ir.mk_int(c))
-        else:
-            t = ir.mk_add(t, ir.mk_mod(ir.mk_neg(t), ir.mk_int(c)))
-    return t
-
-
-@st.composite
 def sides(draw: st.DrawFn, third: bool = False) -> Term:
     """Sums and products of chains of ``x`` and ``y`` (with ``third``, some scaled by a chain of
     ``z``: the batch), and their quotients by such products."""
-    a, b = draw(chains("x")), draw(chains("y"))
+    a, b = draw(chains("x", 0, 3)), draw(chains("y", 0, 3))
     shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square"]
                                  + (["batch", "batchdiv"] if third else [])))
     k = ir.mk_int(draw(st.integers(-3, 4)))
     if shape == "square":  # a one-symbol polynomial: an equation with few integer roots
         return ir.mk_add(ir.mk_mul(a, a), ir.mk_mul(k, a))
     if shape in ("batch", "batchdiv"):
-        z = draw(chains("z"))
+        z = draw(chains("z", 0, 3))
         prod = ir.mk_mul(ir.mk_add(a, k), b)
         num = ir.mk_add(ir.mk_mul(z, prod), ir.mk_int(draw(st.integers(-2, 2))))
         if shape == "batch":

@@ -5,6 +5,7 @@ and the rewriter's use of both (issue 25: one-symbol division chains of Swin-lik
 from __future__ import annotations
 
 import pytest
+from chain_strategies import chains
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,31 +17,6 @@ from solver.syntax.sympy_reader import parse_sympy
 
 X = ir.mk_sym("x")
 BOX = range(-70, 71)
-
-
-@st.composite
-def chains(draw: st.DrawFn, depth: int = 4) -> Term:
-    """Chains of ``x``: sums with literals and other chains, literal multiples, ``//`` and
-    ``Mod`` by positive literals (padding, ceilings, halving)."""
-    t: Term = X
-    for _ in range(draw(st.integers(1, depth))):
-        op = draw(st.sampled_from(["add", "mul", "floor", "mod", "ceil", "pad", "sum"]))
-        c = draw(st.integers(1, 7))
-        if op == "add":
-            t = ir.mk_add(t, ir.mk_int(draw(st.integers(-5, 5))))
-        elif op == "mul":
-            t = ir.mk_mul(ir.mk_int(draw(st.sampled_from([-2, -1, 2, 3]))), t)
-        elif op == "floor":
-            t = ir.mk_floordiv(t, ir.mk_int(c))
-        elif op == "mod":
-            t = ir.mk_mod(t, ir.mk_int(c))
-        elif op == "ceil":
-            t = ir.mk_ceildiv(t, ir.mk_int(c))
-        elif op == "pad":  # t + Mod(-t, c): up to a multiple of c
-            t = ir.mk_add(t, ir.mk_mod(ir.mk_neg(t), ir.mk_int(c)))
-        else:
-            t = ir.mk_add(t, ir.mk_floordiv(ir.mk_add(X, ir.mk_int(draw(st.integers(0, 3)))), ir.mk_int(c)))
-    return t
 
 
 def _values(t: Term) -> list[int]:
