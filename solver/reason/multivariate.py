@@ -12,7 +12,7 @@ in ``q``) bound. Most are decided there without search:
 * shifted to the low ends (``q = lo + t``, ``t >= 0``) a polynomial whose coefficients share a
   sign has its extreme at the corner: ``-(2*q' + 2) < 0`` for every ``q' >= 0``;
 * ``e == 0`` has no integer solution when the constant is not a multiple of the gcd of the other
-  coefficients;
+  coefficients, or, in one quotient, when none of its few integer root candidates is a root;
 * ``u // v`` and ``Mod(u, v)`` on a class: exact when polynomial long division of ``u`` by ``v``
   leaves no remainder (a product divided by one of its factors) and ``v`` has one sign on the
   class, or ``v`` is a literal dividing every non-constant coefficient of ``u``, or ``0 <= u < v``.
@@ -50,8 +50,8 @@ MAX_TOTAL = 50_000
 # walks over three symbols have shares of their own, so that they never starve the two-symbol
 # walks: HF Swin with a dynamic batch needs 108 for its six; the synthetic products spent a whole
 # 50,000 on 19 walks deciding 8 (and the mixed set lost 6 guards the two-symbol walks had decided).
-# At 2,500 / 5,000 the synthetic sets keep what 10,000 decides but one guard, at +15-30 % CPU
-# over no three-symbol walks (bench/redundancy.py; BENCHMARKS.md)
+# At 2,500 / 5,000 the synthetic sets keep what 10,000 decides but one guard, at 0-37 % more CPU
+# than with two-symbol walks only (BENCHMARKS.md, "Round 3: three sizes")
 MAX_WALK_WIDE = 2_500
 MAX_TOTAL_WIDE = 5_000
 
