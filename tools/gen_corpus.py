@@ -136,6 +136,12 @@ def main(argv: list[str] | None = None) -> int:
         for mode in MODES + NAMED_ONLY:
             if f"{name}:{mode}" in a.only or (mode in MODES and (not a.only or name in a.only)):
                 jobs.append((name, mode))
+    if not jobs:
+        which = "--heldout" if a.heldout else "--validation" if a.validation else "the tuning models"
+        print(f"nothing to capture: no model of {which} matches {' '.join(a.only)} "
+              f"(modes {', '.join(MODES + NAMED_ONLY)}; --validation and --heldout pick the other lists)",
+              file=sys.stderr)
+        return 2
     failed = 0
     for name, mode in jobs:
         t0 = time.monotonic()
