@@ -1,6 +1,6 @@
 """``reason.multivariate`` against brute force: every implication it proves holds at every point of
-a box of two or three symbols with negatives and zero (sums, products, quotients and one-symbol
-polynomials of division chains), every counterexample it names is one, the
+a box of two or three symbols with negatives and zero (sums, products, quotients, Max/Min and
+one-symbol polynomials of division chains), every counterexample it names is one, the
 Swin relations between two sizes' chains are decided (issue 25), and so are the same relations
 multiplied by a dynamic batch (three symbols)."""
 
@@ -22,9 +22,11 @@ def sides(draw: st.DrawFn, third: bool = False) -> Term:
     """Sums and products of chains of ``x`` and ``y`` (with ``third``, some scaled by a chain of
     ``z``: the batch), and their quotients by such products."""
     a, b = draw(chains("x", 0, 3)), draw(chains("y", 0, 3))
-    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square"]
+    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square", "max", "min"]
                                  + (["batch", "batchdiv"] if third else [])))
     k = ir.mk_int(draw(st.integers(-3, 4)))
+    if shape in ("max", "min"):
+        return (ir.mk_max if shape == "max" else ir.mk_min)(a, ir.mk_add(b, k))
     if shape == "square":  # a one-symbol polynomial: an equation with few integer roots
         return ir.mk_add(ir.mk_mul(a, a), ir.mk_mul(k, a))
     if shape in ("batch", "batchdiv"):

@@ -15,7 +15,9 @@ in ``q``) bound. Most are decided there without search:
   coefficients, or, in one quotient, when none of its few integer root candidates is a root;
 * ``u // v`` and ``Mod(u, v)`` on a class: exact when polynomial long division of ``u`` by ``v``
   leaves no remainder (a product divided by one of its factors) and ``v`` has one sign on the
-  class, or ``v`` is a literal dividing every non-constant coefficient of ``u``, or ``0 <= u < v``.
+  class, or ``v`` is a literal dividing every non-constant coefficient of ``u``, or ``0 <= u < v``;
+* ``Max``/``Min`` on a class: the argument whose difference to every other has one sign on the
+  class's range box (``Max(1, (x//8 + 1)*(y//8 + 1))`` is the product there).
 
 ``counterexample`` walks every cell of classes: the facts and the negated goal are all
 decided true on a cell (a counterexample there, at the point nearest the hint), or one of
@@ -52,6 +54,10 @@ MAX_TOTAL = 50_000
 # 50,000 on 19 walks deciding 8 (and the mixed set lost 6 guards the two-symbol walks had decided).
 # At 2,500 / 5,000 the synthetic sets keep what 10,000 decides but one guard, at 0-37 % more CPU
 # than with two-symbol walks only (BENCHMARKS.md, "Round 3: three sizes")
+# Max/Min resolved on a class (one argument dominates the class's range box): the Swin v2 hook
+# problem needs 241 for a whole set, the synthetic nested Max/Min sets spent 48,000-113,000
+# (2.5 -> 9.3 s of CPU) deciding nothing more; past this a term with a Max/Min is not followed
+MAX_EXTREMES = 4_000
 MAX_WALK_WIDE = 2_500
 MAX_TOTAL_WIDE = 5_000
 
@@ -73,7 +79,8 @@ class _Expr:
     walk with a longer period maps onto them: ``L*q + r == P*q' + r'`` with
     ``q' = (L/P)*q + r//P``)."""
 
-    def __init__(self, e: Term, syms: tuple[str, ...]) -> None:
+    def __init__(self, e: Term, syms: tuple[str, ...], memo: Memo) -> None:
+        self.memo = memo
         self.n = len(syms)
         self.leaves: dict[Term, tuple[int, int, int, tuple[int, ...]]] = {}  # chain -> (var, P, s, table)
         self.plan = self._plan(e, syms)
@@ -83,6 +90,8 @@ class _Expr:
         if max(self.period) > MAX_PERIOD:
             raise _Open
         self.vars = frozenset(v for v, _, _, _ in self.leaves.values())
+        # a Max/Min is followed on the range box only (``poly``): a narrower box cannot help it
+        self.extremes = any(n.kind in (ir.MAX, ir.MIN) for n in self.plan)
         self.polys: dict[tuple[int, ...], Poly | None] = {}  # own classes -> polynomial (None: open)
         self.loose: dict[tuple[str, tuple[int, ...]], bool | None] = {}  # (rel, classes) -> on the range box
         self.lines: dict[int, list[tuple[int, int] | None]] = {}  # symbol -> per own class (``linear``)
@@ -108,7 +117,7 @@ class _Expr:
                 self.leaves[n] = (syms.index(sh[0]), sh[1], sh[2], quasilinear.table(n, sh))
                 order.append(n)
                 continue
-            if n.kind not in (ir.ADD, ir.MUL, ir.FLOORDIV, ir.MOD):
+            if n.kind not in (ir.ADD, ir.MUL, ir.FLOORDIV, ir.MOD, ir.MAX, ir.MIN):
                 raise _Open
             stack.append((n, True))
             stack.extend((a, False) for a in reversed(n.args))
@@ -126,7 +135,7 @@ class _Expr:
         """The polynomial in the own quotients on the own classes ``r`` (None: not exact there;
         divisions are decided on the box the symbols' ranges give the class)."""
         if r not in self.polys:
-            self.polys[r] = self.poly_in(r, self.own_box(r, ranges))
+            self.polys[r] = self.poly_in(r, self.own_box(r, ranges), extremes=True)
         return self.polys[r]
 
     def linear(self, var: int, ranges: Box) -> list[tuple[int, int] | None]:
@@ -142,7 +151,7 @@ class _Expr:
             self.lines[var] = got
         return got
 
-    def poly_in(self, r: tuple[int, ...], box: Box) -> Poly | None:
+    def poly_in(self, r: tuple[int, ...], box: Box, extremes: bool = False) -> Poly | None:
         """As ``poly``, with the divisions decided on ``box`` (a class the facts narrowed)."""
         val: dict[Term, Poly] = {}
         zero = (0,) * self.n
@@ -167,6 +176,11 @@ class _Expr:
                     for f in args:
                         acc = _mul(acc, f)
                     val[n] = acc
+                elif k in (ir.MAX, ir.MIN):
+                    if not extremes or self.memo.extremes_left <= 0:
+                        raise _Open
+                    self.memo.extremes_left -= 1
+                    val[n] = _extreme(k, args, box)
                 else:
                     val[n] = _divide(k, args[0], args[1], box)
             out: Poly | None = val[self.plan[-1]]
@@ -183,16 +197,17 @@ class Memo:
         self.exprs: dict[tuple[Term, tuple[str, ...], Box], _Expr | None] = {}
         self.left = total  # comparisons the set may still decide over one or two symbols (``MAX_TOTAL``)
         self.left_wide = wide  # ... and over three (``MAX_TOTAL_WIDE``)
+        self.extremes_left = MAX_EXTREMES  # Max/Min the set may still resolve on a class
 
     def expr(self, e: Term, syms: tuple[str, ...], ranges: Box) -> _Expr:
         key = (e, syms, ranges)
         if key not in self.exprs:
             try:
-                self.exprs[key] = _Expr(e, syms)
+                self.exprs[key] = _Expr(e, syms, self)
             except _Open:
                 self.exprs[key] = None
         got = self.exprs[key]
-        if got is None:
+        if got is None or (got.extremes and self.extremes_left <= 0):
             raise _Open
         return got
 
@@ -371,7 +386,7 @@ class _Walk:
                     t = x.tight.get(tkey, _UNSET)
                     if t is _UNSET:
                         p = x.poly(rr, self.sym_ranges)
-                        if p is None:  # a division the range alone did not settle
+                        if p is None and not x.extremes:  # a division the range alone did not settle
                             p = x.poly_in(rr, tight)
                         t = x.tight[tkey] = None if p is None else _decide(rel, p, tight)
                 if t is False:
@@ -461,6 +476,25 @@ def _divide(kind: str, u: Poly, v: Poly, box: tuple[Interval, ...] | None) -> Po
         _, hi_gap = _range(_add([u, {m: -c for m, c in v.items()}]), box)
         if lo_u is not None and lo_u >= 0 and hi_gap is not None and hi_gap < 0:
             return {} if kind == ir.FLOORDIV else u
+    raise _Open
+
+
+def _extreme(kind: str, args: Sequence[Poly], box: tuple[Interval, ...] | None) -> Poly:
+    """``Max``/``Min`` of the arguments where one of them is the largest (smallest) on the whole
+    class: its difference to each other argument has one sign on the box; else ``_Open``."""
+    if box is None:
+        raise _Open
+    for a in args:
+        ok = True
+        for b in args:
+            if b is a:
+                continue
+            lo, hi = _range(_add([a, {m: -c for m, c in b.items()}]), box)
+            if not ((lo is not None and lo >= 0) if kind == ir.MAX else (hi is not None and hi <= 0)):
+                ok = False
+                break
+        if ok:
+            return a
     raise _Open
 
 
