@@ -22,11 +22,14 @@ def sides(draw: st.DrawFn, third: bool = False) -> Term:
     """Sums and products of chains of ``x`` and ``y`` (with ``third``, some scaled by a chain of
     ``z``: the batch), and their quotients by such products."""
     a, b = draw(chains("x", 0, 3)), draw(chains("y", 0, 3))
-    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square", "max", "min"]
+    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square", "max", "min", "divrem"]
                                  + (["batch", "batchdiv"] if third else [])))
     k = ir.mk_int(draw(st.integers(-3, 4)))
     if shape in ("max", "min"):
         return (ir.mk_max if shape == "max" else ir.mk_min)(a, ir.mk_add(b, k))
+    if shape == "divrem":  # a product plus a small remainder, divided by (or modulo) one factor
+        num = ir.mk_add(ir.mk_mul(ir.mk_add(a, k), b), ir.mk_int(draw(st.integers(-3, 3))))
+        return draw(st.sampled_from([ir.mk_floordiv, ir.mk_mod]))(num, b)
     if shape == "square":  # a one-symbol polynomial: an equation with few integer roots
         return ir.mk_add(ir.mk_mul(a, a), ir.mk_mul(k, a))
     if shape in ("batch", "batchdiv"):
@@ -153,12 +156,14 @@ _polys = st.dictionaries(st.tuples(st.integers(0, 1), st.integers(0, 1), st.inte
 
 @settings(max_examples=300, deadline=None)
 @given(_polys, _polys, _polys)
-def test_exact_quotient_is_polynomial_division(w: dict, v: dict, u: dict) -> None:
-    """``u == q*v`` whenever a quotient ``q`` is returned, and a product ``w*v`` always divides."""
-    q = multivariate._exact_quotient(u, v)
-    if q is not None:
-        assert multivariate._add([u, {m: -c for m, c in multivariate._mul(q, v).items()}]) == {}
-    assert multivariate._exact_quotient(multivariate._mul(w, v), v) == w
+def test_long_division(w: dict, v: dict, u: dict) -> None:
+    """``u == q*v + r`` whenever ``(q, r)`` is returned, and a product ``w*v`` divides exactly."""
+    got = multivariate._long_division(u, v)
+    if got is not None:
+        q, r = got
+        assert multivariate._add([u, {m: -c for m, c in multivariate._mul(q, v).items()},
+                                  {m: -c for m, c in r.items()}]) == {}
+    assert multivariate._long_division(multivariate._mul(w, v), v) == (w, {})
 
 
 @settings(max_examples=40, deadline=None)

@@ -464,11 +464,21 @@ def _divide(kind: str, u: Poly, v: Poly, box: tuple[Interval, ...] | None) -> Po
         raise _Open
     if box is None:
         raise _Open
-    # a multiple of the divisor: u == w*v (a product divided by one of its factors, the batch
-    # times the window count divided by the window count)
-    w = _exact_quotient(u, v)
-    if w is not None and _sign_definite(v, box):
-        return w if kind == ir.FLOORDIV else {}
+    # u == w*v + r: a product divided by one of its factors (the batch times the window count
+    # divided by the window count), exact when r == 0 and else when r, or r + v, lies in [0, v)
+    qr = _long_division(u, v)
+    if qr is not None and _sign_definite(v, box):
+        w, r = qr
+        if not r:
+            return w if kind == ir.FLOORDIV else {}
+        lo_v, _ = _range(v, box)
+        if lo_v is not None and lo_v > 0:
+            for shift in (0, 1):  # u == (w - shift)*v + (r + shift*v)
+                rest = _add([r, v]) if shift else r
+                lo_r, _ = _range(rest, box)
+                _, hi_gap = _range(_add([rest, {m: -c for m, c in v.items()}]), box)
+                if lo_r is not None and lo_r >= 0 and hi_gap is not None and hi_gap < 0:
+                    return (_add([w, {zero: -shift}]) if shift else w) if kind == ir.FLOORDIV else rest
     # 0 <= u < v (v > 0) or v < u <= 0 (v < 0): quotient 0, remainder u
     lo_v, _ = _range(v, box)
     if lo_v is not None and lo_v > 0:
@@ -498,21 +508,25 @@ def _extreme(kind: str, args: Sequence[Poly], box: tuple[Interval, ...] | None) 
     raise _Open
 
 
-def _exact_quotient(u: Poly, v: Poly) -> Poly | None:
-    """``w`` with ``u == w*v`` and integer coefficients, or None: long division by ``v`` in the
-    graded-lexicographic order (a monomial order, so each step lowers the remainder's leading
-    monomial; with one divisor a zero remainder is reached exactly when ``v`` divides ``u``,
-    unless a coefficient does not divide, which answers None: not followed)."""
+def _long_division(u: Poly, v: Poly) -> tuple[Poly, Poly] | None:
+    """``(w, r)`` with ``u == w*v + r``, integer coefficients and no monomial of ``r`` a multiple
+    of ``v``'s leading one, or None: long division by ``v`` in the graded-lexicographic order (a
+    monomial order, so each step lowers the leading monomial left; with one divisor ``r == 0``
+    exactly when ``v`` divides ``u``), None when a coefficient does not divide (not followed)."""
     lead = max(v, key=_grlex)
     cv = v[lead]
     rem = dict(u)
     out: Poly = {}
+    left_over: Poly = {}
     for _ in range(4 * MAX_DEGREE ** 2 + len(u)):
         if not rem:
-            return out
+            return out, left_over
         top = max(rem, key=_grlex)
         m = tuple(a - b for a, b in zip(top, lead))
-        if min(m) < 0 or rem[top] % cv:
+        if min(m) < 0:
+            left_over[top] = rem.pop(top)
+            continue
+        if rem[top] % cv:
             return None
         c = rem[top] // cv
         out[m] = out.get(m, 0) + c
