@@ -437,7 +437,7 @@ class _Run:
         # the moves that keep the context when made alone (sizes pinned by guards have none)
         safe: dict[str, list[int]] = {}
         for i, n in enumerate(names):
-            for v in _spread(cands[n], SAFE_MOVES):
+            for v in _safe_tries(cands[n], start[n]):
                 at[i] = v
                 if check(*at):
                     safe.setdefault(n, []).append(v)
@@ -1006,6 +1006,15 @@ class _Oracle:
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
+
+
+def _safe_tries(cands: list[int], base: int) -> list[int]:
+    """The moves of one symbol tried alone: ``SAFE_MOVES`` spread over its candidates, and the
+    base's neighbours ``base + 1``, ``base - 1`` when they are candidates, so that the sample gives
+    a size both parities: a residue of the size (``Mod(s, 2)``, ``(s + 1)//2 - s//2``) then varies
+    over the points instead of being guessed constant and refuted by a search per expression."""
+    out = _spread(cands, SAFE_MOVES)
+    return out + [v for v in (base + 1, base - 1) if v not in out and v in cands]
 
 
 def _differ(a: list[Value | None], b: list[Value | None], domain: list[Value | None]) -> bool:
