@@ -383,6 +383,24 @@ def test_a_context_reuses_a_form_across_interchangeable_symbols() -> None:
     assert row["proved"] and len(run_.shapes) == 1
 
 
+def test_a_first_seen_outline_is_not_renamed() -> None:
+    """A form is kept unkeyed until an expression of its roles and outline is asked again: the
+    renaming (new terms, normalized) is paid by the second one, which it answers."""
+    from solver import Context
+
+    ctx = Context(_loop_context())
+    ctx.run("simplify", {"exprs": ["ModularIndexing(x0, 4, 8) + 8*FloorDiv(x0, 32)"]})
+    ctx.run("simplify", {"exprs": ["(x1 + 1)//2 - x1//2"]})
+    run_ = ctx._state.simplify_engine._run
+    assert run_ is not None and run_.shapes is not None and len(run_.shapes) == 2 and run_.shapes.size == 2
+    assert all(not b.keyed and len(b.pending) == 1 for b in run_.shapes.values())
+    row = ctx.run("simplify", {"exprs": ["(x2 + 1)//2 - x2//2"]})["exprs"][0]
+    assert row["proved"] and row["form"] == "Mod(x2, 2)"
+    assert sorted(len(b.keyed) for b in run_.shapes.values()) == [0, 1] and run_.shapes.size == 2
+    run_.shapes.clear()
+    assert run_.shapes.size == 0
+
+
 def test_symbols_of_different_roles_do_not_share_a_form() -> None:
     from solver import Context
 
