@@ -862,7 +862,9 @@ class _Run:
         if got is q.term:
             return got
         mine = _key(cost(self.print(got)))
-        if mine != (0, 0) and mine > _key(cost(self.print(q.term))):  # (nothing costs less than nothing: no need to ask)
+        # (nothing costs less than nothing; and the input's printing has a division per distinct
+        # division node of its term, so a form with fewer divisions is cheaper: no need to print it)
+        if mine != (0, 0) and mine[0] >= len(ir.divisions_of(q.term)) and mine > _key(cost(self.print(q.term))):
             return q.term
         if self.deadline.expired:
             return None
