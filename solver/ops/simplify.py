@@ -142,6 +142,27 @@ def _key(c: dict[str, int]) -> tuple[int, int]:
     return (c["divs"], c["ops"])
 
 
+def least_cost(t: ir.Term) -> tuple[int, int]:
+    """A lower bound of ``_key(cost(print(t)))`` without printing ``t`` (a new term's printing is
+    tens of microseconds): its printing has a division per distinct division node (``//``, ``%``,
+    a ``Mod``, a ``CeilDiv``, two in a ``ModularIndexing``), and — in an integer term with no
+    condition inside, where no sum is split over the two sides of a comparison — an operator
+    between each two terms of a distinct sum and a ``Min``/``Max`` argument past the first (a
+    two-argument ``Max`` may print as ``Abs``: not counted). Zero operations when it has a
+    condition. A property test checks the bound over every function the syntax reads."""
+    divs = ops = 0
+    plain = not t.is_bool
+    for n in ir.iter_dag(t):
+        k = n.kind
+        if k in ir.DIV_KINDS:
+            divs += 1
+        elif k == ir.ADD or k == ir.MIN or (k == ir.MAX and len(n.args) > 2):
+            ops += len(n.args) - 1
+        elif n.is_bool:
+            plain = False
+    return (divs, ops if plain else 0)
+
+
 def divisors_defined(t: ir.Term) -> ir.Term:
     """Every divisor of ``t`` is non-zero (the domain of a form)."""
     return ir.mk_and(*(ir.mk_ne(d.args[1], ir.ZERO) for d in ir.divisions_of(t)))
@@ -862,9 +883,8 @@ class _Run:
         if got is q.term:
             return got
         mine = _key(cost(self.print(got)))
-        # (nothing costs less than nothing; and the input's printing has a division per distinct
-        # division node of its term, so a form with fewer divisions is cheaper: no need to print it)
-        if mine != (0, 0) and mine[0] >= len(ir.divisions_of(q.term)) and mine > _key(cost(self.print(q.term))):
+        # (nothing costs less than nothing, nor less than ``least_cost``: then no need to print it)
+        if mine != (0, 0) and mine >= least_cost(q.term) and mine > _key(cost(self.print(q.term))):
             return q.term
         if self.deadline.expired:
             return None
