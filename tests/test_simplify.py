@@ -324,6 +324,23 @@ def test_no_z3_where_a_point_of_the_slice_refutes() -> None:
     assert simplify_op._tied_symbols(r.context) == {"u0": ("u0", "u1"), "u1": ("u0", "u1")}
 
 
+def test_the_sample_gives_each_size_both_parities() -> None:
+    """Sizes traced alike (400 at 64, lower bounds 2..8) were moved by four spread moves that
+    were often all even: ``Mod(s_i, 2)`` looked constant at every point for 230 of 400 sizes and
+    each of its follow-ups paid a decision and a search to refute the guess. The moves tried
+    alone now include the hint's neighbours, so (almost) every size is odd at some point."""
+    from solver.smt.checker import Deadline
+
+    doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64} for i in range(400)},
+           "guards": [f"s{i} >= {i % 7 + 2}" for i in range(400)]}
+    r = simplify_op._Run(load_problem(doc), Deadline(20_000))
+    pts = r.values.points
+    both = sum(len({pt[f"s{i}"] % 2 for pt in pts}) == 2 for i in range(400))
+    assert both >= 380  # (170 before)
+    assert {63, 65} <= set(simplify_op._safe_tries([2, 3, 9, 40, 63, 65, 80], 64))
+    assert r.values.points == pts and all(all(holds(t, pt) for t in r.context) for pt in pts)
+
+
 @pytest.mark.parametrize("problem", [
     {"asserts": ["s0 < 0"], "exprs": ["s0 >= 100"]},
     {"symbols": {"s0": {"hint": 3}}, "guards": ["s0 < 0"], "exprs": ["s0 + 1"]},
@@ -364,6 +381,24 @@ def test_a_context_reuses_a_form_across_interchangeable_symbols() -> None:
     # a symbol in a constraint with another symbol is not renamed: its own rules answer
     row = ctx.run("simplify", {"exprs": [shape.format(x="x3")]})["exprs"][0]
     assert row["proved"] and len(run_.shapes) == 1
+
+
+def test_a_first_seen_outline_is_not_renamed() -> None:
+    """A form is kept unkeyed until an expression of its roles and outline is asked again: the
+    renaming (new terms, normalized) is paid by the second one, which it answers."""
+    from solver import Context
+
+    ctx = Context(_loop_context())
+    ctx.run("simplify", {"exprs": ["ModularIndexing(x0, 4, 8) + 8*FloorDiv(x0, 32)"]})
+    ctx.run("simplify", {"exprs": ["(x1 + 1)//2 - x1//2"]})
+    run_ = ctx._state.simplify_engine._run
+    assert run_ is not None and run_.shapes is not None and len(run_.shapes) == 2 and run_.shapes.size == 2
+    assert all(not b.keyed and len(b.pending) == 1 for b in run_.shapes.values())
+    row = ctx.run("simplify", {"exprs": ["(x2 + 1)//2 - x2//2"]})["exprs"][0]
+    assert row["proved"] and row["form"] == "Mod(x2, 2)"
+    assert sorted(len(b.keyed) for b in run_.shapes.values()) == [0, 1] and run_.shapes.size == 2
+    run_.shapes.clear()
+    assert run_.shapes.size == 0
 
 
 def test_symbols_of_different_roles_do_not_share_a_form() -> None:

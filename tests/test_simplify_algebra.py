@@ -102,6 +102,38 @@ def test_identity_rules(a: str, b: str, d: int, k: int, rel: str) -> None:
                 same(t, got)
 
 
+def _quotient_pairs_by_construction(coefs: dict[ir.Term, int], const: int, bounds: alg.Bounds) -> ir.Term | None:
+    """``quotient_pairs`` as it read before it stopped building terms to decide (the difference of
+    the arguments by ``mk_sub``, the new quotient by ``mk_floordiv`` handed to ``two_valued``)."""
+    divs = [(n, v) for n, v in coefs.items() if n.kind == ir.FLOORDIV and n.args[1].kind == ir.CONST
+            and n.args[1].value > 0]
+    for n, v in divs:
+        for p, w in divs:
+            if p is n or w != -v or p.args[1].value != n.args[1].value:
+                continue
+            diff = ir.mk_sub(n.args[0], p.args[0])
+            if diff.kind != ir.CONST or diff.value <= 0:
+                continue
+            d, r = n.args[1].value, diff.value
+            inner = ir.mk_floordiv(ir.mk_add(ir.mk_mod(p.args[0], n.args[1]), ir.mk_int(r % d)), n.args[1])
+            line = alg.two_valued(inner, bounds) if inner.kind == ir.FLOORDIV else inner
+            if line is None:
+                continue
+            rest = {q: u for q, u in coefs.items() if q is not n and q is not p}
+            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), ir.mk_add(ir.mk_int(r // d), line)))
+    return None
+
+
+@settings(max_examples=80, deadline=None)
+@given(ints, ints, st.sampled_from([2, 3, 4, 8, 16]), st.integers(-20, 20), st.integers(-3, 3))
+def test_quotient_pairs_answers_as_by_construction(a: str, b: str, d: int, r: int, c: int) -> None:
+    for text in (f"{c}*(({a}) + {r})//{d} - {c}*({a})//{d} + {b}", f"(({a}) + {r})//{d} - ({b})//{d}",
+                 f"({a})//{d} - (({a}) + {r})//{d}"):
+        coefs, const = ir.linear(term(text))
+        assert alg.quotient_pairs(coefs, const, interval_on_box) is \
+            _quotient_pairs_by_construction(coefs, const, interval_on_box), text
+
+
 def interval_on_box(t: ir.Term) -> tuple[int | None, int | None]:
     """Exact bounds of ``t`` over ``BOX`` (a sound interval there)."""
     dom = parse_domain(t)

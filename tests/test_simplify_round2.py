@@ -117,6 +117,17 @@ def test_no_form_costs_more_than_its_text(exprs: list[str], guards: list[str]) -
     check_rows(ctx, exprs, res)
 
 
+@settings(max_examples=300, deadline=None)
+@given(every_function(["x", "y"]))
+def test_least_cost_is_a_lower_bound_of_the_printings_cost(text: str) -> None:
+    """``_Run._one`` does not print an input whose ``least_cost`` is above its form's cost (the
+    form is then cheaper): the bound must hold for every term the syntax reads."""
+    from solver.syntax.sympy_writer import to_sympy
+
+    term = parse_sympy(text).term
+    assert simplify_op.least_cost(term) <= _key(cost(to_sympy(term))), (text, to_sympy(term))
+
+
 # ------------------------------------------------------------------ 2. equality classes
 
 S = {"min": 2, "max": 40}

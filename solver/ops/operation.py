@@ -26,8 +26,7 @@ class Back:
     """Canonical names and ids -> the caller's, for one problem (shared by every ``map_back``)."""
 
     def __init__(self, problem: Problem, canon: Canonical) -> None:
-        self.problem, self.canon = problem, canon
-        self._order = [s.name for s in problem.symbols]
+        self.problem, self.canon = problem, canon  # (no list of all symbols: only ``model`` needs their order)
         # the first input position of each canonical guard (duplicates share one canonical guard)
         self.g_first: dict[int, int] = {}
         for i, j in enumerate(canon.guards):
@@ -37,7 +36,7 @@ class Back:
         """A canonical model in the caller's symbol names, in declaration order."""
         names = self.canon.names
         user = {names[k]: v for k, v in m.items() if k in names}
-        return {n: user[n] for n in self._order if n in user}
+        return {s.name: user[s.name] for s in self.problem.symbols if s.name in user}
 
     def cid(self, ident: str) -> str:
         """A canonical assert/guard id (``a3``, ``g7``) as the caller's id."""

@@ -77,6 +77,7 @@ from solver.smt.optimize import Session
 from solver.syntax.sympy_reader import parse_sympy
 from solver.syntax.sympy_writer import Writer, cost, to_sympy
 
+_OUTLINE_SKIPS = frozenset({ir.MUL, ir.CONST})  # kinds left out of an outline (``_Run._names``)
 _PLACE = "_\u03c3"  # placeholders of ``_Run._shape``: no symbol name has this prefix (§1)
 POOL_POINTS = 24  # context points sampled on first need (the hints and moves around them)
 SAMPLE_TRIES = 8 * POOL_POINTS  # random moves tried against the compiled context
@@ -124,7 +125,7 @@ class Engine:
         r = self._run
         if r is None or r.memo_size() > ENGINE_MEMO_LIMIT:  # a cache: forgetting it changes no proof
             r = self._run = _Run(replace(self.context, exprs=()), deadline)
-            r.classes, r.shapes = {}, {}
+            r.classes, r.shapes = {}, _ShapeMemo()
         r.p, r.deadline = problem, deadline
         kept = [x for x in (r._sess, r._slice_sess) if x is not None]
         if kept:  # the z3 objects live in the first request's z3 context: this deadline takes it over
@@ -139,6 +140,27 @@ ENGINE_MEMO_LIMIT = 200_000  # simplified subterms and value vectors one context
 
 def _key(c: dict[str, int]) -> tuple[int, int]:
     return (c["divs"], c["ops"])
+
+
+def least_cost(t: ir.Term) -> tuple[int, int]:
+    """A lower bound of ``_key(cost(print(t)))`` without printing ``t`` (a new term's printing is
+    tens of microseconds): its printing has a division per distinct division node (``//``, ``%``,
+    a ``Mod``, a ``CeilDiv``, two in a ``ModularIndexing``), and — in an integer term with no
+    condition inside, where no sum is split over the two sides of a comparison — an operator
+    between each two terms of a distinct sum and a ``Min``/``Max`` argument past the first (a
+    two-argument ``Max`` may print as ``Abs``: not counted). Zero operations when it has a
+    condition. A property test checks the bound over every function the syntax reads."""
+    divs = ops = 0
+    plain = not t.is_bool
+    for n in ir.iter_dag(t):
+        k = n.kind
+        if k in ir.DIV_KINDS:
+            divs += 1
+        elif k == ir.ADD or k == ir.MIN or (k == ir.MAX and len(n.args) > 2):
+            ops += len(n.args) - 1
+        elif n.is_bool:
+            plain = False
+    return (divs, ops if plain else 0)
 
 
 def divisors_defined(t: ir.Term) -> ir.Term:
@@ -384,7 +406,7 @@ class _Run:
         self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
         # forms up to renaming of interchangeable symbols (a context's Engine only: ``_shape``)
-        self.shapes: dict[tuple[Any, ...], tuple[ir.Term, tuple[str, ...]]] | None = None
+        self.shapes: _ShapeMemo | None = None
         self._sat: str | None = None  # the context is satisfiable: known from a point
         self._roles: dict[str, tuple[Any, ...]] | None = None
         self._base_ok = False  # the search's base is a point of the context (``_context_at``)
@@ -437,7 +459,7 @@ class _Run:
         # the moves that keep the context when made alone (sizes pinned by guards have none)
         safe: dict[str, list[int]] = {}
         for i, n in enumerate(names):
-            for v in _spread(cands[n], SAFE_MOVES):
+            for v in _safe_tries(cands[n], start[n]):
                 at[i] = v
                 if check(*at):
                     safe.setdefault(n, []).append(v)
@@ -754,7 +776,7 @@ class _Run:
 
     def memo_size(self) -> int:
         return (sum(len(s.memo) for s in self.simplifiers.values()) + (len(self._values.memo) if self._values else 0)
-                + len(self.shapes or ()))
+                + (self.shapes.size if self.shapes is not None else 0))
 
     def roles(self) -> dict[str, tuple[Any, ...]]:
         """Each **free** symbol's role: its declaration (range, hint) and the texts of the
@@ -780,41 +802,78 @@ class _Run:
                 for s in self.p.symbols if not s.is_bool and s.name not in shared}
         return self._roles
 
-    def _shape(self, q: Query) -> tuple[tuple[Any, ...], list[str]] | None:
-        """The expression with its symbols renamed to placeholders in order of first occurrence
-        (and their roles): the key of ``shapes``; and the symbols in that order. None unless every
-        symbol is free (``roles``). The placeholders' terms are normalized again, so two spellings
-        whose children the names sorted apart (``x0`` and ``x1`` in one sum) share a key."""
+    def _names(self, q: Query) -> tuple[list[str], tuple[Any, ...]] | None:
+        """The expression's symbols in order of first occurrence and its **outline**: the kinds of
+        its nodes and its domain's, sorted, but for products and literals (normalizing a renamed
+        sum may move a sign between its terms). A renaming of symbols keeps the outline, so two
+        expressions of different outlines never share a key of ``shapes`` (a plain walk: no new
+        term). None unless every symbol is free (``roles``)."""
         roles = self.roles()
         names: list[str] = []
+        outline: list[str] = []
         for t in (q.term, q.domain):
             for n in ir.iter_dag(t):
-                if n.kind == ir.BSYM or (n.kind == ir.SYM and n.value not in roles):
+                k = n.kind
+                if k == ir.SYM:
+                    if n.value not in roles:
+                        return None
+                    if n.value not in names:
+                        names.append(n.value)
+                elif k == ir.BSYM:
                     return None
-                if n.kind == ir.SYM and n.value not in names:
-                    names.append(n.value)
+                if k not in _OUTLINE_SKIPS:
+                    outline.append(k)
+            outline.append("|")
+        return names, tuple(sorted(outline))
+
+    @staticmethod
+    def _shape(term: ir.Term, domain: ir.Term, names: Sequence[str]) -> tuple[ir.Term, ir.Term]:
+        """The expression with its symbols (``names``) renamed to placeholders in that order: the
+        key of a form within its bucket of ``shapes``. The placeholders' terms are normalized
+        again, so two spellings whose children the names sorted apart (``x0`` and ``x1`` in one
+        sum) share a key."""
         to = {x: ir.mk_sym(f"{_PLACE}{k}") for k, x in enumerate(names)}
         memo: dict[ir.Term, ir.Term] = {}
-        key = (eqs.substitute(q.term, to, memo), eqs.substitute(q.domain, to, memo), tuple(roles[x] for x in names))
-        return key, names
+        return eqs.substitute(term, to, memo), eqs.substitute(domain, to, memo)
 
     def one(self, q: Query) -> ir.Term | None:
         """The proven form of one expression, or None (then it comes back unchanged). In a
         context's Engine, an expression that is an earlier one renamed by a permutation of free
-        symbols that keeps their roles (``roles``) takes that one's form, renamed the same way."""
-        shape = self._shape(q) if self.shapes is not None and q.term.kind not in (ir.SYM, ir.CONST) else None
-        if shape is not None:
+        symbols that keeps their roles (``roles``) takes that one's form, renamed the same way.
+
+        ``shapes`` holds the forms in buckets by the roles of their symbols (in order of first
+        occurrence) and the expression's outline (``_names``), then by the renamed expression
+        (``_shape``). Renaming builds and normalizes new terms, so a form is kept as it came
+        (``_Shapes.pending``) and keyed only when another expression of its bucket is asked: an
+        expression of a new outline or of new roles — one the context has not seen — pays a
+        walk and a lookup, not the renaming."""
+        got_names = self._names(q) if self.shapes is not None and q.term.kind not in (ir.SYM, ir.CONST) else None
+        bucket = key = None
+        if got_names is not None:
             assert self.shapes is not None
-            hit = self.shapes.get(shape[0])
-            if hit is not None:
-                form, was = hit
-                renamed = eqs.substitute(form, {x: ir.mk_sym(y) for x, y in zip(was, shape[1]) if x != y})
-                self._self_check(q, renamed)
-                return renamed
+            names, outline = got_names
+            roles = self.roles()
+            where = (tuple(roles[x] for x in names), outline)
+            bucket = self.shapes.get(where)
+            if bucket is not None:
+                key = self._shape(q.term, q.domain, names)
+                hit = bucket.get(key)
+                if hit is not None:
+                    form, was = hit
+                    renamed = eqs.substitute(form, {x: ir.mk_sym(y) for x, y in zip(was, names) if x != y})
+                    self._self_check(q, renamed)
+                    return renamed
         got = self._one(q)
         # (a symbol of the form's own would not be renamed)
-        if shape is not None and got is not None and self.shapes is not None and ir.symbols_of(got) <= set(shape[1]):
-            self.shapes[shape[0]] = (got, tuple(shape[1]))
+        if got_names is not None and got is not None and self.shapes is not None \
+                and ir.symbols_of(got) <= set(got_names[0]):
+            if bucket is None:
+                bucket = self.shapes[where] = _Shapes()
+                bucket.pending.append((q.term, q.domain, tuple(got_names[0]), got))
+            else:
+                assert key is not None
+                bucket.keyed[key] = (got, tuple(got_names[0]))
+            self.shapes.size += 1
         return got
 
     def _one(self, q: Query) -> ir.Term | None:
@@ -824,7 +883,8 @@ class _Run:
         if got is q.term:
             return got
         mine = _key(cost(self.print(got)))
-        if mine != (0, 0) and mine > _key(cost(self.print(q.term))):  # (nothing costs less than nothing: no need to ask)
+        # (nothing costs less than nothing, nor less than ``least_cost``: then no need to print it)
+        if mine != (0, 0) and mine >= least_cost(q.term) and mine > _key(cost(self.print(q.term))):
             return q.term
         if self.deadline.expired:
             return None
@@ -931,6 +991,39 @@ class _Run:
             classed.add(i)
 
 
+class _ShapeMemo(dict[tuple[Any, ...], "_Shapes"]):
+    """``_Run.shapes``: (roles, outline) -> the forms of that bucket; ``size`` counts the forms of
+    all buckets (``memo_size``, without a walk over them)."""
+
+    size = 0
+
+    def clear(self) -> None:
+        super().clear()
+        self.size = 0
+
+
+class _Shapes:
+    """The forms of one bucket of ``_Run.shapes``: keyed by the renamed expression, and those not
+    keyed yet (expression, domain, its symbols in order, form), keyed on the bucket's first lookup."""
+
+    __slots__ = ("keyed", "pending")
+
+    def __init__(self) -> None:
+        self.keyed: dict[tuple[ir.Term, ir.Term], tuple[ir.Term, tuple[str, ...]]] = {}
+        self.pending: list[tuple[ir.Term, ir.Term, tuple[str, ...], ir.Term]] = []
+
+    def __len__(self) -> int:
+        return len(self.keyed) + len(self.pending)
+
+    def get(self, key: tuple[ir.Term, ir.Term]) -> tuple[ir.Term, tuple[str, ...]] | None:
+        """The form kept under ``key``, the pending ones keyed first (in the order they came)."""
+        if self.pending:
+            for term, domain, names, form in self.pending:
+                self.keyed.setdefault(_Run._shape(term, domain, names), (form, names))
+            self.pending.clear()
+        return self.keyed.get(key)
+
+
 class _Oracle:
     """Side conditions for one expression domain: proven under the context and the domain.
 
@@ -1006,6 +1099,15 @@ class _Oracle:
         if len(seen) < 2 or any(v != seen[0] for v in seen):
             return None
         return seen[0]
+
+
+def _safe_tries(cands: list[int], base: int) -> list[int]:
+    """The moves of one symbol tried alone: ``SAFE_MOVES`` spread over its candidates, and the
+    base's neighbours ``base + 1``, ``base - 1`` when they are candidates, so that the sample gives
+    a size both parities: a residue of the size (``Mod(s, 2)``, ``(s + 1)//2 - s//2``) then varies
+    over the points instead of being guessed constant and refuted by a search per expression."""
+    out = _spread(cands, SAFE_MOVES)
+    return out + [v for v in (base + 1, base - 1) if v not in out and v in cands]
 
 
 def _differ(a: list[Value | None], b: list[Value | None], domain: list[Value | None]) -> bool:

@@ -181,14 +181,19 @@ def quotient_pairs(coefs: dict[Term, int], const: int, bounds: Bounds) -> Term |
         for p, w in divs:
             if p is n or w != -v or p.args[1].value != n.args[1].value:
                 continue
-            diff = ir.mk_sub(n.args[0], p.args[0])
-            if diff.kind != ir.CONST or diff.value <= 0:  # n the larger argument: r > 0
+            # the arguments differ by a literal r exactly when their monomials agree (both are
+            # normalized: no new term is built to find out, most pairs are no pair)
+            (xn, kn), (xp, kp) = ir.linear(n.args[0]), ir.linear(p.args[0])
+            if xn != xp or kn <= kp:  # n the larger argument: r > 0
                 continue
-            d, r = n.args[1].value, diff.value
-            inner = ir.mk_floordiv(ir.mk_add(ir.mk_mod(p.args[0], n.args[1]), ir.mk_int(r % d)), n.args[1])
-            line = two_valued(inner, bounds) if inner.kind == ir.FLOORDIV else inner
-            if line is None:
+            # (Mod(x, d) + r%d)//d with d >= 2 (a division by 1 is folded away): the line through
+            # its two values when Mod(x, d) takes two (``two_valued``, without building it)
+            d, r, mod = n.args[1].value, kn - kp, ir.mk_mod(p.args[0], n.args[1])
+            lo, hi = bounds(mod)
+            if lo is None or hi != lo + 1:
                 continue
+            f0, f1 = (lo + r % d) // d, (hi + r % d) // d
+            line = ir.mk_add(ir.mk_int(f0 - (f1 - f0) * lo), ir.mk_mul(ir.mk_int(f1 - f0), mod))
             rest = {q: u for q, u in coefs.items() if q is not n and q is not p}
             return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), ir.mk_add(ir.mk_int(r // d), line)))
     return None
