@@ -471,22 +471,20 @@ def _divide(kind: str, u: Poly, v: Poly, box: tuple[Interval, ...] | None) -> Po
         w, r = qr
         if not r:
             return w if kind == ir.FLOORDIV else {}
-        lo_v, _ = _range(v, box)
-        if lo_v is not None and lo_v > 0:
-            for shift in (0, 1):  # u == (w - shift)*v + (r + shift*v)
-                rest = _add([r, v]) if shift else r
-                lo_r, _ = _range(rest, box)
-                _, hi_gap = _range(_add([rest, {m: -c for m, c in v.items()}]), box)
-                if lo_r is not None and lo_r >= 0 and hi_gap is not None and hi_gap < 0:
-                    return (_add([w, {zero: -shift}]) if shift else w) if kind == ir.FLOORDIV else rest
-    # 0 <= u < v (v > 0) or v < u <= 0 (v < 0): quotient 0, remainder u
-    lo_v, _ = _range(v, box)
-    if lo_v is not None and lo_v > 0:
-        lo_u, _ = _range(u, box)
-        _, hi_gap = _range(_add([u, {m: -c for m, c in v.items()}]), box)
-        if lo_u is not None and lo_u >= 0 and hi_gap is not None and hi_gap < 0:
-            return {} if kind == ir.FLOORDIV else u
+        for shift in (0, 1):  # u == (w - shift)*v + (r + shift*v)
+            rest = _add([r, v]) if shift else r
+            if _below(rest, v, box):
+                return (_add([w, {zero: -shift}]) if shift else w) if kind == ir.FLOORDIV else rest
+    if _below(u, v, box):  # quotient 0, remainder u
+        return {} if kind == ir.FLOORDIV else u
     raise _Open
+
+
+def _below(x: Poly, v: Poly, box: tuple[Interval, ...]) -> bool:
+    """Whether ``0 <= x < v`` on the whole box (``x`` is then ``Mod(x, v)`` and ``x // v`` is 0)."""
+    lo_x, _ = _range(x, box)
+    _, hi_gap = _range(_add([x, {m: -c for m, c in v.items()}]), box)
+    return lo_x is not None and lo_x >= 0 and hi_gap is not None and hi_gap < 0
 
 
 def _extreme(kind: str, args: Sequence[Poly], box: tuple[Interval, ...] | None) -> Poly:
