@@ -30,7 +30,7 @@ and asserts always, guard facts only in checks that assume those guards (``redun
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
@@ -62,6 +62,11 @@ class Rewriter:
         self.off = env.empty()  # empty ranges: no point to reason about, rewrite nothing
         self.used: set[int] = set()  # sources of the facts consulted
         self._mod_facts: dict[Term, list[tuple[Src, int]]] | None = None  # x -> (src, d): d | x
+        # ``below(u, v, k)``: a known point where every fact holds and ``u - v < k`` (or False when
+        # none is known). There no interval of ``u - v`` starts at ``k`` or above, so the
+        # comparisons that look for one (``_extreme``, ``_below``) need not build and rewrite
+        # the difference: a speed hook, the same answers (simplify's sample points).
+        self.below: Callable[[Term, Term, int], bool] | None = None
 
     def _ok(self, src: Src) -> bool:
         if src & self.banned:
@@ -452,6 +457,8 @@ class Rewriter:
         if r is not None and lo >= 1:  # b = a*r: b - a = a*(r - 1)
             rlo, _ = self.interval(self.rewrite(r))
             return rlo is not None and rlo >= 2
+        if self.below is not None and self.below(b, a, 1):
+            return False  # b - a < 1 at a point of the facts
         dlo, _ = self.interval(self.rewrite(ir.mk_sub(b, a)))
         return dlo is not None and dlo >= 1
 
@@ -463,6 +470,8 @@ class Rewriter:
             for y in args:
                 if y is x:
                     continue
+                if self.below is not None and (self.below(y, x, 0) if kind == ir.MAX else self.below(x, y, 0)):
+                    continue  # y < x (Max) or y > x (Min) at a point of the facts: no domination
                 lo, hi = self.interval(self.rewrite(ir.mk_sub(y, x)))
                 if (kind == ir.MAX and lo is not None and lo >= 0) or (kind == ir.MIN and hi is not None and hi <= 0):
                     # y dominates x; of two equal ones keep the first in term order
