@@ -79,8 +79,12 @@ class Rewriter:
         if self.off:
             return t
         memo = self.memo
-        if t in memo:
-            return memo[t]
+        got = memo.get(t)
+        if got is not None:
+            return got
+        if all(a in memo for a in t.args):  # children rewritten (most calls): no walk
+            got = memo[t] = self._one(t, [memo[a] for a in t.args])
+            return got
         stack: list[tuple[Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -100,8 +104,12 @@ class Rewriter:
     def interval(self, t: Term) -> Interval:
         """Over-approximation of a (rewritten) integer term's values."""
         iv = self.iv
-        if t in iv:
-            return iv[t]
+        got = iv.get(t)
+        if got is not None:
+            return got
+        if all(a in iv or a.is_bool for a in t.args):  # children known (most calls): no walk
+            got = iv[t] = self._restrict(t, self._iv_one(t))
+            return got
         stack: list[tuple[Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -117,11 +125,13 @@ class Rewriter:
     # -------------------------------------------------------------- intervals
     def _restrict(self, n: Term, v: Interval) -> Interval:
         lo, hi = v
-        for src, (blo, bhi) in self.env.bounds.get(n, ()):
-            if self._ok(src):
-                lo = blo if lo is None else lo if blo is None else max(lo, blo)
-                hi = bhi if hi is None else hi if bhi is None else min(hi, bhi)
-        ex = self.excluded(n)
+        env = self.env
+        if n in env.bounds:
+            for src, (blo, bhi) in env.bounds[n]:
+                if self._ok(src):
+                    lo = blo if lo is None else lo if blo is None else max(lo, blo)
+                    hi = bhi if hi is None else hi if bhi is None else min(hi, bhi)
+        ex = self.excluded(n) if n in env.excluded else None  # (most terms have no fact)
         if ex:
             while lo is not None and lo in ex:
                 lo += 1
