@@ -533,3 +533,46 @@ def test_the_constraints_about_what_moved_decide_as_the_whole_context(moved: dic
     names, check, base, _ = r._search
     pt = {**base, **moved}
     assert r._context_at(pt, moved, names, check) == check(*(pt[n] for n in names))
+
+
+def test_a_sample_point_spares_the_rewrite_of_a_min_max_difference() -> None:
+    """``Rewriter.below``: a first-seen ``Max(a, b) + Min(a, b)`` on a context whose sample has a
+    point with ``a < b`` and one with ``a > b`` decides "neither dominates" from those points;
+    the differences ``b - a`` and ``a - b`` are never built and rewritten (they were, four
+    rewrites a request, before)."""
+    from solver import Context
+
+    doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64 + i} for i in range(40)},
+           "guards": [f"s{i} >= {i % 7 + 2}" for i in range(40)]}
+    ctx = Context(doc)
+    ctx.run("simplify", {"exprs": ["s0 - Mod(s0, 4)"]})  # the engine and its sample
+    row = ctx.run("simplify", {"exprs": ["Max(s3, s17) + Min(s3, s17)"]})["exprs"][0]
+    assert row["proved"] and row["form"] == "s17 + s3"
+    run_ = ctx._state.simplify_engine._run
+    a, b = ir.mk_sym("s3"), ir.mk_sym("s17")
+    assert run_.rw.below is not None and ir.mk_sub(a, b) not in run_.rw.memo and ir.mk_sub(b, a) not in run_.rw.memo
+    assert run_._below(a, b, 0) and run_._below(b, a, 0)
+
+
+_HOOK_SHAPES = ["Max({a}, {b}) + Min({a}, {b})", "Max({a}, {b}) - Min({a}, {b})", "Max({a}, {b} + 1, 3)",
+                "Min({a}, 2*{b}, {a} + {b})", "Max({a}//2, {b}) - {b}", "({a} + 1)//2 - {a}//2",
+                "Mod({a}, {b} + 4)", "FloorDiv({a}, {b} + 9)", "Min({a}, 4095) + Max({b}, 0)", "{a}//{b} < 3"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["x0", "x1", "x3", "s0", "s1", "s2"]), st.sampled_from(["x0", "x2", "x3", "s0", "s1"]),
+       st.lists(st.sampled_from(_HOOK_SHAPES), min_size=1, max_size=4))
+def test_the_below_hook_changes_no_form(a: str, b: str, shapes: list[str]) -> None:
+    """``Rewriter.below`` is a speed hook: each request's forms are the same with it and with
+    it answering "no point known" (every difference rewritten, as before it existed)."""
+    from solver import Context
+
+    got = []
+    for hook in (True, False):
+        ctx = Context(_loop_context())
+        ctx.run("simplify", {"exprs": ["x0 - Mod(x0, 4)"]})
+        if not hook:
+            ctx._state.simplify_engine._run.rw.below = None
+        got.append([ctx.run("simplify", {"exprs": [s.format(a=a, b=b) for s in shapes]})["exprs"]
+                    for _ in range(2)])
+    assert got[0] == got[1]

@@ -393,6 +393,8 @@ class _Run:
         self._sub_memo: dict[ir.Term, ir.Term] = {}
         self.div = Divisibility(self.context, lambda t: eqs.substitute(t, self.sub, self._sub_memo))
         self.rw = _propagated(env, self.context)
+        self.rw.below = self._below  # after the propagation: its own rewrites never ask for points
+        self._inside: list[bool] = []  # each sample point inside every symbol's range (``_below``)
         self.decider = Decider(self.rw, plain)
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.oracles: list[_Oracle] = []
@@ -483,6 +485,23 @@ class _Run:
                     break
                 moved = dict(list(moved.items())[: len(moved) // 2])
         return out
+
+    def _below(self, u: ir.Term, v: ir.Term, k: int) -> bool:
+        """``u - v < k`` at one of the first sample points inside every range (``Rewriter.below``).
+        Such a point satisfies every fact of ``rw``: the asserts and guards (``_sample`` keeps
+        only points of the context), the ranges, and what propagation derives from them. Only
+        points already sampled: asking must not build the sample (most expressions need none)."""
+        vals = self._values
+        if vals is None:
+            return False
+        n = min(HEAD_POINTS, len(vals.points))
+        inside = self._inside
+        for pt in vals.points[len(inside):n]:
+            inside.append(all((lo is None or pt[x] >= lo) and (hi is None or pt[x] <= hi)
+                              for x, (lo, hi) in self._range.items()))
+        us, vs = vals.head(u, n), vals.head(v, n)
+        return any(ok and a is not None and b is not None and a - b < k
+                   for ok, a, b in zip(inside[:n], us, vs))
 
     def refute(self, cond: ir.Term, domain: ir.Term) -> bool:
         """A point of the context (and the domain) where ``cond`` is false, searched by moving only

@@ -30,7 +30,7 @@ and asserts always, guard facts only in checks that assume those guards (``redun
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
@@ -62,6 +62,11 @@ class Rewriter:
         self.off = env.empty()  # empty ranges: no point to reason about, rewrite nothing
         self.used: set[int] = set()  # sources of the facts consulted
         self._mod_facts: dict[Term, list[tuple[Src, int]]] | None = None  # x -> (src, d): d | x
+        # ``below(u, v, k)``: a known point where every fact holds and ``u - v < k`` (or False when
+        # none is known). There no interval of ``u - v`` starts at ``k`` or above, so the
+        # comparisons that look for one (``_extreme``, ``_below``) need not build and rewrite
+        # the difference: a speed hook, the same answers (simplify's sample points).
+        self.below: Callable[[Term, Term, int], bool] | None = None
 
     def _ok(self, src: Src) -> bool:
         if src & self.banned:
@@ -74,8 +79,12 @@ class Rewriter:
         if self.off:
             return t
         memo = self.memo
-        if t in memo:
-            return memo[t]
+        got = memo.get(t)
+        if got is not None:
+            return got
+        if all(a in memo for a in t.args):  # children rewritten (most calls): no walk
+            got = memo[t] = self._one(t, [memo[a] for a in t.args])
+            return got
         stack: list[tuple[Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -95,8 +104,12 @@ class Rewriter:
     def interval(self, t: Term) -> Interval:
         """Over-approximation of a (rewritten) integer term's values."""
         iv = self.iv
-        if t in iv:
-            return iv[t]
+        got = iv.get(t)
+        if got is not None:
+            return got
+        if all(a in iv or a.is_bool for a in t.args):  # children known (most calls): no walk
+            got = iv[t] = self._restrict(t, self._iv_one(t))
+            return got
         stack: list[tuple[Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -112,11 +125,13 @@ class Rewriter:
     # -------------------------------------------------------------- intervals
     def _restrict(self, n: Term, v: Interval) -> Interval:
         lo, hi = v
-        for src, (blo, bhi) in self.env.bounds.get(n, ()):
-            if self._ok(src):
-                lo = blo if lo is None else lo if blo is None else max(lo, blo)
-                hi = bhi if hi is None else hi if bhi is None else min(hi, bhi)
-        ex = self.excluded(n)
+        env = self.env
+        if n in env.bounds:
+            for src, (blo, bhi) in env.bounds[n]:
+                if self._ok(src):
+                    lo = blo if lo is None else lo if blo is None else max(lo, blo)
+                    hi = bhi if hi is None else hi if bhi is None else min(hi, bhi)
+        ex = self.excluded(n) if n in env.excluded else None  # (most terms have no fact)
         if ex:
             while lo is not None and lo in ex:
                 lo += 1
@@ -452,6 +467,8 @@ class Rewriter:
         if r is not None and lo >= 1:  # b = a*r: b - a = a*(r - 1)
             rlo, _ = self.interval(self.rewrite(r))
             return rlo is not None and rlo >= 2
+        if self.below is not None and self.below(b, a, 1):
+            return False  # b - a < 1 at a point of the facts
         dlo, _ = self.interval(self.rewrite(ir.mk_sub(b, a)))
         return dlo is not None and dlo >= 1
 
@@ -463,6 +480,8 @@ class Rewriter:
             for y in args:
                 if y is x:
                     continue
+                if self.below is not None and (self.below(y, x, 0) if kind == ir.MAX else self.below(x, y, 0)):
+                    continue  # y < x (Max) or y > x (Min) at a point of the facts: no domination
                 lo, hi = self.interval(self.rewrite(ir.mk_sub(y, x)))
                 if (kind == ir.MAX and lo is not None and lo >= 0) or (kind == ir.MIN and hi is not None and hi <= 0):
                     # y dominates x; of two equal ones keep the first in term order
