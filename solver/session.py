@@ -680,14 +680,10 @@ class _State:
                     self._sat = out.status
                 if self._sat == SAT and todo:
                     run = _SessionRun(merged, sess, deadline, self)
-                    try:
-                        for n, i in enumerate(todo):
-                            q = merged.queries[i]
-                            deadline.ensure_time()
-                            budget = deadline.remaining() // max(1, len(todo) - n)
-                            rows[i] = run.bool_query(q, budget) if q.is_bool else run.int_query(q, budget)
-                    except OutOfTime:  # the wall-clock deadline: the rows answered so far are kept
-                        incomplete = True
+                    got, stopped = run.answer([merged.queries[i] for i in todo])
+                    for i, r in zip(todo, got):
+                        rows[i] = r
+                    incomplete = stopped is not None  # the rows answered by then are kept
         if self._sat == UNSAT:
             res: Result = {"status": UNSAT, "queries": [{"id": q.id, "kind": "bool" if q.is_bool else "int",
                                                           "value": None} for q in merged.queries],

@@ -72,16 +72,10 @@ class _Run:
                     "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         if out.status == SAT:
             self.models.append(out.model)
-        rows: list[dict[str, Any]] = []
         n = len(self.p.queries)
-        try:
-            for i, q in enumerate(self.p.queries):
-                self.deadline.ensure_time()  # the outer limit, between queries too
-                budget = self.deadline.remaining() // max(1, n - i)
-                rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
-        except OutOfTime:  # the wall-clock deadline: the queries answered so far keep their rows
-            if out.status != SAT and not self.models:
-                raise  # satisfiability not established: no answer holds yet (all unknown)
+        rows, stopped = self.answer(self.p.queries)
+        if stopped is not None and out.status != SAT and not self.models:
+            raise stopped  # satisfiability not established: no answer holds yet (all unknown)
         status = out.status
         if status != SAT and self.models:  # a witness found on the way proves the problem sat
             status = SAT
@@ -91,6 +85,20 @@ class _Run:
         if status != SAT:
             res["reason"] = out.reason
         return res
+
+    def answer(self, queries: Sequence[Query]) -> tuple[list[dict[str, Any]], OutOfTime | None]:
+        """The rows of ``queries`` in turn, each with an equal share of the units left, and the
+        ``OutOfTime`` that stopped them (the wall-clock deadline, checked between queries too):
+        the rows answered by then are kept, each the row a complete run gives."""
+        rows: list[dict[str, Any]] = []
+        try:
+            for i, q in enumerate(queries):
+                self.deadline.ensure_time()
+                budget = self.deadline.remaining() // max(1, len(queries) - i)
+                rows.append(self.bool_query(q, budget) if q.is_bool else self.int_query(q, budget))
+        except OutOfTime as e:
+            return rows, e
+        return rows, None
 
     # -------------------------------------------------------------- shared
     def domain(self, q: Query) -> list[int]:
