@@ -74,7 +74,7 @@ QUASILINEAR_WITNESSES = 4
 MULTIVARIATE = True  # guards over one to three symbols decided cell of residue classes by cell
 MULTIVARIATE_PAIRS = 2  # partner symbols tried for a one-symbol guard
 # the first pass collapses one-symbol chains (a bench lever): with the residue walk over two
-# symbols (``by_multivariate``) it decides every Swin-class set alone (swinv2_s3 warm 1.87 -> 0.68 s, no
+# symbols (now up to three, ``by_multivariate``) it decides every Swin-class set alone (swinv2_s3 warm 1.87 -> 0.68 s, no
 # second pass) and the synthetic lattices better (stress_lattice_1 58 -> 47 unknown); before it,
 # collapsing first left 2 unknown on swin_compile
 COLLAPSE_FIRST = True
@@ -509,15 +509,15 @@ class _Run:
         if not MULTIVARIATE or not 1 <= len(syms) <= multivariate.MAX_SYMBOLS:
             return None
         if len(syms) >= 2:
-            pairs = [syms]
+            groups = [syms]
         else:
             others = {s for j in self.kept if j != i and len(self.syms[j]) == 2 and syms < self.syms[j]
                       for s in self.syms[j]} - syms
-            pairs = [syms | {y} for y in sorted(others)]
+            groups = [syms | {y} for y in sorted(others)]
         hints = self.p.hints
-        for pair in pairs[:MULTIVARIATE_PAIRS]:
-            near = [j for j in sorted(self.kept) if j != i and self.syms[j] and self.syms[j] <= pair]
-            fs = [t for t in self.can_asserts if ir.symbols_of(t) <= pair]
+        for group in groups[:MULTIVARIATE_PAIRS]:
+            near = [j for j in sorted(self.kept) if j != i and self.syms[j] and self.syms[j] <= group]
+            fs = [t for t in self.can_asserts if ir.symbols_of(t) <= group]
             fs += [self.can[j] for j in near]  # type: ignore[misc]
             got = multivariate.counterexample(self.can[i], fs, self.base_env.ranges, hints,  # type: ignore[arg-type]
                                               self.walk_memo)

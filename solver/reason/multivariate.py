@@ -655,15 +655,11 @@ def _no_integer_root(p: Poly, box: tuple[Interval, ...]) -> bool:
     return True
 
 
-def _holds(rel: str, v: int) -> bool:
-    return {"le": v <= 0, "eq": v == 0, "ne": v != 0, "gt": v > 0}[rel]
-
-
 def _decide(rel: str, p: Poly, box: tuple[Interval, ...]) -> bool | None:
     """Whether ``p rel 0`` holds on the whole class (True), nowhere in it (False), or either."""
     zero = (0,) * len(box)
     if not p or list(p) == [zero]:
-        return _holds(rel, p.get(zero, 0))
+        return quasilinear.rel_holds(rel, p.get(zero, 0))
     if rel in ("eq", "ne"):
         g = 0
         for m, c in p.items():

@@ -277,7 +277,7 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
     for rel, e in atoms:
         if e.kind == ir.CONST:
             v = e.value
-            if not {"le": v <= 0, "eq": v == 0, "ne": v != 0, "gt": v > 0}[rel]:
+            if not rel_holds(rel, v):
                 return [], False  # the facts and ~goal have no common point at all
             continue
         sh = shape(e)
@@ -332,13 +332,18 @@ def closest(qlo: int | None, qhi: int | None, out: set[int], target: int | None)
     return None
 
 
+def rel_holds(rel: str, v: int) -> bool:
+    """``v (rel) 0`` for an atom's relation (``le``, ``eq``, ``ne``, ``gt``: ``atoms_of``)."""
+    return {"le": v <= 0, "eq": v == 0, "ne": v != 0, "gt": v > 0}[rel]
+
+
 def narrow(rel: str, a: int, b: int, qlo: int | None, qhi: int | None,
            excluded: set[int]) -> tuple[int | None, int | None] | None:
     """The integers ``q`` in ``[qlo, qhi]`` (None: unbounded) where ``a*q + b (rel) 0`` holds:
     the narrowed interval, a point added to ``excluded`` (``ne``), or None when none is left.
     One home for the residue walks of ``quasilinear`` and ``multivariate``."""
     if a == 0:
-        return (qlo, qhi) if {"le": b <= 0, "eq": b == 0, "ne": b != 0, "gt": b > 0}[rel] else None
+        return (qlo, qhi) if rel_holds(rel, b) else None
     if rel == "ne":
         if b % a == 0:
             excluded.add(-b // a)
