@@ -50,12 +50,11 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
     torch.manual_seed(0)
     model, args = build()
     model.eval()
-    how = ("torch.export.export(strict=False) with Dim.AUTO(min, max)" if mode == "export"
-           else "torch.compile(dynamic=True, fullgraph=True)")
+    how = {"export": "torch.export.export(strict=False) with Dim.AUTO(min, max)",
+           "compile": "torch.compile(dynamic=True, fullgraph=True)",
+           "hook": "torch.compile(dynamic=True), the problem symguard's prune-guards hook asks"}[mode]
     source = f"{name}: {desc} | torch {torch.__version__.split('+')[0]} CPU | {how}"
     if mode == "hook":
-        how = "torch.compile(dynamic=True), the problem symguard's prune-guards hook asks"
-        source = f"{name}: {desc} | torch {torch.__version__.split('+')[0]} CPU | {how}"
         with tb.prune_guards(prune=False) as pruner, torch.no_grad():
             torch.compile(model, dynamic=True, backend="eager")(*args)
         asked = [h["problem"] for h in pruner.history if h.get("problem") and h["problem"]["guards"]]
