@@ -277,3 +277,54 @@ def test_common_factor_is_a_polynomial_identity(g: str, a: str, b: str, k: int,
         assert evaluate(ir.mk_mul(f, x1), pt) == vx and evaluate(ir.mk_mul(f, y1), pt) == vy, (g, a, b, k, pt)
         if vy:
             assert vx // vy == evaluate(x1, pt) // evaluate(y1, pt)
+
+
+def _best_spelling_by_construction(coefs: dict[ir.Term, int], const: int, m: ir.Term
+                                   ) -> tuple[dict[ir.Term, int], int] | None:
+    """``polynomials._best_spelling`` as it read before it counted monomials without building the
+    quotient and remainder (``mk_floordiv``/``mk_mod`` first, then each candidate sum as a dict)."""
+    x, cb = m.args
+    c = cb.value
+    q, r = ir.mk_floordiv(x, cb), ir.mk_mod(x, cb)
+    if q.kind != ir.FLOORDIV or r.kind != ir.MOD:
+        return None
+    xc, xk = ir.linear(x)
+    if not xc:
+        return None
+    m0 = next(iter(xc))
+    alpha = coefs.get(m0, 0) // xc[m0] if coefs.get(m0, 0) % xc[m0] == 0 else 0
+    if alpha and any(coefs.get(y, 0) != alpha * w for y, w in xc.items()):
+        alpha = 0
+    beta, gamma = coefs.get(q, 0), coefs.get(r, 0)
+    ts = {gamma, -alpha}
+    if beta % c == 0:
+        ts.add(beta // c)
+    best: tuple[int, int, dict[ir.Term, int], int] | None = None
+    base = sum(1 for v in coefs.values() if v)
+    for t in sorted(ts):
+        if t == 0:
+            continue
+        new = dict(coefs)
+        for y, w in xc.items():
+            new[y] = new.get(y, 0) + t * w
+        new[q] = new.get(q, 0) - t * c
+        new[r] = new.get(r, 0) - t
+        new = {y: w for y, w in new.items() if w}
+        if len(new) < base and (best is None or len(new) < best[0]):
+            best = (len(new), t, new, const + t * xk)
+    return None if best is None else (best[2], best[3])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(terms(), terms(), st.sampled_from(DIVS), st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3))
+def test_fold_add_chooses_as_by_construction(a: str, b: str, d: str, k1: int, k2: int, k3: int) -> None:
+    """``fold_add`` counts a candidate spelling's monomials before building its quotient and
+    remainder: the same choice as building them, on sums of ``x``, ``x//c``, ``Mod(x, c)`` and more."""
+    from solver.reason.polynomials import _best_spelling
+
+    text = f"{k1}*({a}) + {k2}*(({a}) // {d}) + {k3}*Mod({a}, {d}) + ({b})"
+    t = load_problem({"queries": [text], "options": {"default_min": None}}).queries[0].term
+    coefs, const = ir.linear(t)
+    for m in [m for m in coefs if m.kind in (ir.MOD, ir.FLOORDIV) and m.args[1].kind == ir.CONST
+              and m.args[1].value != 0]:
+        assert _best_spelling(coefs, const, m) == _best_spelling_by_construction(coefs, const, m), text

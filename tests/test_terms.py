@@ -164,3 +164,13 @@ def test_iter_dag_order(texts: list[str]) -> None:
     subterms included."""
     t = ir.mk_and(*(p.as_condition() for p in map(parse_sympy, texts)))
     assert ir.iter_dag(t) == _dag_reference(t)
+
+
+def test_existing_finds_live_nodes_and_builds_none() -> None:
+    """``existing`` is a lookup: the node when one is alive, None otherwise, and it interns nothing."""
+    x = ir.mk_sym("x_existing")
+    assert ir.existing(ir.SYM, (), "x_existing") is x
+    q = ir.mk_floordiv(x, ir.mk_int(3))
+    assert ir.existing(ir.FLOORDIV, (x, ir.mk_int(3))) is q
+    assert ir.existing(ir.MOD, (x, ir.mk_int(3))) is None
+    assert ir.existing(ir.MOD, (x, ir.mk_int(3))) is None  # still not built by the first lookup

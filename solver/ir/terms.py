@@ -154,6 +154,13 @@ def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
     return t
 
 
+def existing(kind: str, args: tuple[Term, ...], value: Any = None) -> Term | None:
+    """The live node with exactly this key, or None: a lookup that builds nothing (a term no one
+    holds is in no sum's coefficients either)."""
+    ref = _table.get((kind, value, args))
+    return None if ref is None else ref()
+
+
 def interned(kind: str, args: tuple[Term, ...]) -> Term:
     """The node ``kind(args)`` exactly as given, not normalized: for passes that keep a
     normalized term normalized (renaming symbols changes nothing but the children's order,

@@ -193,32 +193,41 @@ def fold_add(t: Term) -> Term:
 def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Term, int], int] | None:
     x, cb = m.args
     c = cb.value
-    q, r = ir.mk_floordiv(x, cb), ir.mk_mod(x, cb)
-    if q.kind != ir.FLOORDIV or r.kind != ir.MOD:
+    if c == 1 or x.kind == ir.CONST:  # x//c and Mod(x, c) fold: no pair to trade
         return None
     xc, xk = ir.linear(x)
     if not xc:
         return None
+    # the pair as keys of ``coefs`` (a term not built yet is not one): counted before it is built
+    q, r = ir.existing(ir.FLOORDIV, (x, cb)), ir.existing(ir.MOD, (x, cb))
     m0 = next(iter(xc))
     alpha = coefs.get(m0, 0) // xc[m0] if coefs.get(m0, 0) % xc[m0] == 0 else 0
     if alpha and any(coefs.get(y, 0) != alpha * w for y, w in xc.items()):
         alpha = 0
-    beta, gamma = coefs.get(q, 0), coefs.get(r, 0)
+    beta = 0 if q is None else coefs.get(q, 0)
+    gamma = 0 if r is None else coefs.get(r, 0)
     ts = {gamma, -alpha}
     if beta % c == 0:
         ts.add(beta // c)
-    best: tuple[int, int, dict[Term, int], int] | None = None
+    best: tuple[int, int] | None = None
     base = sum(1 for v in coefs.values() if v)
     for t in sorted(ts):
         if t == 0:
             continue
-        new = dict(coefs)  # + t*x - t*c*q - t*r  (adds t*(x - c*q - r) = 0)
-        for y, w in xc.items():
-            new[y] = new.get(y, 0) + t * w
-        new[q] = new.get(q, 0) - t * c
-        new[r] = new.get(r, 0) - t
-        new = {y: w for y, w in new.items() if w}
-        n = len(new)
+        # monomials of ``coefs + t*x - t*c*q - t*r`` (it adds t*(x - c*q - r) = 0); x's monomials
+        # are subterms of x, so neither q nor r is one of them
+        n = base
+        for old, step in [(coefs.get(y, 0), t * w) for y, w in xc.items()] + [(beta, -t * c), (gamma, -t)]:
+            n += (old + step != 0) - (old != 0)
         if n < base and (best is None or n < best[0]):
-            best = (n, t, new, const + t * xk)
-    return None if best is None else (best[2], best[3])
+            best = (n, t)
+    if best is None:
+        return None
+    t = best[1]
+    q, r = ir.mk_floordiv(x, cb), ir.mk_mod(x, cb)
+    new = dict(coefs)
+    for y, w in xc.items():
+        new[y] = new.get(y, 0) + t * w
+    new[q] = new.get(q, 0) - t * c
+    new[r] = new.get(r, 0) - t
+    return {y: w for y, w in new.items() if w}, const + t * xk
