@@ -262,13 +262,13 @@ class Simplifier:
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
-        got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
-               or alg.quotient_pairs(coefs, const, self.rw.interval))
+        if len(coefs) > 1:
+            got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
+                   or alg.quotient_pairs(coefs, const, self.rw.interval) or self._digits(coefs, const))
+        else:  # one monomial: no two digits to merge, no pair of quotients
+            got = alg.extremes_in_sum(coefs, const)
         if got is not None:
             return got
-        digits = self._digits(coefs, const)
-        if digits is not None:
-            return digits
         for group, q, x, b in _scaled_floordivs(coefs):
             rem = ir.mk_mul(q, ir.mk_mod(x, b))
             rc, _ = ir.linear(rem)
