@@ -117,6 +117,28 @@ def test_no_form_costs_more_than_its_text(exprs: list[str], guards: list[str]) -
     check_rows(ctx, exprs, res)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(every_function(["x", "y"]), st.integers(-3, 3).filter(bool), st.integers(-4, 4),
+       st.sampled_from([[], ["x >= 0"], ["Eq(Mod(x, 4), 0)", "y >= 1"]]))
+def test_an_affine_image_of_a_varying_term_is_guessed_as_its_values_say(text: str, c: int, k: int,
+                                                                        guards: list[str]) -> None:
+    """``_Oracle.guess`` answers ``c*t + k`` without its values once ``t`` was seen to vary: the
+    answer the values give (a fresh oracle, which computes them)."""
+    from solver.ir import terms as ir
+    from solver.smt.checker import Deadline
+
+    p = load_problem({"symbols": {"x": {"min": -10, "max": 10, "hint": 3}, "y": {"min": -5, "max": 5, "hint": -2}},
+                      "guards": guards, "exprs": [text]})
+    t = p.exprs[0].term
+    if t.is_bool:
+        return
+    run_ = simplify_op._Run(p, Deadline(10_000))
+    image = ir.mk_add(ir.mk_mul(ir.mk_int(c), t), ir.mk_int(k))
+    seen = simplify_op._Oracle(run_, p.exprs[0].domain)
+    seen.guess(t)
+    assert seen.guess(image) == simplify_op._Oracle(run_, p.exprs[0].domain).guess(image), text
+
+
 @settings(max_examples=300, deadline=None)
 @given(every_function(["x", "y"]))
 def test_least_cost_is_a_lower_bound_of_the_printings_cost(text: str) -> None:

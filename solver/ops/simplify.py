@@ -197,6 +197,11 @@ class _Values:
         hit = memo.get(t)
         if hit is not None and len(hit) >= size:
             return hit
+        if all(len(memo.get(x, ())) >= size for x in t.args):  # children known (most calls): no walk
+            if hit is None:
+                hit = memo[t] = []
+            self._extend(t, hit, size)
+            return hit
         stack: list[tuple[ir.Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -399,7 +404,7 @@ class _Run:
         self.simplifiers: dict[ir.Term, Simplifier] = {}
         self.oracles: list[_Oracle] = []
         # CSE classes kept across requests (a context's Engine only): fingerprint -> forms
-        self.classes: dict[tuple[Any, ...], list[tuple[ir.Term, str, dict[str, int]]]] | None = None
+        self.classes: dict[tuple[Any, ...], _Classes] | None = None
         self._fp_len: int | None = None
         self.checks = 0
         self._values: _Values | None = None
@@ -975,22 +980,41 @@ class _Run:
                     rows[i]["form"], rows[i]["cost"] = rows[best]["form"], rows[best]["cost"]
             grouped.update(members)
 
+    def _fingerprint(self, t: ir.Term, domain: ir.Term, k: int | None = None) -> tuple[Any, ...]:
+        """``t``'s class key: its values at the first ``k`` points (``_fp_len``; None outside its domain)."""
+        vals = self.values
+        k = self._fp_len if k is None else k
+        assert k is not None
+        got = vals.head(t, k)[:k]
+        if domain is not ir.TRUE:  # (most domains are: every divisor is non-zero in the ranges)
+            got = [v if d else None for v, d in zip(got, vals.head(domain, k)[:k])]
+        return (t.is_bool, tuple(got))
+
     def merge_classes(self, rows: list[dict[str, Any]], terms: Sequence[ir.Term | None], classed: set[int]) -> None:
         """A context's CSE classes across its requests (``Engine``): each form returned before is
         kept under its values at the first sample points; a new expression that agrees with a
-        cheaper earlier form there takes it when proven equal (as ``merge`` proves), then joins."""
+        cheaper earlier form there takes it when proven equal (as ``merge`` proves), then joins.
+
+        The classes are found by the values at the first ``HEAD_POINTS`` points, then by all of
+        the fingerprint's (``_Classes``): the first form of a prefix is kept as it came, so a
+        form no earlier one agrees with at those points — a new shape's — pays no more values."""
         assert self.classes is not None
         vals = self.values
         if self._fp_len is None:
             self._fp_len = len(vals.points)
         k = self._fp_len
+        h = min(k, HEAD_POINTS)
         for i, (q, t) in enumerate(zip(self.p.exprs, terms)):
             if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
                 classed.add(i)
                 continue
-            dom = vals.head(q.domain, k)[:k]
-            key = (t.is_bool, tuple(v if d else None for v, d in zip(vals.head(t, k)[:k], dom)))
-            known = self.classes.setdefault(key, [])
+            prefix = self._fingerprint(t, q.domain, h)
+            bucket = self.classes.get(prefix)
+            if bucket is None:  # a prefix no earlier form has: the form starts its class
+                self.classes[prefix] = _Classes((t, q.domain, rows[i]["form"], rows[i]["cost"]))
+                classed.add(i)
+                continue
+            known = bucket.known(self._fingerprint(t, q.domain), self._fingerprint)
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
             tries = 0
             for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
@@ -1008,6 +1032,27 @@ class _Run:
             if len(known) < MAX_CSE_CLASS and all(f != rows[i]["form"] for _, f, _ in known):
                 known.append((t, rows[i]["form"], rows[i]["cost"]))
             classed.add(i)
+
+
+class _Classes:
+    """The CSE classes (``_Run.merge_classes``) of one fingerprint prefix: lists of (term, form,
+    cost) keyed by the whole fingerprint, and the prefix's first form (term, domain, form, cost)
+    until a second arrives: only then is its whole fingerprint computed."""
+
+    __slots__ = ("first", "keyed")
+
+    def __init__(self, first: tuple[ir.Term, ir.Term, str, dict[str, int]]) -> None:
+        self.keyed: dict[tuple[Any, ...], list[tuple[ir.Term, str, dict[str, int]]]] = {}
+        self.first: tuple[ir.Term, ir.Term, str, dict[str, int]] | None = first
+
+    def known(self, key: tuple[Any, ...], fingerprint: Callable[[ir.Term, ir.Term], tuple[Any, ...]]
+              ) -> list[tuple[ir.Term, str, dict[str, int]]]:
+        """The class of fingerprint ``key`` (made empty), the first form keyed first."""
+        if self.first is not None:
+            t, domain, form, c = self.first
+            self.keyed[fingerprint(t, domain)] = [(t, form, c)]
+            self.first = None
+        return self.keyed.setdefault(key, [])
 
 
 class _ShapeMemo(dict[tuple[Any, ...], "_Shapes"]):
@@ -1053,6 +1098,10 @@ class _Oracle:
         self.run = run
         self.domain = domain
         self.memo: dict[ir.Term, bool] = {}
+        # answers that later points cannot change (a point found since only adds values): terms
+        # seen to take two values, and (predicate, terms) seen false
+        self.varied: set[ir.Term] = set()
+        self.failed: set[tuple[Callable[..., bool], tuple[ir.Term, ...]]] = set()
 
     def holds(self, cond: ir.Term) -> bool:
         """Only z3 proves a condition here (``Decider`` came first): one it is not asked (not
@@ -1100,6 +1149,7 @@ class _Oracle:
                     continue
                 vs = [c[i] for c in cols]
                 if None not in vs and not pred(*vs):
+                    self.failed.add((pred, terms))
                     return True
             start = end
         return False
@@ -1110,14 +1160,25 @@ class _Oracle:
 
     def guess(self, t: ir.Term) -> int | bool | None:
         """The value ``t`` takes at every sample point of the domain, when there are two or more
-        and they agree (a proposal: ``holds`` must still prove it)."""
+        and they agree (a proposal: ``holds`` must still prove it). ``c*x + k`` (``c != 0``) varies
+        where ``x`` does, defined at the same points: known without its values."""
+        varied = self.varied
+        if t in varied:
+            return None
+        if t.kind in (ir.ADD, ir.MUL):
+            coefs, _ = ir.linear(t)
+            if len(coefs) == 1 and next(iter(coefs)) in varied:
+                varied.add(t)
+                return None
         first = self._defined(t, HEAD_POINTS)
         if len(first) >= 2 and any(v != first[0] for v in first):
+            varied.add(t)
             return None
         seen = self._defined(t, MAX_POINTS)
-        if len(seen) < 2 or any(v != seen[0] for v in seen):
+        if len(seen) >= 2 and any(v != seen[0] for v in seen):
+            varied.add(t)
             return None
-        return seen[0]
+        return seen[0] if len(seen) >= 2 else None
 
 
 def _safe_tries(cands: list[int], base: int) -> list[int]:
