@@ -1138,6 +1138,8 @@ class _Oracle:
     def fails(self, pred: Callable[..., bool], terms: tuple[ir.Term, ...]) -> bool:
         """``pred`` of the terms' values is false at a known point of the domain where each is
         defined (the first ``HEAD_POINTS`` points first)."""
+        if (pred, terms) in self.failed:
+            return True
         vals = self.run.values
         start = 0
         for k in (HEAD_POINTS, MAX_POINTS):

@@ -173,7 +173,14 @@ class Simplifier:
         return self._proven(cond())
 
     def _within(self, a: Term, b: Term) -> bool:
-        """``0 <= a < b`` is proven."""
+        """``0 <= a < b`` is proven. Not when the intervals (sound wherever the facts hold) put ``a``
+        below 0 or at ``b``'s largest value or above: the decider would find it false after the
+        sample points' values were computed to show it (a size's quotient, ``s//2`` with
+        ``s >= 2``, asks this of every new size)."""
+        alo, ahi = self.rw.interval(a)
+        bhi = self.rw.interval(b)[1]
+        if (ahi is not None and ahi < 0) or (alo is not None and bhi is not None and alo >= bhi):
+            return False
         return self._proven_of(_within, (a, b), lambda: ir.mk_and(ir.mk_le(ir.ZERO, a), ir.mk_lt(a, b)))
 
     def _decide(self, m: Term) -> Term:
