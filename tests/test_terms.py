@@ -174,3 +174,14 @@ def test_existing_finds_live_nodes_and_builds_none() -> None:
     assert ir.existing(ir.FLOORDIV, (x, ir.mk_int(3))) is q
     assert ir.existing(ir.MOD, (x, ir.mk_int(3))) is None
     assert ir.existing(ir.MOD, (x, ir.mk_int(3))) is None  # still not built by the first lookup
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(terms(["x", "y", "z"]), min_size=1, max_size=4), st.integers(-5, 5))
+def test_a_normalized_sum_is_rebuilt_from_its_linear_form_as_itself(texts: list[str], k: int) -> None:
+    """``from_linear(linear(s)) is s`` for every sum ``mk_add`` builds: ``fold_add`` returns such a
+    sum as it came when no spelling is shorter."""
+    s = ir.mk_add(*(parse_sympy(t).term for t in texts), ir.mk_int(k))
+    for n in [s, *ir.iter_dag(s)]:
+        if n.kind == ir.ADD:
+            assert ir.from_linear(*ir.linear(n)) is n, to_text(n)

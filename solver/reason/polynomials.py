@@ -172,10 +172,12 @@ def mul(a: list[Term]) -> Term:
 
 
 def fold_add(t: Term) -> Term:
-    """Use ``x = c*(x//c) + Mod(x, c)`` to write a sum with as few monomials as possible."""
+    """Use ``x = c*(x//c) + Mod(x, c)`` to write a sum with as few monomials as possible. ``t`` is
+    a normalized sum (``mk_add``'s, as every caller's): one no spelling shortens is returned as it is."""
     if t.kind != ir.ADD:
         return t
     coefs, const = ir.linear(t)
+    folded = False
     changed = True
     while changed:
         changed = False
@@ -185,9 +187,9 @@ def fold_add(t: Term) -> Term:
             best = _best_spelling(coefs, const, m)
             if best is not None:
                 coefs, const = best
-                changed = True
+                changed = folded = True
                 break
-    return ir.from_linear(coefs, const)
+    return ir.from_linear(coefs, const) if folded else t
 
 
 def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Term, int], int] | None:
