@@ -197,7 +197,11 @@ class _Values:
         hit = memo.get(t)
         if hit is not None and len(hit) >= size:
             return hit
-        if all(len(memo.get(x, ())) >= size for x in t.args):  # children known (most calls): no walk
+        for x in t.args:  # children known (most calls): no walk
+            got = memo.get(x)
+            if got is None or len(got) < size:
+                break
+        else:
             if hit is None:
                 hit = memo[t] = []
             self._extend(t, hit, size)
@@ -222,7 +226,8 @@ class _Values:
             out.extend([n.value] * (size - start))
             return
         if k in (ir.SYM, ir.BSYM):
-            out.extend(pt[n.value] for pt in self.points[start:size])
+            name = n.value
+            out += [pt[name] for pt in self.points[start:size]]
             return
         cols = [self.memo[x][start:size] for x in n.args]
         op = _COLUMN.get(k)
@@ -240,10 +245,14 @@ class _Values:
 
 
 def _sum(cols: list[list[Any]]) -> list[Any]:
+    if len(cols) == 2:  # (most sums: a term and a constant, two terms)
+        return [None if a is None or b is None else a + b for a, b in zip(*cols)]
     return [None if None in vs else sum(vs) for vs in zip(*cols)]
 
 
 def _prod(cols: list[list[Any]]) -> list[Any]:
+    if len(cols) == 2:
+        return [None if a is None or b is None else a * b for a, b in zip(*cols)]
     return [None if None in vs else math.prod(vs) for vs in zip(*cols)]
 
 
@@ -1173,11 +1182,11 @@ class _Oracle:
                 varied.add(t)
                 return None
         first = self._defined(t, HEAD_POINTS)
-        if len(first) >= 2 and any(v != first[0] for v in first):
+        if len(set(first)) >= 2:
             varied.add(t)
             return None
         seen = self._defined(t, MAX_POINTS)
-        if len(seen) >= 2 and any(v != seen[0] for v in seen):
+        if len(set(seen)) >= 2:
             varied.add(t)
             return None
         return seen[0] if len(seen) >= 2 else None
