@@ -206,6 +206,9 @@ class _Values:
                 hit = memo[t] = []
             self._extend(t, hit, size)
             return hit
+        if t.size <= rewrite.WALK_BY_CALLS:
+            self._down(t, size)
+            return memo[t]
         stack: list[tuple[ir.Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -218,6 +221,16 @@ class _Values:
             stack.append((n, True))
             stack.extend((x, False) for x in n.args)
         return memo[t]
+
+    def _down(self, n: ir.Term, size: int) -> None:
+        """``head``'s walk by recursion, for a small term."""
+        memo = self.memo
+        for x in n.args:
+            have = memo.get(x)
+            if have is None or len(have) < size:
+                self._down(x, size)
+        have = memo.get(n)
+        self._extend(n, have if have is not None else memo.setdefault(n, []), size)
 
     def _extend(self, n: ir.Term, out: list[Value | None], size: int) -> None:
         k = n.kind

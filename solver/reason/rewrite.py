@@ -47,6 +47,9 @@ COLLAPSE = False  # ... and every one-symbol chain rebuilt as one division (off:
 LINEARIZE = True  # ... and a comparison of a collapsible chain made linear
 
 
+WALK_BY_CALLS = 64  # a term of at most this many nodes is walked by recursion (``Rewriter._down``)
+
+
 class Rewriter:
     """Rewrites terms under one ``Env``; results and intervals are memoized per instance."""
 
@@ -85,6 +88,9 @@ class Rewriter:
         if all(a in memo for a in t.args):  # children rewritten (most calls): no walk
             got = memo[t] = self._one(t, [memo[a] for a in t.args])
             return got
+        if t.size <= WALK_BY_CALLS:
+            self._down(t)
+            return memo[t]
         stack: list[tuple[Term, bool]] = [(t, False)]
         while stack:
             n, ready = stack.pop()
@@ -96,6 +102,15 @@ class Rewriter:
             stack.append((n, True))
             stack.extend((a, False) for a in n.args if a not in memo)
         return memo[t]
+
+    def _down(self, n: Term) -> None:
+        """``rewrite``'s walk by recursion, for a small term (its depth is at most its size): the
+        same order (the last child first), without a stack of pairs."""
+        memo = self.memo
+        for a in reversed(n.args):
+            if a not in memo:
+                self._down(a)
+        memo[n] = self._one(n, [memo[a] for a in n.args])
 
     def truth(self, t: Term) -> bool | None:
         r = self.rewrite(t)

@@ -49,7 +49,7 @@ from solver.reason import index_algebra
 from solver.reason import simplify_algebra as alg
 from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
-from solver.reason.rewrite import Rewriter
+from solver.reason.rewrite import WALK_BY_CALLS, Rewriter
 from solver.reason.simplify_divisibility import Divisibility
 from solver.reason.simplify_terms import rebuild
 
@@ -107,6 +107,10 @@ class Simplifier:
                 return Outcome(ir.TRUE if known else ir.FALSE)
         r = self.rw.rewrite(t)
         memo = self.memo
+        if r.size <= WALK_BY_CALLS:
+            if r not in memo:
+                self._down(r)
+            return Outcome(memo[r], self.proposed - before)
         stack: list[tuple[Term, bool]] = [(r, False)]
         while stack:  # children first, stopping at subterms simplified before (this request)
             n, ready = stack.pop()
@@ -118,6 +122,15 @@ class Simplifier:
             stack.append((n, True))
             stack.extend((a, False) for a in reversed(n.args) if a not in memo)
         return Outcome(memo[r], self.proposed - before)
+
+    def _down(self, n: Term) -> None:
+        """``simplify``'s walk by recursion, for a small term: the same order (children first, left
+        to right), without a stack of pairs."""
+        memo = self.memo
+        for a in n.args:
+            if a not in memo:
+                self._down(a)
+        memo[n] = self._node(n, [memo[a] for a in n.args])
 
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
