@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from solver import load_problem
 from solver.ir import terms as ir
+from solver.ir.printer import to_text
 from solver.ir.pyeval import evaluate, holds
 from solver.reason import rewrite
 from solver.reason.facts import facts_env
@@ -328,3 +329,21 @@ def test_fold_add_chooses_as_by_construction(a: str, b: str, d: str, k1: int, k2
     for m in [m for m in coefs if m.kind in (ir.MOD, ir.FLOORDIV) and m.args[1].kind == ir.CONST
               and m.args[1].value != 0]:
         assert _best_spelling(coefs, const, m) == _best_spelling_by_construction(coefs, const, m), text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(conds(), min_size=1, max_size=4), conds())
+def test_a_negation_is_looked_up_as_an_atom_only_when_it_can_be_one(facts: list[str], text: str) -> None:
+    """``Rewriter._negation_atom`` answers None only for a condition whose negation is no atom of
+    the facts (it does not build it), else the negation itself: the same lookups as ``mk_not``'s."""
+    env = facts_env({n: (None, None) for n in NAMES}, [(_cond(f), None) for f in facts])
+    rw = rewrite.Rewriter(env)
+    atoms = list(env.atoms)
+    for r in [*atoms, *(ir.mk_not(a) for a in atoms), *ir.iter_dag(_cond(text))]:
+        if not r.is_bool:
+            continue
+        got = rw._negation_atom(r)
+        if got is None:
+            assert ir.mk_not(r) not in env.atoms, to_text(r)
+        else:
+            assert got is ir.mk_not(r), to_text(r)

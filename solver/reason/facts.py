@@ -19,6 +19,7 @@ are disjoint from ``banned`` holds for every point of the asserts and the unbann
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -32,6 +33,15 @@ Src = frozenset[int]
 NONE: Src = frozenset()
 
 
+LinearForm = tuple[frozenset[tuple[Term, int]], int]
+
+
+def linear_form(t: Term) -> LinearForm:
+    """``t``'s monomials with their coefficients, and its constant: hashable, order-free."""
+    coefs, k = ir.linear(t)
+    return frozenset(coefs.items()), k
+
+
 @dataclass
 class Env:
     """Symbol ranges (always true) plus per-source facts about terms."""
@@ -41,6 +51,20 @@ class Env:
     excluded: dict[Term, list[tuple[Src, int]]] = field(default_factory=dict)
     atoms: dict[Term, list[Src]] = field(default_factory=dict)
     _info: dict[Term, tuple[str, Term, int, int] | None] = field(default_factory=dict)
+    _le: set[LinearForm] = field(default_factory=set)  # ``le_forms``, of the first ``_le_n`` atoms
+    _le_n: int = 0
+
+    def le_forms(self) -> set[LinearForm]:
+        """The linear forms (``linear_form``) of the ``<=`` atoms: a negation the rewriter looks
+        for is an atom only if its form is one (it need not build the negation to find out).
+        Atoms are only added, in order: the new ones are read on the next call."""
+        n = len(self.atoms)
+        if self._le_n != n:
+            for a in itertools.islice(self.atoms, self._le_n, None):
+                if a.kind == ir.LE:
+                    self._le.add(linear_form(a.args[0]))
+            self._le_n = n
+        return self._le
 
     def empty(self) -> bool:
         return any(lo is not None and hi is not None and lo > hi for lo, hi in self.ranges.values())

@@ -274,9 +274,23 @@ class Rewriter:
         if atoms:
             if any(self._ok(src) for src in atoms.get(r, ())):
                 return ir.TRUE
-            if any(self._ok(src) for src in atoms.get(ir.mk_not(r), ())):
+            neg = self._negation_atom(r)
+            if neg is not None and any(self._ok(src) for src in atoms.get(neg, ())):
                 return ir.FALSE
         return r
+
+    def _negation_atom(self, r: Term) -> Term | None:
+        """``mk_not(r)``, or None when it cannot be an atom: the negation of ``e <= 0`` (``e``'s
+        coefficients coprime, as ``mk_le`` leaves them) is ``-e + 1 <= 0`` exactly, so its
+        linear form tells without building it; a ``Not`` node no one holds is no atom."""
+        if r.kind == ir.LE:
+            coefs, k = ir.linear(r.args[0])
+            if math.gcd(*coefs.values()) == 1 and \
+                    (frozenset((m, -c) for m, c in coefs.items()), 1 - k) not in self.env.le_forms():
+                return None
+        elif r.kind not in (ir.NOT, ir.BCONST):
+            return ir.existing(ir.NOT, (r,))
+        return ir.mk_not(r)
 
     def _quasilinear(self, r: Term) -> Term:
         """``f <= 0`` / ``f == 0`` for a one-symbol chain ``f``: decided residue class by residue
