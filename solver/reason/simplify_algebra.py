@@ -247,6 +247,8 @@ def lattice(m: Term) -> Term | None:
     argument pulled out (``Max(x + 1, y + 1) -> Max(x, y) + 1``, ``Max(2*x, 2*y) -> 2*Max(x, y)``)."""
     if m.kind not in (ir.MAX, ir.MIN):
         return None
+    if all(a.kind == ir.SYM for a in m.args):  # distinct sizes: nothing absorbed, nothing shared
+        return None
     dual = ir.MIN if m.kind == ir.MAX else ir.MAX
     mk = ir.mk_max if m.kind == ir.MAX else ir.mk_min
     args = set(m.args)

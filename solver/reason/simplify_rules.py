@@ -282,6 +282,8 @@ class Simplifier:
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
+        if not m.has_div and not any(n.kind in (ir.MAX, ir.MIN) for n in coefs):
+            return m  # (every rule below reads a division or an extreme among the monomials)
         if len(coefs) > 1:
             got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
                    or alg.quotient_pairs(coefs, const, self.rw.interval) or self._digits(coefs, const))
