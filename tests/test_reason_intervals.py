@@ -59,3 +59,29 @@ def test_empty_range_from_asserts_does_not_crash() -> None:
     res = run("redundancy", doc)
     assert res["status"] == "unsat" and res["guards"][0]["verdict"] == "always_false"
     assert run("solve", doc)["status"] == "unsat"
+
+
+def _mul_by_corners(x: tuple[int | None, int | None], y: tuple[int | None, int | None]) -> tuple[int | None, int | None]:
+    """``intervals._mul`` by its four corner products alone (as it read before a literal factor
+    took a shortcut)."""
+    import math
+
+    (a, b), (c, d) = x, y
+    inf = math.inf
+    xs = (-inf if a is None else a, inf if b is None else b)
+    ys = (-inf if c is None else c, inf if d is None else d)
+    ps = [cheap._times(p, q) for p in xs for q in ys]
+    lo, hi = min(ps), max(ps)
+    return (None if lo == -inf else int(lo), None if hi == inf else int(hi))
+
+
+bound = st.one_of(st.none(), st.integers(-10**20, 10**20), st.integers(-5, 5))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.tuples(bound, bound), st.tuples(bound, bound), st.integers(-7, 7), st.booleans())
+def test_a_product_with_a_literal_factor_is_the_scaled_interval(x: Any, y: Any, v: int, first: bool) -> None:
+    """The interval of ``v * y`` is ``y`` scaled, ends swapped for a negative ``v``: the corner
+    products' answer, unbounded ends, 0 and empty intervals included."""
+    for pair in ((x, y), ((v, v), y) if first else (y, (v, v))):
+        assert cheap._mul(*pair) == _mul_by_corners(*pair), pair

@@ -177,12 +177,25 @@ def _mul(x: Interval, y: Interval) -> Interval:
     factor that is exactly 0 makes the product 0 whatever the other is). The one interval product
     of ``solver.reason`` (``rewrite`` uses it through ``mul_iv``)."""
     (a, b), (c, d) = x, y
+    if a is not None and a == b and (c is None or d is None or c <= d):  # a literal factor (most
+        return _scaled(a, c, d)  # products): the other interval, when not empty, scaled
+    if c is not None and c == d and (a is None or b is None or a <= b):
+        return _scaled(c, a, b)
     inf = math.inf
     xs = (-inf if a is None else a, inf if b is None else b)
     ys = (-inf if c is None else c, inf if d is None else d)
     ps = [_times(p, q) for p in xs for q in ys]
     lo, hi = min(ps), max(ps)
     return (None if lo == -inf else int(lo), None if hi == inf else int(hi))
+
+
+def _scaled(v: int, lo: Bound, hi: Bound) -> Interval:
+    """``v * [lo, hi]`` as ``_mul`` computes it (an unbounded end times 0 is 0)."""
+    if v == 0:
+        return (0, 0)
+    if v > 0:
+        return (None if lo is None else v * lo, None if hi is None else v * hi)
+    return (None if hi is None else v * hi, None if lo is None else v * lo)
 
 
 def _times(p: float, q: float) -> float:

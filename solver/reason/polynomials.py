@@ -201,7 +201,8 @@ def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Te
     if not xc:
         return None
     # the pair as keys of ``coefs`` (a term not built yet is not one): counted before it is built
-    q, r = ir.existing(ir.FLOORDIV, (x, cb)), ir.existing(ir.MOD, (x, cb))
+    q = m if m.kind == ir.FLOORDIV else ir.existing(ir.FLOORDIV, (x, cb))
+    r = m if m.kind == ir.MOD else ir.existing(ir.MOD, (x, cb))
     m0 = next(iter(xc))
     alpha = coefs.get(m0, 0) // xc[m0] if coefs.get(m0, 0) % xc[m0] == 0 else 0
     if alpha and any(coefs.get(y, 0) != alpha * w for y, w in xc.items()):
@@ -211,16 +212,18 @@ def _best_spelling(coefs: dict[Term, int], const: int, m: Term) -> tuple[dict[Te
     ts = {gamma, -alpha}
     if beta % c == 0:
         ts.add(beta // c)
+    ts.discard(0)
+    if not ts:
+        return None
     best: tuple[int, int] | None = None
-    base = sum(1 for v in coefs.values() if v)
+    base = sum(map(bool, coefs.values()))
     for t in sorted(ts):
-        if t == 0:
-            continue
         # monomials of ``coefs + t*x - t*c*q - t*r`` (it adds t*(x - c*q - r) = 0); x's monomials
         # are subterms of x, so neither q nor r is one of them
-        n = base
-        for old, step in [(coefs.get(y, 0), t * w) for y, w in xc.items()] + [(beta, -t * c), (gamma, -t)]:
-            n += (old + step != 0) - (old != 0)
+        n = base + ((beta - t * c != 0) - (beta != 0)) + ((gamma - t != 0) - (gamma != 0))
+        for y, w in xc.items():
+            old = coefs.get(y, 0)
+            n += (old + t * w != 0) - (old != 0)
         if n < base and (best is None or n < best[0]):
             best = (n, t)
     if best is None:

@@ -122,7 +122,10 @@ class Rewriter:
         got = iv.get(t)
         if got is not None:
             return got
-        if all(a in iv or a.is_bool for a in t.args):  # children known (most calls): no walk
+        for a in t.args:  # children known (most calls): no walk
+            if a not in iv and not a.is_bool:
+                break
+        else:
             got = iv[t] = self._restrict(t, self._iv_one(t))
             return got
         stack: list[tuple[Term, bool]] = [(t, False)]
