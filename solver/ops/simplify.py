@@ -48,6 +48,7 @@ sent), ``incomplete: true``; never cached (``_final``).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import os
@@ -140,6 +141,11 @@ ENGINE_MEMO_LIMIT = 200_000  # simplified subterms and value vectors one context
 
 def _key(c: dict[str, int]) -> tuple[int, int]:
     return (c["divs"], c["ops"])
+
+
+def _class_order(e: tuple[ir.Term, str, dict[str, int]]) -> tuple[tuple[int, int], str]:
+    """A CSE class's members in the order ``merge_classes`` tries them: cheapest, then by text."""
+    return (_key(e[2]), e[1])
 
 
 def least_cost(t: ir.Term) -> tuple[int, int]:
@@ -1039,7 +1045,7 @@ class _Run:
             known = bucket.known(self._fingerprint(t, q.domain), self._fingerprint)
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
             tries = 0
-            for rep, form, c in sorted(known, key=lambda e: (_key(e[2]), e[1])):
+            for rep, form, c in known:  # (kept in order: cheapest, then first by text)
                 if (_key(c), form) >= mine or tries >= CLASS_TRIES:
                     break
                 if _differ(vals.head(t, HEAD_POINTS), vals.head(rep, HEAD_POINTS), vals.head(q.domain, HEAD_POINTS)) \
@@ -1052,7 +1058,7 @@ class _Run:
                     rows[i]["form"], rows[i]["cost"] = form, c
                     break
             if len(known) < MAX_CSE_CLASS and all(f != rows[i]["form"] for _, f, _ in known):
-                known.append((t, rows[i]["form"], rows[i]["cost"]))
+                bisect.insort(known, (t, rows[i]["form"], rows[i]["cost"]), key=_class_order)
             classed.add(i)
 
 
