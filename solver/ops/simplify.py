@@ -935,8 +935,9 @@ class _Run:
         if got is q.term:
             return got
         mine = _key(cost(self.print(got)))
-        # (nothing costs less than nothing, nor less than ``least_cost``: then no need to print it)
-        if mine != (0, 0) and mine >= least_cost(q.term) and mine > _key(cost(self.print(q.term))):
+        # (nothing costs less than nothing, nor less than ``least_cost``: a form that costs no more
+        # than that bound costs no more than the input, which then need not be printed)
+        if mine != (0, 0) and mine > least_cost(q.term) and mine > _key(cost(self.print(q.term))):
             return q.term
         if self.deadline.expired:
             return None
