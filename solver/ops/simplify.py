@@ -1037,13 +1037,17 @@ class _Run:
             if t is None or t.kind in (ir.CONST, ir.BCONST) or not k:
                 classed.add(i)
                 continue
-            prefix = self._fingerprint(t, q.domain, h)
+            if q.domain is ir.TRUE:
+                whole, prefix = None, self._fingerprint(t, q.domain, h)
+            else:  # (the domain's values too: computed once, for the whole fingerprint)
+                whole = self._fingerprint(t, q.domain)
+                prefix = (whole[0], whole[1][:h])
             bucket = self.classes.get(prefix)
             if bucket is None:  # a prefix no earlier form has: the form starts its class
                 self.classes[prefix] = _Classes((t, q.domain, rows[i]["form"], rows[i]["cost"]))
                 classed.add(i)
                 continue
-            known = bucket.known(self._fingerprint(t, q.domain), self._fingerprint)
+            known = bucket.known(self._fingerprint(t, q.domain) if whole is None else whole, self._fingerprint)
             mine = (_key(rows[i]["cost"]), rows[i]["form"])
             tries = 0
             for rep, form, c in known:  # (kept in order: cheapest, then first by text)
