@@ -87,13 +87,13 @@ def build(c: Compile) -> tuple[dict[str, Any], list[Line]]:
     fresh = 0
     sources = sorted({m.group(0) for g in c.emitted for m in SOURCE.finditer(g.code)})
     for src in sources:
-        if src in names:
-            continue
+        if src in names or not _SIZE_LIKE.search(src):
+            continue  # named already, or of unknown type: its lines stay unread
         while f"src{fresh}" in taken:
             fresh += 1
         names[src] = f"src{fresh}"
         taken.add(names[src])
-        integer[src] = bool(_SIZE_LIKE.search(src))  # sizes, strides and offsets are integers
+        integer[src] = True  # sizes, strides and storage offsets are integers
     lines = []
     used: set[str] = set()
     for i, g in enumerate(c.emitted):
