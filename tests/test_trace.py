@@ -227,6 +227,30 @@ def test_cli_remote_down_keeps_every_line_and_exits_1(tmp_path: Path) -> None:
     assert any("127.0.0.1" in w for w in line["warnings"])
 
 
+def test_several_logs_a_failed_compile_and_the_progress_bar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two processes' logs (one per rank) keep their compiles apart; a compile that failed before
+    installing guards is listed without a question; the bar changes nothing but stderr."""
+    d = tmp_path / "tr"
+    d.mkdir()
+    failed = (_rec({"dynamo_start": {"stack": [{"line": 3, "name": "step", "filename": "t.py"}]}, **_ids(0)})
+              + _rec({"compilation_metrics": {"compile_id": "0/0", "co_name": "step", "fail_type": "Unsupported",
+                                              "fail_reason": "graph break"}, **_ids(0)}))
+    (d / "dedicated_log_torch_trace_rank0.log").write_text(tiny_log(), encoding="utf-8")
+    (d / "dedicated_log_torch_trace_rank1.log").write_text(failed, encoding="utf-8")
+    quiet, code = run_trace(str(d), tmp_path / "q", run)
+    shown, code2 = run_trace(str(d), tmp_path / "p", run, progress=True)
+    assert code == code2 == 0 and quiet["lines"] == shown["lines"] == {"before": 9, "after": 7}
+    assert capsys.readouterr().out == ""
+    report = json.loads((tmp_path / "p" / "report.json").read_text(encoding="utf-8"))
+    assert [(e["file"], e["compile_id"], e["anchor"], e["status"]) for e in report["compiles"]] == [
+        ("dedicated_log_torch_trace_rank0.log", "0/0", "c-0-0-0", "sat"),
+        ("dedicated_log_torch_trace_rank0.log", "0/1", "c-0-0-1", "sat"),
+        ("dedicated_log_torch_trace_rank1.log", "0/0", "c-1-0-0", "no_guards")]
+    assert report["compiles"][2]["metrics"]["fail_reason"] == "graph break"
+    page = (tmp_path / "p" / "index.html").read_text(encoding="utf-8")
+    assert 'id="c-1-0-0"' in page and "graph break" in page and "log file dedicated_log_torch_trace_rank1.log" in page
+
+
 def _write(d: Path, name: str, data: bytes) -> None:
     d.mkdir(exist_ok=True)
     (d / name).write_bytes(data)

@@ -19,7 +19,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -103,7 +103,7 @@ def log_files(path: str) -> list[Path]:
     return files
 
 
-def read_trace(files: list[Path]) -> tuple[list[Compile], list[str]]:
+def read_trace(files: list[Path], bar: Bar | None = None) -> tuple[list[Compile], list[str]]:
     """Every compile of every file, and warnings (skipped lines, empty files); bad input when no
     file holds a single trace record."""
     found: list[Compile] = []
@@ -117,15 +117,17 @@ def read_trace(files: list[Path]) -> tuple[list[Compile], list[str]]:
             raise InvalidProblemError(f"cannot read {f}: {e.strerror or e}", where=str(f)) from None
         if not data.strip():
             warnings.append(f"{f.name} is empty")
-            continue
-        recs, bad = records(data.decode("utf-8", errors="replace"))
-        if not recs:
-            warnings.append(f"{f.name} holds no trace record")
-            continue
-        seen_records = True
-        if bad:
-            warnings.append(f"{f.name}: {bad} line(s) that are not trace records were skipped")
-        found.extend(compiles(f.name, recs, i if several else None))
+        else:
+            recs, bad = records(data.decode("utf-8", errors="replace"))
+            if not recs:
+                warnings.append(f"{f.name} holds no trace record")
+            else:
+                seen_records = True
+                if bad:
+                    warnings.append(f"{f.name}: {bad} line(s) that are not trace records were skipped")
+                found.extend(compiles(f.name, recs, i if several else None))
+        if bar is not None:
+            bar.advance(len(data), f.name)
     if not seen_records:
         what = "is empty" if all(w.endswith("is empty") for w in warnings) else "holds no TORCH_TRACE record"
         where = str(files[0].parent if len(files) > 1 else files[0])
@@ -138,40 +140,50 @@ def read_trace(files: list[Path]) -> tuple[list[Compile], list[str]]:
     return found, warnings
 
 
-@contextlib.contextmanager
-def _progress(total: int, enabled: bool) -> Iterator[Callable[[str], None]]:
-    """A bar on stderr while compiles are answered (a terminal only: logs and pipes stay clean)."""
-    if not enabled:
-        yield lambda _: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+class Bar:
+    """What a long trace shows on stderr: one bar reading the logs (bytes), one answering the
+    compiles. Drawn only on a terminal (``enabled``): logs and pipes stay clean."""
 
-    with Progress(TextColumn("trace {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("", total=total)
+    def __init__(self, stack: contextlib.ExitStack, enabled: bool) -> None:
+        self.progress: Any = None
+        self.task: Any = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        def step(label: str) -> None:
-            bar.update(task, advance=1, description=label)
+            self.progress = stack.enter_context(Progress(
+                TextColumn("{task.fields[phase]} {task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=Console(stderr=True), transient=True))
 
-        yield step
+    def start(self, phase: str, total: int) -> None:
+        if self.progress is not None:
+            if self.task is not None:
+                self.progress.remove_task(self.task)
+            self.task = self.progress.add_task("", total=total, phase=phase)
+
+    def advance(self, n: int, label: str) -> None:
+        if self.progress is not None and self.task is not None:
+            self.progress.update(self.task, advance=n, description=label)
 
 
 def run_trace(path: str, out_dir: Path, runner: Runner, *, timeout_ms: int | None = 60_000,
               progress: bool = False) -> tuple[dict[str, Any], int]:
     """Read, answer, write; the summary line and the exit status."""
     files = log_files(path)
-    found, warnings = read_trace(files)
     entries = []
     status = EXIT_OK
-    with _progress(len(found), progress) as step:
+    with contextlib.ExitStack() as stack:
+        bar = Bar(stack, progress)
+        bar.start("reading", sum(f.stat().st_size for f in files))
+        found, warnings = read_trace(files, bar)
+        bar.start("answering", len(found))
         for c in found:
             e = analyze(c, runner, timeout_ms=timeout_ms)
             if e.get("error"):
                 status = max(status, int(e["error"].pop("exit")))
                 warnings.append(f"compile {e['compile_id']}: {e['error']['error'].get('message')}")
             entries.append(e)
-            step(c.compile_id)
+            bar.advance(1, c.compile_id)
     report: dict[str, Any] = {
         "generator": "symguard trace", "trace_dir": str(path), "files": [f.name for f in files],
         "warnings": warnings, "totals": totals(entries), "cost_model": COST_MODEL, "compiles": entries,

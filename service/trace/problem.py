@@ -27,6 +27,7 @@ from typing import Any
 from solver.errors import SymguardError
 from solver.syntax.sympy_reader import parse_sympy
 
+from ..torch_bridge import OPTIONS as BRIDGE_OPTIONS
 from .log import Compile
 
 # a guard source: L['x'] / G['y'] then attributes, subscripts and calls: L['x'].size()[1]
@@ -35,7 +36,9 @@ _SIZE_LIKE = re.compile(r"\.(?:size\(\)\[\d+\]|stride\(\)\[\d+\]|storage_offset\
 _CALLS = ((re.compile(r"(?<![\w.])max\("), "Max("), (re.compile(r"(?<![\w.])min\("), "Min("),
           (re.compile(r"(?<![\w.])abs\("), "Abs("), (re.compile(r"\bmath\.floor\("), "floor("),
           (re.compile(r"\bmath\.ceil\("), "ceiling("))
-OPTIONS: dict[str, Any] = {"on_unsupported": "skip", "default_min": None}
+# the bridge's options (an unreadable guard is skipped and kept, never a rejected problem), and no
+# implicit lower bound: a symbol's only bound is the one its source really has
+OPTIONS: dict[str, Any] = {**BRIDGE_OPTIONS, "default_min": None}
 
 
 @dataclass(frozen=True)
