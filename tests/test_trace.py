@@ -24,12 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.cli import main
 from service.cli.trace import run_trace
 from service.trace.log import compiles, records, shape_guards
 from service.trace.problem import SOURCE, build, translate
-from solver import run
+from solver import load_problem, run
+from solver.ir.pyeval import holds
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "examples" / "models"
@@ -156,6 +159,44 @@ def test_translate_leaves_unreadable_lines_out(code: str, why: str) -> None:
     names = {"L['x'].size()[0]": "s0", "L['x'].size()[1]": "s1"}
     got, reason = translate(code, names, dict.fromkeys(names, True))
     assert got is None and reason is not None and why in reason
+
+
+_SRC = ["L['x'].size()[0]", "L['x'].size()[1]", "L['x'].stride()[0]", "L['y'].storage_offset()"]
+_ints = st.one_of(st.sampled_from(_SRC), st.integers(-3, 9).map(lambda k: f"({k})" if k < 0 else str(k)))
+
+
+def _combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    two = st.tuples(children, children)
+    return st.one_of(
+        two.map(lambda ab: f"({ab[0]} + {ab[1]})"), two.map(lambda ab: f"{ab[0]}*{ab[1]}"),
+        two.map(lambda ab: f"({ab[0]} // {ab[1]})"), two.map(lambda ab: f"({ab[0]} % {ab[1]})"),
+        two.map(lambda ab: f"max({ab[0]}, {ab[1]})"), two.map(lambda ab: f"min({ab[0]}, {ab[1]})"),
+        children.map(lambda a: f"abs({a})"), two.map(lambda ab: f"math.floor({ab[0]} / {ab[1]})"),
+        two.map(lambda ab: f"math.ceil({ab[0]} / {ab[1]})"))
+
+
+_exprs = st.recursive(_ints, _combine, max_leaves=6)
+_lines = st.tuples(_exprs, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), _exprs, st.booleans()).map(
+    lambda t: f"not ({t[0]} {t[1]} {t[2]})" if t[3] else f"{t[0]} {t[1]} {t[2]}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(_lines, st.lists(st.integers(0, 40), min_size=4, max_size=4))
+def test_translation_means_what_python_evaluates(code: str, values: list[int]) -> None:
+    """What symguard reads from a guard line is what Python computes from it, at every point
+    where Python computes anything (a zero divisor makes both reject)."""
+    names = dict(zip(_SRC, ["s0", "s1", "src0", "src1"]))
+    text, why = translate(code, names, dict.fromkeys(_SRC, True))
+    assert why is None and text is not None, why
+    env = dict(zip(names.values(), values))
+    py = SOURCE.sub(lambda m: f"V[{m.group(0)!r}]", code)
+    try:
+        expected = bool(eval(py, {"math": math, "max": max, "min": min, "abs": abs,  # our own line
+                                  "V": dict(zip(_SRC, values))}))
+    except ZeroDivisionError:
+        expected = False
+    term = load_problem({"guards": [text]}).guards[0].term
+    assert term is not None and holds(term, env) == expected, (code, text, env)
 
 
 def test_problem_has_sizes_non_negative_and_hints() -> None:

@@ -69,6 +69,7 @@ def analyze(c: Compile, runner: Runner, *, timeout_ms: int | None = None) -> dic
                     for s in c.symbols],
         "specializations": c.specializations,
         "shape_env_guards_recorded": len(c.recorded_guards),
+        "shape_env_guards": c.recorded_guards,
         "shape_env_guards_suppressed": c.suppressed,
         "identity_guards": [{"code": g.code, "origin": g.origin} for g in c.identity_guards],
     }

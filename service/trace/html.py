@@ -144,6 +144,11 @@ def _section(e: dict[str, Any], show_file: bool) -> str:
                    f'<td><span class="v v-{_e(g["verdict"])}">{_e(g["verdict"])}</span></td>'
                    f'<td class="code">{_e(g["code"])}{origin}</td><td>{why}</td></tr>')
     out.append("</table>")
+    if e.get("shape_env_guards"):
+        out.append(f"<details><summary>{len(e['shape_env_guards'])} guards the ShapeEnv recorded while tracing "
+                   "(sympy, before Dynamo simplified them into the lines above; suppressed guards and runtime "
+                   "asserts included)</summary><ol>"
+                   + "".join(f"<li><code>{_e(g)}</code></li>" for g in e["shape_env_guards"]) + "</ol></details>")
     if e.get("identity_guards"):
         out.append(f"<details><summary>{len(e['identity_guards'])} other top-level guards (object identity, "
                    "not shape guards; not analysed)</summary><ul>"
