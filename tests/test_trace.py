@@ -171,8 +171,8 @@ def _combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         two.map(lambda ab: f"({ab[0]} + {ab[1]})"), two.map(lambda ab: f"{ab[0]}*{ab[1]}"),
         two.map(lambda ab: f"({ab[0]} // {ab[1]})"), two.map(lambda ab: f"({ab[0]} % {ab[1]})"),
         two.map(lambda ab: f"max({ab[0]}, {ab[1]})"), two.map(lambda ab: f"min({ab[0]}, {ab[1]})"),
-        children.map(lambda a: f"abs({a})"), two.map(lambda ab: f"math.floor({ab[0]} / {ab[1]})"),
-        two.map(lambda ab: f"math.ceil({ab[0]} / {ab[1]})"))
+        children.map(lambda a: f"abs({a})"), two.map(lambda ab: f"math.floor(({ab[0]}) / ({ab[1]}))"),
+        two.map(lambda ab: f"math.ceil(({ab[0]}) / ({ab[1]}))"))  # torch's printer parenthesizes / operands
 
 
 _exprs = st.recursive(_ints, _combine, max_leaves=6)
