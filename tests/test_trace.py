@@ -290,6 +290,7 @@ def test_several_logs_a_failed_compile_and_the_progress_bar(tmp_path: Path, caps
     assert report["compiles"][2]["metrics"]["fail_reason"] == "graph break"
     page = (tmp_path / "p" / "index.html").read_text(encoding="utf-8")
     assert 'id="c-1-0-0"' in page and "graph break" in page and "log file dedicated_log_torch_trace_rank1.log" in page
+    assert ">#0 0/0 forward<" in page and ">#1 0/0 step<" in page  # the nav tells the two 0/0 apart
 
 
 def _write(d: Path, name: str, data: bytes) -> None:

@@ -58,7 +58,7 @@ def _total(rows: list[dict[str, Any]]) -> dict[str, int]:
 def analyze(c: Compile, runner: Runner, *, timeout_ms: int | None = None) -> dict[str, Any]:
     """The report entry of one compile; never raises for a problem symguard refuses (it is kept whole)."""
     entry: dict[str, Any] = {
-        "compile_id": c.compile_id, "file": c.file, "frame_id": c.frame_id,
+        "compile_id": c.compile_id, "file": c.file, "file_index": c.file_index, "frame_id": c.frame_id,
         "frame_compile_id": c.frame_compile_id, "attempt": c.attempt,
         "anchor": "c-" + "-".join(str(x) for x in (c.file_index, c.autograd_id, c.frame_id, c.frame_compile_id)
                                   if x is not None),

@@ -55,8 +55,14 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _ident(e: dict[str, Any]) -> str:
+    """``0/1``; with several log files (one per process, where ids repeat) ``#2 0/1``."""
+    file = f"#{e['file_index']} " if e.get("file_index") is not None else ""
+    return f"{file}{e['compile_id']}"
+
+
 def _label(e: dict[str, Any]) -> str:
-    return f"{e['compile_id']} {e.get('co_name') or ''}".strip()
+    return f"{_ident(e)} {e.get('co_name') or ''}".strip()
 
 
 def _cost_row(name: str, c: dict[str, int]) -> str:
@@ -102,7 +108,7 @@ def _section(e: dict[str, Any], show_file: bool) -> str:
     a = e["anchor"]
     path = str(e.get("co_filename") or "?")
     where = f"{path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{e.get('co_firstlineno') or '?'}"
-    out = [(f'<section id="{_e(a)}"><h2>{_e(e["compile_id"])} <code>{_e(e.get("co_name") or "?")}</code> '
+    out = [(f'<section id="{_e(a)}"><h2>{_e(_ident(e))} <code>{_e(e.get("co_name") or "?")}</code> '
            f'<span class="origin" title="{_e(path)}">{_e(where)}</span></h2>')]
     if show_file:
         out.append(f'<p class="note">log file {_e(e["file"])}</p>')
