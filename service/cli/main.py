@@ -209,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_prune_guards(sub, remote)
 
+    from .trace import add_parser as add_trace
+
+    add_trace(sub, remote)
+
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
