@@ -824,7 +824,7 @@ def guard_printer() -> Any:
 def enforced_ranges(env: Any) -> dict[Any, tuple[float, float]]:
     """Each symbol's range as part 3 checks it (``var_to_range`` now), unbounded sides infinite."""
     out: dict[Any, tuple[float, float]] = {}
-    for s, r in env.var_to_range.items():
+    for s, r in getattr(env, "var_to_range", {}).items():
         lo, hi = _bound(r.lower), _bound(r.upper)
         out[s] = (-math.inf if lo is None else lo, math.inf if hi is None else hi)
     return out
