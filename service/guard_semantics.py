@@ -245,6 +245,20 @@ def _lazy_divisor(parts: Any) -> bool:
     return any(not getattr(d, "is_Integer", False) for p in parts for d in _divisors(p))
 
 
+def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
+    """Whether some divisor of ``expr`` may be 0 on ``ranges`` (exact intervals; a divisor whose
+    interval is not known counts as possibly 0).
+
+    In C++ such a division is undefined behaviour (a crash), so the guards Dynamo checks before it
+    decide whether it is reached: the pruner keeps them all (``docs/torch_guards.md``)."""
+    walk = _Walk(ranges, "python")
+    for d in _divisors(expr):
+        iv = walk.term(d)
+        if iv is None or iv[0] <= 0 <= iv[1]:
+            return True
+    return False
+
+
 def executed_exactly(expr: Any, ranges: Mapping[Any, Interval], lang: str = "python") -> bool:
     """Whether the guard ``expr`` (a sympy condition) evaluates, as Dynamo's printed ``lang``
     code (``"python"`` or ``"cpp"``), to its exact truth value at every point of ``ranges``

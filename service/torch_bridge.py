@@ -39,7 +39,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .guard_semantics import executed_exactly
+from .guard_semantics import executed_exactly, may_divide_by_zero
 
 Doc = dict[str, Any]
 
@@ -849,7 +849,17 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     passthrough: list[Any] = []
     opaque: list[Any] = []
     syms: set[Any] = set()
-    for g in env.guards:
+    # C++ guards run in order and a zero divisor crashes: every guard up to the last one that
+    # may divide by zero is kept, so the same checks come first wherever a division is reached
+    guarded_upto = -1
+    if "cpp" in langs:
+        for k, g in enumerate(env.guards):
+            if may_divide_by_zero(env.simplify(g.expr), ranges):
+                guarded_upto = k
+    for k, g in enumerate(env.guards):
+        if k <= guarded_upto:
+            passthrough.append(g)
+            continue
         if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
             passthrough.append(g)  # produce_guards skips it itself
             continue
