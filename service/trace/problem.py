@@ -10,11 +10,14 @@ equivalent to all the lines: the same inputs pass.
 Each line is Python over *sources* (``L['x'].size()[1]``, ``L['x'].stride()[0]``). A source
 becomes a symbol: the ShapeEnv's own name when ``create_symbol`` logged it (``s27``, with its
 traced value as the hint), else ``src0``, ``src1``, … . Python spellings become symguard's
-(``max(`` → ``Max(``, ``math.floor(a / b)`` → ``floor(a/b)``; ``//`` and ``%`` are floor
-division and Python's modulus in both, §1.2). A line is left out of the question, and kept, when
-symguard cannot read it exactly: it fails to parse (a ternary, a ``___`` helper), or it reads a
-source that is not known to be an integer (a float attribute such as a LayerNorm's ``eps``, a
-SymFloat): over the integers such a line could look implied when it is not.
+(``max(`` → ``Max(``; ``//`` and ``%`` are floor division and Python's modulus in both, §1.2;
+``and``/``or`` short-circuit in both). A line is left out of the question, and kept, when symguard
+cannot read it as Python runs it: it fails to parse (a ternary, a ``___`` helper), it computes in
+floats (a true division ``/``, ``math.floor``/``math.ceil``, a float literal: Python rounds to
+doubles, and past 2**53 ``2*math.ceil(n / 2) >= n`` is false although the exact value holds), or
+it reads a source that is not known to be an integer (a float attribute such as a LayerNorm's
+``eps``, a SymFloat): over the integers such a line could look implied when it is not, or imply
+what it does not (docs/torch_guards.md, "One semantics").
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ from .log import Compile
 SOURCE = re.compile(r"\b[LG]\['(?:[^'\\]|\\.)*'\](?:\.[A-Za-z_]\w*|\[(?:'(?:[^'\\]|\\.)*'|-?\d+)\]|\(\))*")
 _SIZE_LIKE = re.compile(r"\.(?:size\(\)\[\d+\]|stride\(\)\[\d+\]|storage_offset\(\))\Z")
 _CALLS = ((re.compile(r"(?<![\w.])max\("), "Max("), (re.compile(r"(?<![\w.])min\("), "Min("),
-          (re.compile(r"(?<![\w.])abs\("), "Abs("), (re.compile(r"\bmath\.floor\("), "floor("),
-          (re.compile(r"\bmath\.ceil\("), "ceiling("))
+          (re.compile(r"(?<![\w.])abs\("), "Abs("))
+# what Python computes in doubles: a true division, the math module's rounding, a float literal
+_FLOATS = re.compile(r"(?<!/)/(?!/)|\bmath\.|\b\d+\.\d*|\b\d+e[-+]?\d+")
 # the bridge's options (an unreadable guard is skipped and kept, never a rejected problem), and no
 # implicit lower bound: a symbol's only bound is the one its source really has
 OPTIONS: dict[str, Any] = {**BRIDGE_OPTIONS, "default_min": None}
@@ -65,6 +69,8 @@ def translate(code: str, names: Mapping[str, str], integer: Mapping[str, bool]) 
     text = SOURCE.sub(sub, code)
     if bad:
         return None, f"reads {bad[0]}, not known to be an integer"
+    if _FLOATS.search(SOURCE.sub("s", code)):
+        return None, "computes in floats (Python's doubles differ from exact values past 2**53)"
     for pat, repl in _CALLS:
         text = pat.sub(repl, text)
     try:
