@@ -75,7 +75,8 @@ class BatchRequest(BaseModel):
 
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="parse_error | unsupported | invalid_problem | too_large | "
-                      "unauthorized | overloaded | internal_error")
+                      "unauthorized | not_found | method_not_allowed | unknown_context | overloaded | "
+                      "internal_error (docs/problem-format.md §5)")
     message: str
     where: str | None = Field(default=None, description="e.g. guards[3], symbols.s0.min")
     offset: int | None = Field(default=None, description="character offset in the expression")
