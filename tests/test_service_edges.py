@@ -28,7 +28,7 @@ def _table() -> dict[str, str]:
     """code → the HTTP column of the §5 table."""
     text = (ROOT / "docs" / "problem-format.md").read_text(encoding="utf-8")
     section = text.split("## 5.", 1)[1].split("## 6.", 1)[0]
-    return {m[1]: m[2] for m in re.finditer(r"^\| `([a-z_]+)` \| [^|]+ \| ([^|]+) \|", section, re.M)}
+    return {m[1]: m[2] for m in re.finditer(r"^\| `([a-z_]+)` \| [^|]+ \| ([^|]+) \|", section, re.MULTILINE)}
 
 
 TABLE = _table()
@@ -155,15 +155,15 @@ def test_a_batch_refuses_a_misspelt_key_and_a_body_that_is_not_an_object(client:
 # ------------------------------------------------------------------ numbers past the limit
 
 HUGE_AT = [
-    ('{"symbols": {"s0": {"min": %s}}}', "symbols.s0.min"),
-    ('{"symbols": {"s0": {"min": 1, "max": -%s}}}', "symbols.s0.max"),
-    ('{"symbols": {"s0": {"hint": %s}}, "guards": ["s0 > 1"]}', "symbols.s0.hint"),
-    ('{"guards": ["s0 > 1"], "options": {"timeout_ms": %s}}', "options.timeout_ms"),
-    ('{"guards": ["s0 > 1"], "options": {"effort": %s}}', "options.effort"),
-    ('{"options": {"default_min": -%s}}', "options.default_min"),
-    ('{"guards": ["s0 > 1"], "inputs": {"x": [3, %s]}}', "inputs.x[1]"),
-    ('{"guards": ["s0 > 1"], "meta": {"seen": [1, 2, %s]}}', "meta.seen[2]"),
-    ('%s', "$"),
+    ('{"symbols": {"s0": {"min": NUM}}}', "symbols.s0.min"),
+    ('{"symbols": {"s0": {"min": 1, "max": -NUM}}}', "symbols.s0.max"),
+    ('{"symbols": {"s0": {"hint": NUM}}, "guards": ["s0 > 1"]}', "symbols.s0.hint"),
+    ('{"guards": ["s0 > 1"], "options": {"timeout_ms": NUM}}', "options.timeout_ms"),
+    ('{"guards": ["s0 > 1"], "options": {"effort": NUM}}', "options.effort"),
+    ('{"options": {"default_min": -NUM}}', "options.default_min"),
+    ('{"guards": ["s0 > 1"], "inputs": {"x": [3, NUM]}}', "inputs.x[1]"),
+    ('{"guards": ["s0 > 1"], "meta": {"seen": [1, 2, NUM]}}', "meta.seen[2]"),
+    ('NUM', "$"),
 ]
 
 
@@ -175,7 +175,7 @@ def _python_int(text: str) -> int:
 @pytest.mark.parametrize(("template", "where"), HUGE_AT, ids=[w for _, w in HUGE_AT])
 def test_a_number_past_the_limit_is_too_large_at_its_path(client: httpx.Client, tmp_path: Path, template: str,
                                                           where: str) -> None:
-    body = template % HUGE
+    body = template.replace("NUM", HUGE)
     err = _error(_raw(client, "/v1/solve", body), 400, "too_large")
     assert err["where"] == where and "5000 digits" in err["message"]
     f = tmp_path / "p.json"
@@ -191,13 +191,14 @@ def test_a_number_past_the_limit_is_too_large_at_its_path(client: httpx.Client, 
 
 
 def test_a_number_past_the_limit_in_a_batch_or_a_context_is_at_its_path(client: httpx.Client) -> None:
-    item = '{"op": "solve", "problem": {"symbols": {"s0": {"min": %s}}}}' % HUGE
-    err = _error(_raw(client, "/v1/batch", '{"items": [{"op": "solve", "problem": {}}, %s]}' % item),
-                 400, "too_large")
+    item = '{"op": "solve", "problem": {"symbols": {"s0": {"min": NUM}}}}'.replace("NUM", HUGE)
+    batch = '{"items": [{"op": "solve", "problem": {}}, ITEM]}'.replace("ITEM", item)
+    err = _error(_raw(client, "/v1/batch", batch), 400, "too_large")
     assert err["where"] == "items[1].problem.symbols.s0.min"
-    err = _error(_raw(client, "/v1/contexts", '{"symbols": {"s0": {"max": %s}}}' % HUGE), 400, "too_large")
+    err = _error(_raw(client, "/v1/contexts", '{"symbols": {"s0": {"max": NUM}}}'.replace("NUM", HUGE)),
+                 400, "too_large")
     assert err["where"] == "symbols.s0.max"
     ctx = client.post("/v1/contexts", json={"guards": ["s0 >= 2"]}).json()["context"]
-    err = _error(_raw(client, "/v1/evaluate", '{"context": "%s", "queries": ["s0"], "options": {"effort": %s}}'
-                      % (ctx, HUGE)), 400, "too_large")
+    question = json.dumps({"context": ctx, "queries": ["s0"], "options": {"effort": 0}}).replace("0}", HUGE + "}")
+    err = _error(_raw(client, "/v1/evaluate", question), 400, "too_large")
     assert err["where"] == "options.effort"
