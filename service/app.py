@@ -87,7 +87,9 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             await app.state.contexts.close()
 
     # /docs and /redoc with their scripts served from the package, not a CDN: they work offline
-    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan,
+    # no 307 to the path without its trailing slash: a JSON client would get an empty body; a 404
+    # ``not_found`` names the path to use instead (service.errors)
+    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
                          description="SMT-backed guard entailment for dynamic tensor shapes "
                                      "(the problem format: docs/problem-format.md).")
     install_handlers(app)

@@ -145,7 +145,10 @@ def install_handlers(app: FastAPI) -> None:
             allow = (headers or {}).get("Allow", "")
             message = f"{request.method} is not allowed on {request.url.path} (allowed: {allow or 'none'})"
         else:
-            message = f"no route {request.url.path} (the API is under /v1/: see /docs)"
+            path = request.url.path
+            bare = path.rstrip("/")
+            known = bare != path and any(getattr(r, "path", None) == bare for r in request.app.routes)
+            message = f"no route {path}" + (f" (did you mean {bare}?)" if known else " (the API is under /v1/: see /docs)")
         return SafeJSON({"error": {"code": code, "message": message}}, status_code=exc.status_code,
                         headers=headers)
 

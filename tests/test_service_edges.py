@@ -80,6 +80,13 @@ def test_a_path_no_route_serves_is_404_not_found(client: httpx.Client, path: str
     assert path in err["message"]
 
 
+@pytest.mark.parametrize(("method", "path"), [("POST", "/v1/solve/"), ("GET", "/healthz/"), ("GET", "/docs/")])
+def test_a_trailing_slash_is_404_naming_the_route_not_an_empty_307(client: httpx.Client, method: str,
+                                                                    path: str) -> None:
+    err = _error(client.request(method, path), 404, "not_found")
+    assert f"did you mean {path.rstrip('/')}?" in err["message"]
+
+
 def test_the_other_refusals_carry_documented_codes(client: httpx.Client, url: str) -> None:
     with httpx.Client(base_url=url, timeout=60) as anonymous:
         _error(anonymous.post("/v1/solve", json={"guards": ["s0 > 1"]}), 401, "unauthorized")
