@@ -19,6 +19,8 @@ from service.errors import HTTP_CODES
 from service.settings import Settings
 from solver import OPS
 
+pytestmark = pytest.mark.slow  # starts a server and its workers (tests/conftest.py: the fast/slow split)
+
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "edge-token"
 HUGE = "7" * 5000
