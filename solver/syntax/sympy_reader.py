@@ -306,6 +306,8 @@ _Num = Term | _Frac
 def _frac(num: Term, den: Term) -> _Num:
     """``num / den`` with a constant denominator made positive and constant fractions reduced."""
     if den.kind == ir.CONST:
+        if den.value == 0:  # a literal zero divisor: the domain is already false, the value unused
+            return ir.ZERO
         if den.value < 0:
             num, den = ir.mk_neg(num), ir.mk_int(-den.value)
         if num.kind == ir.CONST:
