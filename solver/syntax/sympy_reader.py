@@ -6,7 +6,15 @@ arithmetic, comparisons, the calls of ``_CALLS``) is first read by ``_fast``, a 
 recursive descent that build the same terms without ``ast``; the ``ast`` reader stays the
 reference for everything else and words every error. Every divisor met on the way is recorded
 so the caller can conjoin ``divisor != 0`` (docs/problem-format.md §1.2: a guard that divides by zero cannot pass),
-and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch.
+and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch. The record
+follows Python's evaluation of the text PyTorch runs (``_lazy``): a divisor in a ``Piecewise``/
+``Where`` branch counts only where the branch is taken, one in an ``And``/``Or`` operand only
+where the operands before it do not decide.
+
+True division ``/`` is read as an exact rational (``_Frac``: numerator and denominator terms)
+where it is compared, ``s/2 >= 2`` becoming ``s >= 4`` and ``a/b < c`` becoming
+``(a - b*c)*b < 0`` (``_compare``), or rounded by ``floor``/``ceiling``; used as an integer it is
+``unsupported``.
 
 PyTorch's own functions (``torch.utils._sympy.functions``) are lowered to existing IR kinds
 wherever that is exact: ``CeilToInt(IntTrueDiv(a, b))`` is ceiling division, bitwise and/or/xor
