@@ -46,6 +46,7 @@ from solver.ir.terms import (
     mk_ne,
     mk_not,
     mk_or,
+    print_order,
 )
 
 Value = int | bool
@@ -79,27 +80,35 @@ def holds(t: Term, env: Mapping[str, Value]) -> bool:
 
 
 def defined(t: Term) -> Term:
-    """The condition under which ``value(t)`` is defined, as a term: every divisor ``evaluate``
-    needs is non-zero. An ITE needs its condition and the branch it takes; an AND (OR) is
-    defined where all its operands are, or where one is defined and false (true)."""
+    """Where ``t`` as printed (``sympy_writer``; docs/problem-format.md §1.2) divides by no zero,
+    as a term: an ITE (``Piecewise``) needs its condition and the branch it takes; an AND/OR is
+    evaluated left to right in ``print_order`` (the operands that cannot divide first), each
+    operand only where the ones before it do not decide. Stricter than where ``value`` is defined
+    (its and/or are decided by any decisive operand): what a printed form must satisfy wherever
+    the expression it replaces is defined."""
     memo: dict[int, Term] = {}
     for n in iter_dag(t):
         if not n.has_div:
             memo[id(n)] = TRUE
             continue
-        ds = [memo[id(a)] for a in n.args]
         k = n.kind
         if k in DIV_KINDS:
-            memo[id(n)] = mk_and(*ds, mk_ne(n.args[1], ZERO))
+            memo[id(n)] = mk_and(*(memo[id(a)] for a in n.args), mk_ne(n.args[1], ZERO))
         elif k == ITE:
             c = n.args[0]
+            ds = [memo[id(a)] for a in n.args]
             memo[id(n)] = mk_and(ds[0], mk_implies(c, ds[1]), mk_implies(mk_not(c), ds[2]))
         elif k in (AND, OR):
-            deciding = [mk_and(d, mk_not(x) if k == AND else x) for x, d in zip(n.args, ds) if d is not TRUE]
-            deciding += [mk_not(x) if k == AND else x for x, d in zip(n.args, ds) if d is TRUE]
-            memo[id(n)] = mk_or(mk_and(*ds), *deciding)
+            parts: list[Term] = []
+            before: list[Term] = []
+            for x in print_order(n.args):
+                d = memo[id(x)]
+                if d is not TRUE:  # evaluated only where the operands before do not decide
+                    parts.append(mk_or(*(mk_not(b) for b in before), d) if k == AND else mk_or(*before, d))
+                before.append(x)
+            memo[id(n)] = mk_and(*parts)
         else:
-            memo[id(n)] = mk_and(*ds)
+            memo[id(n)] = mk_and(*(memo[id(a)] for a in n.args))
     return memo[id(t)]
 
 
