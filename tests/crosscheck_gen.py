@@ -18,8 +18,8 @@ Case = tuple[dict[str, Any], dict[str, tuple[int, int]], Callable[[str, Env], bo
 
 
 def _or(a: Expr, b: Expr) -> Expr:
-    # strict in both sides: a zero divisor anywhere makes the whole condition fail (docs/problem-format.md §1.2)
-    return Expr(f"({a.text}) | ({b.text})", lambda e: bool(a.fn(e)) | bool(b.fn(e)))
+    # Python's ``or``: ``b`` is evaluated (and may divide by zero) only where ``a`` fails (docs/problem-format.md §1.2)
+    return Expr(f"({a.text}) | ({b.text})", lambda e: bool(a.fn(e)) or bool(b.fn(e)))
 
 
 @st.composite

@@ -210,3 +210,77 @@ def test_floor_div_identity_holds_for_free_operands() -> None:
                     " | ((b < 0) & ((a % b > 0) | (a % b <= b)))")]}
     assert run("solve", p)["status"] == "unsat"
     assert math.floor(-7 / 2) == -7 // 2  # the reference itself
+
+
+# exact rationals: '/' compared (PyTorch's export solver prints s/2 >= 2, Eq(s0/3, s1)): issue 33
+def _q(f: Callable[[Fraction, Fraction], object]) -> Callable[[int, int], object]:
+    def at(a: int, b: int) -> object:
+        try:
+            return f(Fraction(a), Fraction(b))
+        except ZeroDivisionError:
+            return None
+    return at
+
+
+RATIONAL: list[tuple[str, Callable[[int, int], object]]] = [
+    ("a/b >= 2", _q(lambda a, b: a / b >= 2)),
+    ("Ne(a/2, 1)", _q(lambda a, b: a / 2 != 1)),
+    ("3*a/2 < 4", _q(lambda a, b: 3 * a / 2 < 4)),
+    ("a/(5*b) <= 1", _q(lambda a, b: a / (5 * b) <= 1)),
+    ("Eq(a/3, b)", _q(lambda a, b: a / 3 == b)),
+    ("a/b + b/2 > 1", _q(lambda a, b: a / b + b / 2 > 1)),
+    ("(a/2)/b < 1", _q(lambda a, b: (a / 2) / b < 1)),
+    ("a/(b/2) >= -1", _q(lambda a, b: a / (b / 2) >= -1)),
+    ("Lt(-a/b, (a - 1)/3)", _q(lambda a, b: -a / b < (a - 1) / 3)),
+    ("-2 < a/b <= (b/3)**2", _q(lambda a, b: -2 < a / b <= (b / 3) ** 2)),
+    ("floor((a/2 + 1)/b)", _q(lambda a, b: math.floor((a / 2 + 1) / b))),
+    ("ceiling(a/3 - b/2)", _q(lambda a, b: math.ceil(a / 3 - b / 2))),
+]
+
+
+# lazy: Python never evaluates a branch not taken or an operand after a short circuit: issue 31
+def _py(f: Callable[[int, int], object]) -> Callable[[int, int], object]:
+    def at(a: int, b: int) -> object:
+        try:
+            return f(a, b)
+        except ZeroDivisionError:
+            return None
+    return at
+
+
+LAZY: list[tuple[str, Callable[[int, int], object]]] = [
+    ("Piecewise((a//b, b > 1), (a//2, True))", _py(lambda a, b: a // b if b > 1 else a // 2)),
+    ("Where(Ne(b, 0), a % b, -1)", _py(lambda a, b: a % b if b != 0 else -1)),
+    ("Piecewise((a//b, b < -1), (a, a > 0))", _py(lambda a, b: a // b if b < -1 else a if a > 0 else 1 // 0)),
+    ("And(Ne(b, 0), a//b >= 1)", _py(lambda a, b: b != 0 and a // b >= 1)),
+    ("And(a//b >= 1, Ne(b, 0))", _py(lambda a, b: a // b >= 1 and b != 0)),
+    ("Or(Eq(b, 0), a//b > 1)", _py(lambda a, b: b == 0 or a // b > 1)),
+    ("(b > 0) & (a % b > 0)", _py(lambda a, b: b > 0 and a % b > 0)),
+    ("(b >= 0) | (Mod(a, b) > 0) | (a > 2)", _py(lambda a, b: b >= 0 or a % b > 0 or a > 2)),
+    ("Implies(Ne(b, 0), Mod(a, b) < 2)", _py(lambda a, b: b == 0 or a % b < 2)),
+    ("Not(And(Ne(b, 0), a//b >= 1))", _py(lambda a, b: not (b != 0 and a // b >= 1))),
+    ("Max(Piecewise((a//b, b > 0), (0, True)), 1)", _py(lambda a, b: max(a // b if b > 0 else 0, 1))),
+]
+
+
+@pytest.mark.parametrize("a", GRID_A)
+@pytest.mark.parametrize("b", GRID_B)
+def test_rationals_and_lazy_order_match_python(a: int, b: int) -> None:
+    """Through ``evaluate`` at a pinned point: the value Python (over ``Fraction`` for ``/``)
+    gives, and no value (null) exactly where Python's own evaluation divides by zero."""
+    cases = RATIONAL + LAZY
+    res = run("evaluate", {"symbols": _pinned(a, b, 0), "queries": [e for e, _ in cases],
+                           "options": {"timeout_ms": 20_000}})
+    assert res["status"] == "sat"
+    got = [q["value"] for q in res["queries"]]
+    assert got == [f(a, b) for _, f in cases], [(e, g, f(a, b)) for (e, f), g in zip(cases, got) if g != f(a, b)]
+
+
+def test_a_divisor_in_a_branch_not_taken_does_not_imply_it_is_non_zero() -> None:
+    """The guard never divides by zero at k = 0 (the branch taken is n//2): Ne(k, 0) is required."""
+    doc = {"symbols": {"k": {"min": None}, "n": {"min": None}},
+           "guards": ["Ne(k, 0)", "Piecewise((n//k, k > 5), (n//2, True)) >= 1"]}
+    res = run("redundancy", doc)
+    assert [g["verdict"] for g in res["guards"]] == ["required", "required"]
+    doc["guards"] = ["Ne(k, 0)", "n//k + Piecewise((n//k, k > 5), (n//2, True)) >= 1"]  # divides at every k
+    assert run("redundancy", doc)["guards"][0]["verdict"] == "redundant"

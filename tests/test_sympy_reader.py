@@ -10,6 +10,7 @@ import pytest
 from guard_grammar import conds
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lazy_grammar import GRID, NAMES, fraction_value, lazy_pairs, python_value, rational_relations
 
 from solver.errors import ParseError, UnsupportedError
 from solver.ir import terms as ir
@@ -23,7 +24,8 @@ ACCEPTED = [
     "Piecewise((s0, s0 > 1), (1, True)) > 0", "Abs(s0) > 0", "Max(s0, s1, 2) > 0", "Min(s0) > 0",
     "Mod(s0, 2) > 0", "PythonMod(s0, 2) > 0", "FloorDiv(s0, 2) > 0", "CeilDiv(s0, 2) > 0",
     "CleanDiv(s0, 2) > 0", "TruncDiv(s0, 2) > 0", "ModularIndexing(s0, 2, 4) > 0",
-    "floor(s0/2) > 0", "ceiling(s0/2) > 0", "PowByNatural(s0, 2) > 0", "pow_by_natural(s0, 2) > 0",
+    "floor(s0/2) > 0", "ceiling(s0/2) > 0", "s0/2 >= 2", "Ne(s0/2, 1)", "3*s0/2 < 24", "s0/(5*s1) <= 1",
+    "Eq(s0/3, s1)", "s0/s1 + s2/3 > 1 - s0/2", "(s0/2)/3 < -(s1/4)**2", "floor((s0 + 1)/2/s1) > 0", "PowByNatural(s0, 2) > 0", "pow_by_natural(s0, 2) > 0",
     "s0**2 > 0", "-s0 + 3 > 0", "True", "False", "(s0 > 1) & (s1 > 1) | ~(s0 > 3)",
     "s0 > 1 and s1 > 1 or not s0 > 3", "1 < s0 <= s1 != 3",
     "((s0 - 1)//16) + 1 != 1", "Ne(s23*s25, s25*(s23 - (Mod(s23, 4))))",
@@ -63,7 +65,13 @@ def test_piecewise_domain_is_coverage() -> None:
 @pytest.mark.parametrize(("text", "cls", "offset"), [
     ("s0 > 1.5", UnsupportedError, 5),
     ("s0 + sqrt(s1) > 0", UnsupportedError, 5),
-    ("s0 / 2 > 0", UnsupportedError, 0),
+    # an exact rational (true division '/') used as an integer value, not compared
+    ("s0 / 2", UnsupportedError, 0),
+    ("Max(s0 / 2, 1) > 0", UnsupportedError, 4),
+    ("Mod(s0/2, 3) > 0", UnsupportedError, 4),
+    ("s1 // (s0/2) > 1", UnsupportedError, 7),
+    ("Piecewise((s0/2, s0 > 1), (1, True)) > 0", UnsupportedError, 11),
+    ("s0/2 + FloorDiv(s1/3, 1) > 0", UnsupportedError, 16),
     ("  s0 >", ParseError, None),
     ("Max()", ParseError, 0),
     ("ModularIndexing(s0, 2)", ParseError, 0),
@@ -290,3 +298,69 @@ def test_parsed_texts_are_remembered() -> None:
     sympy_reader._TEXTS.clear()
     again = parse_sympy(text)
     assert again.term is first.term and again.domain is first.domain
+
+
+# ------------------------------------------------------------------ exact rationals and lazy domains
+
+POINTS = st.fixed_dictionaries({n: st.sampled_from(GRID) for n in NAMES})
+
+
+@settings(max_examples=250, deadline=None)
+@given(rational_relations(), POINTS)
+def test_rational_comparisons_are_fractions(pair: tuple[str, str], env: dict[str, int]) -> None:
+    """``/`` compared is Python's ``Fraction`` (issue 33): the domain holds exactly where no
+    divisor is zero, and there the condition is the exact comparison."""
+    text, py = pair
+    p = parse_sympy(text)
+    want = fraction_value(py, env)
+    assert holds(p.domain, env) == (want is not None), (text, env)
+    if want is not None:
+        assert holds(p.term, env) == want, (text, env)
+    _same_as_reference(text)
+
+
+_INTS, _CONDS = lazy_pairs()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_INTS, _CONDS), POINTS)
+def test_lazy_domain_is_where_python_is_defined(pair: tuple[str, str], env: dict[str, int]) -> None:
+    """The domain follows Python's evaluation of the printed text (issue 31): a divisor in a
+    branch not taken or after a short circuit is never evaluated; elsewhere the value is Python's."""
+    text, py = pair
+    p = parse_sympy(text)
+    want = python_value(py, env)
+    assert holds(p.domain, env) == (want is not None), (text, py, env)
+    if want is not None:
+        assert evaluate(p.term, env) == want, (text, py, env)
+    _same_as_reference(text)
+
+
+@pytest.mark.parametrize(("text", "defined", "undefined"), [
+    # a zero divisor in the branch not taken is never evaluated
+    ("Piecewise((n//k, k > 5), (n//2, True)) >= 1", {"k": 0, "n": 3}, None),
+    ("Where(Ne(k, 0), n//k, 0) > 1", {"k": 0, "n": 3}, None),
+    ("And(Ne(k, 0), n//k >= 1)", {"k": 0, "n": 3}, None),
+    ("(k > 0) & (n % k > 0)", {"k": 0, "n": 3}, None),
+    ("Or(Eq(k, 0), n//k >= 1)", {"k": 0, "n": 3}, None),
+    ("(k < 1) | (Mod(n, k) > 0)", {"k": 0, "n": 3}, None),
+    ("k < 1 or n // k > 0", {"k": 0, "n": 3}, None),
+    ("Implies(Ne(k, 0), n//k >= 1)", {"k": 0, "n": 3}, None),
+    # ... but it is where it is evaluated: the order is the printed one
+    ("And(n//k >= 1, Ne(k, 0))", None, {"k": 0, "n": 3}),
+    ("Not(And(Ne(k, 0), n//k >= 1)) & (n//k > 0)", None, {"k": 0, "n": 3}),
+    ("Max(Piecewise((n//k, k > 0), (0, True)), n//k) > 0", None, {"k": 0, "n": 3}),
+    ("Piecewise((1, n//k > 0), (2, True)) > 0", None, {"k": 0, "n": 3}),
+    ("Piecewise((n//k, k > 5), (n//m, m > 0)) >= 1", {"k": 0, "m": 1, "n": 3}, {"k": 0, "m": 0, "n": 3}),
+])
+def test_lazy_domain_examples(text: str, defined: dict[str, int] | None, undefined: dict[str, int] | None) -> None:
+    for cold in (True, False):  # the memos replay the same domain
+        if cold:
+            sympy_reader._SPANS.clear()
+            sympy_reader._TEXTS.clear()
+        p = parse_sympy(text)
+        if defined is not None:
+            assert holds(p.domain, defined)
+        if undefined is not None:
+            assert not holds(p.domain, undefined)
+    _same_as_reference(text)

@@ -1,7 +1,15 @@
 """Evaluate IR terms with Python's own integers: the reference semantics and the self-check.
 
-Evaluation is strict: every child is evaluated, so a zero divisor anywhere raises
-``ZeroDivisionError`` (the parsers also conjoin ``divisor != 0``, see ``ir``).
+A zero divisor makes a value undefined, and undefinedness follows Python's evaluation of the
+text PyTorch runs (docs/problem-format.md §1.2): arithmetic, comparisons, ``Max``/``Min``,
+``not`` and ``==`` between conditions are strict (undefined when an argument is); an ``ITE``
+(``a if c else b``: Piecewise, Where) is the branch its condition picks, whatever the other one
+is; ``AND``/``OR`` are decided by any operand that decides them (a false one, a true one), even
+when another is undefined. The IR keeps ``AND``/``OR`` operands in a canonical order, not the
+printed one, so this order-free rule is the one that agrees with Python's ``x and y`` wherever
+Python's own evaluation is defined (it may be defined in more places); the readers' lazy
+domains say exactly where Python's is. ``evaluate`` raises ``ZeroDivisionError`` where the
+value is undefined; ``step`` is one node of it, with None for undefined.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from solver.ir.terms import (
     BCONST,
     BSYM,
     CONST,
+    DIV_KINDS,
     EDIV,
     EMOD,
     EQ,
@@ -28,27 +37,101 @@ from solver.ir.terms import (
     NOT,
     OR,
     SYM,
+    TRUE,
+    ZERO,
     Term,
     iter_dag,
+    mk_and,
+    mk_implies,
+    mk_ne,
+    mk_not,
+    mk_or,
+    print_order,
 )
 
 Value = int | bool
 
 
 def evaluate(t: Term, env: Mapping[str, Value]) -> Value:
-    """Value of ``t`` under ``env``; raises ZeroDivisionError, KeyError for an unbound symbol."""
-    memo: dict[int, Value] = {}
+    """Value of ``t`` under ``env``; raises ZeroDivisionError where it is undefined, KeyError for
+    an unbound symbol."""
+    if not t.has_div:  # nothing can be undefined: the strict walk
+        memo: dict[int, Value] = {}
+        for n in iter_dag(t):
+            memo[id(n)] = _one(n, [memo[id(a)] for a in n.args], env)
+        return memo[id(t)]
+    got = value(t, env)
+    if got is None:
+        raise ZeroDivisionError("a divisor is zero where the value is needed")
+    return got
+
+
+def value(t: Term, env: Mapping[str, Value]) -> Value | None:
+    """Value of ``t`` under ``env``, None where it is undefined (a zero divisor it needs)."""
+    memo: dict[int, Value | None] = {}
     for n in iter_dag(t):
-        memo[id(n)] = _one(n, [memo[id(a)] for a in n.args], env)
+        memo[id(n)] = step(n, [memo[id(a)] for a in n.args], env)
     return memo[id(t)]
 
 
 def holds(t: Term, env: Mapping[str, Value]) -> bool:
-    """A condition's truth; a zero divisor makes it false (it cannot pass)."""
+    """A condition's truth; undefined (a zero divisor it needs) is false: it cannot pass."""
+    return bool(value(t, env)) if t.has_div else bool(evaluate(t, env))
+
+
+def defined(t: Term) -> Term:
+    """Where ``t`` as printed (``sympy_writer``; docs/problem-format.md §1.2) divides by no zero,
+    as a term: an ITE (``Piecewise``) needs its condition and the branch it takes; an AND/OR is
+    evaluated left to right in ``print_order`` (the operands that cannot divide first), each
+    operand only where the ones before it do not decide. Stricter than where ``value`` is defined
+    (its and/or are decided by any decisive operand): what a printed form must satisfy wherever
+    the expression it replaces is defined."""
+    memo: dict[int, Term] = {}
+    for n in iter_dag(t):
+        if not n.has_div:
+            memo[id(n)] = TRUE
+            continue
+        k = n.kind
+        if k in DIV_KINDS:
+            memo[id(n)] = mk_and(*(memo[id(a)] for a in n.args), mk_ne(n.args[1], ZERO))
+        elif k == ITE:
+            c = n.args[0]
+            ds = [memo[id(a)] for a in n.args]
+            memo[id(n)] = mk_and(ds[0], mk_implies(c, ds[1]), mk_implies(mk_not(c), ds[2]))
+        elif k in (AND, OR):
+            parts: list[Term] = []
+            before: list[Term] = []
+            for x in print_order(n.args):
+                d = memo[id(x)]
+                if d is not TRUE:  # evaluated only where the operands before do not decide
+                    parts.append(mk_or(*(mk_not(b) for b in before), d) if k == AND else mk_or(*before, d))
+                before.append(x)
+            memo[id(n)] = mk_and(*parts)
+        else:
+            memo[id(n)] = mk_and(*(memo[id(a)] for a in n.args))
+    return memo[id(t)]
+
+
+def step(n: Term, a: list[Value | None], env: Mapping[str, Value]) -> Value | None:
+    """One node from its arguments' values, None standing for undefined (see the module doc)."""
+    k = n.kind
+    if k == ITE:
+        c = a[0]
+        return None if c is None else a[1] if c else a[2]
+    if k == AND:
+        if any(x is not None and not x for x in a):
+            return False
+        return None if None in a else True
+    if k == OR:
+        if any(x is not None and x for x in a):
+            return True
+        return None if None in a else False
+    if None in a:
+        return None
     try:
-        return bool(evaluate(t, env))
+        return _one(n, a, env)  # type: ignore[arg-type]
     except ZeroDivisionError:
-        return False
+        return None
 
 
 def _one(n: Term, a: list[Value], env: Mapping[str, Value]) -> Value:

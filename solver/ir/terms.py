@@ -533,6 +533,14 @@ def mk_and(*ts: Term) -> Term:
     return _mk_junction(AND, ts)
 
 
+def print_order(args: Sequence[Term]) -> list[Term]:
+    """The operands of an AND/OR in the order printers spell them: those that cannot divide by
+    zero first, then the others (each group in the node's order). Printed ``x and y`` evaluates
+    left to right (docs/problem-format.md §1.2), so a test like ``Ne(k, 0)`` guards the divisions
+    after it; ``pyeval.defined`` is the domain of exactly this order."""
+    return sorted(args, key=operator.attrgetter("has_div"))
+
+
 def mk_or(*ts: Term) -> Term:
     return _mk_junction(OR, ts)
 

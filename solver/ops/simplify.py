@@ -63,7 +63,7 @@ from solver.ir import terms as ir
 from solver.ir.printer import to_text
 from solver.ir.problem import Problem, Query
 from solver.ir.pycode import compile_check
-from solver.ir.pyeval import Value, _one, evaluate, holds
+from solver.ir.pyeval import Value, _one, defined, evaluate, holds
 from solver.ops.operation import Audit, Back, Operation, Result
 from solver.ops.selfcheck import hint_model
 from solver.reason import facts, rewrite
@@ -170,8 +170,9 @@ def least_cost(t: ir.Term) -> tuple[int, int]:
 
 
 def divisors_defined(t: ir.Term) -> ir.Term:
-    """Every divisor of ``t`` is non-zero (the domain of a form)."""
-    return ir.mk_and(*(ir.mk_ne(d.args[1], ir.ZERO) for d in ir.divisions_of(t)))
+    """Every divisor ``t`` evaluates is non-zero (the domain of a form: lazy as Python, an ITE
+    branch not taken or an and/or operand after the deciding one is not evaluated; ``pyeval``)."""
+    return defined(t)
 
 
 class _Values:

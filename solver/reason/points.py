@@ -20,7 +20,7 @@ from typing import Any
 
 from solver.ir import terms as ir
 from solver.ir.problem import Problem
-from solver.ir.pyeval import Value, _one
+from solver.ir.pyeval import Value, step
 from solver.ir.terms import Term
 
 MAX_POINTS = 1500
@@ -89,15 +89,8 @@ class Pool:
             except ZeroDivisionError:
                 pass  # some guard divides by zero here: the node-by-node path below isolates it
         val: dict[int, Value | None] = {}
-        for n in self._order:
-            a = [val[id(x)] for x in n.args]
-            if None in a:
-                val[id(n)] = None
-                continue
-            try:
-                val[id(n)] = _one(n, a, point)  # type: ignore[arg-type]
-            except ZeroDivisionError:
-                val[id(n)] = None
+        for n in self._order:  # None: undefined; an ITE or and/or may still be defined (pyeval.step)
+            val[id(n)] = step(n, [val[id(x)] for x in n.args], point)
         m = 0
         for i, t in enumerate(self.terms):
             if t is not None and not val[id(t)]:
@@ -199,13 +192,10 @@ class Pool:
         order = self._orders.get(t)
         if order is None:
             order = self._orders[t] = ir.iter_dag(t)
-        val: dict[Term, Value] = {}
-        try:
-            for n in order:
-                val[n] = _one(n, [val[a] for a in n.args], pt)
-        except ZeroDivisionError:
-            return False  # a zero divisor: the guard cannot pass (pyeval.holds)
-        return bool(val[t])
+        val: dict[Term, Value | None] = {}
+        for n in order:
+            val[n] = step(n, [val[a] for a in n.args], pt)
+        return bool(val[t])  # undefined (None): the guard cannot pass (pyeval.holds)
 
 
 def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[str]) -> Any:
@@ -213,9 +203,10 @@ def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[st
 
     Generated from the IR only: the source holds generated identifiers (``t12``), integer
     literals printed by ``int.__repr__`` and positional reads of the point (``e[3]``) — no user
-    text — so compiling it runs nothing a client wrote. It follows ``pyeval``'s strict semantics
-    (every node computed, ``//`` and ``%`` are Python's) and raises ZeroDivisionError where it
-    would; the caller then falls back to node-by-node evaluation.
+    text — so compiling it runs nothing a client wrote. It computes every node (``//`` and ``%``
+    are Python's) and raises ZeroDivisionError where any node divides by zero, even in an ITE
+    branch not taken; the caller then falls back to node-by-node evaluation (``pyeval.step``,
+    which is lazy where Python is).
     """
     if not order or len(order) > 50_000:
         return None

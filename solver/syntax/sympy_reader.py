@@ -6,7 +6,15 @@ arithmetic, comparisons, the calls of ``_CALLS``) is first read by ``_fast``, a 
 recursive descent that build the same terms without ``ast``; the ``ast`` reader stays the
 reference for everything else and words every error. Every divisor met on the way is recorded
 so the caller can conjoin ``divisor != 0`` (docs/problem-format.md §1.2: a guard that divides by zero cannot pass),
-and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch.
+and so is the coverage condition of a ``Piecewise`` without a final ``True`` branch. The record
+follows Python's evaluation of the text PyTorch runs (``_lazy``): a divisor in a ``Piecewise``/
+``Where`` branch counts only where the branch is taken, one in an ``And``/``Or`` operand only
+where the operands before it do not decide.
+
+True division ``/`` is read as an exact rational (``_Frac``: numerator and denominator terms)
+where it is compared, ``s/2 >= 2`` becoming ``s >= 4`` and ``a/b < c`` becoming
+``(a - b*c)*b < 0`` (``_compare``), or rounded by ``floor``/``ceiling``; used as an integer it is
+``unsupported``.
 
 PyTorch's own functions (``torch.utils._sympy.functions``) are lowered to existing IR kinds
 wherever that is exact: ``CeilToInt(IntTrueDiv(a, b))`` is ceiling division, bitwise and/or/xor
@@ -24,6 +32,7 @@ import ast
 import io
 import itertools
 import keyword
+import math
 import re
 import sys
 import tokenize
@@ -281,6 +290,171 @@ def _bitwise(op: str, x: Term, y: Term) -> Term | None:
     return ir.mk_sub(ir.mk_add(x, y), ir.mk_mul(ir.mk_int(k), both))
 
 
+# ------------------------------------------------------------------ exact rationals (``/``)
+
+class _Frac:
+    """An exact rational ``num / den`` of integer terms: the value of a true division ``/``.
+
+    Only a comparison turns it back into a condition (``_compare``): PyTorch's export solver
+    prints relations such as ``s/2 >= 2`` and ``Eq(s0/3, s1)`` over exact rationals. ``den`` is
+    never the constant 1 (that is an integer term) and a constant ``den`` is positive; every
+    divisor met on the way is in the reader's domain, so ``den != 0`` wherever it is defined."""
+
+    __slots__ = ("den", "num")
+    is_bool = False  # read where a term is expected, it is refused as an integer like a condition
+
+    def __init__(self, num: Term, den: Term) -> None:
+        self.num = num
+        self.den = den
+
+
+_Num = Term | _Frac
+
+
+def _frac(num: Term, den: Term) -> _Num:
+    """``num / den`` with a constant denominator made positive and constant fractions reduced."""
+    if den.kind == ir.CONST:
+        if den.value == 0:  # a literal zero divisor: the domain is already false, the value unused
+            return ir.ZERO
+        if den.value < 0:
+            num, den = ir.mk_neg(num), ir.mk_int(-den.value)
+        if num.kind == ir.CONST:
+            g = math.gcd(num.value, den.value)
+            num, den = ir.mk_int(num.value // g), ir.mk_int(den.value // g)
+        if den is ir.ONE:
+            return num
+    return _Frac(num, den)
+
+
+def _parts(x: _Num) -> tuple[Term, Term]:
+    return (x.num, x.den) if isinstance(x, _Frac) else (x, ir.ONE)
+
+
+def _fadd(x: _Num, y: _Num) -> _Num:
+    (n1, d1), (n2, d2) = _parts(x), _parts(y)
+    if d1 is d2:
+        return _frac(ir.mk_add(n1, n2), d1)
+    if d1.kind == ir.CONST and d2.kind == ir.CONST:  # over the least common multiple
+        m = math.lcm(d1.value, d2.value)
+        return _frac(ir.mk_add(ir.mk_mul(n1, ir.mk_int(m // d1.value)), ir.mk_mul(n2, ir.mk_int(m // d2.value))),
+                     ir.mk_int(m))
+    return _frac(ir.mk_add(ir.mk_mul(n1, d2), ir.mk_mul(n2, d1)), ir.mk_mul(d1, d2))
+
+
+def _fneg(x: _Num) -> _Num:
+    n, d = _parts(x)
+    return _frac(ir.mk_neg(n), d)
+
+
+def _fmul(x: _Num, y: _Num) -> _Num:
+    (n1, d1), (n2, d2) = _parts(x), _parts(y)
+    return _frac(ir.mk_mul(n1, n2), ir.mk_mul(d1, d2))
+
+
+def _fdiv(x: _Num, y: _Num) -> _Num:
+    """``x / y``; the caller records ``_parts(y)[0] != 0`` (y's own denominator is already)."""
+    (n1, d1), (n2, d2) = _parts(x), _parts(y)
+    return _frac(ir.mk_mul(n1, d2), ir.mk_mul(d1, n2))
+
+
+def _fpow(x: _Num, k: int) -> _Num:
+    n, d = _parts(x)
+    return _frac(ir.mk_pow(n, k), ir.mk_pow(d, k))
+
+
+def _compare(op: str, x: _Num, y: _Num) -> Term:
+    """``x op y`` on exact rationals, as integer arithmetic: ``x - y = n/d`` and ``n/d op 0``.
+
+    A constant ``d`` is positive (``_frac``): ``n op 0``, linear when ``n`` is (``s/2 >= 2`` is
+    ``s >= 4``). A symbolic ``d`` is non-zero where the text is defined: ``n/d`` has the sign of
+    ``n*d``, so an ordering is ``n*d op 0``; ``==`` and ``!=`` need only ``n``."""
+    n, d = _parts(_fadd(x, _fneg(y)))
+    if op == "==":
+        return ir.mk_eq(n, ir.ZERO)
+    if op == "!=":
+        return ir.mk_ne(n, ir.ZERO)
+    if d.kind != ir.CONST:
+        n = ir.mk_mul(n, d)
+    return _FAST_RELATIONS[op](n, ir.ZERO)
+
+
+# a relation's name (any spelling) -> its operator, for ``_compare``
+_RELATION_OPS = {"Eq": "==", "Ne": "!=", "Lt": "<", "Le": "<=", "Gt": ">", "Ge": ">=", "Equality": "==",
+                 "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=", "StrictGreaterThan": ">",
+                 "GreaterThan": ">="}
+_AST_OPS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+TRUE_DIV_AS_INTEGER = ("true division '/' whose value is used as an integer: a rational is read exactly "
+                       "only where it is compared (s/2 >= 2, Eq(a/b, c)) or rounded (floor(a/b), "
+                       "ceiling(a/b); PyTorch's own CeilToInt(IntTrueDiv(a, b)) and the like)")
+
+
+def _has_true_div(node: ast.AST) -> bool:
+    """Does ``node``'s arithmetic (``+ - * / **`` and signs, not calls) hold a true division?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, _ARITH):
+            if isinstance(n.op, ast.Div):
+                return True
+            stack += (n.left, n.right)
+        elif isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            stack.append(n.operand)
+    return False
+
+
+# ------------------------------------------------------------------ lazy domains (Python's order)
+
+def _and_then(before: list[Term], dom: list[Term], kind: str) -> Term | None:
+    """The domain condition of an operand evaluated only when ``before`` all hold (``kind`` "and")
+    or all fail ("or"): ``dom`` under that premise; None when it is empty."""
+    if not dom:
+        return None
+    d = ir.mk_and(*dom)
+    return ir.mk_or(*(ir.mk_not(b) for b in before), d) if kind == "and" else ir.mk_or(*before, d)
+
+
+def _lazy(domain: list[Term], marks: list[int], vals: list[Term], kind: str) -> None:
+    """Make the conditions recorded while reading the operands ``vals`` (operand i's from
+    ``marks[i]`` to the next mark, in ``domain``) lazy, as Python evaluates them:
+
+    * ``"and"`` (``x and y``, ``And``, ``&``): operand i is evaluated only when the ones before hold;
+    * ``"or"`` (``x or y``, ``Or``, ``|``): only when the ones before fail;
+    * ``"ite"`` (``vals = [c, a, b]``, ``a if c else b``): ``a`` only when ``c``, ``b`` only when not.
+
+    The first operand (the condition of an ``ite``) is always evaluated: its conditions stay."""
+    ends = [*marks[1:], len(domain)]
+    doms = [domain[s:e] for s, e in zip(marks, ends)]
+    out = list(doms[0])
+    if kind == "ite":
+        c = vals[0]
+        for premise, dom in ((c, doms[1]), (ir.mk_not(c), doms[2])):
+            if dom:
+                out.append(ir.mk_implies(premise, ir.mk_and(*dom)))
+    else:
+        for i in range(1, len(vals)):
+            got = _and_then(vals[:i], doms[i], kind)
+            if got is not None:
+                out.append(got)
+    domain[marks[0]:] = out
+
+
+def _lazy_piecewise(domain: list[Term], marks: list[int], conds: list[Term]) -> None:
+    """``Piecewise((e1, c1), (e2, c2), …)`` evaluates ``c1``, then ``e1`` when it holds, else goes
+    on with ``c2``: D_i = dom(c_i) ∧ (c_i → dom(e_i)) ∧ (¬c_i → D_{i+1}). Past the last pair no
+    branch holds: D_{n+1} = FALSE (sympy's value there is nan), which a final ``True`` condition
+    never reaches. ``marks`` delimit, per pair, the conditions of ``e_i`` then of ``c_i`` (the
+    order they are read in)."""
+    ends = [*marks[1:], len(domain)]
+    doms = [domain[s:e] for s, e in zip(marks, ends)]
+    rest: Term = ir.FALSE
+    for i in range(len(conds) - 1, -1, -1):
+        c, de, dc = conds[i], ir.mk_and(*doms[2 * i]), ir.mk_and(*doms[2 * i + 1])
+        rest = ir.mk_and(dc, ir.mk_implies(c, de), ir.mk_or(c, rest))
+    domain[marks[0]:] = [rest] if rest is not ir.TRUE else []
+
+
 class _Parser:
     def __init__(self, src: str, lead: int) -> None:
         self.src = src
@@ -397,7 +571,13 @@ class _Parser:
             return ir.mk_mul(*factors)
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             name = "and" if isinstance(op, ast.BitAnd) else "or" if isinstance(op, ast.BitOr) else "xor"
-            return self.bitwise(node, name, self.visit(node.left, depth), self.visit(node.right, depth))
+            marks = [len(self.domain)]
+            left = self.visit(node.left, depth)
+            marks.append(len(self.domain))
+            right = self.visit(node.right, depth)
+            if name != "xor" and left.is_bool and right.is_bool:  # sympy's And/Or: Python's and/or
+                _lazy(self.domain, marks, [left, right], name)
+            return self.bitwise(node, name, left, right)
         if isinstance(op, (ast.LShift, ast.RShift)):
             return self.shift(node, isinstance(op, ast.LShift), self.int_(node.left, depth),
                               self.int_(node.right, depth))
@@ -409,24 +589,84 @@ class _Parser:
             base = self.int_(node.left, depth)
             return ir.mk_pow(base, self.literal_exponent(node.right, depth))
         if isinstance(op, ast.Div):
-            raise self.err(UnsupportedError, node, "true division '/' (only inside floor(a/b) or ceiling(a/b); "
-                                                   "PyTorch's own is CeilToInt(IntTrueDiv(a, b)) and the like)")
+            raise self.err(UnsupportedError, node, TRUE_DIV_AS_INTEGER)
         raise self.err(UnsupportedError, node, f"unsupported operator {type(op).__name__}")
 
     def v_BoolOp(self, node: ast.BoolOp, depth: int) -> Term:
-        vals = [self.bool_(v, depth) for v in node.values]
-        return ir.mk_and(*vals) if isinstance(node.op, ast.And) else ir.mk_or(*vals)
+        return self.junction(node.values, isinstance(node.op, ast.And), depth)
+
+    def junction(self, nodes: list[ast.expr], conj: bool, depth: int) -> Term:
+        """``and``/``or`` of conditions, read left to right with Python's short circuit (``_lazy``)."""
+        marks: list[int] = []
+        vals: list[Term] = []
+        for v in nodes:
+            marks.append(len(self.domain))
+            vals.append(self.bool_(v, depth))
+        _lazy(self.domain, marks, vals, "and" if conj else "or")
+        return ir.mk_and(*vals) if conj else ir.mk_or(*vals)
 
     def v_Compare(self, node: ast.Compare, depth: int) -> Term:
-        left = self.visit(node.left, depth)
+        rational = any(_has_true_div(n) for n in (node.left, *node.comparators))
+        left = self.num_(node.left, depth) if rational else self.visit(node.left, depth)
         out: list[Term] = []
         for op, right_node in zip(node.ops, node.comparators):
-            right = self.visit(right_node, depth)
+            right = self.num_(right_node, depth) if rational else self.visit(right_node, depth)
             out.append(self.relation(node, op, left, right))
             left = right
         return ir.mk_and(*out)
 
-    def relation(self, node: ast.AST, op: ast.cmpop, a: Term, b: Term) -> Term:
+    def num_(self, node: ast.AST, depth: int) -> _Num:
+        """An operand of a comparison: an integer term, or the exact rational of arithmetic with a
+        true division ``/`` in it (``+ - * /``, signs and literal powers over integer terms). Each
+        divisor is recorded non-zero, as for ``//``. Where the same text is read by ``_fast``, the
+        same ``_fadd``/``_fmul``/``_fdiv`` are applied in the same order (the terms are equal)."""
+        if not _has_true_div(node):
+            return self.visit(node, depth)
+        if depth > MAX_DEPTH:
+            raise self.err(TooLargeError, node, f"expression nested deeper than {MAX_DEPTH} levels")
+        depth += 1
+        if isinstance(node, ast.UnaryOp):
+            inner = self.rational_(node.operand, depth)
+            return _fneg(inner) if isinstance(node.op, ast.USub) else inner
+        assert isinstance(node, ast.BinOp)
+        op = node.op
+        if isinstance(op, (ast.Add, ast.Sub)):
+            signed: list[tuple[bool, ast.AST]] = []
+            cur: ast.AST = node
+            while isinstance(cur, ast.BinOp) and isinstance(cur.op, (ast.Add, ast.Sub)):
+                signed.append((isinstance(cur.op, ast.Sub), cur.right))
+                cur = cur.left
+            signed.append((False, cur))
+            acc: _Num | None = None
+            for neg, part in reversed(signed):  # left to right, as ``_fast`` folds them
+                x = self.rational_(part, depth)
+                x = _fneg(x) if neg else x
+                acc = x if acc is None else _fadd(acc, x)
+            assert acc is not None
+            return acc
+        if isinstance(op, ast.Pow):
+            return _fpow(self.rational_(node.left, depth), self.literal_exponent(node.right, depth))
+        left, right = self.rational_(node.left, depth), self.rational_(node.right, depth)
+        if isinstance(op, ast.Mult):
+            return _fmul(left, right)
+        self.domain.append(ir.mk_ne(_parts(right)[0], ir.ZERO))
+        return _fdiv(left, right)
+
+    def rational_(self, node: ast.AST, depth: int) -> _Num:
+        """``num_`` of an arithmetic operand: a condition is refused as in integer arithmetic."""
+        x = self.num_(node, depth)
+        if x.is_bool:
+            raise self.err(ParseError, node, "expected an integer expression here, got a condition")
+        return x
+
+    def relation(self, node: ast.AST, op: ast.cmpop, a: _Num, b: _Num) -> Term:
+        if isinstance(a, _Frac) or isinstance(b, _Frac):
+            if a.is_bool or b.is_bool:
+                raise self.err(ParseError, node, "cannot compare a condition with a number")
+            sym = _AST_OPS.get(type(op))
+            if sym is None:
+                raise self.err(UnsupportedError, node, f"unsupported comparison {type(op).__name__}")
+            return _compare(sym, a, b)
         if isinstance(op, (ast.Eq, ast.NotEq)):
             if a.is_bool != b.is_bool:
                 raise self.err(ParseError, node, "cannot compare a condition with an integer")
@@ -462,6 +702,19 @@ class _Parser:
             raise self.err(ParseError, node, f"{name} takes at least {-arity} argument(s)")
         if kinds == "pow":
             return ir.mk_pow(self.int_(args[0], depth), self.literal_exponent(args[1], depth))
+        if name in _RELATION_OPS and any(_has_true_div(a) for a in args):
+            x, y = (self.num_(a, depth) for a in args)
+            if x.is_bool or y.is_bool:
+                raise self.err(ParseError, node, f"{name} compares a condition with a number")
+            return _compare(_RELATION_OPS[name], x, y)
+        if name in _LAZY_CALLS:
+            marks: list[int] = []
+            vals: list[Term] = []
+            for a in args:
+                marks.append(len(self.domain))
+                vals.append(self.bool_(a, depth))
+            _lazy(self.domain, marks, vals, _LAZY_CALLS[name])
+            return build(*vals)
         vals = [self.bool_(a, depth) if kinds == "b" else self.int_(a, depth) if kinds == "i"
                 else self.visit(a, depth) for a in args]
         if kinds == "any" and len({v.is_bool for v in vals}) > 1:
@@ -488,9 +741,15 @@ class _Parser:
             c, a, b = self.args_(node, name, 3)
             if _is_real(a) or _is_real(b):
                 raise self.err(UnsupportedError, node, "Where between float values outside a rounding function")
-            cond, x, y = self.bool_(c, depth), self.visit(a, depth), self.visit(b, depth)
+            marks = [len(self.domain)]  # PyTorch prints it ``(x if cond else y)``: lazy
+            cond = self.bool_(c, depth)
+            marks.append(len(self.domain))
+            x = self.visit(a, depth)
+            marks.append(len(self.domain))
+            y = self.visit(b, depth)
             if x.is_bool != y.is_bool:
                 raise self.err(ParseError, node, "Where mixes an integer and a condition branch")
+            _lazy(self.domain, marks, [cond, x, y], "ite")
             return ir.mk_ite(cond, x, y)
         if name == "Identity":  # PyTorch's barrier against sympy's rewriting; str() prints only parentheses
             (arg,) = self.args_(node, name, 1)
@@ -547,7 +806,14 @@ class _Parser:
                 return self.real_(arg, depth)
             if name == "Where":
                 c, a_node, b_node = self.args_(node, name, 3)
-                return _Choice(self.bool_(c, depth), self.real_(a_node, depth), self.real_(b_node, depth))
+                marks = [len(self.domain)]
+                cond = self.bool_(c, depth)
+                marks.append(len(self.domain))
+                x = self.real_(a_node, depth)
+                marks.append(len(self.domain))
+                y = self.real_(b_node, depth)
+                _lazy(self.domain, marks, [cond, ir.TRUE, ir.TRUE], "ite")  # only the condition is used
+                return _Choice(cond, x, y)
             if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
                 raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):  # exact in floats
@@ -626,23 +892,32 @@ class _Parser:
         if len(node.args) != 1 or node.keywords:
             raise self.err(ParseError, node, f"{name} takes one argument")
         arg = node.args[0]
-        if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
+        if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div) and not (
+                _has_true_div(arg.left) or _has_true_div(arg.right)):
             a, b = self.int_(arg.left, depth), self.int_(arg.right, depth)
             return self.divide(ir.mk_floordiv if name == "floor" else ir.mk_ceildiv, a, b)
-        return self.int_(arg, depth)  # floor of an integer is itself
+        x = self.rational_(arg, depth)  # any exact rational: floor(n/d) = n // d
+        if isinstance(x, _Frac):
+            return ir.mk_floordiv(x.num, x.den) if name == "floor" else ir.mk_ceildiv(x.num, x.den)
+        return x  # floor of an integer is itself
 
     def piecewise(self, node: ast.Call, depth: int) -> Term:
         if node.keywords or not node.args:
             raise self.err(ParseError, node, "Piecewise takes (expr, cond) pairs")
         pairs: list[tuple[Term, Term]] = []
+        marks: list[int] = []
         for arg in node.args:
             if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
                 raise self.err(ParseError, arg, "each Piecewise argument must be a pair (expr, cond)")
-            pairs.append((self.visit(arg.elts[0], depth), self.bool_(arg.elts[1], depth)))
+            marks.append(len(self.domain))
+            e = self.visit(arg.elts[0], depth)
+            marks.append(len(self.domain))
+            pairs.append((e, self.bool_(arg.elts[1], depth)))
         if len({e.is_bool for e, _ in pairs}) > 1:
             raise self.err(ParseError, node, "Piecewise mixes integer and condition branches")
-        # defined only where some condition holds (sympy's value elsewhere is nan)
-        self.domain.append(ir.mk_or(*(c for _, c in pairs)))
+        # conditions in order, each branch only where it is taken; defined only where some
+        # condition holds (sympy's value elsewhere is nan)
+        _lazy_piecewise(self.domain, marks, [c for _, c in pairs])
         result = pairs[-1][0]
         for e, c in reversed(pairs[:-1]):
             result = ir.mk_ite(c, e, result)
@@ -711,6 +986,9 @@ _CALLS: dict[str, tuple[int, str, Callable[..., Term]]] = {
     "pow_by_natural": (2, "pow", ir.mk_pow),
     "Pow": (2, "pow", ir.mk_pow),
 }
+# short-circuit calls: each argument is evaluated only when the ones before it hold ("and") or
+# fail ("or"); Implies(p, q) is ``not p or q``: q only when p holds
+_LAZY_CALLS = {"And": "and", "Or": "or", "Implies": "and"}
 _DIVIDING = {"Mod", "PythonMod", "FloorDiv", "CleanDiv", "CeilDiv", "TruncDiv", "ModularIndexing"}
 
 
@@ -735,7 +1013,7 @@ def _remember(memo: dict[str, _V], key: str, value: _V) -> None:
 # any other character leaves the text to the reference reader.
 # ``012`` matches nothing (Python refuses it): its ``0`` is left out of the tokens, so the text
 # goes to the reference reader.
-_TOKEN = re.compile(r" *((?:0|[1-9][0-9]*)(?![A-Za-z0-9_.])|[A-Za-z_][A-Za-z0-9_]*|\*\*|//|<=|>=|==|!=|[-+*%(),<>|&])")
+_TOKEN = re.compile(r" *((?:0|[1-9][0-9]*)(?![A-Za-z0-9_.])|[A-Za-z_][A-Za-z0-9_]*|\*\*|//|<=|>=|==|!=|[-+*/%(),<>|&])")
 _NUM, _NAME, _OP = 0, 1, 2
 _OP_START = frozenset("*/<>=!-+%(),|&")  # a token's first character tells its kind
 _PARENS = frozenset("()").__contains__
@@ -811,7 +1089,7 @@ class _FastParser:
 
     def parse(self) -> Parsed:
         t = self.force(self.comparison())
-        if self.i != self.n or self.h > FAST_DEPTH:
+        if self.i != self.n or self.h > FAST_DEPTH or isinstance(t, _Frac):
             raise _Fallback
         return Parsed(t, ir.mk_and(*self.domain))
 
@@ -819,10 +1097,17 @@ class _FastParser:
         i = self.i
         return self.vals[i] if i < self.n and self.vals[i][0] in _OP_START else None
 
-    def force(self, t: Term | _Product) -> Term:
+    def force(self, t: Term | _Frac | _Product) -> _Num:
         return t.term() if isinstance(t, _Product) else t
 
-    def int_(self, t: Term | _Product) -> Term:
+    def int_(self, t: Term | _Frac | _Product) -> Term:
+        t = t.term() if isinstance(t, _Product) else t
+        if t.is_bool or isinstance(t, _Frac):
+            raise _Fallback
+        return t
+
+    def num_(self, t: Term | _Frac | _Product) -> _Num:
+        """An arithmetic operand: an integer term or an exact rational (not a condition)."""
         t = t.term() if isinstance(t, _Product) else t
         if t.is_bool:
             raise _Fallback
@@ -834,7 +1119,7 @@ class _FastParser:
             raise _Fallback
 
     # the grammar, by Python's precedence: comparison < sum < product < unary < power < atom
-    def comparison(self) -> Term | _Product:
+    def comparison(self) -> Term | _Frac | _Product:
         left = self.bitor()
         op = self.peek_op()
         if op not in _CMP_OPS:
@@ -846,7 +1131,11 @@ class _FastParser:
             self.i += 1
             b = self.force(self.bitor())
             high = max(high, self.h)
-            if op == "==" or op == "!=":
+            if isinstance(a, _Frac) or isinstance(b, _Frac):
+                if a.is_bool or b.is_bool:
+                    raise _Fallback
+                out.append(_compare(op, a, b))  # type: ignore[arg-type]
+            elif op == "==" or op == "!=":
                 if a.is_bool != b.is_bool:
                     raise _Fallback
                 out.append(ir.mk_eq(a, b) if op == "==" else ir.mk_ne(a, b))
@@ -859,15 +1148,18 @@ class _FastParser:
         self.h = high + 1
         return out[0] if len(out) == 1 else ir.mk_and(*out)  # mk_and of one relation is that relation
 
-    def bitor(self) -> Term | _Product:
+    def bitor(self) -> Term | _Frac | _Product:
         """``a | b`` over ``a & b`` over sums (Python's precedence), left to right as the ast reader
-        builds them: sympy's Or and And of two conditions (anything else goes to that reader)."""
+        builds them: sympy's Or and And of two conditions (anything else goes to that reader),
+        each right operand's domain under Python's short circuit (``_lazy``)."""
         return self._bitwise("|", self.bitand, ir.mk_or)
 
-    def bitand(self) -> Term | _Product:
+    def bitand(self) -> Term | _Frac | _Product:
         return self._bitwise("&", self.sum_, ir.mk_and)
 
-    def _bitwise(self, sym: str, operand: Callable[[], Term | _Product], build: Callable[..., Term]) -> Term | _Product:
+    def _bitwise(self, sym: str, operand: Callable[[], Term | _Frac | _Product],
+                 build: Callable[..., Term]) -> Term | _Frac | _Product:
+        start = len(self.domain)
         left = operand()
         if self.peek_op() != sym:
             return left
@@ -875,38 +1167,65 @@ class _FastParser:
         high = self.h
         while self.peek_op() == sym:
             self.i += 1
+            mid = len(self.domain)
             right = self.force(operand())
             if not (acc.is_bool and right.is_bool):
                 raise _Fallback
+            _lazy(self.domain, [start, mid], [acc, right], "and" if sym == "&" else "or")  # type: ignore[list-item]
             acc = build(acc, right)
             high = max(high, self.h) + 1  # one BinOp level more on the left spine
         self.h = high
         return acc
 
-    def sum_(self) -> Term | _Product:
+    def sum_(self) -> Term | _Frac | _Product:
         first = self.product()
         op = self.peek_op()
         if op != "+" and op != "-":
             return first
         high = self.h
-        parts = [self.int_(first)]
+        parts = [self.num_(first)]
         while op == "+" or op == "-":
             self.i += 1
-            right = self.int_(self.product())
+            right = self.num_(self.product())
             high = max(high, self.h)
-            parts.append(right if op == "+" else ir.mk_neg(right))
+            parts.append(right if op == "+" else _fneg(right))
             op = self.peek_op()
-        parts.reverse()  # the ast reader's order: right to left
         self.h = high + 1
-        return ir.mk_add(*parts)
+        if any(isinstance(p, _Frac) for p in parts):  # folded left to right, as ``_Parser.num_``
+            acc = parts[0]
+            for p in parts[1:]:
+                acc = _fadd(acc, p)
+            return acc
+        parts.reverse()  # the ast reader's order: right to left
+        return ir.mk_add(*parts)  # type: ignore[arg-type]
 
-    def product(self) -> Term | _Product:
+    def product(self) -> Term | _Frac | _Product:
         left = self.unary()
         op = self.peek_op()
-        while op == "*" or op == "//" or op == "%":
+        while op == "*" or op == "//" or op == "%" or op == "/":
             lh = self.h
             self.i += 1
-            right = self.int_(self.unary())
+            if op == "/" or isinstance(left, _Frac):
+                x, y = self.num_(left), self.num_(self.unary())
+                if op == "/":
+                    self.domain.append(ir.mk_ne(_parts(y)[0], ir.ZERO))
+                    left = _fdiv(x, y)
+                elif op == "*":
+                    left = _fmul(x, y)
+                else:
+                    raise _Fallback  # a rational as an operand of // or %: the reference words it
+                self.h = max(lh, self.h) + 1
+                op = self.peek_op()
+                continue
+            r = self.num_(self.unary())
+            if isinstance(r, _Frac):
+                if op != "*":
+                    raise _Fallback
+                left = _fmul(self.int_(left), r)
+                self.h = max(lh, self.h) + 1
+                op = self.peek_op()
+                continue
+            right = r
             if op == "*":
                 if isinstance(left, _Product):
                     left.factors.append(right)
@@ -922,18 +1241,20 @@ class _FastParser:
             op = self.peek_op()
         return left
 
-    def unary(self) -> Term | _Product:
+    def unary(self) -> Term | _Frac | _Product:
         op = self.peek_op()
         if op == "-" or op == "+":
             self.i += 1
             self.enter()
-            inner = self.int_(self.unary())
+            inner = self.num_(self.unary())
             self.depth -= 1
             self.h += 1
+            if isinstance(inner, _Frac):
+                return _fneg(inner) if op == "-" else inner
             return ir.mk_neg(inner) if op == "-" else inner
         return self.power()
 
-    def power(self) -> Term | _Product:
+    def power(self) -> Term | _Frac | _Product:
         base = self.atom()
         if self.peek_op() != "**":
             return base
@@ -945,9 +1266,12 @@ class _FastParser:
         if k.kind != ir.CONST or k.value < 0:
             raise _Fallback
         self.h = max(bh, self.h) + 1
-        return ir.mk_pow(self.int_(base), int(k.value))
+        b = self.num_(base)
+        if isinstance(b, _Frac):
+            return _fpow(b, int(k.value))
+        return ir.mk_pow(b, int(k.value))
 
-    def atom(self) -> Term | _Product:
+    def atom(self) -> Term | _Frac | _Product:
         i = self.i
         if i >= self.n:
             raise _Fallback
@@ -973,7 +1297,7 @@ class _FastParser:
             if self.peek_op() != ")":
                 raise _Fallback
             self.i += 1
-            if span and not isinstance(inner, _Product) and len(span) <= MAX_MEMO_CHARS:
+            if span and not isinstance(inner, (_Product, _Frac)) and len(span) <= MAX_MEMO_CHARS:
                 _remember(_SPANS, span, (inner, tuple(self.domain[mark:]), self.h))
             return inner
         if i + 1 < self.n and self.vals[i + 1] == "(":
@@ -1008,11 +1332,13 @@ class _FastParser:
         mark = len(self.domain)
         self.i = i + 2
         self.enter()
-        args: list[Term] = []
+        read: list[_Num] = []
+        marks: list[int] = []
         high = 0
         if self.peek_op() != ")":
             while True:
-                args.append(self.force(self.comparison()))
+                marks.append(len(self.domain))
+                read.append(self.force(self.comparison()))
                 high = max(high, self.h)
                 if self.peek_op() != ",":
                     break
@@ -1022,8 +1348,15 @@ class _FastParser:
             raise _Fallback
         self.i += 1
         arity, kinds, build = spec
-        if (arity >= 0 and len(args) != arity) or (arity < 0 and len(args) < -arity):
+        if (arity >= 0 and len(read) != arity) or (arity < 0 and len(read) < -arity):
             raise _Fallback
+        args = [a for a in read if not isinstance(a, _Frac)]
+        if len(args) < len(read):
+            if name not in _RELATION_OPS or any(a.is_bool for a in read):
+                raise _Fallback  # a rational used as an integer: the reference words the error
+            t = _compare(_RELATION_OPS[name], read[0], read[1])
+            self.h = high + 1  # (no memo: the reference reads such a call its own way, same term)
+            return t
         if kinds == "pow":
             base, k = args
             if base.is_bool or k.is_bool or k.kind != ir.CONST or k.value < 0:
@@ -1040,6 +1373,8 @@ class _FastParser:
                 self.domain.append(ir.mk_ne(args[1], ir.ZERO))
                 if name == "ModularIndexing":
                     self.domain.append(ir.mk_ne(args[2], ir.ZERO))
+            elif name in _LAZY_CALLS:
+                _lazy(self.domain, marks, args, _LAZY_CALLS[name])
             t = build(*args)
         self.h = high + 1
         if len(span) <= MAX_MEMO_CHARS:

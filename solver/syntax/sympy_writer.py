@@ -175,7 +175,8 @@ class Writer:
             return f"Not({self.text(a)[0]})", ATOM
         if k in (ir.AND, ir.OR):
             name = "And" if k == ir.AND else "Or"
-            return f"{name}({', '.join(self.text(a)[0] for a in n.args)})", ATOM
+            # the operands that cannot divide first: Python's and/or evaluate left to right
+            return f"{name}({', '.join(self.text(a)[0] for a in ir.print_order(n.args))})", ATOM
         if k == ir.IFF:
             p, q = (self.text(x)[0] for x in n.args)
             return f"Or(And({p}, {q}), And(Not({p}), Not({q})))", ATOM
