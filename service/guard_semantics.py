@@ -191,7 +191,10 @@ class _Walk:
         if k in _REL:
             return all(self.term(a) is not None for a in e.args)
         if k in ("And", "Or", "Not"):
-            return all(self.cond(a) for a in e.args) and (k == "Not" or not _lazy_divisor(e.args[1:]))
+            # symguard reads ``&``/``|`` as Python's ``and``/``or``, left to right (a divisor after
+            # a deciding operand is not evaluated), and both printers print ``expr.args`` in order;
+            # in C++ every divisor is kept away from 0 (``_division``), so evaluation is total there
+            return all(self.cond(a) for a in e.args) and not _reordered(e)
         return False
 
     def guard(self, e: Any) -> bool:
@@ -236,13 +239,11 @@ def _divisors(e: Any) -> list[Any]:
     return out
 
 
-def _lazy_divisor(parts: Any) -> bool:
-    """Whether a non-literal divisor sits in an operand Python may not evaluate.
-
-    symguard reads a guard as false wherever one of its divisors is zero; Python's ``and``/``or``
-    never evaluate an operand after a short circuit, so such a guard may pass where symguard says
-    it fails: as a premise it would imply too much."""
-    return any(not getattr(d, "is_Integer", False) for p in parts for d in _divisors(p))
+def _reordered(e: Any) -> bool:
+    """Whether sympy's ``str`` (what symguard reads) may print ``e``'s operands in another order
+    than PyTorch's printers: ``StrPrinter`` moves a relation with ``-oo`` on the right first."""
+    return _kind(e) == "And" and any(getattr(a, "is_Relational", False) and _kind(a.rhs) == "NegativeInfinity"
+                                     for a in e.args)
 
 
 def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:

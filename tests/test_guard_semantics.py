@@ -47,14 +47,21 @@ def test_float_division_past_2_53_is_opaque_and_exact_below() -> None:
     assert 2 * math.ceil(n / 2) < n and 2 * (-(-n // 2)) >= n
 
 
-def test_lazy_operands_with_symbolic_divisors_are_opaque() -> None:
+def test_lazy_operands_are_read_in_pythons_order() -> None:
+    """``and``/``or`` are exact: symguard reads ``&``/``|`` left to right as Python does (a divisor
+    after a deciding operand is not evaluated), in the order both printers print; a Piecewise
+    (``a if c else b``, whose last condition Python never reads) stays opaque."""
+    from solver import run
+
     lazy_or = sympy.Or(sympy.Eq(y, 0), sympy.Eq(PythonMod(x, y), 0))
-    assert not executed_exactly(lazy_or, {x: (2, inf), y: (-inf, inf)})
-    # only the operands after the first are lazy: sympy's argument order is the printed order
-    either = sympy.Or(sympy.Eq(PythonMod(x, y), 0), sympy.Eq(x, 3))
-    first_divides = bool(either.args[0].atoms(PythonMod))
-    assert executed_exactly(either, {x: (2, inf), y: (-inf, inf)}) is first_divides
-    assert PythonPrinter().doprint(either).startswith("(x % y)") is first_divides
+    assert executed_exactly(lazy_or, {x: (2, inf), y: (-inf, inf)})
+    assert not executed_exactly(lazy_or, {x: (2, inf), y: (-inf, inf)}, "cpp")  # C++: y may be 0
+    printed, read = PythonPrinter().doprint(lazy_or), str(lazy_or)
+    assert (printed.index("y == 0") < printed.index("%")) == (read.index("Eq(y, 0)") < read.index("Mod"))
+    # at y = 0 Python never divides: the guard holds there, so it does not imply y != 0
+    ans = run("redundancy", {"symbols": {"x": {"min": 2, "hint": 4}, "y": {"min": None, "hint": 2}},
+                             "guards": [{"id": "or", "expr": str(lazy_or)}, {"id": "ne", "expr": "Ne(y, 0)"}]})
+    assert {g["id"]: g["verdict"] for g in ans["guards"]}["ne"] == "required"
     pw = sympy.Ge(sympy.Piecewise((FloorDiv(x, y), y > 5), (FloorDiv(x, 2), True)), 1)
     assert not executed_exactly(pw, {x: (2, inf), y: (-inf, inf)})
 
