@@ -152,7 +152,8 @@ def _symbols(raw: Any, options: Options) -> list[Symbol]:
     return out
 
 
-def _entries(raw: Any, section: str, prefix: str) -> list[tuple[str, str, str]]:
+def entries(raw: Any, section: str, prefix: str) -> list[tuple[str, str, str]]:
+    """``(id, text, where)`` of each entry of a section (asserts, guards, queries, exprs)."""
     if raw is None:
         return []
     if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)):
@@ -189,7 +190,7 @@ def _parse(parser: TermParser, text: str, where: str) -> Parsed:
 def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, options: Options,
                  warnings: list[str]) -> tuple[Constraint, ...]:
     out = []
-    for ident, text, where in _entries(raw, section, prefix):
+    for ident, text, where in entries(raw, section, prefix):
         try:
             p = _parse(parser, text, where)
         except UnsupportedError as e:
@@ -208,7 +209,7 @@ def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, option
 def _queries(raw: Any, parser: TermParser, *, section: str = "queries", prefix: str = "q") -> tuple[Query, ...]:
     """Queries (``evaluate``) or exprs (``simplify``): integer or boolean, each with its domain."""
     out = []
-    for ident, text, where in _entries(raw, section, prefix):
+    for ident, text, where in entries(raw, section, prefix):
         p = _parse(parser, text, where)
         out.append(Query(ident, text, where, p.term, p.domain))
     return tuple(out)
