@@ -61,6 +61,10 @@ MAX_EXTREMES = 4_000
 MAX_WALK_WIDE = 2_500
 # rounds of cuts of an open cell at its lowest quotients, one symbol per cut (``_Walk._cell``)
 PEEL_ROUNDS = 1
+# comparisons charged for deciding an atom with a Max/Min again on a box the facts narrowed: its
+# polynomial is rebuilt there (upernet_convnext_70x45 spent its whole walk share either way, at
+# twice the CPU when this was charged as one)
+TIGHT_EXTREMES_COST = 4
 MAX_PEEL = 5_000  # comparisons per set on those pieces (the VitDet class needs ~1,500 per walk)
 MAX_TOTAL_WIDE = 5_000
 
@@ -475,10 +479,13 @@ class _Walk:
                                None if c[2] is None else (L[v] // x.period[v]) * c[2] + off[v])
                               for v, c in enumerate(cell))
                 tkey = (rel, rr, tight)
-                t = x.tight.get(tkey, _UNSET)
+                # the same box as the class's own (no fact narrowed it): the same open answer
+                t = x.tight.get(tkey, _UNSET) if tight != x.own_box(rr, self.sym_ranges) else None
                 if t is _UNSET:
                     p = x.poly(rr, self.sym_ranges)
                     if p is None:  # a division or a Max/Min the range alone did not settle
+                        if x.extremes:
+                            self._spend(TIGHT_EXTREMES_COST)  # a polynomial rebuilt with its Max/Min: dearer
                         p = x.poly_in(rr, tight, extremes=x.extremes)
                     t = x.tight[tkey] = None if p is None else _decide(rel, p, tight)
             if t is False:
@@ -668,9 +675,9 @@ def _shift(p: Poly, box: tuple[Interval, ...]) -> tuple[Poly, list[int | None]] 
 def _fix(p: Poly, box: tuple[Interval, ...]) -> Poly:
     """``p`` with every quotient the box pins to one value (``lo == hi``: a peeled piece of a
     cell, ``_Walk._cell``) replaced by that value: the same function on the box."""
-    pinned = [lo if lo is not None and lo == hi else None for lo, hi in box]
-    if all(v is None for v in pinned):
+    if all(lo is None or lo != hi for lo, hi in box):
         return p
+    pinned = [lo if lo is not None and lo == hi else None for lo, hi in box]
     out: Poly = {}
     for m, c in p.items():
         for e, v in zip(m, pinned):
@@ -684,7 +691,11 @@ def _fix(p: Poly, box: tuple[Interval, ...]) -> Poly:
 def _range(p: Poly, box: tuple[Interval, ...]) -> tuple[int | None, int | None]:
     """Bounds (None: unbounded or unknown) of ``p`` over the box: exact at the corner when the
     shifted coefficients share a sign, an enclosure otherwise."""
-    p = _fix(p, box)
+    return _range_fixed(_fix(p, box), box)
+
+
+def _range_fixed(p: Poly, box: tuple[Interval, ...]) -> tuple[int | None, int | None]:
+    """``_range`` of a polynomial ``_fix`` has already seen."""
     n = len(box)
     zero = (0,) * n
     pos = neg = False
@@ -769,14 +780,14 @@ def _decide(rel: str, p: Poly, box: tuple[Interval, ...]) -> bool | None:
                 g = math.gcd(g, c)
         never = p.get(zero, 0) % g != 0
         if not never:
-            lo, hi = _range(p, box)
+            lo, hi = _range_fixed(p, box)
             never = (lo is not None and lo > 0) or (hi is not None and hi < 0)
         if not never:
             never = _no_integer_root(p, box)
         if never:
             return rel == "ne"
         return None
-    lo, hi = _range(p, box)
+    lo, hi = _range_fixed(p, box)
     if hi is not None and hi <= 0:
         return rel == "le"
     if lo is not None and lo > 0:
