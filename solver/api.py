@@ -113,7 +113,8 @@ def prepare(problem: Problem | Mapping[str, Any], *, started: float | None = Non
             p = problem
         else:
             check_document(problem)
-            late = None if started is None else started + outer_ms(_timeout_of(problem)) / 1000.0
+            late = None if started is None or not isinstance(problem, Mapping) else \
+                started + outer_ms(_timeout_of(problem)) / 1000.0
             try:
                 p = load_problem(problem, term_parser=_reader(problem, late))
             except _Late:
