@@ -1,6 +1,7 @@
 """symguard against what else one could run, over the whole corpus, side by side in one run.
 
     python bench/corpus.py [--quick] [--ops solve,redundancy,shrink] [--repeat N] [FILE.json|DIR ...]
+    python bench/corpus.py --budgets write|check     # the CI guard's per-set budgets (BUDGETS.json)
 
 Without paths: every problem ``*.json`` under ``smt2_corpus/`` (the torch corpus included as it
 appears) and ``../shared/corpus_sample`` next to the checkout when present; identical problems
@@ -247,13 +248,84 @@ def print_summary(sums: list[dict[str, Any]]) -> None:
               f"{'met' if s['z3_slower_on'] == 0 else 'MISSED on ' + str(s['z3_slower_on']) + ' of ' + str(s['n'])}.")
 
 
+# --------------------------------------------------------------------------- the CI guard's budgets
+
+BUDGETS = ROOT / "smt2_corpus" / "BUDGETS.json"
+# the real sets the guard covers; validation is the held-out slice (measured, never tuned on)
+REAL = ("torch", "sessions", "validation")
+
+
+def real_sets() -> list[tuple[str, dict[str, Any]]]:
+    """(``folder/file``, problem) for every real set: a torch or validation problem as it is; a
+    compiler session as the problem of its final state (its asserts and guards; the questions
+    are replayed by bench/compiler_session.py, not here)."""
+    out = []
+    for folder in REAL:
+        for path in sorted((ROOT / "smt2_corpus" / folder).glob("*.json")):
+            if path.name in ("MANIFEST.json", "expected.json"):
+                continue
+            doc = json.loads(path.read_text())
+            if "events" in doc:
+                ev = doc["events"]
+                doc = {"symbols": doc["symbols"], "asserts": [e["expr"] for e in ev if e["kind"] == "assert"],
+                       "guards": [e["expr"] for e in ev if e["kind"] == "guard"]}
+            doc.pop("meta", None)
+            if not doc.get("guards"):
+                continue
+            doc["options"] = {"timeout_ms": 600_000, "on_unsupported": "skip"}  # the deadline never decides
+            out.append((f"{folder}/{path.name}", doc))
+    return out
+
+
+def measure(doc: dict[str, Any]) -> dict[str, Any]:
+    """What the guard records of one cold-ish redundancy run: the unknown count, the deterministic
+    counters (z3 checks, effort units spent, residue-walk comparisons, passes) and CPU time."""
+    c0 = time.process_time()
+    res = run("redundancy", doc)
+    cpu = time.process_time() - c0
+    st = res["stats"]
+    return {"unknown": sum(g["verdict"] == "unknown" for g in res["guards"]), "checks": st["checks"],
+            "units": st["units"], "walk": st["walk"], "passes": st["passes"], "cpu_ms": round(cpu * 1000)}
+
+
+def budgets(mode: str) -> int:
+    """``write``: record every real set's figures in BUDGETS.json. ``check``: compare a fresh run
+    with them (CPU within 2x + 100 ms, the counters as tests/test_corpus_budget.py does); exit 1 on
+    any set over."""
+    warm = {"symbols": {"s0": {"min": 2, "max": 8, "hint": 4}}, "guards": ["s0 >= 3", "Eq(Mod(s0, 2), 0)"]}
+    run("redundancy", warm)
+    old = json.loads(BUDGETS.read_text()) if BUDGETS.exists() else {}
+    new, over = {}, []
+    print("| set | unknown | checks | units | walk | passes | CPU ms | recorded CPU ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, doc in real_sets():
+        m = new[name] = measure(doc)
+        was = old.get(name, {})
+        print(f"| {name} | {m['unknown']} | {m['checks']} | {m['units']:,} | {m['walk']:,} | {m['passes']} | "
+              f"{m['cpu_ms']:,} | {was.get('cpu_ms', '-')} |")
+        if was and (m["unknown"] > was["unknown"] or m["cpu_ms"] > 2 * was["cpu_ms"] + 100):
+            over.append(name)
+    if mode == "write":
+        BUDGETS.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n")
+        print(f"\nwrote {BUDGETS.relative_to(ROOT)} ({len(new)} sets)")
+        return 0
+    if over:
+        print("\nover budget: " + ", ".join(over))
+    return 1 if over else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="*")
     ap.add_argument("--quick", action="store_true", help="one repetition (default three)")
     ap.add_argument("--repeat", type=int, default=None)
     ap.add_argument("--ops", default=",".join(OPS))
+    ap.add_argument("--budgets", choices=("write", "check"),
+                    help="only the CI guard: record (write) or compare (check) every real set's unknown count, "
+                    "deterministic counters and CPU time in smt2_corpus/BUDGETS.json")
     args = ap.parse_args(argv)
+    if args.budgets:
+        return budgets(args.budgets)
     repeat = args.repeat or (1 if args.quick else 3)
     ops = [o for o in args.ops.split(",") if o]
     for op in ops:

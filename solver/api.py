@@ -25,21 +25,24 @@ Two promises hold for every entry point, from any number of threads:
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from solver.errors import BadInput, InvalidProblemError, TooLargeError
 from solver.ir import terms as ir
 from solver.ir.canonical import Canonical, canonicalize
-from solver.ir.problem import Problem
+from solver.ir.problem import Constraint, Options, Problem
 from solver.ops import OPERATIONS, OPS, Operation
 from solver.ops.operation import Audit, Back, Result
-from solver.smt.checker import Deadline, OutOfTime
+from solver.smt.checker import Deadline, OutOfTime, outer_ms
 from solver.smt.interrupt import settle
+from solver.syntax.document import entries as doc_entries
 from solver.syntax.document import load_problem
+from solver.syntax.sympy_reader import Parsed, parse_sympy
 
 _SERIAL = threading.RLock()  # z3's main context, pysmt and the IR's intern table: one caller at a time
 _WATCHDOG = threading.Lock()  # a watchdog interrupts z3 only while its own call still runs
@@ -96,16 +99,79 @@ def _printable(where: str) -> str:
     return where.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def prepare(problem: Problem | Mapping[str, Any]) -> tuple[Problem, Canonical]:
-    """The caller's problem and its canonical form; bad input raises a ``BadInput``."""
+def prepare(problem: Problem | Mapping[str, Any], *, started: float | None = None) -> tuple[Problem, Canonical]:
+    """The caller's problem and its canonical form; bad input raises a ``BadInput``.
+
+    With ``started`` (``time.monotonic()`` at the start of the caller's call) reading a document
+    is bounded by the call's outer limit too: past it, between two entries, the rest is not read
+    and the problem returned is ``unread`` (its asserts and guards without terms), whose every
+    answer is the operation's sound ``unknown`` (``compute`` sees the deadline passed). Reading
+    537 guards costs 40-140 ms of Python: with ``timeout_ms: 1`` the call used to answer after
+    all of it (issue 33)."""
     with _SERIAL:
         if isinstance(problem, Problem):
             p = problem
         else:
             check_document(problem)
-            p = load_problem(problem)
+            late = None if started is None or not isinstance(problem, Mapping) else \
+                started + outer_ms(_timeout_of(problem)) / 1000.0
+            try:
+                p = load_problem(problem, term_parser=_reader(problem, late))
+            except _Late:
+                p = unread(problem)
+                return p, canonicalize(p)
         check_arithmetic(p)
         return p, canonicalize(p)
+
+
+class _Late(Exception):
+    """The outer limit passed while a document was being read (``prepare``); never leaves here."""
+
+
+def _reader(doc: Mapping[str, Any], late: float | None) -> Callable[[str], Parsed] | None:
+    """The document's term parser, refusing to start another entry past ``late``."""
+    if late is None:
+        return None
+    syntax = doc.get("syntax", "sympy")
+    if syntax == "smtlib":
+        from solver.syntax.smtlib_script import parse_term
+
+        base: Callable[[str], Parsed] = parse_term
+    elif syntax == "sympy":
+        base = parse_sympy
+    else:
+        return None  # load_problem names the bad value
+
+    def read(text: str) -> Parsed:
+        if time.monotonic() >= late:
+            raise _Late
+        return base(text)
+
+    return read
+
+
+def _timeout_of(doc: Mapping[str, Any]) -> int:
+    """``options.timeout_ms`` as sent when it is valid, else the default (``load_problem`` then
+    names what is wrong)."""
+    opts = doc.get("options")
+    t = opts.get("timeout_ms") if isinstance(opts, Mapping) else None
+    return t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else Options().timeout_ms
+
+
+def unread(doc: Mapping[str, Any]) -> Problem:
+    """The problem a timeout answer needs when the deadline passed while reading ``doc``: its
+    options, symbols, queries and exprs (read: a row says its kind; usually few), and its asserts
+    and guards by id and text without terms (not read). Every operation's ``unknown`` result
+    on it lists the caller's ids."""
+    rest = load_problem({k: v for k, v in doc.items() if k not in ("asserts", "guards")})
+    why = "not read: the deadline passed while the problem was being read"
+
+    def skipped(section: str, prefix: str) -> tuple[Constraint, ...]:
+        return tuple(Constraint(i, text, where, None, why) for i, text, where, _ in doc_entries(doc.get(section), section, prefix))
+
+    return dataclasses.replace(rest, asserts=skipped("asserts", "a"), guards=skipped("guards", "g"),
+                               warnings=(*rest.warnings, ("the deadline (options.timeout_ms) passed while the "
+                                         "problem was being read: nothing was decided")))
 
 
 def check_arithmetic(p: Problem) -> None:
@@ -307,6 +373,6 @@ def run(op: str, problem: Problem | Mapping[str, Any]) -> Result:
     t0, c0 = time.monotonic(), time.perf_counter()
     _operation(op)
     with _SERIAL:
-        p, canon = prepare(problem)
+        p, canon = prepare(problem, started=t0)
         res = compute(op, canon.problem, started=t0)
         return finish(op, res, p, canon, cached=False, elapsed_ms=(time.perf_counter() - c0) * 1000)

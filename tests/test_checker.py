@@ -65,7 +65,7 @@ def test_same_grant_same_outcome_and_units(grant: int) -> None:
     assert runs[0] == runs[1]
     status, reason, spent = runs[0]
     if status == UNKNOWN:  # ran out: charged at least the grant, and says why
-        assert reason == "timeout" and spent >= grant
+        assert reason == "resource" and spent >= grant
 
 
 def test_running_out_of_units_is_unknown_not_an_exception() -> None:
@@ -73,9 +73,9 @@ def test_running_out_of_units_is_unknown_not_an_exception() -> None:
     d = Deadline(10_000, budget_units=5_000)
     ch = Checker(p, d)
     out = ch.check(all_guards(ch, p))
-    assert out.status == UNKNOWN and out.reason == "timeout" and d.expired
+    assert out.status == UNKNOWN and out.reason == "resource" and d.expired
     again = ch.check(all_guards(ch, p))  # nothing left: answered without z3
-    assert again.status == UNKNOWN and again.reason == "timeout"
+    assert again.status == UNKNOWN and again.reason == "resource"
 
 
 def test_scoped_check_needs_units_for_its_setup() -> None:

@@ -22,11 +22,13 @@ def sides(draw: st.DrawFn, third: bool = False) -> Term:
     """Sums and products of chains of ``x`` and ``y`` (with ``third``, some scaled by a chain of
     ``z``: the batch), and their quotients by such products."""
     a, b = draw(chains("x", 0, 3)), draw(chains("y", 0, 3))
-    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square", "max", "min", "divrem"]
+    shape = draw(st.sampled_from(["prod", "sum", "lin", "div", "mod", "one", "square", "max", "min", "divrem", "maxone"]
                                  + (["batch", "batchdiv"] if third else [])))
     k = ir.mk_int(draw(st.integers(-3, 4)))
     if shape in ("max", "min"):
         return (ir.mk_max if shape == "max" else ir.mk_min)(a, ir.mk_add(b, k))
+    if shape == "maxone":  # VitDet's padded window counts: Max(1, q) times another count (issue 33)
+        return ir.mk_mul(ir.mk_max(ir.ONE, ir.mk_add(a, k)), ir.mk_max(ir.ONE, b))
     if shape == "divrem":  # a product plus a small remainder, divided by (or modulo) one factor
         num = ir.mk_add(ir.mk_mul(ir.mk_add(a, k), b), ir.mk_int(draw(st.integers(-3, 3))))
         return draw(st.sampled_from([ir.mk_floordiv, ir.mk_mod]))(num, b)
@@ -194,3 +196,18 @@ def test_no_integer_root_means_none_in_the_box(coefs: dict[int, int], lo: int, s
     box = ((lo, lo + span), (0, 0))
     if multivariate._no_integer_root(p, box):
         assert all(sum(c * q ** e for e, c in coefs.items()) != 0 for q in range(lo, lo + span + 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)), st.integers(-9, 9), max_size=5),
+       st.integers(-5, 5), st.integers(-5, 5), st.integers(0, 4), st.booleans())
+def test_pinning_a_quotient_keeps_the_values_on_the_box(p: dict, lo0: int, lo1: int, span: int, pin_second: bool) -> None:
+    """``_fix`` (a piece of a cut cell pins a quotient, ``lo == hi``) is the same function on the box."""
+    box = ((lo0, lo0 + span), (lo1, lo1) if pin_second else (lo1, lo1 + span))
+    fixed = multivariate._fix(p, box)
+    for q0 in range(box[0][0], box[0][1] + 1):
+        for q1 in range(box[1][0], box[1][1] + 1):
+            at = multivariate._at
+            assert at(p, [q0, q1]) == at(fixed, [q0, q1])
+    if pin_second:
+        assert all(m[1] == 0 for m in fixed)

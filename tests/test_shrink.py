@@ -117,7 +117,7 @@ def test_no_time_left_returns_the_hints_not_optimal() -> None:
 def test_no_time_left_and_no_hints_is_unknown() -> None:
     _, canon = prepare({"guards": ["Eq(Mod(s0, 8), 0)", "s0 > 20"]})
     res = shrink(canon.problem, Deadline(0))
-    assert res["status"] == "unknown" and res["reason"] == "timeout" and "model" not in res
+    assert res["status"] == "unknown" and res["reason"] == "resource" and "model" not in res
 
 
 def test_a_deadline_past_before_the_first_model_is_unknown_not_an_exception() -> None:

@@ -80,7 +80,7 @@ def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner
         if runner is not None:
             _run_custom(op, doc, runner, wout)
             return
-        problem, canon = api.prepare(doc)
+        problem, canon = api.prepare(doc, started=started)  # reading counts against timeout_ms too
         fallback = api.finish(op, api.unknown(op, canon.problem), problem, canon, cached=False, elapsed_ms=0)
         fallback["warnings"] += extra
     except Exception as e:  # noqa: BLE001 - becomes the caller's §5 body, never a traceback

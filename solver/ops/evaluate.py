@@ -63,6 +63,7 @@ class _Run:
         self.linear = is_linear(problem_terms(problem))
         self.facts = cheap.Facts.from_problem(problem)
         self.asserts = [c.term for c in problem.asserts if c.term is not None]
+        self.why = "resource"  # what stopped the last check that answered unknown (a row's ``reason``)
 
     def run(self) -> dict[str, Any]:
         out = self.sess.check()
@@ -131,6 +132,8 @@ class _Run:
         out = self.sess.check([*self.domain(q), *sel], budget=budget)
         if out.status == SAT:
             return SAT, self.keep(out.model, extra)
+        if out.status != UNSAT:
+            self.why = out.reason or "resource"
         return out.status, None
 
     # -------------------------------------------------------------- boolean
@@ -154,6 +157,7 @@ class _Run:
             row["value"] = False
         else:
             row["value"] = "unknown"
+            row["reason"] = self.why
         if row["value"] is None or self.partial(q, max(1, budget // 4)):
             row["partial"] = True
         return row
@@ -167,6 +171,8 @@ class _Run:
             row["value"] = None if st == UNSAT else "unknown"
             if st == UNSAT:
                 row["partial"] = True
+            else:
+                row["reason"] = self.why
             return row
         linear = self.linear and is_linear([q.term, q.domain])
         bounds = []
@@ -179,6 +185,8 @@ class _Run:
         else:
             row.update(min=lo, max=hi)
         row["exact"] = lo_ok and hi_ok
+        if not row["exact"]:
+            row["reason"] = self.why
         if self.partial(q, max(1, budget // 4)):
             row["partial"] = True
         return row
@@ -209,6 +217,7 @@ class _Run:
         gallops, ray_tried = 0, False
         while lo is None or lo < best:
             if self.deadline.spent >= end:
+                self.why = "resource"
                 return sign * best, False
             if lo is None and not ray_tried and (unbounded_claim or gallops >= RAY_AFTER):
                 ray_tried = True  # the values keep growing: look for a certificate, once
@@ -219,6 +228,7 @@ class _Run:
                 mid, probe_first = best - 1, False
             elif lo is None:
                 if gallops >= GALLOP_LIMIT:
+                    self.why = "incomplete"  # the values kept growing, no certificate either way
                     return (None, False)
                 mid, step, gallops = best - step, step * 2, gallops + 1
             else:
@@ -232,6 +242,7 @@ class _Run:
             elif out.status == UNSAT:
                 lo = mid + 1
             else:
+                self.why = out.reason or "resource"
                 return sign * best, False
         return sign * best, True
 
@@ -245,8 +256,8 @@ def _kind(q: Query) -> str:
 def unknown_row(q: Query) -> dict[str, Any]:
     """The row of a query the deadline left undecided."""
     if q.is_bool:
-        return {"id": q.id, "kind": "bool", "value": "unknown"}
-    return {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False}
+        return {"id": q.id, "kind": "bool", "value": "unknown", "reason": "timeout"}
+    return {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False, "reason": "timeout"}
 
 
 def partial_rows(problem: Problem, rows: Sequence[dict[str, Any] | None]) -> list[dict[str, Any]]:

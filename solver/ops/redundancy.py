@@ -51,7 +51,7 @@ from solver.ops.operation import Audit, Back, Operation, Result
 from solver.reason import equalities, facts, multivariate, periodic, quasilinear, rewrite
 from solver.reason import intervals as cheap
 from solver.reason.points import Pool
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
+from solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -72,7 +72,7 @@ PERIODIC_Z3_CASES = 16  # ... and when each case may cost a (division-free) z3 c
 QUASILINEAR = True  # one-symbol guards decided residue by residue against the kept guards over that symbol
 QUASILINEAR_WITNESSES = 4
 MULTIVARIATE = True  # guards over one to three symbols decided cell of residue classes by cell
-MULTIVARIATE_PAIRS = 2  # partner symbols tried for a one-symbol guard
+MULTIVARIATE_PAIRS = 2  # groups of symbols tried per guard (its own, then those of wider kept guards)
 # the first pass collapses one-symbol chains (a bench lever): with the residue walk over two
 # symbols (now up to three, ``by_multivariate``) it decides every Swin-class set alone (swinv2_s3 warm 1.87 -> 0.68 s, no
 # second pass) and the synthetic lattices better (stress_lattice_1 58 -> 47 unknown); before it,
@@ -80,6 +80,14 @@ MULTIVARIATE_PAIRS = 2  # partner symbols tried for a one-symbol guard
 COLLAPSE_FIRST = True
 FIRST_SHARE = 0.5  # of the effort, at most, for the first pass
 PORTFOLIO = True  # ... and a second pass without, when the first leaves guards unknown  # counterexample points (closest to the hint, one per residue class) tried
+# Python work of a residue split, charged in units (``units(ms)`` at ``SETUP_SHARE``, like a check's
+# setup): planning a split ~1 ms, substituting and rewriting one case ~1.5 ms (swin_s3 at effort 1,
+# where every guard reached the split: 1,239 cases in 2.8 s)
+PERIODIC_SPLIT_COST = units(1 * SETUP_SHARE)
+PERIODIC_CASE_COST = units(1.5 * SETUP_SHARE)
+# a second pass, per guard the first took past the cheap step: its levers before z3 cost about
+# 2-5 ms of Python per such guard on the Swin and synthetic sets (charged at ``SETUP_SHARE``)
+PASS_GUARD_COST = units(4 * SETUP_SHARE)
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -101,26 +109,51 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     The answer with fewer ``unknown`` guards (then the smaller ``minimal``, then the first) is
     returned: each is sound on its own, and the choice depends on the effort alone. A second
     pass cut by the deadline makes the answer ``incomplete`` (another machine might have
-    finished it)."""
+    finished it).
+
+    The second pass repeats the first one's Python work (its levers before z3), so it is paid
+    for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
+    and only when the share of the effort set aside for it covers that. Without the charge a
+    small effort, whose first pass leaves guards unknown, ran both passes where the default
+    effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
+    0.4 s at the default)."""
     total = deadline.units
+    second_share = total - deadline.spent
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
         deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
+        second_share -= deadline.units - deadline.spent
     try:
-        first = _collapsed(problem, deadline, COLLAPSE_FIRST)
+        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST)
     finally:
         deadline.units = total
     if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
-        return first
-    second = _collapsed(problem, deadline, not COLLAPSE_FIRST)
+        return _spent(first, deadline, 1)
+    cost = PASS_GUARD_COST * hard
+    if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
+        return _spent(first, deadline, 1)
+    deadline.charge(cost)
+    second, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST)
     if second.get("incomplete"):
-        return {**first, "incomplete": True}
-    return min((first, second), key=lambda r: (_unknowns(r), len(r["minimal"])))
+        return _spent({**first, "incomplete": True}, deadline, 2)
+    best = min((first, second), key=lambda r: (_unknowns(r), len(r["minimal"])))
+    walk = first["stats"]["walk"] + second["stats"]["walk"]
+    return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
 
 
-def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> dict[str, Any]:
+def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, Any]:
+    """``stats.units``: the effort the operation spent (z3's counted units plus the setup and
+    Python work charged), ``stats.passes``: the canonical forms tried. With ``stats.walk`` (the
+    comparisons of the residue walks) deterministic measures of its cost: tests compare them
+    across efforts, where CPU time would be noise."""
+    res["stats"] = {**res["stats"], "units": deadline.spent, "passes": passes}
+    return res
+
+
+def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> tuple[dict[str, Any], int]:
+    """One pass' answer, and the number of guards it took past the cheap step."""
     run = _Run(problem, deadline, collapse)
     try:
-        return run.run()
+        return run.run(), run.hard
     finally:
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
@@ -138,9 +171,11 @@ class _Run:
         self.guards = problem.guards
         n = len(self.guards)
         self.verdict: list[str | None] = [None] * n
+        self.why: list[str] = ["resource"] * n  # per unknown guard: what stopped it (docs §2 ``reason``)
         self.implied: list[list[int]] = [[] for _ in range(n)]
         self.rep = list(range(n))
         self.avoided = 0
+        self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "z3": 0}
         self.ch: Checker | None = None
@@ -213,6 +248,8 @@ class _Run:
         hold whatever is dropped later, and each ``redundant`` guard is implied by the guards
         kept when it was dropped, all of them dropped later (implied in turn) or kept."""
         self.status = UNKNOWN
+        self.status_reason = "resource"
+        self.settled: set[int] = set()  # unknown guards no later step of the run would have retried
         self.phase = "cheap"
         try:
             return self.report(self._run())
@@ -223,20 +260,21 @@ class _Run:
         if self.phase == "unsat":
             live = self._unsat_live
             for i in live:
-                if self.verdict[i] is None:
-                    self.verdict[i] = UNKNOWN
+                if self.verdict[i] is None or (self.verdict[i] == UNKNOWN and i not in self.settled):
+                    self.undecided(i, "timeout")
             self.minimal_unsat: set[int] = {i for i in live if self.verdict[i] != ALWAYS_TRUE}
             for i in live:
                 self.implied[i] = []
         else:
             for i in range(len(self.guards)):
-                if self.rep[i] == i and self.verdict[i] is None:
-                    self.verdict[i] = UNKNOWN
+                if self.rep[i] == i and (self.verdict[i] is None or
+                                         (self.verdict[i] == UNKNOWN and i not in self.settled)):
+                    self.undecided(i, "timeout")  # the deadline came before its (next) check
             if self.phase == "greedy":
                 self.fix_implied()
-        res = self.report(self.status)
         if self.status == UNKNOWN:
-            res["reason"] = "timeout"
+            self.status_reason = "timeout"
+        res = self.report(self.status)
         res["incomplete"] = True
         return res
 
@@ -267,6 +305,7 @@ class _Run:
             status = UNSAT
         else:
             pending = [i for i in live if self.verdict[i] is None]
+            self.hard = len(pending)
             self.pool.seed_points(SEED_POINTS)
             mask = sum(1 << i for i in pending)
             if any(m & mask == 0 and self.pool.holds_all(pt, pending)
@@ -276,8 +315,11 @@ class _Run:
             else:
                 out = self.z3check(self.A + [self.sel(i) for i in pending])
                 status = out.status
+                self.status_reason = out.reason or "resource"
                 if status == SAT:
                     self.learn(out.model)
+                elif status != UNSAT and self.unsat_by_cells(pending):
+                    status = UNSAT
         self.status = status
         if status == UNSAT:
             self.phase, self._unsat_live = "unsat", live
@@ -307,8 +349,6 @@ class _Run:
         # solver units for it are capped so the deletion pass keeps most of the budget
         floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(pending):
-            if self.deadline.expired:  # greedy labels the rest unknown
-                break
             if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):
                 self.avoided += 1
                 self.levers["points"] += 1
@@ -320,8 +360,8 @@ class _Run:
                     self.verdict[i] = ALWAYS_TRUE
                     self.levers["quasilinear"] += 1
                 continue  # else some point of the ranges and asserts fails it: greedy decides it
-            if self.deadline.remaining() < floor:
-                continue
+            if self.deadline.remaining() < floor or self.deadline.expired:
+                continue  # greedy decides it (or labels it unknown)
             out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(pending) - k))
             self.levers["z3"] += 1
             if out.status == UNSAT:
@@ -339,10 +379,14 @@ class _Run:
 
     def greedy(self, live: list[int]) -> None:
         keep = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
+        # guards proven always true are implied by the asserts: premises for the levers before z3
+        # like the kept guards (never named in ``implied_by``), so a larger effort, which proves
+        # more of them always true, never takes a premise away from those levers
+        self.at_true = {i for i in live if self.verdict[i] == ALWAYS_TRUE}
         self.kept = set(keep)
         self.kept_mask = sum(1 << i for i in keep)
         self.env = facts.facts_env(self.base_env.ranges, [(t, None) for t in self.can_asserts] +
-                                   [(self.can[j], j) for j in keep])  # type: ignore[misc]
+                                   [(self.can[j], j) for j in sorted(self.kept | self.at_true)])  # type: ignore[misc]
         self.candidates = set(keep)
         self.eqp = [None if self.rep[j] != j else equalities.eq_pair(t) for j, t in enumerate(self.can)]
         self._eq_syms: set[str] = set()
@@ -356,11 +400,17 @@ class _Run:
         self.removed_core: dict[int, list[int]] = {}
         self.phase = "greedy"
         order = self.removal_order(keep)
-        retry = [i for k, i in enumerate(order) if self.decide(i, self.first_budget(len(order) - k)) == UNKNOWN]
-        # a second chance for the checks that ran out of their first budget: the kept set only
-        # shrank since, so earlier ``required`` verdicts still hold and each removal is justified
+        # first every guard in removal order with the levers before z3 alone: what they decide is
+        # the same at every effort (their budgets are counted comparisons, not units), so a larger
+        # effort only adds z3 verdicts on top; then z3 on what is left, in the same order, and a
+        # second chance for the checks that ran out of their first budget. The kept set only
+        # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
+        # justified by the guards kept when it is made (the greedy argument of the module doc)
+        rest = [i for i in order if self.decide_free(i) is None]
+        retry = [i for k, i in enumerate(rest) if self.decide(i, self.first_budget(len(rest) - k)) == UNKNOWN]
         for k, i in enumerate(retry):
             self.decide(i, self.budget(len(retry) - k), last=True)
+            self.settled.add(i)
         self.fix_implied()
 
     def fix_implied(self) -> None:
@@ -374,11 +424,11 @@ class _Run:
                 out_set |= {j} if j in kept else set(self.implied[j])
             self.implied[i] = sorted(out_set)
 
-    def decide(self, i: int, budget: int, *, last: bool = False) -> str:
-        """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so."""
-        if self.deadline.expired:  # the whole call's time is up: the rest stay unknown (kept), at once
-            self.verdict[i] = UNKNOWN
-            return UNKNOWN
+    def decide_free(self, i: int) -> str | None:
+        """Guard ``i`` decided by the levers before z3 (its verdict), or None. These run at every
+        effort: their budgets are counted in comparisons of their own, fixed, so a small effort
+        never skips one of them to fall through to z3."""
+        self.deadline.ensure_time()
         if self.pool.refuting(i, self.kept_mask) is not None:
             self.levers["points"] += 1
             self.avoided += 1
@@ -394,7 +444,7 @@ class _Run:
             self.levers["equalities"] += 1
             self.avoided += 1
             return self.drop(i, by_eqs)
-        by_chain = self.by_quasilinear(i, self.kept)
+        by_chain = self.by_quasilinear(i, self.kept | self.at_true)
         if by_chain is not None or self.verdict[i] == REQUIRED:
             self.levers["quasilinear"] += 1
             self.avoided += 1
@@ -404,14 +454,23 @@ class _Run:
             self.levers["multivariate"] += 1
             self.avoided += 1
             return REQUIRED if by_cells is None else self.drop(i, by_cells)
-        if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
-            self.verdict[i] = UNKNOWN
-            return UNKNOWN
         if self.pool.search(i, self.syms[i], self.kept_mask) is not None:
             self.levers["points"] += 1
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
+        return None
+
+    def decide(self, i: int, budget: int, *, last: bool = False) -> str:
+        """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so (z3,
+        then residue splitting on the last chance; ``decide_free`` has had its turn)."""
+        if self.pool.refuting(i, self.kept_mask) is not None:  # a z3 model since may refute it
+            self.levers["points"] += 1
+            self.avoided += 1
+            self.verdict[i] = REQUIRED
+            return REQUIRED
+        if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
+            return self.undecided(i, "resource")
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
         # guards a model violates (once extended with the hints), until unsat, a verified
@@ -425,6 +484,7 @@ class _Run:
             if out.status == UNSAT:
                 return self.drop(i, self.core_guards(out.core, exclude=i))
             if out.status != SAT:
+                self.why[i] = out.reason or "resource"
                 break
             pt = self.extend(out.model, near, i)
             if self.required_at(i, pt):
@@ -440,9 +500,10 @@ class _Run:
             return self.drop(i, self.core_guards(out.core, exclude=i))
         if out.status == SAT and self.required_at(i, out.model):
             return REQUIRED
+        if out.status != SAT:
+            self.why[i] = out.reason or "resource"
         if not last:  # the retry pass's larger budget settles most first-pass unknowns (cheaper)
-            self.verdict[i] = UNKNOWN
-            return UNKNOWN
+            return self.undecided(i)
         near = [j for j in others if self.syms[j] <= self.syms[i]]
         # residue splitting only on the retry pass: on the first pass its rewriting per case cost
         # stress_lattice_1 three quarters of its z3 checks, and residue z3 calls cost
@@ -454,7 +515,13 @@ class _Run:
         if self.verdict[i] == REQUIRED:
             self.levers["periodic"] += 1
             return REQUIRED
-        self.verdict[i] = UNKNOWN  # out of time, or a model Python disagrees with: decides nothing
+        return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
+
+    def undecided(self, i: int, why: str | None = None) -> str:
+        """Guard ``i`` stays ``unknown`` (kept); ``why`` (else the last check's) is its reason."""
+        self.verdict[i] = UNKNOWN
+        if why is not None:
+            self.why[i] = why
         return UNKNOWN
 
     def chain_counterexample(self, i: int) -> bool | None:
@@ -508,15 +575,15 @@ class _Run:
         syms = self.syms[i]
         if not MULTIVARIATE or not 1 <= len(syms) <= multivariate.MAX_SYMBOLS:
             return None
-        if len(syms) >= 2:
-            groups = [syms]
-        else:
-            others = {s for j in self.kept if j != i and len(self.syms[j]) == 2 and syms < self.syms[j]
-                      for s in self.syms[j]} - syms
-            groups = [syms | {y} for y in sorted(others)]
+        # a guard's own symbols first, then the symbols of kept guards over more sizes that
+        # include them (a divisibility guard over one size is implied by a product over three)
+        premises = self.kept | self.at_true
+        wider = sorted({self.syms[j] for j in premises if j != i and syms < self.syms[j] and
+                        len(self.syms[j]) <= multivariate.MAX_SYMBOLS}, key=lambda g: (len(g), sorted(g)))
+        groups = ([syms] if len(syms) >= 2 else []) + wider
         hints = self.p.hints
         for group in groups[:MULTIVARIATE_PAIRS]:
-            near = [j for j in sorted(self.kept) if j != i and self.syms[j] and self.syms[j] <= group]
+            near = [j for j in sorted(premises) if j != i and self.syms[j] and self.syms[j] <= group]
             fs = [t for t in self.can_asserts if ir.symbols_of(t) <= group]
             fs += [self.can[j] for j in near]  # type: ignore[misc]
             got = multivariate.counterexample(self.can[i], fs, self.base_env.ranges, hints,  # type: ignore[arg-type]
@@ -590,7 +657,7 @@ class _Run:
         the proof used, or None when some case stays open (a refutation decides nothing here:
         verified points and z3 models prove ``required``; with ``prove_required`` a case's model
         that Python confirms violates ``g`` and satisfies the kept guards sets ``required``)."""
-        if self.deadline.expired:
+        if not self.deadline.affords(PERIODIC_SPLIT_COST + PERIODIC_CASE_COST):
             return None
         goal = ir.mk_not(self.can[i])  # type: ignore[arg-type]
         conds: list[ir.Term] = [*self.can_asserts, *(self.can[j] for j in near), goal]  # type: ignore[list-item]
@@ -602,11 +669,16 @@ class _Run:
                               PERIODIC_CASES if z3_budget is None else PERIODIC_Z3_CASES)
         if not split or not any(s in self.syms[i] for s, _ in split):
             return None  # only a split of the guard's own symbols changes what its check sees
+        self.deadline.charge(PERIODIC_SPLIT_COST)
         used: set[int] = set()
         seen: set[tuple[tuple[ir.Term, ...], tuple[tuple[str, periodic.Interval], ...]]] = set()
         for case in periodic.cases(conds, ranges, split):
-            if self.deadline.expired:
+            # each case is Python work (substituting, rewriting): paid in units like a check's
+            # setup, so a small effort never spends more on splits than the default does
+            self.deadline.ensure_time()
+            if not self.deadline.affords(PERIODIC_CASE_COST):
                 return None
+            self.deadline.charge(PERIODIC_CASE_COST)
             if case.conds[-1] is ir.FALSE:
                 continue  # g holds throughout the case
             false_at = [k for k, c in enumerate(case.conds) if c is ir.FALSE]
@@ -683,19 +755,21 @@ class _Run:
         """Deletion-based minimal unsat core. A guard is ``required`` only when the rest was proven
         satisfiable without it; a check that times out keeps the guard as ``unknown``."""
         ch = self.checker()
+        pts = self.pool.points  # each satisfies the ranges and the asserts
         if not any(self.verdict[i] == ALWAYS_FALSE for i in live):
-            if ch.check(self.A).status == UNSAT:
+            if not pts and ch.check(self.A).status == UNSAT:
                 for i in live:
                     self.verdict[i] = ALWAYS_FALSE
                 self.minimal_unsat = set()
                 return
             for i in live:
-                if self.verdict[i] is None and ch.check(self.A + [self.sel(i)],
-                                                        budget=self.budget(len(live))).status == UNSAT:
+                if self.verdict[i] is None and not any(self.pool.holds_all(pt, [i]) for pt in pts) and \
+                        (self.unsat_by_cells([i]) or ch.check(self.A + [self.sel(i)],
+                                                              budget=self.budget(len(live))).status == UNSAT):
                     self.verdict[i] = ALWAYS_FALSE
                     break  # one contradiction explains the conflict: the rest need no check
-                elif self.verdict[i] is None and ch.check(self.A + [self.neg(i)],
-                                                          budget=self.budget(len(live))).status == UNSAT:
+                elif self.verdict[i] is None and not self.pool.fails_somewhere(i) and \
+                        ch.check(self.A + [self.neg(i)], budget=self.budget(len(live))).status == UNSAT:
                     self.verdict[i] = ALWAYS_TRUE  # docs/problem-format.md §2: implied by the asserts alone, even when A & G is unsat
         cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
         false = [i for i in self.removal_order(cands) if self.verdict[i] == ALWAYS_FALSE]
@@ -707,17 +781,47 @@ class _Run:
                 rest = sorted(kept - {i})
                 if not rest:
                     break
-                out = ch.check(self.A + [self.sel(j) for j in rest], budget=self.budget(len(cands)))
+                # a point of the pool satisfying the rest, or the rest contradicting itself over one
+                # to three sizes (``unsat_by_cells``), decides without z3
+                if any(self.pool.holds_all(pt, rest) for pt in pts):
+                    out = Outcome(SAT)
+                elif self.unsat_by_cells(rest):
+                    out = Outcome(UNSAT)
+                else:
+                    out = ch.check(self.A + [self.sel(j) for j in rest], budget=self.budget(len(cands)))
                 if out.status == UNSAT:
                     kept.discard(i)
                 elif out.status != SAT:
-                    self.verdict[i] = UNKNOWN  # kept, undecided: never a guessed "required"
+                    self.undecided(i, out.reason)  # kept, undecided: never a guessed "required"
+                    self.settled.add(i)
         for i in cands:
             if self.verdict[i] is None:
                 self.verdict[i] = REQUIRED if i in kept else REDUNDANT
             if i not in kept:
                 self.implied[i] = sorted(kept)
         self.minimal_unsat = kept
+
+    def unsat_by_cells(self, idx: list[int]) -> bool:
+        """Whether the asserts and the guards ``idx`` contradict each other, shown without z3: some
+        guard over one to three sizes whose negation the asserts and the other guards of ``idx``
+        over its sizes imply, cell of residue classes by cell (``reason.multivariate``; fewer
+        facts than the whole set, so a contradiction found is one of the whole). VitDet's padded
+        window counts against a kept divisibility guard are this case: z3 leaves the product
+        of quotients open."""
+        if not MULTIVARIATE:
+            return False
+        for i in idx:
+            syms = self.syms[i]
+            if not 1 <= len(syms) <= multivariate.MAX_SYMBOLS:
+                continue
+            near = [j for j in idx if j != i and self.syms[j] and self.syms[j] <= syms]
+            fs = [t for t in self.can_asserts if ir.symbols_of(t) <= syms]
+            fs += [self.can[j] for j in near]  # type: ignore[misc]
+            got = multivariate.counterexample(ir.mk_not(self.can[i]), fs,  # type: ignore[arg-type]
+                                              self.base_env.ranges, None, self.walk_memo)
+            if got is not None and not got[0]:
+                return True
+        return False
 
     def core_guards(self, core: tuple[int, ...], exclude: int) -> list[int]:
         """The guards whose selectors an unsat core names (read back from the handles: building
@@ -758,14 +862,22 @@ class _Run:
             else:
                 verdict = self.verdict[i] or UNKNOWN
                 implied = self.implied[i] if verdict == REDUNDANT else []
-            rows.append({"id": c.id, "verdict": verdict, "implied_by": [g[j].id for j in implied]})
+            row = {"id": c.id, "verdict": verdict, "implied_by": [g[j].id for j in implied]}
+            if verdict == UNKNOWN:
+                row["reason"] = self.why[i]
+            rows.append(row)
         ch = self.ch
+        out: dict[str, Any] = {"status": status}
+        if status == UNKNOWN:
+            out["reason"] = self.status_reason
         return {
-            "status": status,
+            **out,
             "guards": rows,
             "minimal": [g[i].id for i in sorted(in_min)],
             "stats": {"checks": ch.checks if ch else 0, "avoided": self.avoided,
                       "solver_ms": round(ch.solver_ms, 3) if ch else 0.0, "levers": dict(self.levers),
+                      "walk": multivariate.MAX_TOTAL + multivariate.MAX_TOTAL_WIDE - self.walk_memo.left
+                      - self.walk_memo.left_wide,
                       "points": len(self.pool.points)},
         }
 
@@ -774,7 +886,8 @@ class _Run:
 
 def _unknown(problem: Problem) -> dict[str, Any]:
     return {"status": "unknown", "reason": "timeout",
-            "guards": [{"id": g.id, "verdict": "unknown", "implied_by": []} for g in problem.guards],
+            "guards": [{"id": g.id, "verdict": "unknown", "implied_by": [], "reason": "timeout"}
+                       for g in problem.guards],
             "minimal": [g.id for g in problem.guards]}
 
 
@@ -797,7 +910,10 @@ def _map_back(res: Result, back: Back) -> Result:
             # a repeat of an earlier guard is implied by that guard (or by what implies it)
             verdict = "redundant"
             implied = [problem.guards[g_first[j]].id] if j in minimal else implied
-        out_rows.append({"id": g.id, "verdict": verdict, "implied_by": implied})
+        out_row = {"id": g.id, "verdict": verdict, "implied_by": implied}
+        if verdict == "unknown" and "reason" in row:
+            out_row["reason"] = row["reason"]
+        out_rows.append(out_row)
     kept = sorted(g_first[j] for j in minimal)
     return {"guards": out_rows, "minimal": [problem.guards[i].id for i in kept]}
 

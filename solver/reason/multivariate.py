@@ -59,6 +59,13 @@ MAX_TOTAL = 50_000
 # (2.5 -> 9.3 s of CPU) deciding nothing more; past this a term with a Max/Min is not followed
 MAX_EXTREMES = 4_000
 MAX_WALK_WIDE = 2_500
+# rounds of cuts of an open cell at its lowest quotients, one symbol per cut (``_Walk._cell``)
+PEEL_ROUNDS = 1
+# comparisons charged for deciding an atom with a Max/Min again on a box the facts narrowed: its
+# polynomial is rebuilt there (upernet_convnext_70x45 spent its whole walk share either way, at
+# twice the CPU when this was charged as one)
+TIGHT_EXTREMES_COST = 4
+MAX_PEEL = 5_000  # comparisons per set on those pieces (the VitDet class needs ~1,500 per walk)
 MAX_TOTAL_WIDE = 5_000
 
 Poly = dict[tuple[int, ...], int]  # (exponent of q0, of q1, ...) -> coefficient
@@ -71,6 +78,10 @@ _OPEN = None
 
 class _Open(Exception):
     """A term this procedure cannot follow on some class (the answer is then undecided)."""
+
+
+class _NoPeel(Exception):
+    """The set's budget for the pieces of cut cells is spent: the cell stays open."""
 
 
 class _Expr:
@@ -90,7 +101,8 @@ class _Expr:
         if max(self.period) > MAX_PERIOD:
             raise _Open
         self.vars = frozenset(v for v, _, _, _ in self.leaves.values())
-        # a Max/Min is followed on the range box only (``poly``): a narrower box cannot help it
+        # a Max/Min is followed on the range box first (``poly``, memoized per class), then on a
+        # box the facts narrowed (``Max(1, (x + 12)//16)`` is the quotient once ``x >= 16``)
         self.extremes = any(n.kind in (ir.MAX, ir.MIN) for n in self.plan)
         self.polys: dict[tuple[int, ...], Poly | None] = {}  # own classes -> polynomial (None: open)
         self.loose: dict[tuple[str, tuple[int, ...]], bool | None] = {}  # (rel, classes) -> on the range box
@@ -177,10 +189,9 @@ class _Expr:
                         acc = _mul(acc, f)
                     val[n] = acc
                 elif k in (ir.MAX, ir.MIN):
-                    if not extremes or self.memo.extremes_left <= 0:
+                    if not extremes:
                         raise _Open
-                    self.memo.extremes_left -= 1
-                    val[n] = _extreme(k, args, box)
+                    val[n] = self.memo.extreme(k, args, box)
                 else:
                     val[n] = _divide(k, args[0], args[1], box)
             out: Poly | None = val[self.plan[-1]]
@@ -198,6 +209,28 @@ class Memo:
         self.left = total  # comparisons the set may still decide over one or two symbols (``MAX_TOTAL``)
         self.left_wide = wide  # ... and over three (``MAX_TOTAL_WIDE``)
         self.extremes_left = MAX_EXTREMES  # Max/Min the set may still resolve on a class
+        self.peel_left = MAX_PEEL  # comparisons on the pieces of cut cells (``_Walk._cell``)
+        # resolved Max/Min by (kind, arguments, box): the cells of a walk, and the pieces cells are
+        # cut into, meet the same few (``Max(1, q + c)`` on ``q >= 0`` or ``q >= 1``)
+        self._extremes: dict[tuple[str, tuple[tuple[tuple[tuple[int, ...], int], ...], ...], Box], Poly | None] = {}
+
+    def extreme(self, kind: str, args: Sequence[Poly], box: Box) -> Poly:
+        """``_extreme`` remembered; only a new one is charged to ``extremes_left``."""
+        key = (kind, tuple(tuple(sorted(a.items())) for a in args), box)
+        if key in self._extremes:
+            got = self._extremes[key]
+        else:
+            if self.extremes_left <= 0:
+                raise _Open
+            self.extremes_left -= 1
+            try:
+                got = _extreme(kind, args, box)
+            except _Open:
+                got = None
+            self._extremes[key] = got
+        if got is None:
+            raise _Open
+        return got
 
     def expr(self, e: Term, syms: tuple[str, ...], ranges: Box) -> _Expr:
         key = (e, syms, ranges)
@@ -276,6 +309,7 @@ class _Walk:
         self.n = len(self.syms)
         self.memo = memo
         self.work = 0
+        self.peeling = False  # evaluating the pieces of a cut cell (``_cell``)
         if (memo.left if self.n <= 2 else memo.left_wide) <= 0:
             raise _Open
         self.sym_ranges: Box = tuple(ranges.get(s, (None, None)) for s in self.syms)
@@ -310,7 +344,14 @@ class _Walk:
                 self.period[v] = self.period[v] * x.period[v] // math.gcd(self.period[v], x.period[v])
 
     def _spend(self, n: int) -> None:
-        """Charge ``n`` comparisons; past the walk's or the set's share the walk is undecided."""
+        """Charge ``n`` comparisons; past the walk's or the set's share the walk is undecided.
+        Comparisons on the pieces of a cut cell are charged to the set's ``MAX_PEEL`` instead:
+        cuts never starve a walk that needs none."""
+        if self.peeling:
+            self.memo.peel_left -= n
+            if self.memo.peel_left < 0:
+                raise _NoPeel
+            return
         self.work += n
         if self.n <= 2:
             self.memo.left -= n
@@ -363,46 +404,96 @@ class _Walk:
         if math.prod(len(c) for c in per) > MAX_CELLS:
             raise _Open
         opened = False
-        L = self.period
         for cell in itertools.product(*per):
-            res = tuple(c[0] for c in cell)
-            done = frozenset().union(*(c[4] for c in cell))
-            verdict: bool | None = True  # every atom holds on the whole cell
-            for k, (rel, x) in enumerate(self.atoms):
-                if k in done:
-                    continue
-                rr, off = self._own(x, res)
-                self._spend(1)
-                key = (rel, rr)
-                t = x.loose.get(key, _UNSET)
-                if t is _UNSET:
-                    p = x.poly(rr, self.sym_ranges)
-                    t = x.loose[key] = None if p is None else _decide(rel, p, x.own_box(rr, self.sym_ranges))
-                if t is None:  # on the tighter box of this cell (the facts' bounds on q)
-                    tight = tuple((None if c[1] is None else (L[v] // x.period[v]) * c[1] + off[v],
-                                   None if c[2] is None else (L[v] // x.period[v]) * c[2] + off[v])
-                                  for v, c in enumerate(cell))
-                    tkey = (rel, rr, tight)
-                    t = x.tight.get(tkey, _UNSET)
-                    if t is _UNSET:
-                        p = x.poly(rr, self.sym_ranges)
-                        if p is None and not x.extremes:  # a division the range alone did not settle
-                            p = x.poly_in(rr, tight)
-                        t = x.tight[tkey] = None if p is None else _decide(rel, p, tight)
-                if t is False:
-                    verdict = False
-                    break
-                if t is None:
-                    verdict = None
+            verdict, where = self._cell(cell, 0)
             if verdict is False:
                 continue
             if verdict is None:
                 opened = True
                 continue
-            return True, self._point(cell)
+            return True, self._point(where)
         if opened:
             raise _Open
         return False, None
+
+    def _cell(self, cell: tuple[_Class, ...], cut: int) -> tuple[bool | None, tuple[_Class, ...]]:
+        """Whether every atom holds on the whole cell (True, with the piece where they do), some
+        atom fails on all of it (False), or neither is known (None). An open cell is cut at its
+        lowest quotient, ``q == lo`` apart from ``q >= lo + 1``, one symbol per cut in turn
+        (``PEEL_ROUNDS`` rounds over the symbols): a ``Max(1, q)``, or a product that is 0 only
+        at ``q == 0``, is decided on each piece (VitDet's padded window counts at sizes that may
+        be below one window). ``cut`` counts the cuts made above this piece."""
+        verdict, extremes = self._atoms(cell)
+        if verdict is not None or not extremes or self.memo.peel_left <= 0:
+            return verdict, cell  # cuts help a Max/Min, not a division left open
+        outer, self.peeling = self.peeling, True
+        try:
+            return self._pieces(cell, cut)
+        except _NoPeel:
+            if outer:
+                raise
+            return None, cell
+        finally:
+            self.peeling = outer
+
+    def _pieces(self, cell: tuple[_Class, ...], cut: int) -> tuple[bool | None, tuple[_Class, ...]]:
+        n = len(cell)
+        for k in range(cut, PEEL_ROUNDS * n):
+            v = k % n
+            r, qlo, qhi, excl, used = cell[v]
+            if qlo is not None and (qhi is None or qlo < qhi):
+                break
+        else:
+            return None, cell
+        opened = False
+        for piece in ((r, qlo, qlo, excl, used), (r, qlo + 1, qhi, excl, used)):
+            if not quasilinear.has_point(piece[1], piece[2], set(excl)):
+                continue
+            got, where = self._cell((*cell[:v], piece, *cell[v + 1:]), k + 1)
+            if got:
+                return True, where
+            if got is None:
+                opened = True
+        return (None if opened else False), cell
+
+    def _atoms(self, cell: tuple[_Class, ...]) -> tuple[bool | None, bool]:
+        """Every atom on the cell: True (all hold), False (one fails), None (open); and whether
+        an atom left open has a Max/Min."""
+        extremes = False
+        L = self.period
+        res = tuple(c[0] for c in cell)
+        done = frozenset().union(*(c[4] for c in cell))
+        verdict: bool | None = True  # every atom holds on the whole cell
+        for k, (rel, x) in enumerate(self.atoms):
+            if k in done:
+                continue
+            rr, off = self._own(x, res)
+            self._spend(1)
+            key = (rel, rr)
+            t = x.loose.get(key, _UNSET)
+            if t is _UNSET:
+                p = x.poly(rr, self.sym_ranges)
+                t = x.loose[key] = None if p is None else _decide(rel, p, x.own_box(rr, self.sym_ranges))
+            if t is None:  # on the tighter box of this cell (the facts' bounds on q)
+                tight = tuple((None if c[1] is None else (L[v] // x.period[v]) * c[1] + off[v],
+                               None if c[2] is None else (L[v] // x.period[v]) * c[2] + off[v])
+                              for v, c in enumerate(cell))
+                tkey = (rel, rr, tight)
+                # the same box as the class's own (no fact narrowed it): the same open answer
+                t = x.tight.get(tkey, _UNSET) if tight != x.own_box(rr, self.sym_ranges) else None
+                if t is _UNSET:
+                    p = x.poly(rr, self.sym_ranges)
+                    if p is None:  # a division or a Max/Min the range alone did not settle
+                        if x.extremes:
+                            self._spend(TIGHT_EXTREMES_COST)  # a polynomial rebuilt with its Max/Min: dearer
+                        p = x.poly_in(rr, tight, extremes=x.extremes)
+                    t = x.tight[tkey] = None if p is None else _decide(rel, p, tight)
+            if t is False:
+                return False, False
+            if t is None:
+                verdict = None
+                extremes = extremes or x.extremes
+        return verdict, extremes
 
     def _point(self, cls: tuple[_Class, ...]) -> dict[str, int] | None:
         out = {}
@@ -581,9 +672,30 @@ def _shift(p: Poly, box: tuple[Interval, ...]) -> tuple[Poly, list[int | None]] 
     return {m: c for m, c in out.items() if c}, spans
 
 
+def _fix(p: Poly, box: tuple[Interval, ...]) -> Poly:
+    """``p`` with every quotient the box pins to one value (``lo == hi``: a peeled piece of a
+    cell, ``_Walk._cell``) replaced by that value: the same function on the box."""
+    if all(lo is None or lo != hi for lo, hi in box):
+        return p
+    pinned = [lo if lo is not None and lo == hi else None for lo, hi in box]
+    out: Poly = {}
+    for m, c in p.items():
+        for e, v in zip(m, pinned):
+            if e and v is not None:
+                c *= v ** e
+        key = tuple(0 if v is not None else e for e, v in zip(m, pinned))
+        out[key] = out.get(key, 0) + c
+    return {m: c for m, c in out.items() if c}
+
+
 def _range(p: Poly, box: tuple[Interval, ...]) -> tuple[int | None, int | None]:
     """Bounds (None: unbounded or unknown) of ``p`` over the box: exact at the corner when the
     shifted coefficients share a sign, an enclosure otherwise."""
+    return _range_fixed(_fix(p, box), box)
+
+
+def _range_fixed(p: Poly, box: tuple[Interval, ...]) -> tuple[int | None, int | None]:
+    """``_range`` of a polynomial ``_fix`` has already seen."""
     n = len(box)
     zero = (0,) * n
     pos = neg = False
@@ -657,6 +769,7 @@ def _no_integer_root(p: Poly, box: tuple[Interval, ...]) -> bool:
 
 def _decide(rel: str, p: Poly, box: tuple[Interval, ...]) -> bool | None:
     """Whether ``p rel 0`` holds on the whole class (True), nowhere in it (False), or either."""
+    p = _fix(p, box)
     zero = (0,) * len(box)
     if not p or list(p) == [zero]:
         return quasilinear.rel_holds(rel, p.get(zero, 0))
@@ -667,14 +780,14 @@ def _decide(rel: str, p: Poly, box: tuple[Interval, ...]) -> bool | None:
                 g = math.gcd(g, c)
         never = p.get(zero, 0) % g != 0
         if not never:
-            lo, hi = _range(p, box)
+            lo, hi = _range_fixed(p, box)
             never = (lo is not None and lo > 0) or (hi is not None and hi < 0)
         if not never:
             never = _no_integer_root(p, box)
         if never:
             return rel == "ne"
         return None
-    lo, hi = _range(p, box)
+    lo, hi = _range_fixed(p, box)
     if hi is not None and hi <= 0:
         return rel == "le"
     if lo is not None and lo > 0:

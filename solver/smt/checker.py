@@ -141,8 +141,13 @@ class Deadline:
 
     @property
     def expired(self) -> bool:
-        """Every unit is spent: further checks answer ``unknown`` (deterministically)."""
-        return self.spent >= self.units
+        """What is left cannot pay for one more check (``CHECK_COST``): every further check would
+        answer ``unknown`` (deterministically), so a caller skips building it."""
+        return self.remaining() <= CHECK_COST
+
+    def affords(self, cost: int) -> bool:
+        """Whether ``cost`` units of counted work (a check's setup, a residue split) are left."""
+        return self.remaining() >= cost
 
     def wall_left_ms(self) -> int:
         return max(0, int((self.wall_end - time.monotonic()) * 1000))
@@ -381,7 +386,7 @@ class Checker:
         if self.deadline.grant(budget) <= cost:  # not worth building the solver
             self.checks += 1
             self.deadline.ensure_time()
-            return Outcome(UNKNOWN, reason="timeout")
+            return Outcome(UNKNOWN, reason="resource")
         s = z3.Solver(ctx=self.ctx)
         for f in forms:
             _assert(s, f)
@@ -401,8 +406,8 @@ class Checker:
         finally:
             self.solver_ms += (time.perf_counter() - t0) * 1000
             self.units += self.deadline.spent - spent
-        if r is None or ran_out:
-            return Outcome(UNKNOWN, reason="timeout")
+        if r is None or ran_out:  # the effort ran out (the wall clock raises OutOfTime instead)
+            return Outcome(UNKNOWN, reason="resource")
         if r == z3.sat:
             return Outcome(SAT, model=self._model(s.model()))
         if r == z3.unsat:

@@ -159,7 +159,7 @@ EXPR_RANGES = "ranges"
 EXPR_NOTES = frozenset({"pytorch", "guards_known", "calls", "expected", "rule"})
 
 
-def _entries(raw: Any, section: str, prefix: str,
+def entries(raw: Any, section: str, prefix: str,
              extra: frozenset[str] = frozenset()) -> list[tuple[str, str, str, Mapping[str, Any] | None]]:
     """(id, text, where, the entry when it is an object) per entry; ``extra``: keys an object may add."""
     if raw is None:
@@ -201,7 +201,7 @@ def _parse(parser: TermParser, text: str, where: str) -> Parsed:
 def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, options: Options,
                  warnings: list[str]) -> tuple[Constraint, ...]:
     out = []
-    for ident, text, where, _ in _entries(raw, section, prefix):
+    for ident, text, where, _ in entries(raw, section, prefix):
         try:
             p = _parse(parser, text, where)
         except UnsupportedError as e:
@@ -221,7 +221,7 @@ def _queries(raw: Any, parser: TermParser, *, section: str = "queries", prefix: 
     """Queries (``evaluate``) or exprs (``simplify``): integer or boolean, each with its domain."""
     out = []
     extra = EXPR_NOTES | {EXPR_RANGES} if section == "exprs" else frozenset()
-    for ident, text, where, entry in _entries(raw, section, prefix, extra):
+    for ident, text, where, entry in entries(raw, section, prefix, extra):
         p = _parse(parser, text, where)
         ranges, conds = _ranges(entry.get(EXPR_RANGES), f"{where}.{EXPR_RANGES}", parser) if entry else ((), [])
         out.append(Query(ident, text, where, p.term, ir.mk_and(p.domain, *conds), ranges))
