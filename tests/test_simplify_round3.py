@@ -128,7 +128,24 @@ def test_rest_that_cannot_carry_family(k: int, m: int, block: int, as_guard: boo
     assert "r" not in forms[0], forms
 
 
+@SETTINGS
+@given(st.sampled_from(["s*t", "t*s", "2*s*t", "s*(t + 1)"]), st.sampled_from(["y", "y + t", "2*y"]),
+       st.sampled_from([("r < s", (0, 4)), ("r <= s - 1", (0, 3)), ("r < s", (-2, 4))]))
+def test_symbolic_rest_that_cannot_carry(divisor: str, q: str, rest: tuple[str, tuple[int, int]]) -> None:
+    """``(r + s*Q)//(s*g)`` with ``0 <= r < s`` and ``g > 0`` proven is ``Q//g`` (``Mod``: ``s*Mod(Q, g) + r``)."""
+    guard, rrange = rest
+    guards = (guard, "r >= 0") if rrange[0] < 0 else (guard,)
+    forms = simplified({"r": rrange, "s": (1, 4), "t": (1, 3), "y": (-6, 6)},
+                       [f"(r + s*({q}))//({divisor})", f"Mod(r + s*({q}), {divisor})"], guards)
+    assert "r" not in forms[0], forms
+
+
 def test_symbolic_rest_is_kept_when_it_may_carry() -> None:
+    forms = simplified({"r": (0, 4), "s": (1, 4), "t": (1, 3), "y": (-6, 6)}, ["(r + s*y)//(s*t)"])
+    assert divs(forms[0]) == 1 and "r" in forms[0], forms
+
+
+def test_literal_rest_is_kept_when_it_may_carry() -> None:
     forms = simplified({"x": (0, 64), "y": (-20, 20)}, ["(x + 64*y)//4096"])
     assert spelled(forms, ["(x + 64*y)//4096"])
 
@@ -171,14 +188,21 @@ def test_common_factor_example() -> None:
     assert spelled(simplified({"x": (-12, 12), "y": (-3, 3)}, ["y*Mod(x, 6) + 4*Mod(x, 6)"]), ["(y + 4)*Mod(x, 6)"])
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(-3, 3), st.sampled_from(["x", "y", "Mod(x, 3)", "x//2", "Max(x, y)", "1"]),
-                          st.sampled_from(["1", "y", "Mod(x, 3)", "x//2", "Max(x, y)"])), min_size=1, max_size=5))
-def test_collect_is_an_identity_and_never_costlier(parts: list[tuple[int, str, str]]) -> None:
-    text = " + ".join(f"({c})*({a})*({b})" for c, a, b in parts)
+FACTORS = ["1", "y", "Mod(x, 3)", "x//2", "(-x)//4", "Max(x, y)", "Max(x, -x)", "ModularIndexing(x, 2, 3)",
+           "Piecewise((x, y < 1), (y, True))", "(x + 1)//3", "(x - 1)//2"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.sampled_from(["x", *FACTORS]), st.sampled_from(FACTORS)),
+                min_size=1, max_size=5), st.integers(-4, 4))
+def test_collect_is_an_identity_and_never_costlier(parts: list[tuple[int, str, str]], k: int) -> None:
+    """``collect`` (run on every form) prints no costlier than the sum it is given, whatever the
+    factors and signs: its steps are taken by counting, not by printing."""
+    text = " + ".join(f"({c})*({a})*({b})" for c, a, b in parts) + f" + {k}"
     t = parse_sympy(text).term
     got = collect(t, {})
-    assert _key(cost(to_sympy(got))) <= _key(cost(to_sympy(t)))
+    before, after = cost(to_sympy(t)), cost(to_sympy(got))
+    assert _key(after) <= _key(before) and _weighted(after) <= _weighted(before), (to_sympy(t), to_sympy(got))
     for x, y in itertools.product(range(-5, 6), repeat=2):
         assert evaluate(got, {"x": x, "y": y}) == evaluate(t, {"x": x, "y": y})
 

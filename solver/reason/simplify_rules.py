@@ -100,6 +100,7 @@ class Simplifier:
         self.div = div if div is not None else Divisibility(())
         self.memo: dict[Term, Term] = {}
         self.proposed = 0
+        self._inner = False  # in ``_new_quotients``: no second level
 
     def simplify(self, t: Term) -> Outcome:
         before = self.proposed
@@ -137,12 +138,29 @@ class Simplifier:
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
         m = self.rw.rewrite(rebuild(n, a)) if a else n
+        if m.kind == ir.ADD and m is not n and not self._inner:
+            m = self._new_quotients(m)
         for _ in range(MAX_PASSES):
             nxt = self._step(m)
             if nxt is m:
                 break
             m = self.rw.rewrite(nxt)
         return m
+
+    def _new_quotients(self, m: Term) -> Term:
+        """A sum the rewriter made of a node (``(s*t + s*y + r)//(s*t)`` is ``(s*y + r)//(s*t) + 1``)
+        has quotients no rule has seen: each goes through the rules once (not recursively)."""
+        fresh = [x for x in m.args if x.kind in (ir.FLOORDIV, ir.MOD) and x not in self.memo]
+        if not fresh:
+            return m
+        self._inner = True
+        try:
+            done = {x: self._node(x, list(x.args)) for x in fresh}
+        finally:
+            self._inner = False
+        if all(done[x] is x for x in fresh):
+            return m
+        return self.rw.rewrite(ir.mk_add(*(done.get(x, x) for x in m.args)))
 
     def _step(self, m: Term) -> Term:
         k = m.kind
@@ -282,6 +300,9 @@ class Simplifier:
         rest = _drop_multiples(a, b)
         if rest is not None:  # Mod(b*q + r, b) = Mod(r, b)
             return ir.mk_mod(rest, b)
+        got = self._symbolic_rest(m)
+        if got is not None:
+            return got
         if a.kind == ir.MOD and exact(a.args[1], b) is not None:  # Mod(Mod(x, b*k), b) = Mod(x, b)
             return ir.mk_mod(a.args[0], b)
         if self._within(a, b):
@@ -308,7 +329,11 @@ class Simplifier:
         split = _split_multiples(a, b)
         if split is not None:  # (b*q + r)//b = q + r//b
             q, r = split
-            return ir.mk_add(q, ir.mk_floordiv(r, b))
+            rq = ir.mk_floordiv(r, b)  # (a new node: the rules above do not see it again)
+            return ir.mk_add(q, self._symbolic_rest(rq) or rq)
+        got = self._symbolic_rest(m)
+        if got is not None:
+            return got
         if a.kind == ir.FLOORDIV:
             x, c = a.args
             if self._proven_of(_both_positive, (c, b), lambda: ir.mk_and(ir.mk_lt(ir.ZERO, c), ir.mk_lt(ir.ZERO, b))):
@@ -316,6 +341,29 @@ class Simplifier:
         if self._within(a, b):
             return ir.ZERO
         return m
+
+    def _symbolic_rest(self, m: Term) -> Term | None:
+        """``(f*Q + R)//(f*g) -> Q//g`` and ``Mod(f*Q + R, f*g) -> f*Mod(Q, g) + R`` for a factor ``f``
+        of a symbolic divisor, when ``0 <= R < f`` and ``g > 0`` are proven: ``floor(n/(f*g)) =
+        floor(floor(n/f)/g)`` for ``g > 0``, and ``floor((f*Q + R)/f) = Q`` (``sums.small_rest`` is
+        the literal case, bounded by intervals). The ``Mod`` only when it prints cheaper."""
+        a, b = m.args
+        if b.kind != ir.MUL or a.kind != ir.ADD:
+            return None
+        for f in dict.fromkeys(b.args):
+            g = divide(b, f) if f.kind != ir.CONST else None
+            split = _split_multiples(a, f) if g is not None else None
+            if split is None:
+                continue
+            q, r = split
+            if r is ir.ZERO or not self._within(r, f) or not self._proven_of(
+                    _positive, (g,), lambda: ir.mk_lt(ir.ZERO, g)):  # noqa: B023 - called at once
+                continue
+            if m.kind == ir.FLOORDIV:
+                return ir.mk_floordiv(q, g)
+            got = ir.mk_add(ir.mk_mul(f, ir.mk_mod(q, g)), r)
+            return got if cheaper(got, m) else None
+        return None
 
     def _add(self, m: Term) -> Term:
         """``q*b*(x//b) + q*Mod(x, b) -> q*x`` (an identity), else ``q*b*(x//b) -> q*x`` when

@@ -83,24 +83,31 @@ def into_extreme(coefs: dict[Term, int], const: int) -> Term | None:
 # ------------------------------------------------------------------ quotients and remainders
 
 def quotient_with_remainder(coefs: dict[Term, int], const: int) -> Term | None:
-    """``c*((A + u*Mod(x, d))//d) + c*u*(x//d) -> c*((A + u*x)//d)``."""
+    """``c*((A + u*Mod(x, D))//e) + c*w*(x//D) -> c*((A + u*x)//e)`` when ``e*w = u*D`` (literal
+    divisors, or ``e`` the term ``D`` and ``w = u``): then ``u*Mod(x, D) + e*w*(x//D) = u*x``
+    and ``(q*e + r)//e = q + r//e`` moves ``w*(x//D)`` into the quotient. ``(2*Mod(x, 4) - 1)//4``
+    reads as ``(Mod(x, 4) - 1)//2`` (common divisors), which pairs with ``2*(x//4)`` the same way."""
     for n, c in coefs.items():
         if n.kind != ir.FLOORDIV:
             continue
-        a, d = n.args
+        a, e = n.args
         inner, k = ir.linear(a)
         for r, u in inner.items():
-            if r.kind != ir.MOD or r.args[1] is not d:
+            if r.kind != ir.MOD:
                 continue
-            x = r.args[0]
-            q = ir.mk_floordiv(x, d)
-            if coefs.get(q) != c * u:
+            x, big = r.args
+            q = ir.mk_floordiv(x, big)
+            v = coefs.get(q)
+            if v is None or v % c:
+                continue
+            w = v // c
+            if not (e is big and w == u) and not (e.kind == big.kind == ir.CONST and e.value * w == u * big.value):
                 continue
             num = dict(inner)
             del num[r]
             num[x] = num.get(x, 0) + u
-            rest = {m: v for m, v in coefs.items() if m is not n and m is not q}
-            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(c), ir.mk_floordiv(ir.from_linear(num, k), d)))
+            rest = {m: t for m, t in coefs.items() if m is not n and m is not q}
+            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(c), ir.mk_floordiv(ir.from_linear(num, k), e)))
     return None
 
 
@@ -231,7 +238,9 @@ _HEAVY = frozenset({*ir.DIV_KINDS, ir.MAX, ir.MIN, ir.ITE})
 
 def collect(t: Term, memo: dict[Term, Term]) -> Term:
     """``t`` with a costly factor shared by monomials of a sum written once: ``y*M + 4*M`` as
-    ``(y + 4)*M`` (``memo`` shares the work between forms)."""
+    ``(y + 4)*M``, and a constant folded into a quotient (``memo`` shares the work between
+    forms). Each step prints no costlier, by counting (no printing: a form's printing is tens of
+    microseconds, and this runs on every form)."""
     hit = memo.get(t)
     if hit is not None:
         return hit
@@ -252,13 +261,13 @@ def _collect_sum(s: Term) -> Term:
     coefs, const = ir.linear(s)
     if const:  # (x + 2)//3 + 1 prints (x + 5)//3: the rewriter keeps constants out of quotients
         for n, v in coefs.items():
-            if n.kind == ir.FLOORDIV and n.args[1].kind == ir.CONST and n.args[1].value > 0 and const % v == 0:
+            if n.kind == ir.FLOORDIV and n.args[1].kind == ir.CONST and n.args[1].value > 0 and const % v == 0 \
+                    and ir.linear(n.args[0])[1]:  # (a numerator without a constant would gain one: no saving)
                 inner = ir.mk_floordiv(ir.mk_add(n.args[0], ir.mk_int(n.args[1].value * (const // v))), n.args[1])
-                folded = ir.mk_add(ir.from_linear({m: u for m, u in coefs.items() if m is not n}, 0),
-                                   ir.mk_mul(ir.mk_int(v), inner))
-                if inner.kind == ir.FLOORDIV and cheaper(folded, s):
-                    s, const = folded, 0
-                    coefs, _ = ir.linear(s)
+                if inner.kind == ir.FLOORDIV:
+                    s = ir.mk_add(ir.from_linear({m: u for m, u in coefs.items() if m is not n}, 0),
+                                  ir.mk_mul(ir.mk_int(v), inner))
+                    coefs, const = ir.linear(s)
                 break
     count: dict[Term, int] = {}
     for mono in coefs:
@@ -291,5 +300,6 @@ def _collect_sum(s: Term) -> Term:
     rest_sum = ir.from_linear(rest, const)
     if rest_sum.kind == ir.ADD:
         rest_sum = _collect_sum(rest_sum)
-    got = ir.mk_add(rest_sum, ir.mk_mul(factor, f))
-    return got if cheaper(got, s) else s
+    # (never costlier: the k copies of f and their k multiplications become one of each, the
+    # k - 1 additions between the monomials move into the cofactor; a property test checks it)
+    return ir.mk_add(rest_sum, ir.mk_mul(factor, f))
