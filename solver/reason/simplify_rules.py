@@ -353,11 +353,11 @@ class Simplifier:
         for f in dict.fromkeys(b.args):
             g = divide(b, f) if f.kind != ir.CONST else None
             split = _split_multiples(a, f) if g is not None else None
-            if split is None:
+            if g is None or split is None:
                 continue
             q, r = split
-            if r is ir.ZERO or not self._within(r, f) or not self._proven_of(
-                    _positive, (g,), lambda: ir.mk_lt(ir.ZERO, g)):  # noqa: B023 - called at once
+            pos = ir.mk_lt(ir.ZERO, g)
+            if r is ir.ZERO or not self._within(r, f) or not self._proven_of(_positive, (g,), lambda: pos):  # noqa: B023
                 continue
             if m.kind == ir.FLOORDIV:
                 return ir.mk_floordiv(q, g)
