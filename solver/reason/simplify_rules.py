@@ -348,10 +348,10 @@ class Simplifier:
         floor(floor(n/f)/g)`` for ``g > 0``, and ``floor((f*Q + R)/f) = Q`` (``sums.small_rest`` is
         the literal case, bounded by intervals). The ``Mod`` only when it prints cheaper."""
         a, b = m.args
-        if b.kind != ir.MUL or a.kind != ir.ADD:
+        if b.kind not in (ir.MUL, ir.ADD) or a.kind != ir.ADD:
             return None
-        for f in dict.fromkeys(b.args):
-            g = divide(b, f) if f.kind != ir.CONST else None
+        for f in _common_factors(b):
+            g = divide(b, f)
             split = _split_multiples(a, f) if g is not None else None
             if g is None or split is None:
                 continue
@@ -657,6 +657,18 @@ class Decider:
             if got is not None:
                 return got
         return None
+
+
+def _common_factors(b: Term) -> list[Term]:
+    """The symbolic factors of every monomial of ``b`` (``s*t + s``: ``s``), in a fixed order."""
+    coefs, k = ir.linear(b)
+    if k or not coefs:
+        return []
+    common: set[Term] | None = None
+    for m in coefs:
+        fs = {f for f in (m.args if m.kind == ir.MUL else (m,)) if f.kind != ir.CONST}
+        common = fs if common is None else common & fs
+    return sorted(common or (), key=lambda t: t.skey)
 
 
 def _meet(a: Interval, b: Interval) -> Interval:

@@ -192,21 +192,28 @@ def small_rest(m: Term, bounds: Bounds) -> Term | None:
 def same_condition(m: Term) -> Term | None:
     """Sums and products of ``Piecewise`` terms with one condition, as one ``Piecewise``."""
     if m.kind == ir.MUL:
-        ites = [f for f in m.args if f.kind == ir.ITE]
-        for f in ites:
-            same = [g for g in ites if g.args[0] is f.args[0]]
-            if len(same) < 2:
-                continue
-            rest = [g for g in m.args if g.kind != ir.ITE or g.args[0] is not f.args[0]]
-            got = ir.mk_mul(*rest, ir.mk_ite(f.args[0], ir.mk_mul(*(g.args[1] for g in same)),
-                                             ir.mk_mul(*(g.args[2] for g in same))))
-            return got if cheaper(got, m) else None
-        return None
+        got = _merged_product(m)
+        return got if got is not None and cheaper(got, m) else None
     if m.kind != ir.ADD:
         return None
     coefs, const = ir.linear(m)
     merged = _merged_sum(coefs, const)
     return merged if merged is not None and cheaper(merged, m) else None
+
+
+def _merged_product(m: Term) -> Term | None:
+    ites = [f for f in m.args if f.kind == ir.ITE]
+    for f in ites:
+        c = f.args[0]
+        same = [g for g in ites if g.args[0] is c]
+        if len(same) < 2:
+            continue
+        rest = [g for g in m.args if g.kind != ir.ITE or g.args[0] is not c]
+        other = ir.mk_mul(*(g.args[2] for g in same))
+        if other.kind == ir.MUL:  # a chain: its next condition too
+            other = _merged_product(other) or other
+        return ir.mk_mul(*rest, ir.mk_ite(c, ir.mk_mul(*(g.args[1] for g in same)), other))
+    return None
 
 
 def _merged_sum(coefs: dict[Term, int], const: int) -> Term | None:
