@@ -231,6 +231,17 @@ def test_quotient_remainder_family(d: int, k: int, c: int, u: int, rest: str) ->
     assert divs(forms[0]) <= 1, forms
 
 
+@SETTINGS
+@given(st.integers(-3, 3).filter(bool), st.sampled_from([1, -1, 2]), st.integers(-4, 4), st.sampled_from(["x", "x + y", "2*x - 1"]))
+def test_a_two_valued_remainder_joins_its_quotient(c: int, b: int, k: int, a: str) -> None:
+    """``c*(A//2) + c*b*Mod(A, 2) + k`` is one quotient ``c*((A + r)//2)`` plus a constant when
+    ``(v + r)//2 - b*v`` is one value for ``v`` in ``{0, 1}`` (``b = 1``: ``r = 1``); else it stays."""
+    text = f"{c}*(({a})//2) + {c * b}*Mod({a}, 2) + {k}"
+    form, = simplified({"x": (-9, 9), "y": (-3, 3)}, [text])
+    if b == 1:
+        assert divs(form) <= 1, (text, form)
+
+
 # ------------------------------------------------------------------ 6. truncated division against a constant
 
 @pytest.mark.parametrize(("expr", "want"), [
