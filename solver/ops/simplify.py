@@ -73,6 +73,7 @@ from solver.reason.points import _base, _moves, _spread
 from solver.reason.rewrite import Rewriter
 from solver.reason.simplify_divisibility import Divisibility
 from solver.reason.simplify_rules import Decider, Simplifier
+from solver.reason.simplify_sums import collect
 from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
 from solver.smt.optimize import Session
 from solver.syntax.sympy_reader import parse_sympy
@@ -438,6 +439,7 @@ class _Run:
         self.checks = 0
         self._values: _Values | None = None
         self.writer = Writer({})  # one printing memo per request: shared subterms are printed once
+        self._collected: dict[ir.Term, ir.Term] = {}  # forms with common factors written once (``collect``)
         self._search: tuple[list[str], Any, Model, dict[str, list[int]]] | None = None
         self._tied: dict[str, tuple[str, ...]] = {}
         self._range: dict[str, tuple[int | None, int | None]] = {}
@@ -829,7 +831,7 @@ class _Run:
 
     def memo_size(self) -> int:
         return (sum(len(s.memo) for s in self.simplifiers.values()) + (len(self._values.memo) if self._values else 0)
-                + (self.shapes.size if self.shapes is not None else 0))
+                + (self.shapes.size if self.shapes is not None else 0) + len(self._collected))
 
     def roles(self) -> dict[str, tuple[Any, ...]]:
         """Each **free** symbol's role: its declaration (range, hint) and the texts of the
@@ -933,6 +935,8 @@ class _Run:
         term = eqs.substitute(q.term, self.sub, self._sub_memo)
         domain = self.rw.rewrite(eqs.substitute(q.domain, self.sub, self._sub_memo))
         got = self.simplifier(domain).simplify(term).term
+        if got.kind not in (ir.CONST, ir.SYM, ir.BCONST):  # y*Mod(x, 6) + 4*Mod(x, 6) prints (y + 4)*Mod(x, 6)
+            got = collect(got, self._collected)
         if got is q.term:
             return got
         mine = _key(cost(self.print(got)))

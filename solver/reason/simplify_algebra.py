@@ -29,7 +29,9 @@ on the whole context (``Rewriter.interval``); every other step is an identity of
   met (``x <= 3 ∧ x <= 5`` is ``x <= 3``, ``x <= 3 ∧ x >= 5`` is ``False``, ``lo == hi`` an
   equation), a conjunct an equation ``t == v`` decides removed (``Eq(x, 1) ∧ Ne(x, 2)`` is
   ``Eq(x, 1)``), an exclusion outside the bounds dropped or at an end moving it (``x >= 2 ∧ x != 2``
-  is ``x >= 3``), a quotient and remainder pair joined (``x//8 == 3 ∧ x%8 == 4`` is ``x == 28``).
+  is ``x >= 3``), a quotient and remainder pair joined (``x//8 == 3 ∧ x%8 == 4`` is ``x == 28``),
+  a remainder bound of an ``x`` whose bounds keep it in one block of ``d`` moved onto ``x``
+  (``x//8 == 3 ∧ x%8 < 5`` is ``24 <= x <= 28``: there ``x%8 = x - 24``).
 """
 
 from __future__ import annotations
@@ -385,6 +387,22 @@ def conjunction(m: Term) -> Term | None:
         if sp[0] is not None and sp[0] == sp[1]:
             implied.add(r)
             changed = True
+    # a residue of an x whose span is within one block [q*d, q*d + d - 1] is x - q*d there: its
+    # bounds are bounds on x (x//8 == 3 and x%8 < 5 is 24 <= x <= 28)
+    for r in order:
+        if (r in implied or r.kind != ir.MOD or r.args[1].kind != ir.CONST or r.args[1].value <= 0
+                or r.args[0] not in spans):
+            continue
+        d, sp = r.args[1].value, spans[r.args[0]]
+        if sp[0] is None or sp[1] is None or sp[0] // d != sp[1] // d:
+            continue
+        base, (rlo, rhi, _) = sp[0] // d * d, spans[r]
+        if rlo is not None:
+            sp[0] = max(sp[0], base + rlo)
+        if rhi is not None:
+            sp[1] = min(sp[1], base + rhi)
+        implied.add(r)
+        changed = True
     rebuilt: list[Term] = []
     for t in order:
         if t in implied:

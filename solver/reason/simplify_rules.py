@@ -47,11 +47,13 @@ from solver.ir import terms as ir
 from solver.ir.terms import Term
 from solver.reason import index_algebra
 from solver.reason import simplify_algebra as alg
+from solver.reason import simplify_intervals as one_term
+from solver.reason import simplify_sums as sums
 from solver.reason.facts import Env, Interval
 from solver.reason.polynomials import divide, mul_iv
 from solver.reason.rewrite import WALK_BY_CALLS, Rewriter
 from solver.reason.simplify_divisibility import Divisibility
-from solver.reason.simplify_terms import rebuild
+from solver.reason.simplify_terms import cheaper, rebuild
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
@@ -98,6 +100,7 @@ class Simplifier:
         self.div = div if div is not None else Divisibility(())
         self.memo: dict[Term, Term] = {}
         self.proposed = 0
+        self._inner = False  # in ``_new_quotients``: no second level
 
     def simplify(self, t: Term) -> Outcome:
         before = self.proposed
@@ -135,12 +138,29 @@ class Simplifier:
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
         m = self.rw.rewrite(rebuild(n, a)) if a else n
+        if m.kind == ir.ADD and m is not n and not self._inner:
+            m = self._new_quotients(m)
         for _ in range(MAX_PASSES):
             nxt = self._step(m)
             if nxt is m:
                 break
             m = self.rw.rewrite(nxt)
         return m
+
+    def _new_quotients(self, m: Term) -> Term:
+        """A sum the rewriter made of a node (``(s*t + s*y + r)//(s*t)`` is ``(s*y + r)//(s*t) + 1``)
+        has quotients no rule has seen: each goes through the rules once (not recursively)."""
+        fresh = [x for x in m.args if x.kind in (ir.FLOORDIV, ir.MOD) and x not in self.memo]
+        if not fresh:
+            return m
+        self._inner = True
+        try:
+            done = {x: self._node(x, list(x.args)) for x in fresh}
+        finally:
+            self._inner = False
+        if all(done[x] is x for x in fresh):
+            return m
+        return self.rw.rewrite(ir.mk_add(*(done.get(x, x) for x in m.args)))
 
     def _step(self, m: Term) -> Term:
         k = m.kind
@@ -218,13 +238,59 @@ class Simplifier:
 
     # -------------------------------------------------------------- rules
     def _le(self, m: Term) -> Term | None:
-        return alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval)
+        return (alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval) or self._divided_bound(m)
+                or self._one_term(m))
+
+    def _divided_bound(self, m: Term) -> Term | None:
+        """``x//d + r <= 0`` with a symbolic ``d > 0`` (proven): ``x + r*d + 1 <= d`` (``x//d <= -r``
+        iff ``x < (1 - r)*d``), and ``r - x//d <= 0`` as ``r*d <= x``; when cheaper."""
+        coefs, k = ir.linear(m.args[0])
+        for q, c in coefs.items():
+            if q.kind != ir.FLOORDIV or c not in (1, -1) or q.args[1].kind == ir.CONST:
+                continue
+            rest = {n: v for n, v in coefs.items() if n is not q}
+            if any(n.has_div for n in rest):
+                continue
+            x, d = q.args
+            if not self._proven_of(_positive, (d,), lambda: ir.mk_lt(ir.ZERO, d)):  # noqa: B023 - called at once
+                continue
+            rd = expand(ir.mk_mul(ir.from_linear(rest, k), d))
+            new = ir.mk_le(ir.mk_add(x, rd, ir.ONE), d) if c == 1 else ir.mk_le(rd, x)
+            if cheaper(new, m):
+                return new
+        return None
+
+    def _one_term(self, m: Term) -> Term | None:
+        """A condition on one term through affine maps, floor divisions by literals and
+        ``Piecewise`` (``TruncDiv``): the interval it says, when that prints cheaper
+        (``simplify_intervals``)."""
+        if not (m.has_div or m.kind in (ir.AND, ir.OR, ir.NOT)):
+            return None
+        got = one_term.solve(m)
+        if got is None:
+            return None
+        t, spans = got
+        new = one_term.render(t, spans, self.rw.interval(t))
+        return new if new is not None and (new.kind == ir.BCONST or cheaper(new, m)) else None
+
+    def _bool_rule(self, m: Term) -> Term | None:
+        k = m.kind
+        if k == ir.AND:
+            got = alg.conjunction(m)
+        elif k == ir.OR:
+            got = alg.disjunction(m)
+        else:
+            got = None
+        return got if got is not None else self._one_term(m)
 
     def _mod(self, m: Term) -> Term:
         a, b = m.args
         if a is ir.ZERO:  # Mod(0, b) = 0 wherever b != 0
             return a
         got = alg.mod_of_residues(m)
+        if got is not None:
+            return got
+        got = sums.small_rest(m, self.rw.interval)
         if got is not None:
             return got
         if b.kind == ir.CONST and b.value > 0 and self.div:
@@ -234,6 +300,9 @@ class Simplifier:
         rest = _drop_multiples(a, b)
         if rest is not None:  # Mod(b*q + r, b) = Mod(r, b)
             return ir.mk_mod(rest, b)
+        got = self._symbolic_rest(m)
+        if got is not None:
+            return got
         if a.kind == ir.MOD and exact(a.args[1], b) is not None:  # Mod(Mod(x, b*k), b) = Mod(x, b)
             return ir.mk_mod(a.args[0], b)
         if self._within(a, b):
@@ -245,7 +314,8 @@ class Simplifier:
         if a is ir.ZERO:
             return a
         # FloorDiv(ModularIndexing(x, 1, 64), 8) = ModularIndexing(x, 8, 8); (8*x + 7)//16 = x//2
-        got = index_algebra.split(m) or alg.floordiv_gcd(m) or alg.two_valued(m, self.rw.interval)
+        got = (index_algebra.split(m) or alg.floordiv_gcd(m) or alg.two_valued(m, self.rw.interval)
+               or sums.small_rest(m, self.rw.interval))
         if got is not None:
             return got
         if b.kind == ir.CONST and b.value > 0 and self.div:
@@ -259,7 +329,11 @@ class Simplifier:
         split = _split_multiples(a, b)
         if split is not None:  # (b*q + r)//b = q + r//b
             q, r = split
-            return ir.mk_add(q, ir.mk_floordiv(r, b))
+            rq = ir.mk_floordiv(r, b)  # (a new node: the rules above do not see it again)
+            return ir.mk_add(q, self._symbolic_rest(rq) or rq)
+        got = self._symbolic_rest(m)
+        if got is not None:
+            return got
         if a.kind == ir.FLOORDIV:
             x, c = a.args
             if self._proven_of(_both_positive, (c, b), lambda: ir.mk_and(ir.mk_lt(ir.ZERO, c), ir.mk_lt(ir.ZERO, b))):
@@ -268,6 +342,29 @@ class Simplifier:
             return ir.ZERO
         return m
 
+    def _symbolic_rest(self, m: Term) -> Term | None:
+        """``(f*Q + R)//(f*g) -> Q//g`` and ``Mod(f*Q + R, f*g) -> f*Mod(Q, g) + R`` for a factor ``f``
+        of a symbolic divisor, when ``0 <= R < f`` and ``g > 0`` are proven: ``floor(n/(f*g)) =
+        floor(floor(n/f)/g)`` for ``g > 0``, and ``floor((f*Q + R)/f) = Q`` (``sums.small_rest`` is
+        the literal case, bounded by intervals). The ``Mod`` only when it prints cheaper."""
+        a, b = m.args
+        if b.kind not in (ir.MUL, ir.ADD) or a.kind != ir.ADD:
+            return None
+        for f in _common_factors(b):
+            g = divide(b, f)
+            split = _split_multiples(a, f) if g is not None else None
+            if g is None or split is None:
+                continue
+            q, r = split
+            pos = ir.mk_lt(ir.ZERO, g)
+            if r is ir.ZERO or not self._within(r, f) or not self._proven_of(_positive, (g,), lambda: pos):  # noqa: B023
+                continue
+            if m.kind == ir.FLOORDIV:
+                return ir.mk_floordiv(q, g)
+            got = ir.mk_add(ir.mk_mul(f, ir.mk_mod(q, g)), r)
+            return got if cheaper(got, m) else None
+        return None
+
     def _add(self, m: Term) -> Term:
         """``q*b*(x//b) + q*Mod(x, b) -> q*x`` (an identity), else ``q*b*(x//b) -> q*x`` when
         ``Mod(x, b) == 0`` is proven; products of sums are expanded (one polynomial spelling)."""
@@ -275,20 +372,23 @@ class Simplifier:
             merged = self._exact_product(m)
             if merged is not m:
                 return merged
-            got = alg.extremes_in_product(m)
+            got = alg.extremes_in_product(m) or sums.same_condition(m)
             if got is not None:
                 return got
             expanded = expand(m)
             if expanded is not m:
                 return expanded
         coefs, const = ir.linear(m)
-        if not m.has_div and not any(n.kind in (ir.MAX, ir.MIN) for n in coefs):
-            return m  # (every rule below reads a division or an extreme among the monomials)
+        if not m.has_div and not any(n.kind in _SUMMED for n in coefs):
+            return m  # (every rule below reads a division, an extreme or a Piecewise among the monomials)
         if len(coefs) > 1:
             got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
-                   or alg.quotient_pairs(coefs, const, self.rw.interval) or self._digits(coefs, const))
+                   or alg.quotient_pairs(coefs, const, self.rw.interval) or self._digits(coefs, const)
+                   or sums.into_extreme(coefs, const) or sums.quotient_with_remainder(coefs, const)
+                   or sums.quotient_with_line(coefs, const, self.rw.interval)
+                   or sums.scaled_quotient(coefs, const) or sums.same_condition(m))
         else:  # one monomial: no two digits to merge, no pair of quotients
-            got = alg.extremes_in_sum(coefs, const)
+            got = alg.extremes_in_sum(coefs, const) or (sums.into_extreme(coefs, const) if const else None)
         if got is not None:
             return got
         for group, q, x, b in _scaled_floordivs(coefs):
@@ -375,8 +475,10 @@ _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {
     ir.MUL: Simplifier._add, ir.MAX: Simplifier._extreme, ir.MIN: Simplifier._extreme, ir.ITE: Simplifier._ite,
 }
 _BOOL_RULES: dict[str, Callable[[Simplifier, Term], Term | None]] = {
-    ir.LE: Simplifier._le, ir.AND: lambda _, m: alg.conjunction(m), ir.OR: lambda _, m: alg.disjunction(m),
+    ir.LE: Simplifier._le, ir.AND: Simplifier._bool_rule, ir.OR: Simplifier._bool_rule,
+    ir.EQ: Simplifier._bool_rule, ir.NOT: Simplifier._bool_rule,
 }
+_SUMMED = frozenset({ir.MAX, ir.MIN, ir.ITE})  # monomials a sum rule reads besides divisions
 def _within(a: int, b: int) -> bool:
     return 0 <= a < b
 
@@ -555,6 +657,18 @@ class Decider:
             if got is not None:
                 return got
         return None
+
+
+def _common_factors(b: Term) -> list[Term]:
+    """The symbolic factors of every monomial of ``b`` (``s*t + s``: ``s``), in a fixed order."""
+    coefs, k = ir.linear(b)
+    if k or not coefs:
+        return []
+    common: set[Term] | None = None
+    for m in coefs:
+        fs = {f for f in (m.args if m.kind == ir.MUL else (m,)) if f.kind != ir.CONST}
+        common = fs if common is None else common & fs
+    return sorted(common or (), key=lambda t: t.skey)
 
 
 def _meet(a: Interval, b: Interval) -> Interval:

@@ -4,10 +4,12 @@ not import one another)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from solver.ir import terms as ir
 from solver.ir.terms import Term
+from solver.syntax.sympy_writer import cost, to_sympy
 
 
 def rebuild(n: Term, a: list[Term]) -> Term:
@@ -30,3 +32,22 @@ _BUILD: dict[str, Callable[..., Term]] = {
     ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod, ir.EDIV: ir.mk_ediv,
     ir.EMOD: ir.mk_emod, ir.NOT: ir.mk_not, ir.IFF: ir.mk_iff,
 }
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def printed_cost(t: Term) -> tuple[int, int]:
+    """``(divisions, operations)`` of ``t`` as ``simplify`` prints it: the order forms are
+    compared in (divisions first)."""
+    c = cost(to_sympy(t))
+    return c["divs"], c["ops"]
+
+
+DIV_WEIGHT = 3  # a division against an operation, in the weighted cost a rule must not raise
+
+
+def cheaper(new: Term, old: Term) -> bool:
+    """``new`` prints strictly cheaper than ``old`` (divisions first), and no costlier with a
+    division weighed as ``DIV_WEIGHT`` operations: the gate of a rule that is an identity in
+    both directions (taking it at equal cost could undo another rule's step)."""
+    (nd, no), (od, oo) = printed_cost(new), printed_cost(old)
+    return (nd, no) < (od, oo) and DIV_WEIGHT * nd + no <= DIV_WEIGHT * od + oo
