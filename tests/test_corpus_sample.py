@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif(not FILES, reason=f"corpus sample not found at {
 
 # file -> (verdict counts, minimal); answers that need no timeout-sensitive check
 PINNED: dict[str, tuple[dict[str, int], list[str]]] = {
-    "unet_compile.json": ({"required": 7, "redundant": 5}, ["g0", "g1", "g2", "g5", "g6", "g9", "g10"]),
+    # 7 -> 4 kept since the greedy pass decides with the free levers first (a smaller irredundant set)
+    "unet_compile.json": ({"required": 4, "redundant": 8}, ["g0", "g8", "g9", "g10"]),
     "unet_export.json": ({"always_true": 11}, []),
     "resnet_cnn_compile.json": ({"required": 4, "redundant": 12, "always_true": 2}, ["g0", "g6", "g13", "g14"]),
     "resnet_cnn_export.json": ({"always_true": 16}, []),
