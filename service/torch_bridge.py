@@ -38,6 +38,8 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from service import torch_fast
+
 Doc = dict[str, Any]
 
 # every bridge document: a guard outside what symguard reads exactly is skipped and reported
@@ -930,8 +932,9 @@ def _note_emitted(rec: dict[str, Any], out: Any) -> None:
         pass
 
 
-def install(pruner: GuardPruner) -> None:
-    """Make Dynamo consult ``pruner`` for every shape guard set it produces (until ``uninstall``)."""
+def install(pruner: GuardPruner, *, fast_trace: bool = True) -> None:
+    """Make Dynamo consult ``pruner`` for every shape guard set it produces (until ``uninstall``);
+    ``fast_trace`` also turns on ``service.torch_fast`` for as long."""
     global _original
     from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
@@ -940,6 +943,8 @@ def install(pruner: GuardPruner) -> None:
             _original = ShapeEnv.produce_guards_verbose
             ShapeEnv.produce_guards_verbose = _produce_guards_verbose  # type: ignore[method-assign]
         _active.append(pruner)
+        if fast_trace:
+            pruner.fast_token = torch_fast.enable()  # type: ignore[attr-defined]
 
 
 def uninstall(pruner: GuardPruner | None = None) -> None:
@@ -949,12 +954,15 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
     with _hook_lock:
         if pruner is None and _active:
-            _active.pop()
+            pruner = _active.pop()
         elif pruner is not None:
             for i in range(len(_active) - 1, -1, -1):
                 if _active[i] is pruner:
                     del _active[i]
                     break
+        if getattr(pruner, "fast_token", None) is not None:
+            torch_fast.disable(pruner.fast_token)  # type: ignore[union-attr]
+            pruner.fast_token = None  # type: ignore[union-attr]
         if not _active and _original is not None:
             ShapeEnv.produce_guards_verbose = _original  # type: ignore[method-assign]
             _original = None
@@ -962,10 +970,11 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
 @contextlib.contextmanager
 def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True,
-                 forms: bool = True) -> Iterator[GuardPruner]:
-    """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant."""
+                 forms: bool = True, fast_trace: bool = True) -> Iterator[GuardPruner]:
+    """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant
+    (``fast_trace``: and traces with ``service.torch_fast`` on)."""
     pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune, forms=forms)
-    install(pruner)
+    install(pruner, fast_trace=fast_trace)
     try:
         yield pruner
     finally:
