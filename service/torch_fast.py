@@ -55,6 +55,7 @@ _ranges_memo: dict[Any, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}
 _expand_memo: dict[Any, Any] = {}
 _xreplace_memo: OrderedDict[Any, dict[Any, tuple[Any, bool]]] = OrderedDict()
 _free_memo: dict[Any, frozenset[Any]] = {}
+_relational_memo: dict[Any, Any] = {}
 _XREPLACE_RULE_LIMIT = 16  # rules with more entries (the ShapeEnv's axioms) are not memoized
 
 
@@ -132,6 +133,10 @@ def _install() -> None:
     _patch(sympy.Basic, "xreplace", _memo_xreplace(sympy.Basic.xreplace, sympy.Basic))
     _patch(sympy.Basic, "atoms", _shared_atoms(sympy.Basic.atoms, sympy.Basic))
     _patch(sympy.Basic, "free_symbols", _memo_free_symbols(sympy.Basic.__dict__["free_symbols"]))
+    from sympy.core.relational import Equality, Unequality, _Inequality
+
+    for rel in (Equality, Unequality, _Inequality):
+        _patch(rel, "__new__", _memo_relational(rel.__dict__["__new__"]))
 
 
 def _uninstall() -> None:
@@ -143,6 +148,7 @@ def _uninstall() -> None:
     _expand_memo.clear()
     _xreplace_memo.clear()
     _free_memo.clear()
+    _relational_memo.clear()
 
 
 def _memo_simplify(orig: Any) -> Any:
@@ -365,3 +371,34 @@ def _memo_free_symbols(orig: Any) -> Any:
 
     free_symbols.__doc__ = orig.__doc__
     return property(free_symbols)
+
+
+def _memo_relational(orig_new: Any) -> Any:
+    """A relational's evaluating constructor (``Eq``, ``Ne``, ``Lt``...), once per operand pair.
+
+    sympy decides ``Eq(a, b)`` at construction by asking the assumptions of ``a - b`` (a new
+    term, so nothing is cached on it); PyTorch builds the same comparisons again and again. Only
+    the plain evaluating call is memoized (no options, sympy's global ``evaluate`` on).
+    """
+    from sympy.core.parameters import global_parameters
+
+    orig = orig_new.__func__
+
+    def new(cls: Any, lhs: Any, rhs: Any, **options: Any) -> Any:
+        if options or not global_parameters.evaluate:
+            return orig(cls, lhs, rhs, **options)
+        key = (cls, type(lhs), lhs, type(rhs), rhs)
+        try:
+            hit = _relational_memo.get(key, _MISSING)
+        except TypeError:
+            return orig(cls, lhs, rhs)
+        if hit is not _MISSING:
+            _count("relational_hit")
+            return hit
+        out = orig(cls, lhs, rhs)
+        if len(_relational_memo) >= _MEMO_LIMIT:
+            _relational_memo.clear()
+        _relational_memo[key] = out
+        return out
+
+    return staticmethod(new)
