@@ -68,8 +68,8 @@ def child(spec_path: str, variant: str, backend: str) -> dict[str, Any]:
 
 def run_child(spec: Path, variant: str, mode: str, cache_dir: str, timeout_s: float) -> dict[str, Any]:
     backend = "eager" if mode == "eager" else "inductor"
-    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT),
-           "TORCH_LOGS": "", "PYTHONHASHSEED": "0"}
+    env = {k: v for k, v in os.environ.items() if k != "TORCH_LOGS"}
+    env.update({"TORCHINDUCTOR_CACHE_DIR": cache_dir, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"})
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(spec), variant, backend]
     try:
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout_s, check=False)
