@@ -66,6 +66,23 @@ def child(spec_path: str, variant: str, backend: str) -> dict[str, Any]:
             "memo": {k: v for k, v in stats.items() if k.endswith("_hit")}}
 
 
+def differential(name: str, shapes: int, seed: int = 0) -> dict[str, Any]:
+    """Stock against ``fast_trace`` alone: guard verdicts and outputs on ``shapes`` shapes."""
+    from service import torch_fast
+    from service.cli import prune_guards as pg
+    from service.cli.shrink_model import load_spec
+
+    target = pg.target_from_spec(load_spec(MODELS / f"{name}.py"))
+    stock = pg.compile_target(target, prune=False, backend="eager", fast_trace=False)
+    fast = pg.compile_target(target, prune=False, backend="eager", fast_trace=True)
+    same = [h.get("verbose") for h in stock.history] == [h.get("verbose") for h in fast.history]
+    out = pg.differential(target, shapes=shapes, seed=seed, stock=stock, pruned=fast, backend="eager")
+    return {"model": name, "same_guard_text": same, "shapes": out["shapes"], "disagreements": out["disagreements"],
+            "examples": out["examples"], "compile_s": {"stock": round(stock.compile_s, 1),
+                                                      "fast": round(fast.compile_s, 1)},
+            "fast_trace_error": torch_fast.error()}
+
+
 def run_child(spec: Path, variant: str, mode: str, cache_dir: str, timeout_s: float) -> dict[str, Any]:
     backend = "eager" if mode == "eager" else "inductor"
     env = {k: v for k, v in os.environ.items() if k != "TORCH_LOGS"}
@@ -153,12 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per compile")
     p.add_argument("--json", default=None, help="also write the rows to this file")
+    p.add_argument("--differential", type=int, default=0, metavar="N",
+                   help="instead: compare stock and fast_trace on N shapes per model (guard verdicts, outputs)")
     p.add_argument("--child", nargs=3, metavar=("SPEC", "VARIANT", "BACKEND"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child:
         print(json.dumps(child(*a.child)))
         return 0
     models = a.models.split(",")
+    if a.differential:
+        for name in models:
+            print(json.dumps(differential(name, a.differential)), flush=True)
+        return 0
     modes = a.modes.split(",")
     variants = a.variants.split(",")
     ind = a.inductor_models.split(",") if a.inductor_models is not None else models

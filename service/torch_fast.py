@@ -114,7 +114,9 @@ def _patch(owner: Any, name: str, new: Any) -> None:
 def _install() -> None:
     import sympy
     import torch.utils._sympy.value_ranges as vr
+    from sympy.core.parameters import global_parameters
 
+    _GP[:] = [global_parameters]
     _state.counts = {}
     simp_mod = sys.modules["sympy.simplify.simplify"]
     orig_simplify = simp_mod.simplify
@@ -151,8 +153,16 @@ def _uninstall() -> None:
     _relational_memo.clear()
 
 
+def _evaluating() -> bool:
+    """sympy's global construction switches at their defaults (a memo entry was built under them)."""
+    gp = _GP[0]
+    return bool(gp.evaluate) and bool(gp.distribute) and not gp.exp_is_pow
+
+
 def _memo_simplify(orig: Any) -> Any:
     def simplify(expr: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _evaluating():  # sympy's global switches change what gets built: its own path
+            return orig(expr, *args, **kwargs)
         try:
             key = (type(expr), expr, args, tuple(sorted(kwargs.items())))
             hit = _simplify_memo.get(key, _MISSING)
@@ -173,6 +183,7 @@ def _memo_simplify(orig: Any) -> Any:
 
 
 _MISSING = object()
+_GP: list[Any] = []  # sympy's global_parameters, bound at the first install
 _SAME = object()  # memo value: the function returned its argument itself
 
 
@@ -242,6 +253,8 @@ def _memo_expand(orig: Any) -> Any:
     """PyTorch's ``_fast_expand`` (a pure function of the expression), computed once per term."""
 
     def fast_expand(expr: Any) -> Any:
+        if not _evaluating():
+            return orig(expr)
         hit = _expand_memo.get(expr, _MISSING)
         if hit is not _MISSING:
             _count("expand_hit")
@@ -271,7 +284,7 @@ def _memo_xreplace(orig: Any, basic: Any) -> Any:
 
     def xreplace(self: Any, rule: Any, *args: Any, **kwargs: Any) -> Any:
         if (args or kwargs or type(rule) is not dict or not rule or len(rule) > _XREPLACE_RULE_LIMIT
-                or type(self)._xreplace is not base_xreplace):
+                or type(self)._xreplace is not base_xreplace or not _evaluating()):
             return orig(self, rule, *args, **kwargs)
         try:
             key = frozenset(rule.items())
@@ -308,7 +321,7 @@ def _memo_xreplace(orig: Any, basic: Any) -> Any:
             out.append(v)
             changed |= c
         res = (node.func(*out), True) if changed else (node, False)
-        if len(memo) >= _MEMO_LIMIT:
+        if len(memo) >= _MEMO_LIMIT // 8:
             memo.clear()
         memo[node] = res
         return res
@@ -380,12 +393,10 @@ def _memo_relational(orig_new: Any) -> Any:
     term, so nothing is cached on it); PyTorch builds the same comparisons again and again. Only
     the plain evaluating call is memoized (no options, sympy's global ``evaluate`` on).
     """
-    from sympy.core.parameters import global_parameters
-
     orig = orig_new.__func__
 
     def new(cls: Any, lhs: Any, rhs: Any, **options: Any) -> Any:
-        if options or not global_parameters.evaluate:
+        if options or not _evaluating():
             return orig(cls, lhs, rhs, **options)
         key = (cls, type(lhs), lhs, type(rhs), rhs)
         try:

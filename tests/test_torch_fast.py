@@ -364,3 +364,17 @@ def test_fast_compile_recompiles_where_stock_does() -> None:
         return seen
 
     assert counts(True) == counts(False)
+
+
+def test_sympy_global_switches_bypass_the_memos(fast: Any) -> None:
+    """Under ``evaluate(False)`` sympy builds other objects: the memos must not answer for it."""
+    from sympy.core.parameters import evaluate
+
+    s0 = SYMS[0]
+    e = FloorDiv(s0 + 4, 4)
+    built = e.xreplace({s0: sympy.Integer(4)})  # evaluating: a number, now remembered
+    assert built == 2
+    with evaluate(False):
+        stock = sympy.Basic.__dict__["xreplace"].__wrapped__(e, {s0: sympy.Integer(4)})
+        assert e.xreplace({s0: sympy.Integer(4)}) == stock
+        assert shapes._fast_expand(s0 * (s0 + 1)) == shapes._fast_expand.__wrapped__(s0 * (s0 + 1))
