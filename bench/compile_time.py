@@ -118,8 +118,10 @@ def measure(models: list[str], modes: list[str], variants: list[str], repeats: i
                             warm[v].append(w)
                             print(f"  {name} inductor-warm {v}: {_short(w)}", file=sys.stderr, flush=True)
             rows.append(_row(name, mode, runs))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
             if any(warm.values()):
                 rows.append(_row(name, "inductor-warm", warm))
+                print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     return rows
 
 
@@ -167,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--inductor-models", default=None,
                    help="models to run the inductor modes on (default: all of --models)")
     p.add_argument("--variants", default=",".join(VARIANTS))
+    p.add_argument("--inductor-variants", default=None, help="variants for the inductor modes (default: --variants)")
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per compile")
     p.add_argument("--json", default=None, help="also write the rows to this file")
@@ -188,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = measure(models, [m for m in modes if m == "eager"], variants, a.repeats, a.timeout)
     ind_modes = [m for m in modes if m != "eager"]
     if ind_modes:
-        rows += measure([m for m in models if m in ind], ind_modes, variants, a.repeats, a.timeout)
+        ind_variants = a.inductor_variants.split(",") if a.inductor_variants else variants
+        rows += measure([m for m in models if m in ind], ind_modes, ind_variants, a.repeats, a.timeout)
     print(table(rows, variants))
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1))
