@@ -54,7 +54,7 @@ _simplify_memo: OrderedDict[Any, Any] = OrderedDict()
 _ranges_memo: dict[Any, tuple[Any, tuple[tuple[Any, Any], ...]]] = {}
 _expand_memo: dict[Any, Any] = {}
 _xreplace_memo: OrderedDict[Any, dict[Any, tuple[Any, bool]]] = OrderedDict()
-_free_memo: dict[Any, frozenset[Any]] = {}
+_free_memo: dict[Any, set[Any]] = {}
 _relational_memo: dict[Any, Any] = {}
 _XREPLACE_RULE_LIMIT = 16  # rules with more entries (the ShapeEnv's axioms) are not memoized
 
@@ -170,10 +170,10 @@ def _memo_simplify(orig: Any) -> Any:
             return orig(expr, *args, **kwargs)
         if hit is not _MISSING:
             _count("simplify_hit")
-            return hit
+            return expr if hit is _SAME else hit  # unchanged: this very object, as sympy returns it
         _count("simplify_miss")
         out = orig(expr, *args, **kwargs)
-        _simplify_memo[key] = out
+        _simplify_memo[key] = _SAME if out is expr else out
         if len(_simplify_memo) > _MEMO_LIMIT:
             _simplify_memo.popitem(last=False)
         return out
@@ -331,19 +331,20 @@ def _memo_xreplace(orig: Any, basic: Any) -> Any:
 
 
 def _shared_atoms(orig: Any, basic: Any) -> Any:
-    """``Basic.atoms`` visiting each distinct sub-term once.
+    """``Basic.atoms`` visiting each distinct sub-term once, in sympy's own order.
 
-    sympy walks the expression as a tree, so a sub-term shared k times is walked k times; the
-    Swin size expressions nest the same padded sizes many levels deep. The result is a set, so
-    visiting every equal sub-term once collects exactly the same elements (same traversal: a
-    LatticeOp's ``_argset``, other nodes' ``args``, the items of a non-sympy iterable).
+    sympy walks the expression as a tree (preorder: a LatticeOp's ``_argset``, other nodes'
+    ``args``, the items of a non-sympy iterable), so a sub-term shared k times is walked k times;
+    the Swin size expressions nest the same padded sizes many levels deep. When a sub-term comes
+    round again, everything under it was already seen, so skipping it leaves the sequence of
+    first occurrences as it was; the result set is built from that sequence in that order, so it
+    even iterates in the same order as sympy's (PyTorch iterates over it).
     """
     from sympy.utilities.iterables import iterable
 
     def atoms(self: Any, *types: Any) -> Any:
-        if types:
-            types2 = tuple([t if isinstance(t, type) else type(t) for t in types])
         seen: set[Any] = set()
+        order = []
         stack = [self]
         try:
             while stack:
@@ -351,15 +352,18 @@ def _shared_atoms(orig: Any, basic: Any) -> Any:
                 if node in seen:
                     continue
                 seen.add(node)
+                order.append(node)
                 if isinstance(node, basic):
-                    stack.extend(node._argset if hasattr(node, "_argset") else node.args)
+                    kids = node._argset if hasattr(node, "_argset") else node.args
+                    stack.extend(reversed(list(kids)))
                 elif iterable(node):
-                    stack.extend(node)
+                    stack.extend(reversed(list(node)))
         except TypeError:  # an unhashable item inside: sympy's own walk
             return orig(self, *types)
         if types:
-            return {node for node in seen if isinstance(node, types2)}
-        return {node for node in seen if not node.args}
+            types2 = tuple([t if isinstance(t, type) else type(t) for t in types])
+            return {node for node in order if isinstance(node, types2)}
+        return {node for node in order if not node.args}
 
     atoms.__wrapped__ = orig  # type: ignore[attr-defined]
     atoms.__doc__ = orig.__doc__
@@ -367,23 +371,32 @@ def _shared_atoms(orig: Any, basic: Any) -> Any:
 
 
 def _memo_free_symbols(orig: Any) -> Any:
-    """``Basic.free_symbols`` (the union over the arguments), computed once per distinct term.
+    """``Basic.free_symbols``, the union over the arguments, with each argument's set remembered.
 
-    A fresh set is returned on every call, as sympy does (callers may mutate it).
+    Every call still returns a fresh set built exactly as sympy builds it (``set().union`` of the
+    arguments' sets, in argument order), from argument sets that are themselves what sympy would
+    build, so it holds the same elements in the same iteration order; only the walk below the
+    arguments is saved. The remembered sets are never handed out (callers may mutate theirs).
     """
+    prop = None
+
+    def exact(node: Any) -> Any:
+        if type(node).free_symbols is not prop:
+            return node.free_symbols  # its own definition (a Symbol's {self}, bound variables...)
+        hit = _free_memo.get(node)
+        if hit is None:
+            hit = set().union(*[exact(a) for a in node.args])
+            if len(_free_memo) >= _MEMO_LIMIT:
+                _free_memo.clear()
+            _free_memo[node] = hit
+        return hit
 
     def free_symbols(self: Any) -> Any:
-        hit = _free_memo.get(self)
-        if hit is not None:
-            return set(hit)
-        out: set[Any] = set().union(*(a.free_symbols for a in self.args))
-        if len(_free_memo) >= _MEMO_LIMIT:
-            _free_memo.clear()
-        _free_memo[self] = frozenset(out)
-        return out
+        return set().union(*[exact(a) for a in self.args])
 
     free_symbols.__doc__ = orig.__doc__
-    return property(free_symbols)
+    prop = property(free_symbols)
+    return prop
 
 
 def _memo_relational(orig_new: Any) -> Any:
