@@ -39,6 +39,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from . import torch_fast
 from .guard_semantics import executed_exactly, may_divide_by_zero
 
 Doc = dict[str, Any]
@@ -393,6 +394,7 @@ class GuardPruner:
         self.prune = prune  # False: observe only (record what stock emits, change nothing)
         self.forms = forms  # False: no cheaper forms (one question per graph instead of up to three)
         self.history: list[dict[str, Any]] = []
+        self.fast_token: Any = None  # torch_fast.enable()'s token while fast tracing is on
 
     def ask(self, doc: Doc, op: str = "redundancy") -> dict[str, Any]:
         """symguard's answer for one problem: through the client, else in-process with the
@@ -1013,8 +1015,9 @@ def _note_emitted(rec: dict[str, Any], out: Any) -> None:
         pass
 
 
-def install(pruner: GuardPruner) -> None:
-    """Make Dynamo consult ``pruner`` for every shape guard set it produces (until ``uninstall``)."""
+def install(pruner: GuardPruner, *, fast_trace: bool = True) -> None:
+    """Make Dynamo consult ``pruner`` for every shape guard set it produces (until ``uninstall``);
+    ``fast_trace`` also turns on ``service.torch_fast`` for as long."""
     global _original
     from torch.fx.experimental.symbolic_shapes import ShapeEnv
 
@@ -1023,6 +1026,8 @@ def install(pruner: GuardPruner) -> None:
             _original = ShapeEnv.produce_guards_verbose
             ShapeEnv.produce_guards_verbose = _produce_guards_verbose  # type: ignore[method-assign]
         _active.append(pruner)
+        if fast_trace:
+            pruner.fast_token = torch_fast.enable()
 
 
 def uninstall(pruner: GuardPruner | None = None) -> None:
@@ -1032,12 +1037,15 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
     with _hook_lock:
         if pruner is None and _active:
-            _active.pop()
+            pruner = _active.pop()
         elif pruner is not None:
             for i in range(len(_active) - 1, -1, -1):
                 if _active[i] is pruner:
                     del _active[i]
                     break
+        if pruner is not None and pruner.fast_token is not None:
+            torch_fast.disable(pruner.fast_token)
+            pruner.fast_token = None
         if not _active and _original is not None:
             ShapeEnv.produce_guards_verbose = _original  # type: ignore[method-assign]
             _original = None
@@ -1045,10 +1053,11 @@ def uninstall(pruner: GuardPruner | None = None) -> None:
 
 @contextlib.contextmanager
 def prune_guards(*, client: Any = None, timeout_ms: int = 60_000, prune: bool = True,
-                 forms: bool = True) -> Iterator[GuardPruner]:
-    """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant."""
+                 forms: bool = True, fast_trace: bool = True) -> Iterator[GuardPruner]:
+    """While this block runs, Dynamo emits only the shape guards symguard does not prove redundant
+    (``fast_trace``: and traces with ``service.torch_fast`` on)."""
     pruner = GuardPruner(client=client, timeout_ms=timeout_ms, prune=prune, forms=forms)
-    install(pruner)
+    install(pruner, fast_trace=fast_trace)
     try:
         yield pruner
     finally:

@@ -14,6 +14,11 @@ failure (server down, timeout, an error in symguard or the hook) keeps the stock
 compile never fails because of it. Why the pruned guards accept exactly the shapes the stock
 ones accept: docs/torch_guards.md.
 
+The same switch makes dynamic-shape tracing faster (``fast_trace=True``, the default): while it
+is on, the sympy work PyTorch repeats on the same terms (``simplify``, expansion, substitution,
+value ranges, atoms and free symbols) is answered from memo tables of PyTorch's own results, so
+the compile makes the same decisions (``service/torch_fast.py``; BENCHMARKS.md, "Compile time").
+
 PyTorch is imported when the switch is used, not when this module is.
 """
 
@@ -28,11 +33,13 @@ from service.torch_bridge import uninstall as _uninstall
 __all__ = ["GuardPruner", "install", "prune_guards", "uninstall"]
 
 
-def install(*, client: Any = None, timeout_ms: int = 60_000, forms: bool = True) -> GuardPruner:
+def install(*, client: Any = None, timeout_ms: int = 60_000, forms: bool = True,
+            fast_trace: bool = True) -> GuardPruner:
     """Prune every compile from now on (until ``uninstall``); returns the pruner (its ``history``).
-    ``forms=False`` skips the cheaper forms of the kept guards (less compile time, costlier checks)."""
+    ``forms=False`` skips the cheaper forms of the kept guards (less compile time, costlier checks);
+    ``fast_trace=False`` leaves PyTorch's symbolic reasoning as stock (see below)."""
     pruner = GuardPruner(client=client, timeout_ms=timeout_ms, forms=forms)
-    _install(pruner)
+    _install(pruner, fast_trace=fast_trace)
     return pruner
 
 

@@ -185,8 +185,9 @@ def _fresh_forward(n_args: int, tag: str) -> tuple[Callable[..., Any], list[str]
 
 
 def compile_target(target: Target, *, prune: bool, backend: str = "inductor", client: Any = None,
-                   timeout_ms: int = 60_000) -> Compiled:
-    """Compile once at the example, stock (``prune=False``: the hook only observes) or pruned."""
+                   timeout_ms: int = 60_000, fast_trace: bool | None = None) -> Compiled:
+    """Compile once at the example, stock (``prune=False``: the hook only observes) or pruned;
+    ``fast_trace`` (default: as ``prune``) traces with ``service.torch_fast`` on."""
     import torch
     from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
 
@@ -196,7 +197,8 @@ def compile_target(target: Target, *, prune: bool, backend: str = "inductor", cl
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
         stack.enter_context(torch._dynamo.config.patch(**target.dynamo_config))
-        pruner = stack.enter_context(prune_guards(client=client, timeout_ms=timeout_ms, prune=prune))
+        pruner = stack.enter_context(prune_guards(client=client, timeout_ms=timeout_ms, prune=prune,
+                                                      fast_trace=prune if fast_trace is None else fast_trace))
         stack.enter_context(torch.no_grad())
         compiled = torch.compile(fn, dynamic=True, backend=backend)
         compiled(target.model, *target.example)
