@@ -38,7 +38,7 @@ from .settings import Settings
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": schemas.ErrorBody, "description": d} for code, d in (
         (400, "bad input (docs/problem-format.md §5)"), (401, "missing or wrong bearer token"), (413, "body too large"),
-        (503, "overloaded; see Retry-After"))}
+        (500, "a failure of symguard itself"), (503, "overloaded; see Retry-After"))}
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -87,7 +87,9 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             await app.state.contexts.close()
 
     # /docs and /redoc with their scripts served from the package, not a CDN: they work offline
-    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan,
+    # no 307 to the path without its trailing slash: a JSON client would get an empty body; a 404
+    # ``not_found`` names the path to use instead (service.errors)
+    app = FastAPIOffline(title="symguard", version="0.1.0", lifespan=lifespan, redirect_slashes=False,
                          description="SMT-backed guard entailment for dynamic tensor shapes "
                                      "(the problem format: docs/problem-format.md).")
     install_handlers(app)
@@ -175,7 +177,11 @@ def _batch_items(raw: bytes, limit: int) -> list[Any]:
     doc = loads(raw)
     items = doc.get("items") if isinstance(doc, dict) else None
     if not isinstance(items, list):
-        raise InvalidProblemError('a batch is {"items": [{"op": ..., "problem": {...}}, ...]}', where="items")
+        raise InvalidProblemError('a batch is {"items": [{"op": ..., "problem": {...}}, ...]}',
+                                  where="items" if isinstance(doc, dict) else "$")
+    other = sorted(set(doc) - {"items"})
+    if other:  # a misspelt key is refused, as in a problem (docs/problem-format.md §1)
+        raise InvalidProblemError(f'unknown field {other[0]!r}: a batch is {{"items": [...]}}', where=other[0])
     if len(items) > limit:
         raise PayloadTooLarge(f"{len(items)} items exceed the limit of {limit} per batch")
     return items

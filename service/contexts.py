@@ -378,10 +378,8 @@ class ContextService:
     async def register(self, body: bytes) -> Response:
         doc = _decode(body)
         if "context" in doc:
-            key = doc["context"]
+            key = _key(doc)
             delta = {k: v for k, v in doc.items() if k != "context"}
-            if not isinstance(key, str):
-                return _unknown_context(key)
             have_view = key in self.views
             parent = await self._entry(key)  # stored whole when the chain would grow too long or heavy
             whole = parent is None or parent.wants_whole(len(body))
@@ -423,10 +421,8 @@ class ContextService:
             return {**json.loads(hit), "cached": True, "elapsed_ms": _ms(t0)}, 200
         if doc is None:
             doc = _decode(body)
-        key = doc.get("context")
+        key = _key(doc)
         delta = {k: v for k, v in doc.items() if k != "context"}
-        if not isinstance(key, str):
-            return _unknown_context_body(key), 404
         res = self._by_facts(op, body, key, delta)
         if res is not None:
             self.fast_answers += 1
@@ -468,6 +464,18 @@ def _decode(body: bytes) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise InvalidProblemError("a problem must be a JSON object", where="$")
     return doc
+
+
+def _key(doc: dict[str, Any]) -> str:
+    """The context KEY a body names: a string, else the body is malformed (400), not a key the
+    server lacks (404 would tell the client to register a problem it never had)."""
+    key = doc.get("context")
+    if not isinstance(key, str):
+        got = ("null" if key is None else "a boolean" if isinstance(key, bool) else "a number"
+               if isinstance(key, (int, float)) else "an array" if isinstance(key, list) else "an object")
+        raise InvalidProblemError(f"context must be a string (a key from POST /v1/contexts), got {got}",
+                                  where="context")
+    return key
 
 
 def _ms(t0: float) -> float:

@@ -17,27 +17,60 @@ from solver.errors import InvalidProblemError, TooLargeError
 from solver.ir.terms import MAX_INT_DIGITS
 
 
+def _digits(text: str) -> int:
+    return len(text) - (text[0] == "-")
+
+
 def _parse_int(text: str) -> int:
     """JSON integers, refused *before* conversion past the literal limit (Python's own limit
     of 4,300 digits would raise a bare ValueError, and conversion is quadratic)."""
-    digits = len(text) - (text[0] == "-")
+    digits = _digits(text)
     if digits > MAX_INT_DIGITS:
-        raise TooLargeError(f"integer of {digits} digits (more than {MAX_INT_DIGITS})", where="$")
+        raise TooLargeError(f"integer of {digits} digits (more than {MAX_INT_DIGITS})")
     return int(text)
+
+
+class _Huge:
+    """Stands for an integer past the limit while ``_huge_path`` looks for where it is."""
+
+
+def _huge_path(text: str | bytes) -> str | None:
+    """The path of the first integer past the limit, spelt as ``solver.api.check_document``
+    spells it (``symbols.s0.min``, ``guards[2]``; ``$`` for the document itself), so a number
+    is refused at the same place whether it comes as JSON text or from a Python caller.
+
+    Runs only once decoding has failed on such a number: the text is decoded again with every
+    integer left unconverted (so again linear), then walked in document order. None when that
+    decoding fails further on (nesting, malformed text after the number)."""
+    try:
+        doc = json.loads(text, parse_int=lambda t: _Huge() if _digits(t) > MAX_INT_DIGITS else 0)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, _Huge):
+            return (path or "$").encode("utf-8", "backslashreplace").decode("utf-8")  # a key may be a lone surrogate
+        if isinstance(node, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(node))))
+    return None  # pragma: no cover - only called when there is such a number
 
 
 def loads(text: str | bytes, where: str = "$") -> Any:
     """Decode JSON from a client or a file: every way it can fail is a §5 error naming ``where``.
 
     Decoding limits live here: nesting (``RecursionError`` in the decoder is ``too_large``),
-    integers past ``MAX_INT_DIGITS`` (``too_large``), bytes that are not UTF-8. Text that is not
+    integers past ``MAX_INT_DIGITS`` (``too_large`` at the path of the number, not ``where``:
+    the place in the document says more than the file), bytes that are not UTF-8. Text that is not
     valid Unicode (a ``\\ud800`` escape) decodes, and is refused with its place by
     ``solver.api.prepare``, the library's edge, which every problem passes.
     """
     try:
         return json.loads(text, parse_int=_parse_int)
     except TooLargeError as e:
-        e.where = where
+        e.where = _huge_path(text) or where
         raise
     except RecursionError:
         raise TooLargeError("the JSON document is nested too deeply", where=where) from None

@@ -2,7 +2,10 @@
 
 docs/problem-format.md §5: bad input is HTTP 400 / exit 2; anything else is ours (HTTP 500 / exit 1). Oversized
 bodies (413), a missing token (401) and overload (503) are decided by the service before a
-problem is ever read; they are ``ServiceError`` subclasses of the one tree::
+problem is ever read; they are ``ServiceError`` subclasses of the one tree. A path no route
+serves (404 ``not_found``) or a method a route does not take (405 ``method_not_allowed``, with
+``Allow``) is decided by the router; ``HTTP_CODES`` names the code of each such status, and
+every status the app sends is in the §5 table (``tests/test_service_edges.py`` holds both)::
 
     SymguardError (solver.errors)
     └── ServiceError               refused by the HTTP layer, body is still docs/problem-format.md §5
@@ -32,6 +35,9 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+
+# The router's refusals (Starlette raises ``HTTPException`` for these two and no other status).
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 
 class ServiceError(SymguardError):
@@ -128,11 +134,23 @@ def install_handlers(app: FastAPI) -> None:
             headers = {"WWW-Authenticate": "Bearer"}
         return SafeJSON(error_body(exc), status_code=http_status(exc), headers=headers)
 
-    async def http(_: Request, exc: Exception) -> SafeJSON:
+    async def http(request: Request, exc: Exception) -> SafeJSON:
         assert isinstance(exc, HTTPException)
-        body = {"error": {"code": "not_found" if exc.status_code == 404 else "http_error",
-                          "message": str(exc.detail)}}
-        return SafeJSON(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+        code = HTTP_CODES.get(exc.status_code)
+        if code is None:  # no route raises one: a status we did not plan is ours, not the client's
+            return SafeJSON(InternalError(f"internal error (HTTP {exc.status_code}: {exc.detail})").to_json(),
+                            status_code=500)
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            allow = (headers or {}).get("Allow", "")
+            message = f"{request.method} is not allowed on {request.url.path} (allowed: {allow or 'none'})"
+        else:
+            path = request.url.path
+            bare = path.rstrip("/")
+            known = bare != path and any(getattr(r, "path", None) == bare for r in request.app.routes)
+            message = f"no route {path}" + (f" (did you mean {bare}?)" if known else " (the API is under /v1/: see /docs)")
+        return SafeJSON({"error": {"code": code, "message": message}}, status_code=exc.status_code,
+                        headers=headers)
 
     async def validation(_: Request, exc: Exception) -> SafeJSON:
         assert isinstance(exc, RequestValidationError)

@@ -35,6 +35,18 @@ class Entry(BaseModel):
     expr: str = Field(..., description="a sympy-syntax (or SMT-LIB) expression")
 
 
+class ExprEntry(Entry):
+    """An ``exprs`` entry as a capture writes it (docs/problem-format.md §1)."""
+
+    ranges: dict[str, int | str] | None = Field(default=None, description="loop variables of this entry only: "
+                                                 "0 <= v < bound (PyTorch's var_ranges)")
+    pytorch: Any = Field(default=None, description="what PyTorch answered (a capture's note; read by nothing)")
+    guards_known: int | None = Field(default=None, description="a capture's note; read by nothing")
+    calls: int | None = Field(default=None, description="a capture's note; read by nothing")
+    expected: str | None = Field(default=None, description="a note for people; read by nothing")
+    rule: str | None = Field(default=None, description="a note for people; read by nothing")
+
+
 _DEFAULTS = solver.Options()  # the one home of the defaults; the schema documents them
 
 
@@ -56,7 +68,7 @@ class Problem(BaseModel):
     asserts: list[str | Entry] = Field(default_factory=list, description="facts assumed true")
     guards: list[str | Entry] = Field(default_factory=list, description="conditions under analysis")
     queries: list[str | Entry] = Field(default_factory=list, description="expressions for evaluate")
-    exprs: list[str | Entry] = Field(default_factory=list, description="expressions for simplify (ids e0, e1, …)")
+    exprs: list[str | ExprEntry] = Field(default_factory=list, description="expressions for simplify (ids e0, e1, …)")
     inputs: dict[str, list[int | str]] = Field(default_factory=dict, description="tensor shapes for shrink")
     syntax: Literal["sympy", "smtlib"] = "sympy"
     options: Options = Field(default_factory=Options)
@@ -75,7 +87,8 @@ class BatchRequest(BaseModel):
 
 class ErrorDetail(BaseModel):
     code: str = Field(..., description="parse_error | unsupported | invalid_problem | too_large | "
-                      "unauthorized | overloaded | internal_error")
+                      "unauthorized | not_found | method_not_allowed | unknown_context | overloaded | "
+                      "internal_error (docs/problem-format.md §5)")
     message: str
     where: str | None = Field(default=None, description="e.g. guards[3], symbols.s0.min")
     offset: int | None = Field(default=None, description="character offset in the expression")

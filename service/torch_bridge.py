@@ -32,11 +32,14 @@ PyTorch's assumptions, made explicit in the document rather than hidden:
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from .guard_semantics import executed_exactly, may_divide_by_zero
 
 Doc = dict[str, Any]
 
@@ -356,6 +359,22 @@ def hints_hold(doc: Doc) -> list[str]:
 # imply each dropped guard" makes the pruned check accept exactly the inputs the stock check
 # accepts (docs/torch_guards.md).
 
+class Record(dict[str, Any]):
+    """One compiled graph's entry in ``GuardPruner.history``: a plain dict (docs/torch_guards.md,
+    "The pruner's record", lists its keys) whose ``repr`` is a one-line summary, not the whole
+    problem and guard code it carries."""
+
+    _SHOWN = ("guards", "kept", "passthrough", "opaque", "status", "seconds", "error")
+
+    def __repr__(self) -> str:
+        parts = []
+        for k in self._SHOWN:
+            v = self.get(k)
+            if v is not None:
+                parts.append(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v!r}")
+        return f"Record({', '.join(parts)})"
+
+
 class GuardPruner:
     """Decides, per ShapeEnv, which of part 2's guards Dynamo must still emit.
 
@@ -382,19 +401,22 @@ class GuardPruner:
             return dict(getattr(self.client, op)(doc))
         return cached_run(op, doc)
 
-    def kept_guards(self, env: Any, placeholders: Any) -> list[Any] | None:
+    def kept_guards(self, env: Any, placeholders: Any, langs: tuple[str, ...] = ("python",)) -> list[Any] | None:
         """The ShapeGuards of ``env.guards`` to emit, or None for all of them (stock).
 
+        ``langs`` are the languages Dynamo will run the guards in (``python``, ``cpp``): a guard
+        whose code there may not compute its exact value is kept and used as no premise.
         Some of them may be new ShapeGuards whose expression is a cheaper form of the kept guard
         (``cheaper_forms``), with the original's source location."""
         import time
 
         t0 = time.perf_counter()
-        rec: dict[str, Any] = {"guards": 0, "kept": None, "seconds": 0.0, "status": None, "error": None}
+        rec: dict[str, Any] = Record(guards=0, kept=None, seconds=0.0, status=None, error=None)
         self.history.append(rec)
         try:
-            doc, groups, passthrough, exprs = shape_guard_problem(env, placeholders)
+            doc, groups, passthrough, exprs = shape_guard_problem(env, placeholders, langs)
             rec["guards"], rec["passthrough"] = len(groups), len(passthrough)
+            rec["opaque"] = doc.pop("meta")["opaque"]
             rec["problem"] = doc
             if not self.prune or not groups:
                 return None
@@ -412,7 +434,7 @@ class GuardPruner:
             forms: dict[int, Any] = {}
             try:
                 if self.forms:
-                    forms, keep = cheaper_forms(self, env, doc, exprs, res, keep)
+                    forms, keep = cheaper_forms(self, env, doc, exprs, res, keep, langs)
             except Exception as e:  # noqa: BLE001 - no cheaper forms: the kept guards as they are
                 rec["forms_error"] = f"{type(e).__name__}: {e}"
                 forms = {}
@@ -569,10 +591,12 @@ def _divisors(e: Any) -> list[Any] | None:
 
 
 def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res: Mapping[str, Any],
-                  keep: set[int]) -> tuple[dict[int, Any], set[int]]:
+                  keep: set[int], langs: tuple[str, ...] = ("python",)) -> tuple[dict[int, Any], set[int]]:
     """Forms of the kept guards proven equal under the ranges and the required guards, each
-    original proven defined wherever the pruned check accepts (see the comment above). Returns
-    ``({guard index: sympy form, or True to drop it}, keep)``."""
+    original proven defined wherever the pruned check accepts (see the comment above), and each
+    form's code in every executed language ``langs`` computing its exact value (a C++ product
+    the original did not have may overflow). Returns ``({guard index: sympy form, or True to
+    drop it}, keep)``."""
     verdict = {g.get("id"): g.get("verdict") for g in res.get("guards") or () if isinstance(g, Mapping)}
     texts = [g["expr"] for g in doc["guards"]]
     req = sorted(i for i in keep if verdict.get(f"g{i}") == "required")
@@ -580,6 +604,7 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
     base = {"symbols": doc["symbols"], "asserts": [], "options": dict(doc["options"])}
     forms: dict[int, Any] = {}
     form_text: dict[int, str] = {}
+    ranges = enforced_ranges(env)
     context = [{"id": f"g{i}", "expr": texts[i]} for i in req]
     if cands:
         ans = pruner.ask({**base, "guards": context, "exprs": [{"id": f"g{i}", "expr": texts[i]} for i in cands]},
@@ -596,6 +621,9 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
                     # what Dynamo will print: its own simplification of the form (cached, reused)
                     emitted = env.simplify(form) if hasattr(env, "simplify") else form
                     if not _true_at(emitted, hints):
+                        continue
+                    if not all(executed_exactly(emitted, ranges, lang) for lang in langs):
+                        _note(pruner, "form not executed exactly", str(emitted))
                         continue
                     form_text[i] = str(emitted)
                 if form is not None:
@@ -793,22 +821,45 @@ def guard_printer() -> Any:
     return _Printer().doprint
 
 
-def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any]], list[Any], list[Any]]:
+def enforced_ranges(env: Any) -> dict[Any, tuple[float, float]]:
+    """Each symbol's range as part 3 checks it (``var_to_range`` now), unbounded sides infinite."""
+    out: dict[Any, tuple[float, float]] = {}
+    for s, r in getattr(env, "var_to_range", {}).items():
+        lo, hi = _bound(r.lower), _bound(r.upper)
+        out[s] = (-math.inf if lo is None else lo, math.inf if hi is None else hi)
+    return out
+
+
+def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("python",),
+                        ) -> tuple[Doc, list[list[Any]], list[Any], list[Any]]:
     """The problem whose minimal set is the part-2 guards to emit.
 
     Returns the document (guard ``g{i}`` is the i-th distinct simplified guard, as
     ``produce_guards`` prints it), the ShapeGuards behind each id, the ShapeGuards passed
-    through untouched (decided by the ranges, which ``produce_guards`` skips itself, or guards
-    symguard is not asked about: a symbol that is not an integer bound to an input), and the
-    simplified sympy expression of each id.
+    through untouched (decided by the ranges, which ``produce_guards`` skips itself, guards
+    symguard is not asked about: a symbol that is not an integer bound to an input, and *opaque*
+    guards: code in one of the executed ``langs`` that may compute another value than the exact
+    one, ``guard_semantics``), and the simplified sympy expression of each id.
     """
     bound = input_symbols(placeholders)
     text = guard_printer()
+    ranges = enforced_ranges(env)
     groups: dict[str, list[Any]] = {}
     simplified: dict[str, Any] = {}
     passthrough: list[Any] = []
+    opaque: list[Any] = []
     syms: set[Any] = set()
-    for g in env.guards:
+    # C++ guards run in order and a zero divisor crashes: every guard up to the last one that
+    # may divide by zero is kept, so the same checks come first wherever a division is reached
+    guarded_upto = -1
+    if "cpp" in langs:
+        for k, g in enumerate(env.guards):
+            if may_divide_by_zero(env.simplify(g.expr), ranges):
+                guarded_upto = k
+    for k, g in enumerate(env.guards):
+        if k <= guarded_upto:
+            passthrough.append(g)
+            continue
         if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
             passthrough.append(g)  # produce_guards skips it itself
             continue
@@ -817,6 +868,10 @@ def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any
         if (not free or not all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))
                                 for s in free)):
             passthrough.append(g)
+            continue
+        if not all(executed_exactly(e, ranges, lang) for lang in langs):
+            passthrough.append(g)  # opaque: emitted as it is, a premise for nothing
+            opaque.append(g)
             continue
         t = text(e)
         groups.setdefault(t, []).append(g)
@@ -840,6 +895,7 @@ def shape_guard_problem(env: Any, placeholders: Any) -> tuple[Doc, list[list[Any
     doc: Doc = {"symbols": symbols, "asserts": [],
                 "guards": [{"id": f"g{i}", "expr": text} for i, text in enumerate(groups)],
                 "options": {**OPTIONS, "default_min": None}}
+    doc["meta"] = {"opaque": len(opaque)}
     return doc, list(groups.values()), passthrough, list(simplified.values())
 
 
@@ -856,7 +912,32 @@ def _called_by_dynamo() -> bool:
     return f.f_code.co_name == "_get_code_parts" and f.f_globals.get("__name__") == "torch._dynamo.guards"
 
 
+def _executed_langs(kwargs: Mapping[str, Any]) -> tuple[str, ...]:
+    """The languages the produced guards will run in: C++ when Dynamo asked for ``cpp`` code
+    (``enable_cpp_symbolic_shape_guards``), Python always (its fallback, and export's)."""
+    langs = kwargs.get("langs") or ("python",)
+    return ("python", "cpp") if "cpp" in langs else ("python",)
+
+
+def _code(out: Any) -> dict[str, list[str]]:
+    """The shape-guard code of ``produce_guards_verbose``'s result, by language."""
+    names = ("python", "verbose_python", "cpp")
+    got: dict[str, list[str]] = {}
+    for i, h in enumerate(out):
+        name = "cpp" if hasattr(h, "source_to_symbol") else names[min(i, 1)]
+        got[name] = list(h.exprs)
+    return got
+
+
 def _produce_guards_verbose(self: Any, placeholders: Any, sources: Any, *args: Any, **kwargs: Any) -> Any:
+    """Dynamo's own call, then the pruned one.
+
+    The stock production always runs first, with everything it checks and raises
+    (``ConstraintViolationError`` for a ``mark_dynamic`` range the guards contradict, export's
+    specialization errors): pruning never changes what a compile raises, because the error
+    comes from the stock list before any guard is dropped. Its result is what Dynamo gets on any
+    failure of the pruned production, and its code is recorded (``stock_code``) so that a
+    differential can compare each compile with its own unpruned guards."""
     import time
 
     orig = _original
@@ -864,36 +945,38 @@ def _produce_guards_verbose(self: Any, placeholders: Any, sources: Any, *args: A
     if (pruner is None or args or kwargs.get("guards") is not None or not kwargs.get("ignore_static", True)
             or not _called_by_dynamo()):
         return orig(self, placeholders, sources, *args, **kwargs)
-    if not pruner.prune:  # observing: Dynamo's own call first, timed as it is; then what it was asked
-        t0 = time.perf_counter()
-        out = orig(self, placeholders, sources, *args, **kwargs)
-        produced = time.perf_counter() - t0
-        pruner.kept_guards(self, placeholders)
-        rec = pruner.history[-1]
-        rec["produce_seconds"] = produced
-        _note_emitted(rec, out)
-        return out
-    kept = pruner.kept_guards(self, placeholders)
-    rec = pruner.history[-1]
-    if kept is not None:
-        before = dict(self.var_to_range)
-        t0 = time.perf_counter()
-        try:
-            out = orig(self, placeholders, sources, *args, **{**kwargs, "guards": kept})
-            if dict(self.var_to_range) == before:
-                rec["duplicates"] = drop_duplicates(out)
-                rec["produce_seconds"] = time.perf_counter() - t0
-                _note_emitted(rec, out)
-                return out
-            rec["error"] = "ranges changed while producing guards"
-        except Exception as e:  # noqa: BLE001 - pruned guards Dynamo could not emit: emit the stock ones
-            rec["error"] = f"{type(e).__name__}: {e}"
-        rec["kept"] = None
     t0 = time.perf_counter()
-    out = orig(self, placeholders, sources, *args, **kwargs)
-    rec["produce_seconds"] = time.perf_counter() - t0
-    _note_emitted(rec, out)
-    return out
+    stock = orig(self, placeholders, sources, *args, **kwargs)  # raises exactly what stock raises
+    produced = time.perf_counter() - t0
+    stock_constraints = getattr(self, "dim_constraints", None)
+    kept = pruner.kept_guards(self, placeholders, _executed_langs(kwargs))
+    rec = pruner.history[-1]
+    rec["stock_produce_seconds"] = produced
+    rec["stock_code"] = _code(stock)
+    _note_emitted(rec, stock)
+    if not pruner.prune or kept is None:  # observing, or nothing to prune: the stock result
+        rec["produce_seconds"] = produced
+        rec["pruned_code"] = rec["stock_code"]
+        return stock
+    before = dict(self.var_to_range)
+    t0 = time.perf_counter()
+    try:
+        out = orig(self, placeholders, sources, *args, **{**kwargs, "guards": kept})
+        if dict(self.var_to_range) == before:
+            rec["duplicates"] = drop_duplicates(out)
+            rec["produce_seconds"] = time.perf_counter() - t0
+            rec["pruned_code"] = _code(out)
+            _note_emitted(rec, out)
+            return out
+        rec["error"] = "ranges changed while producing guards"
+    except Exception as e:  # noqa: BLE001 - pruned guards Dynamo could not emit: emit the stock ones
+        rec["error"] = f"{type(e).__name__}: {e}"
+    finally:
+        if stock_constraints is not None:
+            self.dim_constraints = stock_constraints  # what the stock list recorded, for export's solver
+    rec["kept"] = None
+    rec["pruned_code"] = rec["stock_code"]
+    return stock
 
 
 def drop_duplicates(out: Any) -> int:

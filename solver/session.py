@@ -154,6 +154,8 @@ class Context:
             raise InvalidProblemError(f"a context holds no {bad[0]}: send them with the question",
                                       where=bad[0])
         if not any(delta.get(k) for k in delta):
+            with api._SERIAL:
+                _parse_delta(self._frame, delta)  # nothing to add, but a wrong type or key is still refused
             return self
         with api._SERIAL:
             merged, key, _ = self._merge(delta)

@@ -49,8 +49,7 @@ __all__ = [
     "UnsupportedError",
     "load_problem",
     "run",
-    "torch",
-]
+]  # not "torch": a star import would rebind the user's own ``torch`` (``symguard.torch`` is an attribute)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,4 +1,4 @@
-"""The fast/slow split: ``pytest -m "not slow"`` is the quick loop (under a minute), plain
+"""The fast/slow split: ``pytest -m "not slow"`` is the quick loop (about 3 minutes of CPU), plain
 ``pytest`` the whole suite (what CI runs).
 
 Slow, by module: what starts servers, worker pools or subprocesses, what imports torch or traces

@@ -86,3 +86,10 @@ def test_remote_to_no_server_is_unavailable_with_the_url(tmp_path: Path) -> None
     code, [err] = _run(["solve", _file(tmp_path, "p.json", json.dumps(GOOD)), "--remote", url])
     assert code == 1
     assert err["error"]["code"] == "unavailable" and url in err["error"]["message"]
+
+
+def test_serve_help_shows_the_defaults_and_what_0_0_0_0_exposes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default: 127.0.0.1" in text and "default: 8000" in text
+    assert "0.0.0.0 listens on every interface" in text and "SYMGUARD_API_TOKEN" in text

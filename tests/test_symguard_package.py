@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import solver
 import symguard
 
@@ -12,11 +14,28 @@ import symguard
 def test_all_is_pinned() -> None:
     assert sorted(symguard.__all__) == sorted([
         "BadInput", "Context", "InternalError", "InvalidProblemError", "ParseError", "Problem", "SymguardError",
-        "TooLargeError", "UnsupportedError", "load_problem", "run", "torch",
+        "TooLargeError", "UnsupportedError", "load_problem", "run",
     ])
     for name in symguard.__all__:
-        if name != "torch":  # imported on first use (needs the torch extra)
-            assert getattr(symguard, name) is getattr(solver, name)
+        assert getattr(symguard, name) is getattr(solver, name)
+
+
+def test_star_import_keeps_the_users_torch() -> None:
+    """issue 34: ``torch`` in ``__all__`` made ``from symguard import *`` rebind the user's torch
+    to ``symguard.torch`` (``torch.randn`` then raised AttributeError). ``symguard.torch`` is still
+    there as an attribute and as a module."""
+    pytest.importorskip("torch")  # the torch extra
+    code = ("import torch\n"
+            "from symguard import *\n"
+            "assert torch.randn(2).shape == (2,), torch\n"
+            "import symguard, symguard.torch as switch\n"
+            "from symguard import torch as switch2\n"
+            "import importlib\n"
+            "assert symguard.torch is switch is switch2 is importlib.import_module('symguard.torch')\n"
+            "assert callable(switch.prune_guards) and run('solve', {'guards': ['s0 >= 3']})['status'] == 'sat'\n"
+            "print('ok')")
+    r = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
 
 
 def test_front_door_runs() -> None:

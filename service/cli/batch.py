@@ -4,7 +4,7 @@ Inputs: a PATH that is a file is taken as given; a folder is searched recursivel
 and ``*.json`` in sorted order. In folders, JSON files that are not problems are skipped: files
 named ``expected.json`` / ``manifest.json`` (any case; corpus answer keys and indexes) and JSON
 documents that parse but are not an object with at least one of ``symbols``, ``asserts``,
-``guards``, ``queries``. Malformed JSON is *not* skipped: it is an input and gets its error line.
+``guards``, ``queries``, ``exprs``, ``inputs``. Malformed JSON is *not* skipped: it is an input and gets its error line.
 
 Inputs are dispatched largest file first (a cheap proxy for the slowest ones), so with
 ``--jobs N`` no long input is left running alone at the end; lines arrive in completion order.
@@ -53,7 +53,7 @@ from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
 from .batch_report import Progress, Tally, print_summary
 
 SKIP_NAMES = frozenset({"expected.json", "manifest.json"})
-PROBLEM_KEYS = ("symbols", "asserts", "guards", "queries")
+PROBLEM_KEYS = ("symbols", "asserts", "guards", "queries", "exprs", "inputs")  # a problem has one of them
 DEFAULT_GRACE_MS = 10_000  # on top of a problem's timeout_ms before its worker is killed
 POLL_S = 0.2  # how often the loop looks at signals while waiting for answers
 

@@ -40,6 +40,11 @@ class Tally:
     def done(self) -> int:
         return len(self.walls)
 
+    @property
+    def failed(self) -> int:
+        """Inputs that got an error line: done, but not answered (docs/problem-format.md §4)."""
+        return sum(v for k, v in self.status.items() if k.startswith("error: "))
+
 
 def percentile(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in 0..100) of a non-empty list."""
@@ -54,7 +59,9 @@ def print_summary(t: Tally, elapsed_s: float, *, interrupted: str | None = None,
     from rich.table import Table
 
     console = Console(file=stream or sys.stderr, highlight=False, soft_wrap=False)
-    title = f"symguard batch --op {t.op}: {t.done} answered"
+    title = f"symguard batch --op {t.op}: {t.done - t.failed} answered"
+    if t.failed:
+        title += f", {t.failed} failed"
     if t.skipped:
         title += f", {t.skipped} skipped (--resume)"
     if t.done + t.skipped < t.total:

@@ -209,9 +209,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_prune_guards(sub, remote)
 
-    p = sub.add_parser("serve", help="run the HTTP service")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    from .trace import add_parser as add_trace
+
+    add_trace(sub, remote)
+
+    p = sub.add_parser("serve", help="run the HTTP service (docs/service.md)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: %(default)s, this machine only; 0.0.0.0 listens on every "
+                        "interface: anyone who can reach the machine can use the API, so set SYMGUARD_API_TOKEN. "
+                        "It is what a container needs, where the published port decides who reaches it)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default: %(default)s)")
     p.add_argument("--workers", type=int, default=None,
                    help="solver worker processes (default: $SYMGUARD_WORKERS, else 2)")
     p.set_defaults(func=_cmd_serve)

@@ -71,6 +71,9 @@ class Query:
     where: str
     term: Term
     domain: Term
+    # an ``exprs`` entry's loop variables (name, bound): ``0 <= v < bound`` is part of ``domain``;
+    # kept apart only so that an export can write them back
+    ranges: tuple[tuple[str, Term], ...] = ()
 
     @property
     def is_bool(self) -> bool:

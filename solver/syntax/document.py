@@ -152,28 +152,40 @@ def _symbols(raw: Any, options: Options) -> list[Symbol]:
     return out
 
 
-def _entries(raw: Any, section: str, prefix: str) -> list[tuple[str, str, str]]:
+# What an ``exprs`` entry may carry besides ``id`` and ``expr`` (docs/problem-format.md §1): its
+# loop variables' ``ranges``, and the notes of a capture (smt2_corpus/simplify/README.md) that
+# nothing reads. Any other key is still an error: a misspelt ``ranges`` is never ignored.
+EXPR_RANGES = "ranges"
+EXPR_NOTES = frozenset({"pytorch", "guards_known", "calls", "expected", "rule"})
+
+
+def _entries(raw: Any, section: str, prefix: str,
+             extra: frozenset[str] = frozenset()) -> list[tuple[str, str, str, Mapping[str, Any] | None]]:
+    """(id, text, where, the entry when it is an object) per entry; ``extra``: keys an object may add."""
     if raw is None:
         return []
     if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)):
         raise InvalidProblemError(f"{section} must be a list", where=section)
     if len(raw) > MAX_ENTRIES:
         raise TooLargeError(f"more than {MAX_ENTRIES} {section}", where=section)
-    out = []
+    out: list[tuple[str, str, str, Mapping[str, Any] | None]] = []
     for i, e in enumerate(raw):
         w = f"{section}[{i}]"
         if isinstance(e, str):
-            out.append((f"{prefix}{i}", e, w))
+            out.append((f"{prefix}{i}", e, w, None))
         elif isinstance(e, Mapping):
-            bad = set(e) - {"id", "expr"}
+            bad = set(e) - {"id", "expr"} - extra
             if bad or "expr" not in e:
-                raise InvalidProblemError("an entry must be a string or {\"id\": ..., \"expr\": ...}", where=w)
+                also = f" (an {section} entry may also hold {', '.join(sorted(extra))})" if extra else ""
+                what = f"; unknown key {min(map(str, bad))!r}" if bad else ""
+                raise InvalidProblemError(f"an entry must be a string or {{\"id\": ..., \"expr\": ...}}{what}{also}",
+                                          where=w)
             ident = e.get("id", f"{prefix}{i}")
             if not isinstance(ident, str) or not ident or len(ident) > 256:
                 raise InvalidProblemError("id must be a non-empty string (at most 256 characters)", where=f"{w}.id")
             if not isinstance(e["expr"], str):
                 raise InvalidProblemError("expr must be a string", where=f"{w}.expr")
-            out.append((ident, e["expr"], w))
+            out.append((ident, e["expr"], w, e))
         else:
             raise InvalidProblemError("an entry must be a string or {\"id\": ..., \"expr\": ...}", where=w)
     return out
@@ -189,7 +201,7 @@ def _parse(parser: TermParser, text: str, where: str) -> Parsed:
 def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, options: Options,
                  warnings: list[str]) -> tuple[Constraint, ...]:
     out = []
-    for ident, text, where in _entries(raw, section, prefix):
+    for ident, text, where, _ in _entries(raw, section, prefix):
         try:
             p = _parse(parser, text, where)
         except UnsupportedError as e:
@@ -208,10 +220,42 @@ def _constraints(raw: Any, section: str, prefix: str, parser: TermParser, option
 def _queries(raw: Any, parser: TermParser, *, section: str = "queries", prefix: str = "q") -> tuple[Query, ...]:
     """Queries (``evaluate``) or exprs (``simplify``): integer or boolean, each with its domain."""
     out = []
-    for ident, text, where in _entries(raw, section, prefix):
+    extra = EXPR_NOTES | {EXPR_RANGES} if section == "exprs" else frozenset()
+    for ident, text, where, entry in _entries(raw, section, prefix, extra):
         p = _parse(parser, text, where)
-        out.append(Query(ident, text, where, p.term, p.domain))
+        ranges, conds = _ranges(entry.get(EXPR_RANGES), f"{where}.{EXPR_RANGES}", parser) if entry else ((), [])
+        out.append(Query(ident, text, where, p.term, ir.mk_and(p.domain, *conds), ranges))
     return tuple(out)
+
+
+def _ranges(raw: Any, where: str, parser: TermParser) -> tuple[tuple[tuple[str, Term], ...], list[Term]]:
+    """An ``exprs`` entry's ``ranges`` (loop variable -> bound, an integer or an integer
+    expression), read as PyTorch's ``var_ranges``, and the conditions they add to the entry's
+    domain: ``0 <= v < bound`` (and the bound defined), for this entry only."""
+    if raw is None:
+        return (), []
+    if not isinstance(raw, Mapping):
+        raise InvalidProblemError("ranges must be an object mapping loop variables to bounds", where=where)
+    out, conds = [], []
+    for name, bound in raw.items():
+        w = f"{where}.{name}"
+        if not isinstance(name, str) or not NAME_RE.match(name) or name.startswith("__") or keyword.iskeyword(name):
+            raise InvalidProblemError(f"{name!r} is not a valid symbol name", where=w)
+        if isinstance(bound, bool) or not isinstance(bound, (int, str)):
+            raise InvalidProblemError("a bound must be an integer or an integer expression", where=w)
+        if isinstance(bound, int):
+            if ir.too_many_digits(bound):
+                raise TooLargeError(f"integer with more than {ir.MAX_INT_DIGITS} digits", where=w)
+            t = ir.mk_int(bound)
+        else:
+            b = _parse(parser, bound, w)
+            if b.term.is_bool:
+                raise InvalidProblemError("a bound must be an integer expression", where=w)
+            t = b.term
+            conds.append(b.domain)
+        out.append((name, t))
+        conds += [ir.mk_le(ir.mk_int(0), ir.mk_sym(name)), ir.mk_lt(ir.mk_sym(name), t)]
+    return tuple(out), conds
 
 
 def _inputs(raw: Any, parser: TermParser) -> tuple[tuple[str, tuple[Term, ...]], ...]:

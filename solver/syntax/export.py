@@ -19,7 +19,7 @@ def problem_to_smt2(doc: Mapping[str, Any]) -> str:
     SMT-LIB has no place for the rest, so ``; symguard: KEY = {json}`` comments carry it and
     ``script_problem`` reads them back: ``hints`` (symbol -> value), ``queries`` and ``exprs`` (id ->
     the expression as an SMT-LIB term, so ``evaluate`` and ``simplify`` on the script answer the
-    same questions) and ``inputs``.
+    same questions), ``ranges`` (an ``exprs`` entry's loop ranges) and ``inputs``.
     ``options`` is written for a human reader only (the reader's own options apply). A guard or
     assert skipped as unsupported (``on_unsupported: "skip"``) is written only as a comment.
     """
@@ -30,6 +30,9 @@ def problem_to_smt2(doc: Mapping[str, Any]) -> str:
     for key, entries in (("queries", p.queries), ("exprs", p.exprs)):
         if entries:
             extra[key] = {q.id: to_smtlib(q.term, bool_symbols_as=True) for q in entries}
+    ranges = {q.id: {v: to_smtlib(b) for v, b in q.ranges} for q in p.exprs if q.ranges}
+    if ranges:  # an exprs entry's loop ranges (id -> variable -> bound as an SMT-LIB term)
+        extra["ranges"] = ranges
     hints = {s.name: s.hint for s in p.symbols if s.hint is not None}
     if hints:
         extra["hints"] = hints

@@ -342,12 +342,23 @@ def script_problem(text: str) -> dict[str, Any]:
         entries = [(q, e) for q, e in notes.get(key, {}).items() if isinstance(e, str)]
         if entries:
             doc[key] = [e if q == f"{prefix}{i}" else {"id": q, "expr": e} for i, (q, e) in enumerate(entries)]
+    ranges = notes.get("ranges", {})
+    if ranges and doc.get("exprs"):  # loop ranges of exprs entries, by id
+        doc["exprs"] = [_with_ranges(e, f"e{i}", ranges) for i, e in enumerate(doc["exprs"])]
     inputs = notes.get("inputs")  # kept when every dim reads the same in both syntaxes
     if inputs and all(isinstance(dims, list) and all(
             (isinstance(d, int) and not isinstance(d, bool) and d >= 0) or (isinstance(d, str) and d in symbols)
             for d in dims) for dims in inputs.values()):
         doc["inputs"] = inputs
     return doc
+
+
+def _with_ranges(entry: Any, default_id: str, ranges: dict[str, Any]) -> Any:
+    ident = entry["id"] if isinstance(entry, dict) else default_id
+    r = ranges.get(ident)
+    if not isinstance(r, dict) or not r:
+        return entry
+    return {**(entry if isinstance(entry, dict) else {"id": ident, "expr": entry}), "ranges": r}
 
 
 _ANNOTATION = re.compile(r"^; symguard: (\w+) = (\{.*\})[ \t]*$", re.MULTILINE)

@@ -1,0 +1,272 @@
+"""Which shape guards Dynamo *executes* with their exact integer value (docs/torch_guards.md).
+
+symguard proves facts about exact integers. Dynamo runs each shape guard as code printed from its
+sympy expression: Python (``torch.utils._sympy.printers.PythonPrinter``: ``/`` and
+``math.floor``/``math.ceil`` in IEEE doubles, ``x if c else y``, short-circuit ``and``/``or``) or,
+with ``torch._dynamo.config.enable_cpp_symbolic_shape_guards``, C++ (``CppPrinter``: int64
+arithmetic that overflows, C's ``%`` for sympy's ``Mod``, doubles for true division). Where the
+executed value can differ from the exact one, a pruned guard set could accept an input the stock
+set rejects. ``executed_exactly`` answers, per guard, whether the printed code computes the exact
+value at every point of the ranges Dynamo enforces; a guard for which it says False is *opaque*
+to the pruner: emitted as it is and never used to imply another.
+
+The check is syntactic plus interval arithmetic over the enforced ranges, so it is conservative:
+a False may be a guard that would have been fine. Every node kind not listed here is opaque, and
+so is every ``Piecewise``/``Where``: PythonPrinter prints ``Piecewise((a, c), (b, d))`` as
+``a if c else b`` (``d`` never read) and evaluates only the branch taken.
+Pure functions over sympy expressions; sympy and torch are imported by the caller's objects only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+FLOAT_EXACT = 1 << 53  # |n| <= 2**53: an integer a double holds exactly
+
+Interval = tuple[float, float]  # ints, or -inf/inf for an unbounded side
+_ANY: Interval = (-math.inf, math.inf)
+
+# The printers' output for these kinds is exact integer (or boolean) code in Python.
+_ARITH = {"Add", "Mul", "Pow", "PowByNatural", "FloorDiv", "CleanDiv", "Mod", "PythonMod",
+          "ModularIndexing", "Max", "Min", "Abs", "Identity"}
+_REL = {"Equality", "Unequality", "StrictLessThan", "LessThan", "StrictGreaterThan", "GreaterThan"}
+# float rounding of a true division: exact when |a| + |b| < 2**53 (docs/torch_guards.md)
+_ROUNDING = {"FloorToInt", "CeilToInt", "floor", "ceiling", "TruncToInt"}
+
+
+def _kind(e: Any) -> str:
+    return type(e).__name__
+
+
+def _mul(a: Interval, b: Interval) -> Interval:
+    """Product interval; 0 times an unbounded side is 0 (the product of integers)."""
+    ps = [0 if x == 0 or y == 0 else x * y for x in a for y in b]
+    return (min(ps), max(ps))
+
+
+def _within(iv: Interval, lo: float, hi: float) -> bool:
+    return lo <= iv[0] and iv[1] <= hi
+
+
+class _Walk:
+    """One guard's walk: the interval of every subterm, and whether its code is exact."""
+
+    def __init__(self, ranges: Mapping[Any, Interval], lang: str) -> None:
+        self.ranges = ranges
+        self.cpp = lang == "cpp"
+        self.memo: dict[Any, Interval | None] = {}
+
+    def fits(self, iv: Interval) -> bool:
+        """Whether a value computed by the printed code lies where it is computed exactly."""
+        return not self.cpp or _within(iv, INT64_MIN, INT64_MAX)
+
+    def term(self, e: Any) -> Interval | None:
+        """The interval of integer term ``e``, or None when its executed value may not be exact."""
+        try:
+            return self.memo[e]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable: walk it unmemoized
+            return self._term(e)
+        out = self.memo[e] = self._term(e)
+        return out
+
+    def _term(self, e: Any) -> Interval | None:
+        k = _kind(e)
+        if getattr(e, "is_Integer", False):
+            v = int(e)
+            return (v, v) if self.fits((v, v)) else None
+        if getattr(e, "is_Symbol", False):
+            if not getattr(e, "is_integer", False):
+                return None
+            iv = self.ranges.get(e, _ANY)
+            if self.cpp:  # a size or int argument read into an int64
+                iv = (max(iv[0], INT64_MIN), min(iv[1], INT64_MAX))
+            return iv
+        if k in _ROUNDING:
+            return self._rounded_division(e)
+        if k not in _ARITH:
+            return None
+        args = [self.term(a) for a in e.args]
+        if any(a is None for a in args):
+            return None
+        ivs: list[Interval] = [a for a in args if a is not None]
+        out = self._arith(k, e, ivs)
+        return out if out is not None and self.fits(out) else None
+
+    def _arith(self, k: str, e: Any, ivs: list[Interval]) -> Interval | None:
+        if k in ("Add", "Mul"):
+            # evaluated left to right in the printed order: every partial result must fit
+            acc = ivs[0]
+            for iv in ivs[1:]:
+                acc = (acc[0] + iv[0], acc[1] + iv[1]) if k == "Add" else _mul(acc, iv)
+                if not self.fits(acc):
+                    return None
+            return acc
+        if k in ("Pow", "PowByNatural"):
+            b, x = ivs
+            if x[0] != x[1] or x[0] < 0 or x[0] > 64:
+                return None  # a symbolic or huge exponent: not followed (C++ prints only 2**x)
+            if self.cpp and k == "PowByNatural":
+                return None  # CppPrinter supports only 2**x, as a shift: not modelled
+            acc = (1, 1)
+            for _ in range(int(x[0])):
+                acc = _mul(acc, b)
+                if not self.fits(acc):
+                    return None
+            return acc
+        if k in ("FloorDiv", "CleanDiv", "Mod", "PythonMod", "ModularIndexing"):
+            return self._division(k, e, ivs)
+        if k in ("Max", "Min"):
+            f = max if k == "Max" else min
+            return (f(iv[0] for iv in ivs), f(iv[1] for iv in ivs))
+        if k == "Abs":
+            lo, hi = ivs[0]
+            if lo >= 0:
+                return (lo, hi)
+            if hi <= 0:
+                return (-hi, -lo)
+            return (0, max(-lo, hi))
+        if k == "Identity":
+            return ivs[0]
+        return None
+
+    def _division(self, k: str, e: Any, ivs: list[Interval]) -> Interval | None:
+        """Floor division and modulus: a divisor must be a non-zero literal or kept away from 0
+        by the ranges in C++ (a zero divisor there is undefined behaviour, not a rejection); C++
+        prints sympy's ``Mod`` as C's ``%``, which is Python's only for operands >= 0."""
+        if k == "ModularIndexing":
+            x, d, m = ivs
+            if not (d[0] > 0 and m[0] > 0):
+                return None  # PyTorch's ModularIndexing assumes positive divisors
+            q = _floordiv_iv(x, d)
+            if self.cpp and q[0] < 0:
+                return None  # C's % of a negative quotient
+            return (0, m[1] - 1)
+        a, d = ivs
+        if d[0] <= 0 <= d[1]:
+            if self.cpp:
+                return None
+            if d[0] == d[1]:
+                return None  # a literal 0: always raises
+        if self.cpp and k == "Mod" and not (a[0] >= 0 and d[0] > 0):
+            return None
+        if self.cpp and a[0] <= INT64_MIN and d[0] <= -1 <= d[1]:
+            return None  # INT64_MIN // -1 overflows
+        if k in ("FloorDiv", "CleanDiv"):
+            return _floordiv_iv(a, d)
+        # Python's modulus takes the divisor's sign, |r| < |d|
+        hi = max(abs(d[0]), abs(d[1])) - 1
+        lo = -hi if d[0] < 0 else 0
+        if d[1] < 0:
+            hi = 0
+        return (lo, hi)
+
+    def _rounded_division(self, e: Any) -> Interval | None:
+        """``FloorToInt(IntTrueDiv(a, b))`` and kin: exact when ``|a| + |b| < 2**53``.
+
+        Both operands are then doubles exactly, the quotient is correctly rounded, and its
+        distance to the nearest other integer (at least ``1/|b|``) exceeds half an ulp of the
+        result, so the rounding function sees the exact quotient's side of every integer."""
+        (arg,) = e.args
+        if _kind(arg) != "IntTrueDiv":
+            return None
+        a, b = (self.term(x) for x in arg.args)
+        if a is None or b is None or b[0] <= 0 <= b[1]:
+            return None
+        if max(abs(a[0]), abs(a[1])) + max(abs(b[0]), abs(b[1])) >= FLOAT_EXACT:
+            return None
+        lo, hi = _floordiv_iv(a, b)
+        return (lo, hi + 1)  # ceiling and truncation are at most one above the floor
+
+    def cond(self, e: Any) -> bool:
+        """Whether condition ``e``'s code computes its exact truth value."""
+        k = _kind(e)
+        if k in ("BooleanTrue", "BooleanFalse"):
+            return True
+        if k in _REL:
+            return all(self.term(a) is not None for a in e.args)
+        if k in ("And", "Or", "Not"):
+            return all(self.cond(a) for a in e.args) and (k == "Not" or not _lazy_divisor(e.args[1:]))
+        return False
+
+    def guard(self, e: Any) -> bool:
+        return self.cond(e)
+
+
+def _floordiv_iv(a: Interval, d: Interval) -> Interval:
+    """Bounds of ``a // d`` over the non-zero divisors of ``d``'s interval (unbounded sides allowed).
+
+    Floor division is monotone in the dividend and, on each sign of the divisor, in the divisor,
+    so the extremes are at the dividend's ends and the divisor's ends or its values next to 0."""
+    ds = {x for x in (d[0], d[1]) if x != 0}
+    ds |= {x for x in (-1, 1) if d[0] <= x <= d[1]}
+    qs: list[float] = []
+    for x in (a[0], a[1], *((0,) if a[0] <= 0 <= a[1] else ())):
+        for y in ds:
+            if math.isinf(x) and math.isinf(y):
+                return _ANY
+            if math.isinf(x):
+                qs.append(x if y > 0 else -x)
+            elif math.isinf(y):
+                qs += [0, -1]  # x // y tends to 0 or -1
+            else:
+                qs.append(int(x) // int(y))
+    return (min(qs), max(qs))
+
+
+def _divisors(e: Any) -> list[Any]:
+    """The divisor subterms of ``e`` (its floor divisions, moduli and their kin)."""
+    out: list[Any] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        k = _kind(x)
+        if k in ("FloorDiv", "CleanDiv", "Mod", "PythonMod"):
+            out.append(x.args[1])
+        elif k == "ModularIndexing":
+            out.extend(x.args[1:])
+        elif k == "IntTrueDiv":
+            out.append(x.args[1])
+        stack.extend(getattr(x, "args", ()))
+    return out
+
+
+def _lazy_divisor(parts: Any) -> bool:
+    """Whether a non-literal divisor sits in an operand Python may not evaluate.
+
+    symguard reads a guard as false wherever one of its divisors is zero; Python's ``and``/``or``
+    never evaluate an operand after a short circuit, so such a guard may pass where symguard says
+    it fails: as a premise it would imply too much."""
+    return any(not getattr(d, "is_Integer", False) for p in parts for d in _divisors(p))
+
+
+def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
+    """Whether some divisor of ``expr`` may be 0 on ``ranges`` (exact intervals; a divisor whose
+    interval is not known counts as possibly 0).
+
+    In C++ such a division is undefined behaviour (a crash), so the guards Dynamo checks before it
+    decide whether it is reached: the pruner keeps them all (``docs/torch_guards.md``)."""
+    walk = _Walk(ranges, "python")
+    for d in _divisors(expr):
+        iv = walk.term(d)
+        if iv is None or iv[0] <= 0 <= iv[1]:
+            return True
+    return False
+
+
+def executed_exactly(expr: Any, ranges: Mapping[Any, Interval], lang: str = "python") -> bool:
+    """Whether the guard ``expr`` (a sympy condition) evaluates, as Dynamo's printed ``lang``
+    code (``"python"`` or ``"cpp"``), to its exact truth value at every point of ``ranges``
+    (symbol -> (lo, hi), -inf/inf unbounded; a symbol missing is unbounded)."""
+    return _Walk(ranges, lang).guard(expr)
+
+
+def opaque_guards(exprs: list[Any], ranges: Mapping[Any, Interval], langs: tuple[str, ...],
+                  check: Callable[[Any, Mapping[Any, Interval], str], bool] = executed_exactly) -> list[bool]:
+    """Per expression, whether it is opaque under any of the executed languages ``langs``."""
+    return [not all(check(e, ranges, lang) for lang in langs) for e in exprs]

@@ -1,0 +1,248 @@
+"""``service.guard_semantics``: a guard it calls exact computes, as Dynamo's printed Python and C++
+code, the exact value at every point of its ranges; and the four ways the executed value parts
+from the exact one (floats past 2**53, lazy operands, int64 overflow, C's ``%``) are refused.
+
+The property tests print each random guard with PyTorch's own printers, evaluate the Python code
+with Python, and the C++ code's semantics with an int64 emulator that raises on overflow, at the
+corners and random points of random ranges (negatives, zero and the int64 extremes included)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+sympy = pytest.importorskip("sympy")
+pytest.importorskip("torch")
+
+from torch.utils._sympy.functions import (
+    CeilToInt,
+    FloorDiv,
+    FloorToInt,
+    IntTrueDiv,
+    PythonMod,
+)
+from torch.utils._sympy.printers import PythonPrinter
+
+from service.guard_semantics import INT64_MAX, INT64_MIN, executed_exactly
+
+x, y = sympy.symbols("x y", integer=True)
+inf = math.inf
+
+
+def uneval(f: Any, *args: Any) -> Any:
+    return f(*args, evaluate=False)
+
+
+# ------------------------------------------------------------------ the issue's four ways, one by one
+
+def test_float_division_past_2_53_is_opaque_and_exact_below() -> None:
+    g = sympy.Ge(2 * CeilToInt(IntTrueDiv(x, 2)), x)
+    assert not executed_exactly(g, {x: (2, inf)})
+    assert executed_exactly(g, {x: (2, 2**40)})
+    n = 2**53 + 1  # where Python's double and the exact value part
+    assert 2 * math.ceil(n / 2) < n and 2 * (-(-n // 2)) >= n
+
+
+def test_lazy_operands_with_symbolic_divisors_are_opaque() -> None:
+    lazy_or = sympy.Or(sympy.Eq(y, 0), sympy.Eq(PythonMod(x, y), 0))
+    assert not executed_exactly(lazy_or, {x: (2, inf), y: (-inf, inf)})
+    # only the operands after the first are lazy: sympy's argument order is the printed order
+    either = sympy.Or(sympy.Eq(PythonMod(x, y), 0), sympy.Eq(x, 3))
+    first_divides = bool(either.args[0].atoms(PythonMod))
+    assert executed_exactly(either, {x: (2, inf), y: (-inf, inf)}) is first_divides
+    assert PythonPrinter().doprint(either).startswith("(x % y)") is first_divides
+    pw = sympy.Ge(sympy.Piecewise((FloorDiv(x, y), y > 5), (FloorDiv(x, 2), True)), 1)
+    assert not executed_exactly(pw, {x: (2, inf), y: (-inf, inf)})
+
+
+def test_int64_overflow_only_matters_in_cpp() -> None:
+    g = sympy.Le(x * y, 100)
+    r = {x: (2, inf), y: (2, inf)}
+    assert executed_exactly(g, r, "python")
+    assert not executed_exactly(g, r, "cpp")
+    assert executed_exactly(g, {x: (2, 2**31), y: (2, 2**31)}, "cpp")
+    assert executed_exactly(sympy.Eq(PythonMod(x, 1000), x), r, "cpp")
+
+
+def test_cpp_mod_of_a_negative_is_opaque() -> None:
+    g = sympy.Eq(sympy.Mod(x, 4, evaluate=False), 0)
+    assert executed_exactly(g, {x: (0, 100)}, "cpp")
+    assert not executed_exactly(g, {x: (-5, 100)}, "cpp")
+    assert executed_exactly(g, {x: (-5, 100)}, "python")
+
+
+def test_unknown_kinds_and_floats_are_opaque() -> None:
+    assert not executed_exactly(sympy.Ge(sympy.Float(0.5) * x, 1), {x: (0, 10)})
+    assert not executed_exactly(sympy.Ge(sympy.Rational(1, 2) * x, 1), {x: (0, 10)})
+    assert not executed_exactly(sympy.Ge(sympy.Symbol("f", real=True), 1), {})
+
+
+# ------------------------------------------------------------------ property: exact means exact
+
+class Overflow(Exception):
+    pass
+
+
+def _i64(v: int) -> int:
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise Overflow(v)
+    return v
+
+
+def exact(e: Any, env: dict[Any, int]) -> Any:
+    """The exact value (Python integers), strict: a zero divisor raises ZeroDivisionError."""
+    k = type(e).__name__
+    if e.is_Integer:
+        return int(e)
+    if e.is_Symbol:
+        return env[e]
+    a = [exact(v, env) for v in e.args] if k not in ("FloorToInt", "CeilToInt") else None
+    if k == "Add":
+        return sum(a)
+    if k == "Mul":
+        return math.prod(a)
+    if k == "FloorDiv":
+        return a[0] // a[1]
+    if k in ("PythonMod", "Mod"):
+        return a[0] % a[1]
+    if k == "ModularIndexing":
+        return (a[0] // a[1]) % a[2]
+    if k == "Max":
+        return max(a)
+    if k == "Min":
+        return min(a)
+    if k in ("FloorToInt", "CeilToInt"):
+        n, d = (exact(v, env) for v in e.args[0].args)
+        return n // d if k == "FloorToInt" else -(-n // d)
+    rel = {"Equality": "==", "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=",
+           "StrictGreaterThan": ">", "GreaterThan": ">="}
+    if k in rel:
+        return eval(f"{a[0]} {rel[k]} {a[1]}")  # two integers
+    raise AssertionError(k)
+
+
+def cpp(e: Any, env: dict[Any, int]) -> Any:
+    """What CppPrinter's code computes, as far as the model claims it: int64 everywhere, C's ``%``
+    for sympy's Mod, ``c10::div_floor_integer``/``div_mod`` (floor semantics) for the others."""
+    k = type(e).__name__
+    if e.is_Integer:
+        return _i64(int(e))
+    if e.is_Symbol:
+        return _i64(env[e])
+    if k in ("FloorToInt", "CeilToInt"):  # std::floor/std::ceil of a double quotient
+        n, d = (float(cpp(v, env)) for v in e.args[0].args)
+        return _i64(math.floor(n / d) if k == "FloorToInt" else math.ceil(n / d))
+    a = [cpp(v, env) for v in e.args]
+    if k in ("Add", "Mul"):
+        acc = a[0]
+        for v in a[1:]:
+            acc = _i64(acc + v if k == "Add" else acc * v)
+        return acc
+    if k == "FloorDiv":
+        return _i64(a[0] // a[1])
+    if k == "PythonMod":
+        return a[0] % a[1]
+    if k == "Mod":  # C's %: the sign of the dividend
+        r = abs(a[0]) % abs(a[1])
+        return r if a[0] >= 0 else -r
+    if k == "ModularIndexing":
+        q = _i64(a[0] // a[1])
+        r = abs(q) % abs(a[2])
+        return r if q >= 0 else -r
+    if k == "Max":
+        return max(a)
+    if k == "Min":
+        return min(a)
+    return exact(e.func(*(sympy.Integer(v) for v in a), evaluate=False), env)
+
+
+def terms(depth: int) -> st.SearchStrategy[Any]:
+    leaf = st.one_of(st.sampled_from([x, y]), st.integers(-9, 9).map(sympy.Integer))
+    if depth == 0:
+        return leaf
+    sub = terms(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, sub).map(lambda p: sympy.Add(*p, evaluate=False)),
+        st.tuples(sub, sub).map(lambda p: sympy.Mul(*p, evaluate=False)),
+        st.tuples(sub, sub).map(lambda p: uneval(FloorDiv, *p)),
+        st.tuples(sub, sub).map(lambda p: uneval(PythonMod, *p)),
+        st.tuples(sub, sub).map(lambda p: sympy.Mod(*p, evaluate=False)),
+        st.tuples(sub, sub).map(lambda p: sympy.Max(*p, evaluate=False)),
+        st.tuples(sub, sub).map(lambda p: uneval(FloorToInt, uneval(IntTrueDiv, *p))),
+        st.tuples(sub, sub).map(lambda p: uneval(CeilToInt, uneval(IntTrueDiv, *p))),
+    )
+
+
+bounds = st.one_of(st.integers(-50, 50), st.sampled_from([-inf, inf, 2**31, 2**53 - 7, 2**62, INT64_MAX]))
+
+
+@st.composite
+def ranges(draw: Any) -> dict[Any, tuple[float, float]]:
+    out = {}
+    for s in (x, y):
+        a, b = draw(bounds), draw(bounds)
+        lo, hi = min(a, b), max(a, b)
+        out[s] = (-inf if lo == inf else lo, inf if hi == -inf else hi)
+    return out
+
+
+def points(r: dict[Any, tuple[float, float]], extra: list[int]) -> list[dict[Any, int]]:
+    def vals(lo: float, hi: float) -> set[int]:
+        lo_i = INT64_MIN if lo == -inf else int(lo)
+        hi_i = INT64_MAX if hi == inf else int(hi)
+        cands = {lo_i, hi_i, lo_i + 1, hi_i - 1, 0, 1, -1, 2**53 + 1, -(2**53) - 1, 2**62, *extra}
+        return {v for v in cands if lo_i <= v <= hi_i}
+    return [{x: a, y: b} for a in vals(*r[x]) for b in vals(*r[y])]
+
+
+@settings(max_examples=400, deadline=None)
+@given(terms(2), terms(2), st.sampled_from(["Ge", "Eq", "Lt"]), ranges(), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+def test_exact_guards_compute_their_exact_value(a: Any, b: Any, rel: str, r: Any, extra: list[int]) -> None:
+    g = getattr(sympy, rel)(a, b, evaluate=False)
+    assume(isinstance(g, sympy.Rel))
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    assume(py_ok or cpp_ok)
+    code = PythonPrinter().doprint(g)
+    for env in points(r, extra):
+        try:
+            want = exact(g, env)
+        except ZeroDivisionError:
+            want = None  # the guard fails (raises) in every reading
+        if py_ok:
+            try:
+                got = eval(code, {"math": math}, {"x": env[x], "y": env[y]})
+            except ZeroDivisionError:
+                got = None
+            assert got == want, (code, env)
+        if cpp_ok:
+            assert want is not None, (g, env)  # a C++ zero divisor is undefined behaviour: never claimed exact
+            assert cpp(g, env) == want, (g, env)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.integers(-(2**53), 2**53), st.one_of(st.integers(1, 2**26), st.integers(2**26, 2**53)),
+       st.booleans(), st.integers(-3, 3))
+def test_the_2_53_bound_of_rounded_division(a: int, b: int, neg: bool, nudge: int) -> None:
+    """The claim behind ``_rounded_division``: with ``|a| + |b| < 2**53`` the double quotient's
+    floor, ceiling and truncation are the exact ones (near multiples of ``b`` especially)."""
+    from fractions import Fraction
+
+    b = -b if neg else b
+    a = (a // b) * b + nudge  # next to a multiple, where rounding would show
+    assume(abs(a) + abs(b) < 2**53)
+    assert math.floor(a / b) == a // b
+    assert math.ceil(a / b) == -(-a // b)
+    assert math.trunc(a / b) == math.trunc(Fraction(a, b))
+
+
+def test_past_the_bound_the_double_quotient_is_wrong() -> None:
+    a, b = 2**53 + 1, 2
+    assert math.ceil(a / b) != -(-a // b)
+    g = sympy.Ge(2 * CeilToInt(IntTrueDiv(x, 2)), x)
+    assert not executed_exactly(g, {x: (2, 2**53 + 1)})
+    assert executed_exactly(g, {x: (2, 2**53 - 3)})
