@@ -111,8 +111,8 @@ class _DropsEverything:
 
 def test_the_differential_catches_a_wrong_pruner(tmp_path: Path) -> None:
     """Not vacuous: a pruner that drops every guard is caught, with the inputs it lets through,
-    as a different acceptance and a wrong output."""
+    as a different acceptance, a wrong output and emitted code unlike its own unpruned code."""
     out = za.differential(CASES["max_min_gap"], root=str(tmp_path), client=_DropsEverything())
     kinds = {d["kind"] for d in out["disagreements"]}
-    assert {"acceptance", "wrong output"} <= kinds, out["disagreements"][:5]
+    assert {"acceptance", "wrong output", "own unpruned guards"} <= kinds, out["disagreements"][:5]
     assert all("point" in d for d in out["disagreements"] if d["kind"] != "compiles")

@@ -531,14 +531,13 @@ def eager_outcomes(case: Case) -> list[str]:
 def own_guard_disagreements(case: Case, history: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     """Points where the pruned compile's emitted guard code and its own stock guard code judge
     differently (Python code); None when the history does not carry both (older bridge)."""
-    recs = [h for h in history if isinstance(h.get("stock_code"), list) and isinstance(h.get("pruned_code"), list)]
-    if not recs:
+    codes = own_code(history)
+    if not codes:
         return None
     import inspect
 
     names = list(inspect.signature(case.fn).parameters)
     glb = guard_globals()
-    codes = own_code(recs)
     bad = []
     for p in case.points:
         for i, s, q in own_verdicts(codes, dict(zip(names, case.make(p))), glb):

@@ -95,14 +95,22 @@ def code_holds(code: Sequence[str], local: dict[str, Any], glb: dict[str, Any]) 
     return True
 
 
+def _python(code: Any) -> list[str] | None:
+    """The Python lines of a recorded guard code: a list, or ``{"python": [...], ...}`` by language."""
+    if isinstance(code, dict):
+        code = code.get("python")
+    return [str(c) for c in code] if isinstance(code, list) else None
+
+
 def own_code(history: Sequence[dict[str, Any]]) -> list[tuple[list[str], list[str]]]:
-    """Per graph, (stock_code, pruned_code) where the pruner recorded both (the lead's bridge
-    does; an older one does not, and then nothing is compared)."""
+    """Per graph, the Python (stock_code, pruned_code) where the pruner recorded both (an older
+    bridge did not, and then nothing is compared). The C++ lines are the same checks printed for
+    int64; they are exercised end to end, through the guard manager."""
     out = []
     for h in history:
-        s, p = h.get("stock_code"), h.get("pruned_code")
-        if isinstance(s, list) and isinstance(p, list):
-            out.append(([str(c) for c in s], [str(c) for c in p]))
+        s, p = _python(h.get("stock_code")), _python(h.get("pruned_code"))
+        if s is not None and p is not None:
+            out.append((s, p))
     return out
 
 

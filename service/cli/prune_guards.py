@@ -469,7 +469,7 @@ def _compare(target: Target, stock: Compiled, pruned: Compiled, *, shapes: int, 
         gs, gp = stock.shape_guard(), pruned.shape_guard()
         part = paired_us(lambda: gs(ls), lambda: gp(lp)) if gs is not None and gp is not None else None
     kept = [h for h in pruned.history if h.get("kept") is not None]
-    stock_codes = [h.get("stock_code") for h in stock.history if isinstance(h.get("stock_code"), list)]
+    stock_codes = [c for c, _ in gd.own_code(stock.history)]
     return {
         "model": target.name,
         "guards": {"stock": stock.shape_guard_count(), "pruned": pruned.shape_guard_count(),
