@@ -294,6 +294,81 @@ def test_cli_bad_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_problem"
 
 
+@pytest.mark.torch
+def test_cli_cache_and_cpp_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from service.cli.main import main
+
+    rc = main(["prune-guards", str(MODELS / "cnn_strided.py"), "--shapes", "30", "--backend", "eager",
+               "--cache", "warm", "--cpp-guards"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0, out["examples"]
+    assert out["cache"] == "warm" and out["cpp_guards"] is True
+    assert out["by_kind"] == {"compile_error": 0, "own_guards": 0, "acceptance": 0, "output": 0}
+    assert out["own_guards_checked"] > 0 and out["same_unpruned"] is True
+    assert out["shape_check_us"] is None  # C++ shape guards: no Python lambda to time alone
+
+
+class _DropAll:
+    """A wrong oracle: every guard is ``redundant`` and nothing is minimal."""
+
+    def redundancy(self, doc: dict[str, Any]) -> dict[str, Any]:
+        ids = [g["id"] for g in doc["guards"]]
+        return {"status": "sat", "minimal": [], "guards": [{"id": i, "verdict": "redundant"} for i in ids]}
+
+    def simplify(self, doc: dict[str, Any]) -> dict[str, Any]:
+        return {"status": "unknown"}
+
+
+class Branchy(torch.nn.Module):
+    """A branch on a product of two sizes: a two-symbol guard, not a range."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t = x.shape
+        if b * t >= 60:
+            return x * 2
+        return x
+
+
+@pytest.mark.torch
+def test_a_wrong_pruner_is_caught_with_its_inputs() -> None:
+    """Every kind of disagreement a pruning bug causes is counted, and listed with its shapes:
+    the emitted code judges unlike the compile's own unpruned code, the compiles accept
+    differently, and the pruned function runs a kernel that is not eager's."""
+    ex = (torch.randn(3, 21),)
+    target = pg.Target("branchy", Branchy(), ex, {0: {0: (2, 32), 1: (2, 200)}}, lambda s: pg.random_inputs(ex, s))
+    stock = pg.compile_target(target, prune=False, backend="eager")
+    wrong = pg.compile_target(target, prune=True, backend="eager", client=_DropAll())
+    out = pg.differential(target, shapes=80, stock=stock, pruned=wrong, backend="eager")
+    kinds = out["by_kind"]
+    assert kinds["own_guards"] > 0 and kinds["acceptance"] > 0 and kinds["output"] > 0, kinds
+    assert out["disagreements"] == sum(kinds.values()) == len(out["examples"])
+    for ex in out["examples"]:
+        assert len(ex["shape"]) == 1 and len(ex["shape"][0]) == 2
+    acc = [ex for ex in out["examples"] if ex["kind"] == "acceptance"]
+    assert all(ex["stock"] is False and ex["pruned"] is True for ex in acc)
+    assert any(ex["accepting_matches_eager"] is False for ex in acc)
+
+
+@pytest.mark.torch
+def test_each_compile_sees_its_own_cache_dir(tmp_path: Path) -> None:
+    import os
+
+    from service.cli import guard_diff as gd
+
+    before = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    with gd.priming(str(tmp_path)) as primed:
+        Path(primed, "entry").write_text("cached")
+    dirs = []
+    for mode in ("cold", "warm", "warm"):
+        with gd.cache_state(mode, str(tmp_path)) as d:
+            assert os.environ["TORCHINDUCTOR_CACHE_DIR"] == d
+            assert Path(d, "entry").exists() == (mode == "warm")
+            Path(d, "written").write_text("by this compile")
+            dirs.append(d)
+    assert len(set(dirs)) == 3 and not Path(primed, "written").exists()
+    assert os.environ.get("TORCHINDUCTOR_CACHE_DIR") == before
+
+
 # ------------------------------------------------------------------ six real models, 0 disagreements
 
 REAL = ["swin_window", "vit_patchify", "unet_tiny", "cnn_strided", "wav2vec2_tiny", "unbacked_nonzero"]

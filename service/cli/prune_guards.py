@@ -10,9 +10,13 @@ The differential: candidate shapes within the dynamic dims' ranges (the example,
 time to its range ends, +-1 and +-2, the multiples of 2..64 around the example -- the pad and
 merge boundaries --, halves and doubles, and random points) are classified by the stock guard
 check on cheap empty tensors; ``N`` of them are picked half accepted, half rejected (as far as
-there are), then for each the two guard managers' ``check`` on the frame's locals must agree, and
-where they accept, both compiled functions run (with recompiles forbidden) and their outputs must
-match. The per-call guard cost is the median over batches of many ``check`` calls on the example.
+there are). For each it counts three kinds of disagreement (docs/torch_guards.md, "The
+differential"): the pruned compile's emitted guard code against its *own* unpruned guard code
+(a pruning bug), the stock and the pruned guard managers' verdicts (the two compiles accept
+differently), and every compiled function that accepts against eager (a wrong kernel). Each
+compile sees the same on-disk cache state (``cache``: a fresh empty dir each, or each its own
+copy of one primed dir), so a graph the stock compile cached is never what the pruned one loads.
+The per-call guard cost is the median over batches of many ``check`` calls on the example.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import random
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,6 +37,7 @@ from solver.errors import InvalidProblemError, SymguardError
 
 from ..documents import dumps
 from ..errors import error_body, exit_code
+from . import guard_diff as gd
 from .shrink_model import ModelSpec, load_spec
 
 Dims = dict[int, dict[int, tuple[int, int]]]  # positional arg -> dim -> (min, max)
@@ -185,9 +192,10 @@ def _fresh_forward(n_args: int, tag: str) -> tuple[Callable[..., Any], list[str]
 
 
 def compile_target(target: Target, *, prune: bool, backend: str = "inductor", client: Any = None,
-                   timeout_ms: int = 60_000, fast_trace: bool | None = None) -> Compiled:
+                   timeout_ms: int = 60_000, fast_trace: bool | None = None, cache: Any = None) -> Compiled:
     """Compile once at the example, stock (``prune=False``: the hook only observes) or pruned;
-    ``fast_trace`` (default: as ``prune``) traces with ``service.torch_fast`` on."""
+    ``fast_trace`` (default: as ``prune``) traces with ``service.torch_fast`` on. ``cache``, a
+    context manager, sets the on-disk cache state the compile sees (``guard_diff``)."""
     import torch
     from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
 
@@ -196,6 +204,8 @@ def compile_target(target: Target, *, prune: bool, backend: str = "inductor", cl
     fn, names = _fresh_forward(len(target.example), "pruned" if prune else "stock")
     t0 = time.perf_counter()
     with contextlib.ExitStack() as stack:
+        if cache is not None:
+            stack.enter_context(cache)
         stack.enter_context(torch._dynamo.config.patch(**target.dynamo_config))
         pruner = stack.enter_context(prune_guards(client=client, timeout_ms=timeout_ms, prune=prune,
                                                       fast_trace=prune if fast_trace is None else fast_trace))
@@ -345,35 +355,112 @@ def _progress(total: int, label: str, enabled: bool) -> Iterator[Callable[[], No
         yield lambda: bar.advance(task)
 
 
+def _compile_or_error(target: Target, **kw: Any) -> Compiled | str:
+    """The compile, or its exception as ``"Type: message"`` (compared between stock and pruned)."""
+    try:
+        return compile_target(target, **kw)
+    except InvalidProblemError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a compile error is an outcome: pruning must not change it
+        return f"{type(e).__name__}: {e}"
+
+
+def compile_pair(target: Target, *, backend: str, client: Any, timeout_ms: int, cache: str,
+                 root: str) -> tuple[Compiled | str, Compiled | str]:
+    """Stock and pruned, each in the same cache state (``guard_diff.cache_state``); ``warm``
+    first primes the cache with a compile of its own."""
+    if cache not in gd.CACHE_MODES:
+        raise InvalidProblemError(f"--cache must be one of {', '.join(gd.CACHE_MODES)}", where="--cache")
+    if cache == "warm":
+        _compile_or_error(target, prune=False, backend=backend, cache=gd.priming(root))
+    stock = _compile_or_error(target, prune=False, backend=backend, client=client, timeout_ms=timeout_ms,
+                              cache=gd.cache_state(cache, root))
+    pruned = _compile_or_error(target, prune=True, backend=backend, client=client, timeout_ms=timeout_ms,
+                               cache=gd.cache_state(cache, root))
+    return stock, pruned
+
+
 def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
                  client: Any = None, timeout_ms: int = 60_000, progress: bool = False,
-                 stock: Compiled | None = None, pruned: Compiled | None = None) -> dict[str, Any]:
-    """Compile (unless given) stock and pruned, compare them on ``shapes`` shapes; the JSON summary."""
+                 stock: Compiled | None = None, pruned: Compiled | None = None,
+                 cache: str = "cold") -> dict[str, Any]:
+    """Compile (unless given) stock and pruned, compare them on ``shapes`` shapes; the JSON summary.
+
+    Disagreements come in kinds (``by_kind``): ``compile_error`` (the compiles fail differently),
+    ``own_guards`` (the pruned compile's emitted guards judge a shape unlike its own unpruned
+    guards: a pruning bug), ``acceptance`` (the stock and the pruned compile accept differently),
+    ``output`` (a compiled function that accepts disagrees with eager: a wrong kernel). Every one
+    is listed in ``examples`` with its input shapes."""
+    root = tempfile.mkdtemp(prefix="symguard-prune-guards-")
+    try:
+        if stock is None or pruned is None:
+            s, p = compile_pair(target, backend=backend, client=client, timeout_ms=timeout_ms, cache=cache,
+                                root=root)
+            if isinstance(s, str) or isinstance(p, str):
+                return _compile_errors(target, s, p, backend, cache)
+            stock, pruned = stock or s, pruned or p
+        return _compare(target, stock, pruned, shapes=shapes, seed=seed, backend=backend, progress=progress,
+                        cache=cache)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _compile_errors(target: Target, stock: Compiled | str, pruned: Compiled | str, backend: str,
+                    cache: str) -> dict[str, Any]:
+    """The summary when a compile raised: a disagreement unless both raised the same error."""
+    def err(c: Compiled | str) -> str | None:
+        return c if isinstance(c, str) else None
+
+    bad = [] if err(stock) == err(pruned) else [{"kind": "compile_error", "stock": err(stock), "pruned": err(pruned)}]
+    return {"model": target.name, "compile_error": {"stock": err(stock), "pruned": err(pruned)},
+            "disagreements": len(bad), "by_kind": _kinds(bad), "examples": bad, "backend": backend, "cache": cache,
+            "cpp_guards": bool(target.dynamo_config.get("enable_cpp_symbolic_shape_guards"))}
+
+
+def _kinds(bad: list[dict[str, Any]]) -> dict[str, int]:
+    out = {k: 0 for k in ("compile_error", "own_guards", "acceptance", "output")}
+    for b in bad:
+        out[b["kind"]] = out.get(b["kind"], 0) + 1
+    return out
+
+
+def _compare(target: Target, stock: Compiled, pruned: Compiled, *, shapes: int, seed: int, backend: str,
+             progress: bool, cache: str) -> dict[str, Any]:
     import torch
 
-    stock = stock or compile_target(target, prune=False, backend=backend, client=client, timeout_ms=timeout_ms)
-    pruned = pruned or compile_target(target, prune=True, backend=backend, client=client, timeout_ms=timeout_ms)
     picked = pick_shapes(target, stock, shapes, seed=seed)
     bad: list[dict[str, Any]] = []
     accepted = rejected = 0
+    codes = gd.own_code(pruned.history)
+    glb = gd.guard_globals({"G": pruned.fn.__globals__} if hasattr(pruned.fn, "__globals__") else None)
+    own_checked = 0
     with _progress(len(picked), f"prune-guards {target.name}", progress) as tick, torch.no_grad(), \
             torch.compiler.set_stance("fail_on_recompile"):
         for shape in picked:
             args = target.make_inputs(shape)
+            where = [list(s) for s in shape]
+            for graph, own_s, own_p in gd.own_verdicts(codes, pruned.locals_for(target.model, args), glb):
+                own_checked += 1
+                if own_s != own_p:
+                    bad.append({"kind": "own_guards", "shape": where, "graph": graph, "stock_code": own_s,
+                                "pruned_code": own_p})
             vs = bool(stock.guard_manager.check(stock.locals_for(target.model, args)))
             vp = bool(pruned.guard_manager.check(pruned.locals_for(target.model, args)))
+            ref = gd.outcome(target.model, *args) if vs or vp else None
+            runs: dict[str, bool] = {}
+            for who, c, ok in (("stock", stock, vs), ("pruned", pruned, vp)):
+                if ok and ref is not None:
+                    got = gd.outcome(c.fn, target.model, *args)
+                    runs[who] = gd.same_outcome(got, ref, target.atol, target.rtol)
+                    if not runs[who]:
+                        bad.append({"kind": "output", "shape": where, "compiled": who,
+                                    "got": got[1] if got[0] == "raises" else "values differ from eager",
+                                    "eager": ref[1] if ref[0] == "raises" else "values"})
             if vs != vp:
-                bad.append({"shape": [list(s) for s in shape], "stock": vs, "pruned": vp})
+                bad.append({"kind": "acceptance", "shape": where, "stock": vs, "pruned": vp,
+                            "accepting_matches_eager": runs.get("stock" if vs else "pruned")})
             elif vs:
                 accepted += 1
-                try:
-                    same = _outputs_match(stock.fn(target.model, *args), pruned.fn(target.model, *args),
-                                          target.atol, target.rtol)
-                except Exception as e:  # noqa: BLE001 - a shape let through that the code cannot run
-                    bad.append({"shape": [list(s) for s in shape], "error": f"{type(e).__name__}: {e}"[:300]})
-                else:
-                    if not same:
-                        bad.append({"shape": [list(s) for s in shape], "outputs": "differ"})
             else:
                 rejected += 1
             tick()
@@ -384,6 +471,7 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
         gs, gp = stock.shape_guard(), pruned.shape_guard()
         part = paired_us(lambda: gs(ls), lambda: gp(lp)) if gs is not None and gp is not None else None
     kept = [h for h in pruned.history if h.get("kept") is not None]
+    stock_codes = [c for c, _ in gd.own_code(stock.history)]
     return {
         "model": target.name,
         "guards": {"stock": stock.shape_guard_count(), "pruned": pruned.shape_guard_count(),
@@ -397,12 +485,18 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
                             "ratio": round(part[0] / part[1], 2) if part[1] else None} if part else None),
         "shapes": {"tried": len(picked), "accepted": accepted, "rejected": rejected},
         "disagreements": len(bad),
-        "examples": bad[:5],
+        "by_kind": _kinds(bad),
+        "examples": bad,
+        "own_guards_checked": own_checked,
+        # whether both compiles started from the same unpruned guards (None: not recorded)
+        "same_unpruned": ([c for c, _ in codes] == stock_codes) if codes and stock_codes else None,
         "compile_s": compile_summary(stock, pruned),
         "symguard_status": [h.get("status") for h in pruned.history],
         "errors": [h["error"] for h in pruned.history if h.get("error")],
         "forms_errors": [h["forms_error"] for h in pruned.history if h.get("forms_error")],
         "backend": backend,
+        "cache": cache,
+        "cpp_guards": bool(target.dynamo_config.get("enable_cpp_symbolic_shape_guards")),
     }
 
 
@@ -411,11 +505,14 @@ def compile_summary(stock: Compiled, pruned: Compiled) -> dict[str, Any]:
 
     ``symguard`` is the time in the hook (building the problem, ``symguard_solve`` the redundancy
     answer, ``symguard_forms`` the cheaper forms); ``added`` is what pruning adds to the compile:
-    the hook plus Dynamo's guard production on the pruned list, minus Dynamo's guard production
-    on the stock list (the hook's ShapeEnv simplification is cached, and Dynamo reuses it), and
+    the hook plus Dynamo's guard production on the stock and on the pruned list, minus Dynamo's
+    guard production on the stock list in the stock compile (the hook's ShapeEnv simplification
+    is cached, and Dynamo reuses it), and
     ``added_share`` that over the stock compile. ``symguard_share`` is the hook's time over the
     pruned compile."""
-    added = pruned.symguard_s() + pruned.produce_s() - stock.produce_s()
+    # the pruned compile runs Dynamo's stock production too (first, for its errors and its
+    # unpruned code): that is part of what pruning adds
+    added = pruned.symguard_s() + pruned.produce_s() + pruned.sum_of("stock_produce_seconds") - stock.produce_s()
     return {"stock": round(stock.compile_s, 3), "pruned": round(pruned.compile_s, 3),
             "symguard": round(pruned.symguard_s(), 3), "symguard_solve": round(pruned.sum_of("solve_seconds"), 3),
             "symguard_forms": round(pruned.sum_of("forms_seconds"), 3),
@@ -425,10 +522,14 @@ def compile_summary(stock: Compiled, pruned: Compiled) -> dict[str, Any]:
 
 
 def run_spec(path: str, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
-             client: Any = None, timeout_ms: int = 60_000, progress: bool = False) -> dict[str, Any]:
+             client: Any = None, timeout_ms: int = 60_000, progress: bool = False, cache: str = "cold",
+             cpp_guards: bool = False) -> dict[str, Any]:
     """The whole command on one model spec file."""
-    return differential(target_from_spec(load_spec(path)), shapes=shapes, seed=seed, backend=backend,
-                        client=client, timeout_ms=timeout_ms, progress=progress)
+    target = target_from_spec(load_spec(path))
+    if cpp_guards:
+        target.dynamo_config["enable_cpp_symbolic_shape_guards"] = True
+    return differential(target, shapes=shapes, seed=seed, backend=backend, client=client, timeout_ms=timeout_ms,
+                        progress=progress, cache=cache)
 
 
 def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -441,6 +542,11 @@ def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> N
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", default="inductor", help="torch.compile backend (default inductor)")
     p.add_argument("--timeout-ms", type=int, default=60_000, help="budget of the redundancy question per graph")
+    p.add_argument("--cache", choices=gd.CACHE_MODES, default="cold",
+                   help="on-disk inductor caches each compile sees: cold (a fresh empty dir each, default) or "
+                        "warm (each its own copy of a dir primed by one more compile)")
+    p.add_argument("--cpp-guards", action="store_true",
+                   help="C++ shape guards (torch._dynamo.config.enable_cpp_symbolic_shape_guards)")
     remote(p)
     p.set_defaults(func=_cmd)
 
@@ -468,5 +574,6 @@ def main_args(args: Any, client: Any = None) -> tuple[dict[str, Any], int]:
     if args.shapes < 1:
         raise InvalidProblemError("--shapes must be at least 1", where="--shapes")
     out = run_spec(args.model, shapes=args.shapes, seed=args.seed, backend=args.backend, client=client,
-                   timeout_ms=args.timeout_ms, progress=sys.stderr.isatty() and args.shapes >= 50)
+                   timeout_ms=args.timeout_ms, progress=sys.stderr.isatty() and args.shapes >= 50,
+                   cache=getattr(args, "cache", "cold"), cpp_guards=bool(getattr(args, "cpp_guards", False)))
     return out, (1 if out["disagreements"] else 0)

@@ -1,0 +1,593 @@
+"""A zoo of functions whose shape guards are where exact integers and the code Dynamo runs part
+ways: floats at 2**53, lazy branches over zero divisors, int64 products near 2**63, ``mark_dynamic``
+ranges that make the compile fail, unbacked sizes, negative ints and recompiles (issue 31).
+
+Each ``Case`` is compiled with ``torch.compile(dynamic=True)`` stock and inside
+``symguard.torch.prune_guards()``; ``differential`` runs both on every input of the case (at least
+200, the extremes included) and lists where they differ: the compile error (type and message),
+the verdict of the guards (a call with recompiles forbidden either runs or is refused), and,
+wherever a compiled function runs, its outcome against eager. It also evaluates the pruned
+compile's own unpruned guard code (``stock_code`` in the pruner's history) against the code it
+emitted (``pruned_code``) on every input: that compares pruning with the guards of the *same*
+compile, whatever the cache state did to it.
+
+Huge sizes cost no memory: a size ``n`` is ``torch.zeros(1).expand(n)`` (stride 0), and every
+function touches only ``x[:1]``. Used by tests/test_torch_adversarial.py; importable on its own
+(``differential(CASES[0])``) to look at one case.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch._dynamo
+from torch.fx.experimental.symbolic_shapes import sym_or
+
+from service.cli.guard_diff import cache_state, guard_globals, own_code, own_verdicts, priming
+from service.torch_bridge import prune_guards
+
+Point = tuple[int, ...]
+MIN_POINTS = 200
+
+# ------------------------------------------------------------------ inputs
+
+
+def z(n: int) -> torch.Tensor:
+    """A size-``n`` tensor without memory (stride 0)."""
+    return torch.zeros(1).expand(n)
+
+
+def t(v: int) -> torch.Tensor:
+    """A one-element int64 tensor holding ``v`` (an ``.item()`` source)."""
+    return torch.tensor([v], dtype=torch.int64)
+
+
+def _near(c: int, k: int = 3) -> list[int]:
+    return [c + d for d in range(-k, k + 1)]
+
+
+# sizes a stride-0 tensor can have (numel fits int64): the 0/1 specialization edge, small
+# residues, and the float and int64 cliffs
+SIZES: list[int] = sorted({2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 31, 32, 33, 63, 64, 65, 99, 100, 101, 999, 1000,
+                           1001, *_near(2**31), *_near(2**32), 2**33, *_near(2**53, 4), *_near(2**54, 2),
+                           *_near(2**60, 2), *_near(2**61, 1), *_near(2**62, 2), 2**62 + 2**61, 2**63 - 1})
+# ints of both signs, to the ends of int64
+INTS: list[int] = sorted({0, 1, -1, -2, -3, *SIZES, *(-s for s in SIZES), -(2**63)})
+
+
+def _draw(rng: random.Random, col: Sequence[int]) -> int:
+    """A value like the column's: one of its own, a small one, one near a power of two, or a
+    log-uniform one, with the column's signs and bounds."""
+    lo, hi = min(col), max(col)
+    r = rng.random()
+    if r < 0.3:
+        v = rng.choice(list(col))
+    elif r < 0.6:
+        v = rng.randint(2, 300)
+    elif r < 0.8:
+        v = 2 ** rng.randint(1, 62) + rng.randint(-3, 3)
+    else:
+        v = int(2 ** rng.uniform(1, 62.9))
+    if lo < 0 and rng.random() < 0.5:
+        v = -v
+    return min(max(v, lo), hi)
+
+
+def points(name: str, base: Point, columns: Sequence[Sequence[int]], *, n: int = MIN_POINTS,
+           pairs: Sequence[Point] = ()) -> list[Point]:
+    """At least ``n`` inputs: the given ``pairs``, every value of each column with the others at
+    their ``base`` (example) value, then random rows (``_draw``). Deterministic (seeded by ``name``)."""
+    rng = random.Random(name)
+    first = list(base)
+    out: list[Point] = [tuple(p) for p in pairs]
+    for j, col in enumerate(columns):
+        for v in col:
+            row = list(first)
+            row[j] = v
+            out.append(tuple(row))
+    out = list(dict.fromkeys(out))
+    seen = set(out)
+    while len(out) < n:
+        row = tuple(_draw(rng, col) for col in columns)
+        if row not in seen:
+            seen.add(row)
+            out.append(row)
+    return out
+
+
+# ------------------------------------------------------------------ the zoo
+
+
+@dataclass(frozen=True)
+class Case:
+    """One adversarial function: ``make(point)`` builds its arguments, ``example`` is the compile's
+    point; ``config`` patches ``torch._dynamo.config``; ``mark`` marks the example's arguments
+    (``mark_dynamic`` ranges); ``sequence`` inputs, when given, are called in order with
+    recompiles allowed (the compile counts must agree)."""
+
+    name: str
+    fn: Callable[..., Any]
+    make: Callable[[Point], tuple[Any, ...]]
+    example: Point
+    points: list[Point]
+    config: dict[str, Any] = field(default_factory=dict)
+    mark: Callable[[tuple[Any, ...]], None] | None = None
+    sequence: list[Point] = field(default_factory=list)
+    inductor: bool = False  # cheap enough to compile with inductor too
+    cpp: bool = False  # int64/float-sensitive: run with C++ guards in the CI subset
+
+
+def _one(v: Point) -> tuple[Any, ...]:
+    return (z(v[0]),)
+
+
+def _size_int(v: Point) -> tuple[Any, ...]:
+    return (z(v[0]), v[1])
+
+
+def _int(v: Point) -> tuple[Any, ...]:
+    return (z(2), v[0])
+
+
+def _two(v: Point) -> tuple[Any, ...]:
+    return (z(v[0]), z(v[1]))
+
+
+# floats -------------------------------------------------------------------------------------
+
+def ceil_half(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    if math.ceil(n / 2) * 2 >= n:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def floor_half_int(x: torch.Tensor, n: int) -> torch.Tensor:
+    if math.floor(n / 2) * 2 <= n:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def floor_third_int(x: torch.Tensor, n: int) -> torch.Tensor:
+    if math.floor(n / 3) * 3 + 2 >= n:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def truediv_parity(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    if n / 2 == n // 2:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def ceil_ratio(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    n, m = x.shape[0], y.shape[0]
+    if math.ceil(n / m) * m >= n:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def float_threshold(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    if n < 2**60:
+        r = x[:1] + 1
+    else:
+        r = x[:1] + 2
+    if n / 4 < 2.0**58:
+        return r * 10
+    return r * 20
+
+
+# lazy branches and zero divisors -----------------------------------------------------------
+
+def lazy_ite(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if k != 0 else x[:1]
+    if torch.sym_ite(k > 5, n // k, n // 2) >= 1:
+        return r + 10
+    return r + 20
+
+
+def lazy_or(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if k != 0 else x[:1]
+    if sym_or(k == 0, n % k == 0):
+        return r + 10
+    return r + 20
+
+
+def and_divisor(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    if k > 0 and n // k > 2:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def signed_divisor(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    if (n // k) // 2 >= 1:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+# C++ int64 -----------------------------------------------------------------------------------
+
+def mod_then_product(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    n, m = x.shape[0], y.shape[0]
+    r = x[:1] + 1 if n % 1000 == n else x[:1] + 2
+    if n * m <= 100:
+        return r + 10
+    return r + 20
+
+
+def mod_then_square(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if n % 1000 == n else x[:1] + 2
+    if n * n <= 10**4:
+        return r + 10
+    return r + 20
+
+
+def double_near_2_62(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if n < 2**62 else x[:1] + 2
+    if 2 * n <= 2**62:
+        return r + 10
+    return r + 20
+
+
+def size_times_int(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if -(2**40) < k < 2**40 else x[:1] + 2
+    if n * k > 2**61:
+        return r + 10
+    return r + 20
+
+
+# mark_dynamic ranges ---------------------------------------------------------------------------
+
+def _mark_both(args: tuple[Any, ...]) -> None:
+    for a in args:
+        torch._dynamo.mark_dynamic(a, 0, min=2, max=64)
+
+
+def _mark_first(args: tuple[Any, ...]) -> None:
+    torch._dynamo.mark_dynamic(args[0], 0, min=2, max=64)
+
+
+def constrained_parity(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    n, m = x.shape[0], y.shape[0]
+    if n % 2 == 0:  # noqa: SIM102 - two guards, the issue's repro
+        if n % (2 * m) == 0:
+            return x[:1] + 1
+    return x[:1] - 1
+
+
+def ranged_threshold(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]  # within [2, 64] both tests are decided by the range: only the range is checked
+    r = x[:1] + 1 if n < 100 else x[:1] + 2
+    if (n * 3) // 2 <= 96:
+        return r + 10
+    return r + 20
+
+
+# unbacked -------------------------------------------------------------------------------------
+
+def nonzero_count(x: torch.Tensor) -> torch.Tensor:
+    u = x.nonzero().shape[0]
+    n = x.shape[0]
+    r = x[:1] + 1 if n % 4 == 0 else x[:1] + 2
+    return r + torch.ones(u).sum()
+
+
+def item_scale(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    k = s.item()
+    n = x.shape[0]
+    r = x[:1] + 1 if n >= 8 else x[:1] + 2
+    return r * k
+
+
+def _nonzero(v: Point) -> tuple[Any, ...]:
+    return (torch.arange(v[0], dtype=torch.float32) % v[1],)
+
+
+def _item(v: Point) -> tuple[Any, ...]:
+    return (z(v[0]), t(v[1]))
+
+
+# negative ints --------------------------------------------------------------------------------
+
+def negative_floordiv(x: torch.Tensor, k: int) -> torch.Tensor:
+    r = x[:1] + 1 if k // 3 < -5 else x[:1] + 2
+    if k < -100:
+        return r + 10
+    return r + 20
+
+
+def negative_mod(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if k % 4 == 3 else x[:1] + 2
+    if (n + k) % 4 == (n + 3) % 4:
+        return r + 10
+    return r + 20
+
+
+def ceildiv_negative(x: torch.Tensor, k: int) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1] + 1 if k < 0 else x[:1] + 2
+    if -(-n // k) <= -2:
+        return r + 10
+    return r + 20
+
+
+# shapes models have: pad to a multiple, max/min ----------------------------------------------
+
+def pad_to_window(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    pad = (7 - n % 7) % 7
+    r = x[:1] + 1 if (n + pad) // 7 >= 2 else x[:1] + 2
+    if (n + pad) % 7 == 0 and n > 7:
+        return r + 10
+    return r + 20
+
+
+def max_min_gap(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    n, m = x.shape[0], y.shape[0]
+    if max(n, m) - min(n, m) < 8:
+        return x[:1] + 1
+    return x[:1] - 1
+
+
+def nested_thresholds(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    r = x[:1]
+    if n >= 12:
+        r = r * 2
+    if n >= 8:
+        r = r + 1
+    if n // 4 >= 2:
+        r = r - 1
+    return r
+
+
+def reshape_pad(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    y = torch.nn.functional.pad(x, (0, (4 - n % 4) % 4))
+    return y.view(-1, 4)[:1].sum(-1, keepdim=True) + (1 if n > 16 else 2)
+
+
+# recompiles -----------------------------------------------------------------------------------
+
+def recompile_threshold(x: torch.Tensor) -> torch.Tensor:
+    n = x.shape[0]
+    if n > 100:
+        return x[:1] + 1
+    if n > 50:
+        return x[:1] + 2
+    return x[:1] + 3
+
+
+def recompile_int(x: torch.Tensor, k: int) -> torch.Tensor:
+    if k * k < 50:
+        return x[:1] + k
+    return x[:1] - k
+
+
+def _small_dense(v: Point) -> tuple[Any, ...]:
+    return (torch.arange(v[0], dtype=torch.float32),)
+
+
+_P2 = [(2**32, 2**32), (2**33, 2**31), (2**31, 2**33), (2**32 + 1, 2**32 - 1), (3037000500, 3037000500),
+       (3037000499, 3037000499), (2**62, 2), (2, 2**62), (2**61, 4), (10, 10), (7, 14), (100, 1), (2, 50)]
+_SMALL = [v for v in SIZES if v <= 1001]
+
+CASES: list[Case] = [
+    Case("ceil_half", ceil_half, _one, (10,), points("ceil_half", (10,), [SIZES]), cpp=True, inductor=True),
+    Case("floor_half_int", floor_half_int, _int, (10,), points("floor_half_int", (10,), [INTS]), cpp=True),
+    Case("floor_third_int", floor_third_int, _int, (10,), points("floor_third_int", (10,), [INTS]), cpp=True),
+    Case("truediv_parity", truediv_parity, _one, (10,), points("truediv_parity", (10,), [SIZES]), cpp=True),
+    Case("ceil_ratio", ceil_ratio, _two, (10, 3), points("ceil_ratio", (10, 3), [SIZES, SIZES], pairs=_P2)),
+    Case("float_threshold", float_threshold, _one, (10,), points("float_threshold", (10,), [SIZES])),
+    Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
+    Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
+    Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),
+    Case("signed_divisor", signed_divisor, _size_int, (12, 3), points("signed_divisor", (12, 3), [SIZES, INTS])),
+    Case("mod_then_product", mod_then_product, _two, (4, 5),
+         points("mod_then_product", (4, 5), [SIZES, SIZES], pairs=_P2), cpp=True, inductor=True),
+    Case("mod_then_square", mod_then_square, _one, (4,), points("mod_then_square", (4,), [SIZES]), cpp=True),
+    Case("double_near_2_62", double_near_2_62, _one, (10,), points("double_near_2_62", (10,), [SIZES]), cpp=True),
+    Case("size_times_int", size_times_int, _size_int, (10, 3), points("size_times_int", (10, 3), [SIZES, INTS]), cpp=True),
+    Case("constrained_parity", constrained_parity, _two, (8, 2), points("constrained_parity", (8, 2), [_SMALL, _SMALL]),
+         mark=_mark_both),
+    Case("ranged_threshold", ranged_threshold, _one, (20,), points("ranged_threshold", (20,), [SIZES]), mark=_mark_first),
+    Case("nonzero_count", nonzero_count, _nonzero, (12, 3),
+         points("nonzero_count", (12, 3), [[v for v in _SMALL if v <= 65], [1, 2, 3, 4, 5, 7, 64, 1000]]),
+         config={"capture_dynamic_output_shape_ops": True}),
+    Case("item_scale", item_scale, _item, (10, 3), points("item_scale", (10, 3), [SIZES, INTS]),
+         config={"capture_scalar_outputs": True}),
+    Case("negative_floordiv", negative_floordiv, _int, (-30,), points("negative_floordiv", (-30,), [INTS])),
+    Case("negative_mod", negative_mod, _size_int, (10, -1), points("negative_mod", (10, -1), [SIZES, INTS])),
+    Case("ceildiv_negative", ceildiv_negative, _size_int, (10, -3), points("ceildiv_negative", (10, -3), [SIZES, INTS])),
+    Case("pad_to_window", pad_to_window, _one, (20,), points("pad_to_window", (20,), [SIZES]), inductor=True),
+    Case("max_min_gap", max_min_gap, _two, (10, 12), points("max_min_gap", (10, 12), [SIZES, SIZES], pairs=_P2)),
+    Case("nested_thresholds", nested_thresholds, _one, (21,), points("nested_thresholds", (21,), [SIZES])),
+    Case("reshape_pad", reshape_pad, _small_dense, (21,), points("reshape_pad", (21,), [_SMALL])),
+    Case("recompile_threshold", recompile_threshold, _one, (10,), points("recompile_threshold", (10,), [SIZES]),
+         sequence=[(10,), (20,), (60,), (70,), (200,), (300,), (2**62,), (5,), (55,)]),
+    Case("recompile_int", recompile_int, _int, (3,), points("recompile_int", (3,), [INTS]),
+         sequence=[(3,), (4,), (-5,), (8,), (20,), (-20,), (0,), (1,), (2**62,), (-7,)]),
+]
+
+
+# ------------------------------------------------------------------ running a case
+
+
+@dataclass
+class Run:
+    """One compile of a case and its verdicts and outcomes on every point."""
+
+    error: str | None  # the compile's exception, "Type: message"
+    verdicts: list[bool]  # whether the compiled function ran without recompiling
+    outcomes: list[str | None]  # what it returned (repr) or raised, None where refused
+    frames: int  # compiles (the counting backend)
+    history: list[dict[str, Any]]
+    sequence: list[tuple[int, str]] = field(default_factory=list)  # (compiles so far, outcome) per call
+
+
+class CountingBackend:
+    """A backend that counts the graphs it is given and hands them to ``backend``."""
+
+    def __init__(self, backend: str) -> None:
+        self.backend = backend
+        self.frames = 0
+
+    def __call__(self, gm: Any, example_inputs: Any) -> Any:
+        self.frames += 1
+        if self.backend == "eager":
+            return gm.forward
+        from torch._dynamo.backends.registry import lookup_backend
+
+        return lookup_backend(self.backend)(gm, example_inputs)
+
+
+def outcome(f: Callable[[], Any]) -> str:
+    """What a call gives, as comparable text: the values (float repr) or the exception type."""
+    try:
+        out = f()
+    except Exception as e:  # noqa: BLE001 - an error is an outcome to compare
+        return f"raises {type(e).__name__}"
+    return repr([float(v) for v in out.reshape(-1)[:4]]) if isinstance(out, torch.Tensor) else repr(out)
+
+
+def _refused(e: BaseException) -> bool:
+    return "recompile" in str(e) and "fail_on_recompile" in str(e)
+
+
+def compile_run(case: Case, *, prune: bool, cpp: bool = False, backend: str = "eager", cache: str = "cold",
+                root: str | None = None, client: Any = None) -> Run:
+    """Compile ``case`` at its example (stock, or inside ``prune_guards()``) and judge every point."""
+    root = root or tempfile.gettempdir()
+    torch._dynamo.reset()
+    counter = CountingBackend(backend)
+    cfg = {**case.config, "enable_cpp_symbolic_shape_guards": cpp}
+    history: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(priming(root) if cache == "prime" else cache_state(cache, root))
+        stack.enter_context(torch._dynamo.config.patch(**cfg))
+        if prune:
+            history = stack.enter_context(prune_guards(client=client)).history
+        compiled = torch.compile(case.fn, dynamic=True, backend=counter)
+        args = case.make(case.example)
+        if case.mark is not None:
+            case.mark(args)
+        try:
+            compiled(*args)
+        except Exception as e:  # noqa: BLE001 - the compile error is what is compared
+            return Run(f"{type(e).__name__}: {e}", [], [], counter.frames, history)
+        verdicts: list[bool] = []
+        outcomes: list[str | None] = []
+        with torch.compiler.set_stance("fail_on_recompile"):
+            for p in case.points:
+                a = case.make(p)
+                try:
+                    out = compiled(*a)
+                except Exception as e:  # noqa: BLE001
+                    if _refused(e):
+                        verdicts.append(False)
+                        outcomes.append(None)
+                        continue
+                    verdicts.append(True)
+                    outcomes.append(f"raises {type(e).__name__}")
+                    continue
+                verdicts.append(True)
+                outcomes.append(outcome(lambda out=out: out))
+        run = Run(None, verdicts, outcomes, counter.frames, history)
+        if case.sequence:
+            torch._dynamo.reset()
+            counter.frames = 0
+            compiled = torch.compile(case.fn, dynamic=True, backend=counter)
+            for p in case.sequence:
+                a = case.make(p)
+                got = outcome(lambda a=a: compiled(*a))
+                run.sequence.append((counter.frames, got))
+    return run
+
+
+def eager_outcomes(case: Case) -> list[str]:
+    return [outcome(lambda p=p: case.fn(*case.make(p))) for p in case.points]
+
+
+# ------------------------------------------------------------------ the pruned compile's own guards
+
+
+def own_guard_disagreements(case: Case, history: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """Points where the pruned compile's emitted guard code and its own stock guard code judge
+    differently (Python code); None when the history does not carry both (older bridge)."""
+    codes = own_code(history)
+    if not codes:
+        return None
+    import inspect
+
+    names = list(inspect.signature(case.fn).parameters)
+    glb = guard_globals()
+    bad = []
+    for p in case.points:
+        for i, s, q in own_verdicts(codes, dict(zip(names, case.make(p))), glb):
+            if s != q:
+                bad.append({"point": list(p), "graph": i, "stock_code": s, "pruned_code": q})
+    return bad
+
+
+# ------------------------------------------------------------------ the differential
+
+
+def differential(case: Case, *, cpp: bool = False, backend: str = "eager", cache: str = "cold",
+                 root: str | None = None, client: Any = None) -> dict[str, Any]:
+    """Stock against pruned on every point of ``case``: every disagreement, with its input.
+    ``stock_vs_eager`` lists where Dynamo's own compiled code is not eager (pruning must then do
+    what stock does); ``client`` is handed to ``prune_guards`` (a test's fake answers)."""
+    root = root or tempfile.mkdtemp(prefix="symguard-zoo-")
+    if cache == "warm":  # prime the cache with a compile of its own; each compile gets a copy
+        compile_run(case, prune=False, cpp=cpp, backend=backend, cache="prime", root=root)
+    stock = compile_run(case, prune=False, cpp=cpp, backend=backend, cache=cache, root=root)
+    pruned = compile_run(case, prune=True, cpp=cpp, backend=backend, cache=cache, root=root, client=client)
+    eager = eager_outcomes(case)
+    bad: list[dict[str, Any]] = []
+    stock_wrong: list[dict[str, Any]] = []
+    if stock.error != pruned.error:
+        bad.append({"kind": "compile error", "stock": stock.error, "pruned": pruned.error})
+    if stock.error is None and pruned.error is None:
+        for p, vs, vp, os_, op, oe in zip(case.points, stock.verdicts, pruned.verdicts, stock.outcomes,
+                                          pruned.outcomes, eager):
+            if vs != vp:
+                bad.append({"kind": "acceptance", "point": list(p), "stock": vs, "pruned": vp, "eager": oe})
+            if os_ is not None and os_ != oe:  # Dynamo's own compiled code is not eager here
+                stock_wrong.append({"point": list(p), "compiled": os_, "eager": oe})
+            if op is not None and op != oe and op != os_:  # pruning changed what the compile does
+                bad.append({"kind": "wrong output", "point": list(p), "compiled": op, "eager": oe, "stock": os_})
+        for p, (_, o), (_, o_s) in zip(case.sequence, pruned.sequence, stock.sequence):
+            oe = outcome(lambda p=p: case.fn(*case.make(p)))
+            if o != oe and o != o_s:
+                bad.append({"kind": "wrong output", "who": "pruned (recompiling)", "point": list(p), "compiled": o,
+                            "eager": oe})
+        if stock.sequence != pruned.sequence:
+            bad.append({"kind": "recompiles", "inputs": [list(p) for p in case.sequence],
+                        "stock": stock.sequence, "pruned": pruned.sequence})
+        if stock.frames != 1 or pruned.frames != 1:
+            bad.append({"kind": "compiles", "stock": stock.frames, "pruned": pruned.frames})
+    own = own_guard_disagreements(case, pruned.history) if pruned.error is None else []
+    for d in own or ():
+        bad.append({"kind": "own unpruned guards", **d})
+    return {"case": case.name, "cpp": cpp, "backend": backend, "cache": cache, "points": len(case.points),
+            "accepted": sum(stock.verdicts), "stock_error": stock.error, "own_checked": bool(own is not None and
+                                                                                       pruned.error is None),
+            "stock_vs_eager": stock_wrong,
+            "pruned_guards": [h.get("kept") for h in pruned.history], "disagreements": bad}
