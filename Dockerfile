@@ -8,6 +8,8 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY solver ./solver
 COPY service ./service
+# symguard/solver and symguard/service are symlinks to the two folders above (one import package)
+COPY symguard ./symguard
 RUN pip install . \
  && useradd --system --uid 10001 --no-create-home symguard
 

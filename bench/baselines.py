@@ -21,10 +21,10 @@ from typing import Any
 
 import z3
 
-from solver.ir import terms as ir
-from solver.ir.problem import Problem
-from solver.ir.terms import Term
-from solver.syntax.document import load_problem
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax.document import load_problem
 
 
 class Z3Problem:

@@ -29,7 +29,7 @@ from bench.corpus import corpus
 
 
 def run(folder: Path, op: str, jobs: int, out: Path) -> float:
-    cmd = [sys.executable, "-m", "service.cli", "batch", str(folder), "--op", op, "--jobs", str(jobs),
+    cmd = [sys.executable, "-m", "symguard.service.cli", "batch", str(folder), "--op", op, "--jobs", str(jobs),
            "--out", str(out)]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)

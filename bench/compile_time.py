@@ -39,9 +39,9 @@ def child(spec_path: str, variant: str, backend: str) -> dict[str, Any]:
     """One compile in this (fresh) process: seconds, CPU seconds, guard digest."""
     import torch
 
-    from service import torch_fast
-    from service.cli.shrink_model import load_spec
-    from service.torch_bridge import prune_guards
+    from symguard.service import torch_fast
+    from symguard.service.cli.shrink_model import load_spec
+    from symguard.service.torch_bridge import prune_guards
 
     spec = load_spec(spec_path)
     torch.manual_seed(spec.seed)
@@ -68,9 +68,9 @@ def child(spec_path: str, variant: str, backend: str) -> dict[str, Any]:
 
 def differential(name: str, shapes: int, seed: int = 0) -> dict[str, Any]:
     """Stock against ``fast_trace`` alone: guard verdicts and outputs on ``shapes`` shapes."""
-    from service import torch_fast
-    from service.cli import prune_guards as pg
-    from service.cli.shrink_model import load_spec
+    from symguard.service import torch_fast
+    from symguard.service.cli import prune_guards as pg
+    from symguard.service.cli.shrink_model import load_spec
 
     target = pg.target_from_spec(load_spec(MODELS / f"{name}.py"))
     stock = pg.compile_target(target, prune=False, backend="eager", fast_trace=False)

@@ -38,9 +38,9 @@ import httpx
 import uvicorn
 from fastapi import FastAPI, Request, Response
 
-from service.app import create_app
-from service.settings import Settings
-from solver import Context
+from symguard.service.app import create_app
+from symguard.service.settings import Settings
+from symguard.solver import Context
 
 ROOT = os.path.dirname(_HERE)
 

@@ -299,7 +299,7 @@ class Disagreement(AssertionError):
 
 
 def _is_bool(text: str) -> bool:
-    from solver import load_problem
+    from symguard.solver import load_problem
 
     return load_problem({"queries": [text]}).queries[0].is_bool
 
@@ -395,8 +395,8 @@ def check(op: str, got: dict[str, Any], want: dict[str, Any], w: World, delta: d
             if want["objective_value"] != best:
                 fail(f"optimal objective {want['objective_value']} where brute force says {best}")
     elif op == "simplify":
-        from solver import load_problem
-        from solver.ir.pyeval import evaluate as py_eval
+        from symguard.solver import load_problem
+        from symguard.solver.ir.pyeval import evaluate as py_eval
 
         for who, res in (("context", got), ("stateless", want)):
             for i, (row, q) in enumerate(zip(res["exprs"], qs)):
@@ -423,7 +423,7 @@ class InProcess:
     name = "in-process"
 
     def __init__(self) -> None:
-        from solver import Context
+        from symguard.solver import Context
 
         self.Context = Context
 
@@ -471,7 +471,7 @@ class OverHTTP:
 
 def run_case(seed: int, steps: int, way: Any, tally: Counter[str]) -> None:
     """One random problem and ``steps`` random steps; raises ``Disagreement`` on the first."""
-    from solver import run
+    from symguard.solver import run
 
     rng = random.Random(seed)
     w = new_problem(rng)
@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "tests"))
         from service_helpers import running_server
 
-        from service.settings import Settings
+        from symguard.service.settings import Settings
 
         n = a.http_problems if a.http_problems is not None else a.problems
         with running_server(Settings(workers=2)) as url:

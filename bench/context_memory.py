@@ -32,8 +32,8 @@ import httpx
 
 _SERVER = """
 import sys, uvicorn
-from service.app import create_app
-from service.settings import Settings
+from symguard.service.app import create_app
+from symguard.service.settings import Settings
 uvicorn.run(create_app(Settings(workers=int(sys.argv[2]))), host="127.0.0.1", port=int(sys.argv[1]),
             log_level="warning", access_log=False)
 """

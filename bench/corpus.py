@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.baselines import plain_redundancy, plain_shrink, plain_solve
 from bench.sympy_static import HAVE_TORCH, TORCH_ERROR, SympyProblem, clear_caches
-from service.cli.batch import collect_inputs
-from solver import run
+from symguard.service.cli.batch import collect_inputs
+from symguard.solver import run
 
 OPS = ("solve", "redundancy", "shrink")
 

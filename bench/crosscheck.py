@@ -42,12 +42,12 @@ from pysmt.exceptions import SolverReturnedUnknownResultError
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
-from solver import load_problem, run
-from solver.ir import terms as ir
-from solver.ir.problem import Problem
-from solver.ir.pyeval import holds as py_holds
-from solver.ir.terms import Term
-from solver.smt.encode import Encoding
+from symguard.solver import load_problem, run
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.pyeval import holds as py_holds
+from symguard.solver.ir.terms import Term
+from symguard.solver.smt.encode import Encoding
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -493,7 +493,7 @@ def load_doc(path: Path) -> dict[str, Any] | None:
     """A problem document from a corpus file (None when it is not one or cannot be read yet)."""
     if path.suffix == ".smt2":
         try:
-            from solver.syntax.smtlib_script import script_problem
+            from symguard.solver.syntax.smtlib_script import script_problem
         except ImportError:
             return None
         return script_problem(path.read_text())  # type: ignore[no-any-return]

@@ -18,10 +18,10 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from solver import load_problem
-    from solver.errors import BadInput
-    from solver.syntax.smtlib_script import parse_term, script_problem
-    from solver.syntax.sympy_reader import parse_sympy
+    from symguard.solver import load_problem
+    from symguard.solver.errors import BadInput
+    from symguard.solver.syntax.smtlib_script import parse_term, script_problem
+    from symguard.solver.syntax.sympy_reader import parse_sympy
 
 
 def one_input(data: bytes) -> None:

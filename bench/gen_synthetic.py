@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import load_problem
-from solver.ir.pyeval import evaluate
+from symguard.solver import load_problem
+from symguard.solver.ir.pyeval import evaluate
 
 
 def _value(text: str, hints: dict[str, int]) -> int | None:

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from solver import load_problem, run
-from solver.ir.pycode import compile_check
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pycode import compile_check
 
 
 def measure(path: Path, calls: int) -> dict[str, object] | None:

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("SYMGUARD_API_TOKEN", None)
     env.pop("SYMGUARD_REDIS_URL", None)
     procs = [
-        subprocess.Popen([sys.executable, "-c", ("import sys; from service.server import serve; "
+        subprocess.Popen([sys.executable, "-c", ("import sys; from symguard.service.server import serve; "
                                                  f"sys.exit(serve('127.0.0.1', {sg_port}, {args.workers}))")],
                          env=env, stderr=subprocess.DEVNULL),
         subprocess.Popen([sys.executable, "-c", (NOOP_APP + "\nimport uvicorn\n"

@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "SYMGUARD_RECYCLE_AFTER": str(args.recycle_after), "SYMGUARD_QUEUE_SIZE": str(args.queue_size),
            "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
+    server = subprocess.Popen([sys.executable, "-m", "symguard.service.cli", "serve", "--host", "127.0.0.1",
                                "--port", str(port), "--workers", str(args.workers)],
                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -95,7 +95,7 @@ FAILURES: list[str] = []
 
 
 def in_process(op: str, doc: dict[str, Any]) -> str:
-    from solver import BadInput, SymguardError, run
+    from symguard.solver import BadInput, SymguardError, run
 
     try:
         r = run(op, doc)
@@ -144,7 +144,7 @@ def over_http(cases: list[tuple[str, dict[str, Any]]]) -> int:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port",
+    server = subprocess.Popen([sys.executable, "-m", "symguard.service.cli", "serve", "--host", "127.0.0.1", "--port",
                                str(port), "--workers", "2"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
                                "SYMGUARD_GRACE_MS": "200"},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

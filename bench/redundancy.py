@@ -65,8 +65,8 @@ sys.path.insert(0, str(ROOT))
 
 import z3
 
-from solver import load_problem, run
-from solver.ops.redundancy import cost
+from symguard.solver import load_problem, run
+from symguard.solver.ops.redundancy import cost
 
 PER_CHECK_MS = 2000
 # ``stats.levers`` keys in table order, and their short column names: guards each lever decided
@@ -199,7 +199,7 @@ def symguard_cold(path: Path, pycache: str, doc: dict[str, Any] | None = None) -
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = pycache
     exe = Path(sys.executable).parent / "symguard"
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "service.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "symguard.service.cli"]
     t0, c0 = time.perf_counter(), _children_cpu()
     out = subprocess.run([*cmd, "redundancy", str(path)], capture_output=True, text=True, env=env, check=False)
     ms = (time.perf_counter() - t0) * 1000

@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import prepare
-from solver.ops.shrink import METHODS, shrink
-from solver.smt.checker import Deadline
+from symguard.solver import prepare
+from symguard.solver.ops.shrink import METHODS, shrink
+from symguard.solver.smt.checker import Deadline
 
 SKIP = {"expected.json", "MANIFEST.json"}
 

@@ -45,12 +45,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from solver import load_problem, run
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate, holds
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline
-from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import cost
+from symguard.solver import load_problem, run
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.smt.checker import SAT, UNSAT, Checker, Deadline
+from symguard.solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.syntax.sympy_writer import cost
 
 DECIDING = ("statically_known", "guard_or")
 DIVISION_MARKS = ("//", "%", "Mod(", "ModularIndexing(")

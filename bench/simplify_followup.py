@@ -106,7 +106,7 @@ def warm_up(n: int) -> None:
 
 
 def in_process(n: int, cold: bool, twin: bool = False) -> tuple[dict[str, float], dict[str, str]]:
-    from solver import Context
+    from symguard.solver import Context
 
     ctx = Context(context_doc(twin))
     ctx.run("evaluate", {"queries": ["s0 >= 1"]})
@@ -127,8 +127,8 @@ def over_http(n: int, twin: bool = False) -> dict[str, float]:
     import httpx
     import uvicorn
 
-    from service.app import create_app
-    from service.settings import Settings
+    from symguard.service.app import create_app
+    from symguard.service.settings import Settings
 
     port = 18772 if twin else 18771
     server = uvicorn.Server(uvicorn.Config(create_app(Settings(workers=2)), host="127.0.0.1", port=port,

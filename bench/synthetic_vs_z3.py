@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 import z3
 
 from bench.redundancy import COLD_CPU_MS, symguard_cold, textbook_encoding, textbook_verdicts
-from solver import load_problem
+from symguard.solver import load_problem
 
 DEADLINE_MS = 3_600_000
 

@@ -34,8 +34,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from service.cli.prune_guards import Compiled, Target, compile_target, differential, random_inputs, target_from_spec
-from service.cli.shrink_model import load_spec
+from symguard.service.cli.prune_guards import (
+    Compiled,
+    Target,
+    compile_target,
+    differential,
+    random_inputs,
+    target_from_spec,
+)
+from symguard.service.cli.shrink_model import load_spec
 
 
 def spec_targets() -> dict[str, Callable[[], Target]]:

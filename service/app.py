@@ -22,8 +22,8 @@ from fastapi.openapi.utils import get_openapi
 from fastapi_offline import FastAPIOffline
 from pydantic.json_schema import models_json_schema
 
-from solver import OPS
-from solver.errors import InvalidProblemError, SymguardError
+from symguard.solver import OPS
+from symguard.solver.errors import InvalidProblemError, SymguardError
 
 from . import contexts as ctx
 from . import schemas

@@ -32,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from solver import Options
-from solver.errors import BadInput, InternalError, SymguardError
+from symguard.solver import Options
+from symguard.solver.errors import BadInput, InternalError, SymguardError
 
 from .errors import error_body
 
@@ -84,7 +84,7 @@ class ProcessPool:
     """
 
     def __init__(self, runner: Runner, jobs: int, *, grace_s: float) -> None:
-        from solver import run
+        from symguard.solver import run
 
         from .metrics import Metrics
         from .runtime.pool import DEFAULT_ARGV, Limits, WorkerPool, child_env

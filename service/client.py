@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from solver import OPS
-from solver.errors import InternalError
+from symguard.solver import OPS
+from symguard.solver.errors import InternalError
 
 from .errors import Unavailable, error_from_body
 

@@ -62,7 +62,7 @@ def _keep(ctx: Any) -> Any:
 
 
 def _context(key: str, doc: dict[str, Any] | None) -> Any:
-    from solver.session import Context
+    from symguard.solver.session import Context
 
     ctx = _HOT.get(key)
     if ctx is not None:
@@ -86,7 +86,7 @@ def _error(e: Exception) -> tuple[str, dict[str, Any], int]:
 
 def is_final(op: str, res: dict[str, Any]) -> bool:
     """Whether a context's result may be cached by its body (nothing in it ran out of time)."""
-    from solver import api
+    from symguard.solver import api
 
     return api.is_final(op, {k: v for k, v in res.items() if k in _FINAL_FIELDS})
 
@@ -95,14 +95,14 @@ def warm() -> int:
     """Import the solver before the first request (returns the process id)."""
     import os
 
-    import solver.session  # noqa: F401
+    import symguard.solver.session  # noqa: F401
 
     return os.getpid()
 
 
 def register(doc: Any) -> tuple[Any, ...]:
     """Read a context document: ``("done", key, document, counts, facts payload)``."""
-    from solver.session import Context
+    from symguard.solver.session import Context
 
     try:
         ctx = _keep(Context(doc))

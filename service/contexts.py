@@ -40,8 +40,8 @@ from typing import Any, Generic, TypeVar
 from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request, Response
 
-from solver.errors import InvalidProblemError
-from solver.session import FactsPayload, FactsView, merge_documents
+from symguard.solver.errors import InvalidProblemError
+from symguard.solver.session import FactsPayload, FactsView, merge_documents
 
 from . import context_worker
 from .documents import dumps, loads

@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from solver.api import check_document
-from solver.errors import InvalidProblemError, TooLargeError
-from solver.ir.terms import MAX_INT_DIGITS
+from symguard.solver.api import check_document
+from symguard.solver.errors import InvalidProblemError, TooLargeError
+from symguard.solver.ir.terms import MAX_INT_DIGITS
 
 
 def _digits(text: str) -> int:
@@ -98,7 +98,7 @@ def read_problem(path: str | Path) -> dict[str, Any]:
         raise InvalidProblemError(f"{p} is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start}",
                                   where=str(p), offset=e.start) from None
     if p.suffix == ".smt2":
-        from solver.syntax.smtlib_script import script_problem
+        from symguard.solver.syntax.smtlib_script import script_problem
 
         doc = script_problem(text)
         check_document(doc)

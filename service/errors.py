@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solver.errors import (
+from symguard.solver.errors import (
     BadInput,
     InternalError,
     InvalidProblemError,

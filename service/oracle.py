@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver import OPS, SymguardError
+from symguard.solver import OPS, SymguardError
 
 from .torch_bridge import problem_from_shape_env
 
@@ -81,7 +81,7 @@ class Oracle:
             doc[k][:len(old[k])] == old[k] for k in ("asserts", "guards"))
         delta = {k: doc[k][len(old[k]):] for k in ("asserts", "guards")} if prefix else None
         if self.client is None:
-            from solver.session import Context
+            from symguard.solver.session import Context
 
             self._ctx = self._ctx.extend(delta) if delta is not None else Context(doc)
         elif delta is not None:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-import solver
+from symguard import solver
 
 Op = Literal["solve", "redundancy", "evaluate", "shrink", "simplify"]
 

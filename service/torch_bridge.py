@@ -317,8 +317,8 @@ def _apply_dim_hints(ep: Any, dynamic_shapes: Any, initial: dict[Any, Any]) -> N
 
 def parse_failures(doc: Doc) -> list[dict[str, str]]:
     """Entries symguard's parser rejects: ``[{"where", "text", "error"}]`` (empty when all parse)."""
-    from solver.errors import SymguardError
-    from solver.syntax.sympy_reader import parse_sympy
+    from symguard.solver.errors import SymguardError
+    from symguard.solver.syntax.sympy_reader import parse_sympy
 
     bad: list[dict[str, str]] = []
     for section in ("asserts", "guards"):
@@ -333,8 +333,8 @@ def parse_failures(doc: Doc) -> list[dict[str, str]]:
 def hints_hold(doc: Doc) -> list[str]:
     """Ids of asserts/guards that are false at the hints (empty when the trace point satisfies all;
     skipped when some symbol, e.g. an unbacked one, has no hint)."""
-    from solver.ir.pyeval import holds
-    from solver.syntax.document import load_problem
+    from symguard.solver.ir.pyeval import holds
+    from symguard.solver.syntax.document import load_problem
 
     p = load_problem({k: v for k, v in doc.items() if k != "meta"})
     env = p.hints
@@ -522,7 +522,7 @@ def cached_run(op: str, doc: Doc) -> dict[str, Any]:
     import json
     import time
 
-    from solver import compute, finish, is_final, prepare
+    from symguard.solver import compute, finish, is_final, prepare
 
     t0, c0 = time.monotonic(), time.perf_counter()
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"))

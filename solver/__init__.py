@@ -2,7 +2,7 @@
 
 The public surface is small and pinned by ``tests/test_public_api.py``::
 
-    from solver import run
+    from symguard.solver import run
     run("redundancy", {"guards": ["s0 >= 16", "s0 >= 8"]})
     ctx = Context({"guards": ["Eq(Mod(s0, 16), 0)"]})     # parsed once; then deltas
     ctx.run("evaluate", {"queries": ["Eq(Mod(s0, 8), 0)"]})
@@ -10,8 +10,8 @@ The public surface is small and pinned by ``tests/test_public_api.py``::
 ``prepare``/``compute``/``finish`` split ``run`` in three so a cache can sit between them.
 """
 
-from solver.api import compute, finish, is_final, prepare, run, tally, unknown
-from solver.errors import (
+from symguard.solver.api import compute, finish, is_final, prepare, run, tally, unknown
+from symguard.solver.errors import (
                      BadInput,
                      InternalError,
                      InvalidProblemError,
@@ -20,11 +20,11 @@ from solver.errors import (
                      TooLargeError,
                      UnsupportedError,
 )
-from solver.ir.canonical import Canonical
-from solver.ir.problem import Options, Problem
-from solver.ops import OPS
-from solver.session import Context
-from solver.syntax.document import load_problem
+from symguard.solver.ir.canonical import Canonical
+from symguard.solver.ir.problem import Options, Problem
+from symguard.solver.ops import OPS
+from symguard.solver.session import Context
+from symguard.solver.syntax.document import load_problem
 
 __all__ = [
                      "OPS",

@@ -32,17 +32,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from solver.errors import BadInput, InvalidProblemError, TooLargeError
-from solver.ir import terms as ir
-from solver.ir.canonical import Canonical, canonicalize
-from solver.ir.problem import Constraint, Options, Problem
-from solver.ops import OPERATIONS, OPS, Operation
-from solver.ops.operation import Audit, Back, Result
-from solver.smt.checker import Deadline, OutOfTime, outer_ms
-from solver.smt.interrupt import settle
-from solver.syntax.document import entries as doc_entries
-from solver.syntax.document import load_problem
-from solver.syntax.sympy_reader import Parsed, parse_sympy
+from symguard.solver.errors import BadInput, InvalidProblemError, TooLargeError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.canonical import Canonical, canonicalize
+from symguard.solver.ir.problem import Constraint, Options, Problem
+from symguard.solver.ops import OPERATIONS, OPS, Operation
+from symguard.solver.ops.operation import Audit, Back, Result
+from symguard.solver.smt.checker import Deadline, OutOfTime, outer_ms
+from symguard.solver.smt.interrupt import settle
+from symguard.solver.syntax.document import entries as doc_entries
+from symguard.solver.syntax.document import load_problem
+from symguard.solver.syntax.sympy_reader import Parsed, parse_sympy
 
 _SERIAL = threading.RLock()  # z3's main context, pysmt and the IR's intern table: one caller at a time
 _WATCHDOG = threading.Lock()  # a watchdog interrupts z3 only while its own call still runs
@@ -134,7 +134,7 @@ def _reader(doc: Mapping[str, Any], late: float | None) -> Callable[[str], Parse
         return None
     syntax = doc.get("syntax", "sympy")
     if syntax == "smtlib":
-        from solver.syntax.smtlib_script import parse_term
+        from symguard.solver.syntax.smtlib_script import parse_term
 
         base: Callable[[str], Parsed] = parse_term
     elif syntax == "sympy":

@@ -53,22 +53,22 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from solver import api
-from solver.errors import InvalidProblemError
-from solver.ir import terms as ir
-from solver.ir.canonical import Canonical
-from solver.ir.printer import to_text
-from solver.ir.problem import Constraint, Options, Problem, Query, Symbol, complete_symbols
-from solver.ir.pyeval import holds
-from solver.ops import evaluate as ev
-from solver.ops import simplify as simplify_op
-from solver.ops.operation import Result
-from solver.reason import intervals
-from solver.reason.facts import Env
-from solver.reason.rewrite import Rewriter
-from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
-from solver.smt.optimize import Session, is_linear, problem_terms
-from solver.syntax.document import load_problem
+from symguard.solver import api
+from symguard.solver.errors import InvalidProblemError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.canonical import Canonical
+from symguard.solver.ir.printer import to_text
+from symguard.solver.ir.problem import Constraint, Options, Problem, Query, Symbol, complete_symbols
+from symguard.solver.ir.pyeval import holds
+from symguard.solver.ops import evaluate as ev
+from symguard.solver.ops import simplify as simplify_op
+from symguard.solver.ops.operation import Result
+from symguard.solver.reason import intervals
+from symguard.solver.reason.facts import Env
+from symguard.solver.reason.rewrite import Rewriter
+from symguard.solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
+from symguard.solver.smt.optimize import Session, is_linear, problem_terms
+from symguard.solver.syntax.document import load_problem
 
 DELTA_KEYS = frozenset({"symbols", "asserts", "guards", "queries", "exprs", "inputs", "options"})
 CONTEXT_KEYS = frozenset({"symbols", "asserts", "guards", "inputs", "options", "syntax"})

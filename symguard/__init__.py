@@ -1,7 +1,7 @@
 """symguard: SMT-backed guard entailment for dynamic tensor shapes -- the public import.
 
-``import symguard`` is the library's front door; it re-exports the solving library (``solver``)
-and never imports torch::
+``import symguard`` is the library's front door; it re-exports the solving library
+(``symguard.solver``) and never imports torch::
 
     import symguard
     symguard.run("redundancy", {"guards": ["s0 >= 16", "s0 >= 8"]})
@@ -14,8 +14,10 @@ symguard does not prove redundant (docs/torch_guards.md); it is imported on firs
         compiled = torch.compile(model, dynamic=True)
         compiled(x)
 
-``solver`` and ``service`` stay where they are; this package sits on top of both and neither
-imports it.
+It is the one package symguard installs: ``symguard.solver`` (the pure library) and
+``symguard.service`` (HTTP, CLI, workers, the torch bridge) live inside it, so a user's own
+``solver`` or ``service`` package never meets them. In the repository they stay at the top
+(``solver/``, ``service/``) and ``symguard/solver``, ``symguard/service`` are symlinks to them.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from solver import (
+from symguard.solver import (
     BadInput,
     Context,
     InternalError,

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.torch_bridge import GuardPruner, prune_guards
-from service.torch_bridge import install as _install
-from service.torch_bridge import uninstall as _uninstall
+from symguard.service.torch_bridge import GuardPruner, prune_guards
+from symguard.service.torch_bridge import install as _install
+from symguard.service.torch_bridge import uninstall as _uninstall
 
 __all__ = ["GuardPruner", "install", "prune_guards", "uninstall"]
 

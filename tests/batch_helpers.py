@@ -42,6 +42,6 @@ def misbehaving_runner(op: str, doc: dict[str, Any]) -> dict[str, Any]:
             os.kill(os.getpid(), signal.SIGKILL)
     if how == "raise":
         raise RuntimeError("a bug")
-    from solver import run
+    from symguard.solver import run
 
     return run(op, doc)

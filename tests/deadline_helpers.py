@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from solver.ir.problem import DEFAULT_EFFORT
-from solver.smt.checker import Deadline, OutOfTime
+from symguard.solver.ir.problem import DEFAULT_EFFORT
+from symguard.solver.smt.checker import Deadline, OutOfTime
 
 
 class StopsAfter(Deadline):

@@ -11,8 +11,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from solver import load_problem
-from solver.ir.pyeval import holds
+from symguard.solver import load_problem
+from symguard.solver.ir.pyeval import holds
 
 NAMES = ["x", "y", "z"]
 

@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import uvicorn
 
-from service.app import create_app
-from service.cli import main
-from service.runtime.pool import DEFAULT_ARGV
-from service.settings import Settings
+from symguard.service.app import create_app
+from symguard.service.cli import main
+from symguard.service.runtime.pool import DEFAULT_ARGV
+from symguard.service.settings import Settings
 
 
 def free_port() -> int:
@@ -109,8 +109,8 @@ def comparable(res: dict[str, Any], *, strict: bool = True) -> dict[str, Any]:
 
 def model_ok(doc: dict[str, Any], res: dict[str, Any]) -> bool:
     """Whether a ``sat`` result's model satisfies the problem (Python integers, no solver)."""
-    from solver import load_problem
-    from solver.ops.selfcheck import violations
+    from symguard.solver import load_problem
+    from symguard.solver.ops.selfcheck import violations
 
     return "model" not in res or not violations(load_problem(doc), res["model"])
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from solver import compute, prepare
-from solver.api import check_cached
-from solver.errors import InternalError
+from symguard.solver import compute, prepare
+from symguard.solver.api import check_cached
+from symguard.solver.errors import InternalError
 
 DOC: dict[str, Any] = {
     "symbols": {"s0": {"min": 2, "max": 64, "hint": 16}, "s1": {"min": 1, "max": 64, "hint": 8}},

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from solver import InvalidProblemError, TooLargeError, run
+from symguard.solver import InvalidProblemError, TooLargeError, run
 
 
 @pytest.mark.parametrize(("doc", "where"), [

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from service_helpers import running_server
 
-from service.app import create_app
-from service.settings import Settings
+from symguard.service.app import create_app
+from symguard.service.settings import Settings
 
 schemathesis = pytest.importorskip("schemathesis", reason="API fuzzing needs schemathesis")
 

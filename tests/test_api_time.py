@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import z3
 
-from solver import TooLargeError, api, run
-from solver.ops import OPERATIONS
-from solver.smt.checker import Deadline
+from symguard.solver import TooLargeError, api, run
+from symguard.solver.ops import OPERATIONS
+from symguard.solver.smt.checker import Deadline
 
 N = 10**3999 + 7  # 4,000 digits
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from batch_helpers import misbehaving_runner
 
-from service.cli import build_parser, main
-from service.cli.batch import collect_inputs, input_key, load_previous, run_batch
+from symguard.service.cli import build_parser, main
+from symguard.service.cli.batch import collect_inputs, input_key, load_previous, run_batch
 
 GOOD = {"symbols": {"s0": {"min": 2, "max": 64, "hint": 8}},
         "asserts": ["Eq(Mod(s0, 2), 0)"], "guards": ["s0 >= 4", "s0 >= 2", "Ne(s0, 3)"]}
@@ -160,7 +160,7 @@ def test_a_lone_surrogate_is_that_inputs_error_line_and_resume_does_not_crash(tm
 
 
 def test_lines_on_a_stdout_that_cannot_encode_them_are_escaped(tmp_path: Path) -> None:
-    from solver import run
+    from symguard.solver import run
 
     _write(tmp_path, "größe.json", GOOD)
     buf = io.BytesIO()
@@ -259,8 +259,8 @@ def test_sigterm_stops_between_lines_and_resume_finishes(tmp_path: Path) -> None
 
 
 def test_remote_mode_uses_the_given_runner_in_threads(tmp_path: Path) -> None:
-    from solver import run
-    from solver.errors import ParseError
+    from symguard.solver import run
+    from symguard.solver.errors import ParseError
 
     calls: list[str] = []
 
@@ -302,7 +302,7 @@ def test_an_unwritable_out_is_a_command_line_error(tmp_path: Path) -> None:
 
 
 def test_a_runner_that_cannot_be_pickled_runs_serialized_in_process(tmp_path: Path) -> None:
-    from solver import run
+    from symguard.solver import run
 
     _write(tmp_path, "a.json", GOOD)
     _write(tmp_path, "b.json", UNSAT)

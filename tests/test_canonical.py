@@ -10,8 +10,8 @@ from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, prepare, run
-from solver.ir.pyeval import holds
+from symguard.solver import load_problem, prepare, run
+from symguard.solver.ir.pyeval import holds
 
 
 def _rename(text: str, names: dict[str, str]) -> str:
@@ -95,7 +95,7 @@ def test_options_and_ranges_are_part_of_the_key() -> None:
 
 
 def test_cached_answer_in_callers_names() -> None:
-    from solver import compute, finish
+    from symguard.solver import compute, finish
 
     a = {"symbols": {"s0": {"min": 2, "max": 9}, "s1": {"min": 0}}, "guards": ["s1 >= 2*s0 + 1", "s1 >= 3"]}
     b = {"symbols": {"w": {"min": 0}, "h": {"min": 2, "max": 9}},
@@ -113,8 +113,8 @@ def test_cached_answer_in_callers_names() -> None:
 
 def _rebuilt_by_constructors(t: Any, names: dict[str, str]) -> Any:
     """The reference renaming: every node rebuilt through the ``mk_*`` constructors."""
-    from solver.ir import canonical
-    from solver.ir import terms as ir
+    from symguard.solver.ir import canonical
+    from symguard.solver.ir import terms as ir
 
     memo: dict[Any, Any] = {}
     for n in ir.iter_dag(t):
@@ -136,8 +136,8 @@ def _rebuilt_by_constructors(t: Any, names: dict[str, str]) -> Any:
 def test_renaming_rebuilds_what_the_constructors_build(texts: list[str], new: list[str]) -> None:
     """``substitute``'s renaming without the constructors (children re-sorted, sums ordered by
     their monomials, equations' signs through ``mk_eq``) is the constructors' result, node for node."""
-    from solver.ir.canonical import substitute
-    from solver.syntax.sympy_reader import parse_sympy
+    from symguard.solver.ir.canonical import substitute
+    from symguard.solver.syntax.sympy_reader import parse_sympy
 
     names = dict(zip(["x", "y", "z"], new))
     memo: dict[Any, Any] = {}
@@ -152,7 +152,7 @@ def test_renaming_rebuilds_what_the_constructors_build(texts: list[str], new: li
 def test_node_digests_are_the_generic_digest(kind: str, value: Any, kids: list[str]) -> None:
     """Colour refinement's spelled-out digests are ``_h`` of the same parts (canonical keys and
     symbol orders must not move)."""
-    from solver.ir.canonical import _h, _h_node, _h_pair
+    from symguard.solver.ir.canonical import _h, _h_node, _h_pair
 
     assert _h_node(kind, value, kids) == _h(kind, value, kids)
     for k in kids:

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import prepare
-from solver.api import compute
-from solver.ir.problem import Problem
-from solver.smt import checker
-from solver.smt.checker import SAT, UNKNOWN, UNSAT, Checker, Deadline, OutOfTime, outer_ms, units
+from symguard.solver import prepare
+from symguard.solver.api import compute
+from symguard.solver.ir.problem import Problem
+from symguard.solver.smt import checker
+from symguard.solver.smt.checker import SAT, UNKNOWN, UNSAT, Checker, Deadline, OutOfTime, outer_ms, units
 
 # x^3 + y^3 = z^3 has no solution in positive integers, and z3 does not find that out quickly:
 # a check that spends whatever it is given

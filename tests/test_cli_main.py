@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.cli import main
+from symguard.service.cli import main
 
 GOOD = {"guards": ["s0 >= 7"]}
 SURROGATE = '{"guards": [{"id": "\\ud800", "expr": "s0 >= 7"}, "s0 >= 0"]}'  # JSON text: a lone \ud800 escape

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from service.cli import main
+from symguard.service.cli import main
 
 PROBLEM = {
     "symbols": {"s0": {"min": 2, "max": 4096, "hint": 64}, "s1": {"min": 2, "hint": 3}},

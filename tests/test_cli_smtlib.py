@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from service.cli import main
-from solver.syntax.smtlib_script import script_problem
+from symguard.service.cli import main
+from symguard.solver.syntax.smtlib_script import script_problem
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "smt2_corpus" / "examples"
 

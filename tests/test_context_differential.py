@@ -15,7 +15,7 @@ import pytest
 from scripts import load_script
 from service_helpers import running_server
 
-from service.settings import Settings
+from symguard.service.settings import Settings
 
 cd = load_script("bench/context_differential.py")
 

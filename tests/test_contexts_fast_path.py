@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from service_helpers import redis_url
 
-from service.app import create_app
-from service.contexts import ContextService
-from service.settings import Settings
-from solver.session import Context
+from symguard.service.app import create_app
+from symguard.service.contexts import ContextService
+from symguard.service.settings import Settings
+from symguard.solver.session import Context
 
 TRACE = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min": 2, "hint": 3}},
          "guards": ["Eq(Mod(s0, 16), 0)", "s0 >= 32", "Ne(s1, 1)"]}

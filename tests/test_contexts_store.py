@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-from service import contexts as cx
-from service.settings import Settings
-from solver import Context
+from symguard.service import contexts as cx
+from symguard.service.settings import Settings
+from symguard.solver import Context
 
 
 def test_byte_lru_evicts_by_bytes_and_count() -> None:

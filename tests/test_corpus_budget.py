@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from solver import run
+from symguard.solver import run
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGETS: dict[str, dict[str, int]] = json.loads((ROOT / "smt2_corpus" / "BUDGETS.json").read_text())

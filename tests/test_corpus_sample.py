@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from solver import load_problem, run
-from solver.ir.pyeval import holds
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pyeval import holds
 
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "corpus_sample"
 FILES = sorted(p.name for p in SAMPLE.glob("*.json")) if SAMPLE.is_dir() else []

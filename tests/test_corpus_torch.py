@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from solver import load_problem, run
-from solver.ir.pyeval import holds
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pyeval import holds
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
 MANIFEST: dict[str, Any] = json.loads((CORPUS / "MANIFEST.json").read_text()) if (CORPUS / "MANIFEST.json").exists() else {}
@@ -88,7 +88,7 @@ def test_smt2_twin_gives_the_same_answers(name: str) -> None:
     """``<model>.smt2`` (``symguard export``) is the same problem: floor division written as an ite
     over Euclidean ``div``, Max as an ite, hints in a comment. Reading it back must fold those
     spellings and give the JSON's verdicts, not a harder problem."""
-    from solver.syntax.smtlib_script import script_problem
+    from symguard.solver.syntax.smtlib_script import script_problem
 
     doc = _problem(name)
     twin = script_problem((CORPUS / name.replace(".json", ".smt2")).read_text())

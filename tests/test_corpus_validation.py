@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from solver import BadInput, load_problem
-from solver.ir.pyeval import holds
+from symguard.solver import BadInput, load_problem
+from symguard.solver.ir.pyeval import holds
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "validation"
 MANIFEST: dict[str, Any] = json.loads((CORPUS / "MANIFEST.json").read_text()) if (CORPUS / "MANIFEST.json").exists() else {}

@@ -51,7 +51,7 @@ def test_generated_problems_agree(case: Any) -> None:
 
 def test_reference_encoding_is_python_floor_semantics() -> None:
     """The second path's own encoding, pinned: x // y and x % y for every sign of y (cvc5, no z3)."""
-    from solver import load_problem
+    from symguard.solver import load_problem
 
     for x, y in [(7, 2), (-7, 2), (7, -2), (-7, -2), (0, -3), (6, 3), (-6, -3)]:
         doc = {"symbols": {"x": {"min": x, "max": x}, "y": {"min": y, "max": y}},
@@ -66,7 +66,7 @@ def test_reference_encoding_is_python_floor_semantics() -> None:
 
 def test_a_wrong_verdict_is_caught() -> None:
     """The checker is not vacuous: a forged 'redundant' verdict is reported by every path."""
-    from solver import load_problem
+    from symguard.solver import load_problem
 
     doc = {"symbols": {"s0": {"min": 0, "max": 20}}, "guards": ["s0 >= 4", "s0 >= 9"]}
     p = load_problem(doc)
@@ -103,8 +103,8 @@ def test_reference_encoding_covers_the_corpus() -> None:
     onto existing kinds): encoding every guard raises nothing."""
     from pysmt.environment import Environment
 
-    from solver import load_problem
-    from solver.ir import terms as ir
+    from symguard.solver import load_problem
+    from symguard.solver.ir import terms as ir
 
     seen: set[str] = set()
     for f in cc.corpus_files():

@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 import z3
 
-from solver import run
-from solver.ops import redundancy
+from symguard.solver import run
+from symguard.solver.ops import redundancy
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus"
 QUICK = ["vit_patchify_compile", "reshape_zoo_export", "unet_export", "wav2vec2_compile"]

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from service_helpers import running_server
 
-from service.settings import Settings
-from solver import OPS
+from symguard.service.settings import Settings
+from symguard.solver import OPS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

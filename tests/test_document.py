@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver import InvalidProblemError, load_problem, run
-from solver.ir.problem import Options
+from symguard.solver import InvalidProblemError, load_problem, run
+from symguard.solver.ir.problem import Options
 
 
 def test_default_ids_by_position() -> None:
@@ -65,7 +65,7 @@ def test_symbol_names_are_ascii_non_keyword_identifiers(name: str) -> None:
 
 
 def test_an_expression_never_makes_true_a_symbol() -> None:
-    from solver.errors import ParseError
+    from symguard.solver.errors import ParseError
 
     assert load_problem({"guards": ["True"]}).guards[0].term.is_bool  # the value, not a symbol
     for text in ("(> True 2)", "(= None 1)"):

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from solver import run
-from solver.api import compute, finish, prepare
-from solver.ir.problem import DEFAULT_EFFORT
+from symguard.solver import run
+from symguard.solver.api import compute, finish, prepare
+from symguard.solver.ir.problem import DEFAULT_EFFORT
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
 # sets whose default answer needs z3 and the levers before it (validation sets are not tuned on)

@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from solver import BadInput, InvalidProblemError, ParseError, TooLargeError, UnsupportedError, load_problem, run
+from symguard.solver import (
+    BadInput,
+    InvalidProblemError,
+    ParseError,
+    TooLargeError,
+    UnsupportedError,
+    load_problem,
+    run,
+)
 
 
 def _err(doc: dict[str, Any], op: str = "solve") -> BadInput:

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_problems import Expr, Small, conditions, int_exprs, small_problems
 
-from solver import prepare, run
-from solver.ops.evaluate import evaluate
-from solver.smt.checker import Deadline
+from symguard.solver import prepare, run
+from symguard.solver.ops.evaluate import evaluate
+from symguard.solver.smt.checker import Deadline
 
 
 def _defined(q: Expr, env: dict[str, int]) -> Any:

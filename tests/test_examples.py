@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from solver import run
-from solver.syntax.smtlib_script import script_problem
+from symguard.solver import run
+from symguard.solver.syntax.smtlib_script import script_problem
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "smt2_corpus" / "examples"
 EXPECTED: dict[str, dict[str, Any]] = json.loads((EXAMPLES / "expected.json").read_text())

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from solver import run
+from symguard.solver import run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "smt2_corpus" / "examples"
 

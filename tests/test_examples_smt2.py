@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import z3
 
-from solver import run
-from solver.ops.smtlib_run import run_script
-from solver.syntax.smtlib_script import script_problem
+from symguard.solver import run
+from symguard.solver.ops.smtlib_run import run_script
+from symguard.solver.syntax.smtlib_script import script_problem
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "smt2_corpus" / "examples"
 SCRIPTS = sorted(p.name for p in EXAMPLES.glob("*.smt2"))

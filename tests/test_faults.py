@@ -33,14 +33,14 @@ import httpx
 import pytest
 from service_helpers import free_port, running_server
 
-from service.cli import main
-from service.settings import Settings
+from symguard.service.cli import main
+from symguard.service.settings import Settings
 
 # The real worker, except that a problem marked timeout_ms == 778 writes the worker's pid to the
 # file named in SYMGUARD_TEST_PIDFILE and then solves "forever" (until the test kills it).
 PID_WORKER = (sys.executable, "-c", """
 import os, time
-import solver.api as api
+import symguard.solver.api as api
 real = api.compute
 def compute(op, canon, **kw):
     if canon.options.timeout_ms == 778:
@@ -51,7 +51,7 @@ def compute(op, canon, **kw):
         time.sleep(600)
     return real(op, canon, **kw)
 api.compute = compute
-from service.runtime.child import main
+from symguard.service.runtime.child import main
 main()
 """)
 

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, run
-from solver.errors import BadInput, TooLargeError
-from solver.syntax.export import problem_to_smt2
-from solver.syntax.smtlib_script import parse_term, script_problem
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver import load_problem, run
+from symguard.solver.errors import BadInput, TooLargeError
+from symguard.solver.syntax.export import problem_to_smt2
+from symguard.solver.syntax.smtlib_script import parse_term, script_problem
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 # SYMGUARD_FUZZ_EXAMPLES scales every fuzz test up for a long local run (CI keeps the default)

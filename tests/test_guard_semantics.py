@@ -27,7 +27,7 @@ from torch.utils._sympy.functions import (
 )
 from torch.utils._sympy.printers import PythonPrinter
 
-from service.guard_semantics import INT64_MAX, INT64_MIN, executed_exactly
+from symguard.service.guard_semantics import INT64_MAX, INT64_MIN, executed_exactly
 
 x, y = sympy.symbols("x y", integer=True)
 inf = math.inf
@@ -51,7 +51,7 @@ def test_lazy_operands_are_read_in_pythons_order() -> None:
     """``and``/``or`` are exact: symguard reads ``&``/``|`` left to right as Python does (a divisor
     after a deciding operand is not evaluated), in the order both printers print; a Piecewise
     (``a if c else b``, whose last condition Python never reads) stays opaque."""
-    from solver import run
+    from symguard.solver import run
 
     lazy_or = sympy.Or(sympy.Eq(y, 0), sympy.Eq(PythonMod(x, y), 0))
     assert executed_exactly(lazy_or, {x: (2, inf), y: (-inf, inf)})

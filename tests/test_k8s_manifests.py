@@ -17,9 +17,9 @@ import pytest
 import yaml
 from starlette.routing import Route
 
-from service.app import create_app
-from service.server import serve
-from service.settings import Settings
+from symguard.service.app import create_app
+from symguard.service.server import serve
+from symguard.service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "deploy" / "k8s"

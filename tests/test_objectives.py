@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem
-from solver.smt.checker import Deadline
-from solver.smt.objectives import levels, objectives
-from solver.smt.optimize import Session
+from symguard.solver import load_problem
+from symguard.solver.smt.checker import Deadline
+from symguard.solver.smt.objectives import levels, objectives
+from symguard.solver.smt.optimize import Session
 
 RANGES = [(None, None), (2, None), (None, -1), (-5, 5), (0, 9)]
 

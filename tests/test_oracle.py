@@ -14,7 +14,7 @@ from torch._dynamo.source import ConstantSource
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
 from torch.utils._sympy.functions import FloorDiv, Mod
 
-from service.oracle import Oracle
+from symguard.service.oracle import Oracle
 
 TILES = (64, 32, 16, 8)
 

@@ -16,13 +16,13 @@ import pytest
 from deadline_helpers import StopsAfter
 from service_helpers import running_server
 
-from service.settings import Settings
-from solver import Context, api, load_problem
-from solver.ir.canonical import canonicalize
-from solver.ir.problem import DEFAULT_EFFORT
-from solver.ops import evaluate as ev
-from solver.ops import simplify as simp
-from solver.smt.checker import Deadline, OutOfTime
+from symguard.service.settings import Settings
+from symguard.solver import Context, api, load_problem
+from symguard.solver.ir.canonical import canonicalize
+from symguard.solver.ir.problem import DEFAULT_EFFORT
+from symguard.solver.ops import evaluate as ev
+from symguard.solver.ops import simplify as simp
+from symguard.solver.smt.checker import Deadline, OutOfTime
 
 EVALUATE = {
     "symbols": {"a": {"min": 1, "max": 100, "hint": 8}, "b": {"min": 1, "max": 100, "hint": 6},
@@ -116,7 +116,7 @@ def test_a_merge_cut_short_only_keeps_forms_it_cannot_change() -> None:
     """Equal expressions share a form (``merge``): past the deadline, a form is kept only when no
     other expression agrees with it at every sample point (merge changes a form only to an equal
     one's) or its group was merged already; an expression not computed counts by its input."""
-    from solver.ir import terms as ir
+    from symguard.solver.ir import terms as ir
 
     doc = {"symbols": {"a": {"min": 0, "hint": 3}, "b": {"min": 0, "hint": 4}},
            "exprs": ["a + b", "Max(a, b) + Min(a, b)", "a*b", "Mod(a, 1) + 7", "b - a"]}
@@ -156,7 +156,7 @@ def test_a_context_evaluate_answers_partially_and_learns_only_final_rows() -> No
     merged, key, _ = ctx._merge({"queries": EVALUATE["queries"]})
     full = api.run("evaluate", EVALUATE)
     st = ctx._state
-    from solver import session
+    from symguard.solver import session
 
     real = session.Deadline.for_options
     try:
@@ -178,8 +178,8 @@ def test_a_context_evaluate_answers_partially_and_learns_only_final_rows() -> No
 # a worker whose every deadline 'passes' at its AFTER-th time check (deterministic, as above)
 _AFTER = 6
 STOPPING_WORKER = (sys.executable, "-c", f"""
-import solver.smt.checker as ck
-import service.runtime.child as child
+import symguard.solver.smt.checker as ck
+import symguard.service.runtime.child as child
 
 def ensure_time(self):
     self._test_calls = getattr(self, "_test_calls", 0) + 1
@@ -208,7 +208,7 @@ def test_partial_answers_over_http_are_the_library_s_and_never_cached() -> None:
 def test_a_context_worker_never_caches_an_incomplete_answer() -> None:
     """The context worker decides what the server may cache from a few fields of the result;
     ``incomplete`` is one of them (a partial ``redundancy`` can be ``sat`` with every row final-looking)."""
-    from service import context_worker
+    from symguard.service import context_worker
 
     rows = {"status": "sat", "guards": [{"id": "g0", "verdict": "required", "implied_by": []}], "minimal": ["g0"]}
     assert context_worker.is_final("redundancy", rows)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import service.errors
-import solver.errors
-from solver import OPS, Options
+from symguard.service import errors as service_errors
+from symguard.solver import OPS, Options
+from symguard.solver import errors as solver_errors
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "problem-format.md"
@@ -53,8 +53,8 @@ def test_every_option_is_documented_with_its_default(field: dataclasses.Field[ob
 
 def test_every_error_code_operation_and_verdict_is_documented() -> None:
     doc = _doc()
-    codes = {c.code for m in (solver.errors, service.errors) for c in vars(m).values()
-             if isinstance(c, type) and issubclass(c, solver.errors.SymguardError) and isinstance(c.code, str)}
+    codes = {c.code for m in (solver_errors, service_errors) for c in vars(m).values()
+             if isinstance(c, type) and issubclass(c, solver_errors.SymguardError) and isinstance(c.code, str)}
     assert {"parse_error", "unsupported", "invalid_problem", "too_large", "internal_error", "unavailable"} <= codes
     for code in codes:
         assert f"| `{code}` |" in doc, f"error code {code} missing from the table"

@@ -17,7 +17,7 @@ from guard_grammar import conds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.torch_bridge import minimal_ids
+from symguard.service.torch_bridge import minimal_ids
 
 # compiles take seconds to minutes: the whole module is outside the quick loop (tests/conftest.py)
 pytestmark = pytest.mark.slow
@@ -50,8 +50,8 @@ def test_untrusted_answers_keep_everything(res: dict[str, Any]) -> None:
 # ------------------------------------------------------------------ a toy model: the switch itself
 
 torch = pytest.importorskip("torch")
-pg = pytest.importorskip("service.cli.prune_guards")
-tb = pytest.importorskip("service.torch_bridge")
+pg = pytest.importorskip("symguard.service.cli.prune_guards")
+tb = pytest.importorskip("symguard.service.torch_bridge")
 
 
 class Toy(torch.nn.Module):
@@ -114,7 +114,7 @@ def _stock_count(toy: Any, **kw: Any) -> tuple[int, list[dict[str, Any]]]:
 
 @pytest.mark.torch
 def test_server_down_keeps_stock(toy: Any, toy_stock: Any) -> None:
-    from service.client import Client
+    from symguard.service.client import Client
 
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -157,7 +157,7 @@ def silent_server() -> Iterator[str]:
 
 @pytest.mark.torch
 def test_timeout_keeps_stock(toy: Any, toy_stock: Any, silent_server: str) -> None:
-    from service.client import Client
+    from symguard.service.client import Client
 
     with Client(silent_server, retries=0, timeout_s=0.5) as c:
         n, hist = _stock_count(toy, client=c)
@@ -202,7 +202,7 @@ class _CountingClient:
         return self._run("simplify", doc)
 
     def _run(self, op: str, doc: dict[str, Any]) -> dict[str, Any]:
-        from solver import run
+        from symguard.solver import run
 
         self.asked[op] = self.asked.get(op, 0) + 1
         return dict(run(op, doc))
@@ -272,7 +272,7 @@ def test_install_uninstall_restore_pytorch() -> None:
 
 @pytest.mark.torch
 def test_cli_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from service.cli.main import main
+    from symguard.service.cli.main import main
 
     rc = main(["prune-guards", str(MODELS / "cnn_strided.py"), "--shapes", "40", "--backend", "eager"])
     line = capsys.readouterr().out.strip().splitlines()
@@ -286,7 +286,7 @@ def test_cli_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.torch
 def test_cli_bad_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from service.cli.main import main
+    from symguard.service.cli.main import main
 
     bad = tmp_path / "bad.py"
     bad.write_text("x = 1\n")
@@ -296,7 +296,7 @@ def test_cli_bad_spec(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 @pytest.mark.torch
 def test_cli_cache_and_cpp_options(capsys: pytest.CaptureFixture[str]) -> None:
-    from service.cli.main import main
+    from symguard.service.cli.main import main
 
     rc = main(["prune-guards", str(MODELS / "cnn_strided.py"), "--shapes", "30", "--backend", "eager",
                "--cache", "warm", "--cpp-guards"])
@@ -353,7 +353,7 @@ def test_a_wrong_pruner_is_caught_with_its_inputs() -> None:
 def test_each_compile_sees_its_own_cache_dir(tmp_path: Path) -> None:
     import os
 
-    from service.cli import guard_diff as gd
+    from symguard.service.cli import guard_diff as gd
 
     before = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
     with gd.priming(str(tmp_path)) as primed:
@@ -467,10 +467,10 @@ def test_forms_print_to_python_with_symguards_values(text: str) -> None:
     when it asks whether originals are defined."""
     from torch.utils._sympy.printers import PythonPrinter
 
-    from solver.ir import terms as ir
-    from solver.ir.pyeval import evaluate, holds
-    from solver.syntax.sympy_reader import parse_sympy
-    from solver.syntax.sympy_writer import to_sympy
+    from symguard.solver.ir import terms as ir
+    from symguard.solver.ir.pyeval import evaluate, holds
+    from symguard.solver.syntax.sympy_reader import parse_sympy
+    from symguard.solver.syntax.sympy_writer import to_sympy
 
     form = to_sympy(parse_sympy(text).term)
     syms = {n: sympy.Symbol(n, integer=True) for n in ("x", "y")}

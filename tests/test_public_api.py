@@ -1,6 +1,6 @@
 """The public surface of ``solver`` is small and pinned (STYLE §11)."""
 
-import solver
+from symguard import solver
 
 
 def test_all_is_pinned() -> None:

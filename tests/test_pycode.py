@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from lazy_grammar import GRID, lazy_pairs, python_value
 from lazy_grammar import NAMES as LAZY_NAMES
 
-from solver.ir import terms as ir
-from solver.ir.pycode import EUCLID_HELPERS, compile_check, compile_shared, conjunction, to_python
-from solver.ir.pyeval import evaluate, holds, value
-from solver.syntax.smtlib_script import parse_term
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pycode import EUCLID_HELPERS, compile_check, compile_shared, conjunction, to_python
+from symguard.solver.ir.pyeval import evaluate, holds, value
+from symguard.solver.syntax.smtlib_script import parse_term
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 POINT = st.fixed_dictionaries({n: st.integers(-9, 9) for n in NAMES})
 _HELPERS: dict[str, object] = {}

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lazy_grammar import GRID, NAMES, lazy_pairs, python_value
 
-from solver.ir import terms as ir
-from solver.ir.pyeval import defined, evaluate, holds, value
-from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import to_sympy
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import defined, evaluate, holds, value
+from symguard.solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.syntax.sympy_writer import to_sympy
 
 A, B = ir.mk_sym("a"), ir.mk_sym("b")
 

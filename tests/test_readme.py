@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from solver import run
+from symguard.solver import run
 
 ROOT = Path(__file__).resolve().parent.parent
 

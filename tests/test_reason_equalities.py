@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import load_problem
-from solver.reason import equalities
+from symguard.solver import load_problem
+from symguard.solver.reason import equalities
 
 NAMES = ["a", "b", "c", "d", "e"]
 edges = st.lists(st.tuples(st.sampled_from(NAMES), st.one_of(st.sampled_from(NAMES), st.integers(0, 3))),

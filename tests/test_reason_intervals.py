@@ -9,9 +9,9 @@ from guard_grammar import Box, boxes, terms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, run
-from solver.ir.pyeval import evaluate, holds
-from solver.reason import intervals as cheap
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.reason import intervals as cheap
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

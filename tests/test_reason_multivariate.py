@@ -10,11 +10,11 @@ from chain_strategies import chains
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate
-from solver.ir.terms import Term
-from solver.reason import facts, multivariate, rewrite
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason import facts, multivariate, rewrite
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 
 @st.composite

@@ -15,10 +15,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate, holds
-from solver.reason import periodic
+from symguard.solver import load_problem
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.reason import periodic
 
 NAMES = ["x", "y"]
 DIVS = ["-4", "-2", "2", "3", "4", "8"]

@@ -8,9 +8,9 @@ from guard_grammar import Box, boxes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem
-from solver.ir.pyeval import holds
-from solver.reason.points import Pool
+from symguard.solver import load_problem
+from symguard.solver.ir.pyeval import holds
+from symguard.solver.reason.points import Pool
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,8 +14,8 @@ from guard_grammar import Box, boxes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import run
-from solver.ir.pyeval import holds
+from symguard.solver import run
+from symguard.solver.ir.pyeval import holds
 
 
 def _check_redundancy(doc: dict[str, Any], box: Box) -> dict[str, Any]:
@@ -204,9 +204,9 @@ def test_a_residue_case_closed_by_a_kept_guard_names_that_guard() -> None:
     """``Ne(Mod(x, 4), 1)`` from ``Eq(Mod(x, 2), 0)``: in the case ``x = 4q + 1`` the negated guard
     holds and the kept guard is False, so the kept guard is the proof (found by the stress bench:
     such a case was once skipped as pointless and its guard left out of ``implied_by``)."""
-    from solver import load_problem
-    from solver.ops.redundancy import _Run
-    from solver.smt.checker import Deadline
+    from symguard.solver import load_problem
+    from symguard.solver.ops.redundancy import _Run
+    from symguard.solver.smt.checker import Deadline
 
     p = load_problem({"symbols": {"x": {"min": 0}}, "guards": ["Eq(Mod(x, 2), 0)", "Ne(Mod(x, 4), 1)"]})
     r = _Run(p, Deadline(10_000))

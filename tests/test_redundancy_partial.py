@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from deadline_helpers import StopsAfter
 
-from solver import api, load_problem
-from solver.ir.canonical import canonicalize
-from solver.ir.problem import DEFAULT_EFFORT, Options
-from solver.ops.redundancy import _Run
-from solver.smt.checker import Deadline, OutOfTime
+from symguard.solver import api, load_problem
+from symguard.solver.ir.canonical import canonicalize
+from symguard.solver.ir.problem import DEFAULT_EFFORT, Options
+from symguard.solver.ops.redundancy import _Run
+from symguard.solver.smt.checker import Deadline, OutOfTime
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
 
@@ -81,7 +81,7 @@ def test_effort_is_an_option_with_its_default_in_one_place() -> None:
     p = load_problem({"guards": ["x > 1"], "options": {"effort": 1234}})
     assert p.options.effort == 1234
     assert Deadline.for_options(p.options).units == 1234
-    from solver.errors import InvalidProblemError
+    from symguard.solver.errors import InvalidProblemError
     for bad in (0, -1, "1", 10**10, True):
         with pytest.raises(InvalidProblemError):
             load_problem({"guards": ["x > 1"], "options": {"effort": bad}})
@@ -107,8 +107,8 @@ class _ShrinkStops(Deadline):
 def test_shrink_past_the_deadline_answers_its_valid_start_model_not_unknown() -> None:
     """A hard objective (the Python search cannot exhaust it): the deadline after the start
     model is known answers that model, ``optimal: false``, ``incomplete``."""
-    from solver.ops.selfcheck import violations
-    from solver.ops.shrink import shrink
+    from symguard.solver.ops.selfcheck import violations
+    from symguard.solver.ops.shrink import shrink
     v = (100003 * 99991 * 7 + 100003) % 1000003
     doc = {"symbols": {"a": {"min": 1, "hint": 100003}, "b": {"min": 1, "hint": 99991}},
            "guards": [f"Eq(Mod(7*a*b + a, 1000003), {v})"]}

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from solver import load_problem, run
-from solver.ir.pyeval import holds
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pyeval import holds
 
 
 def _v(s: str, p: int) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem
-from solver.ir import terms as ir
-from solver.ir.printer import to_text
-from solver.ir.pyeval import evaluate, holds
-from solver.reason import rewrite
-from solver.reason.facts import facts_env
+from symguard.solver import load_problem
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.printer import to_text
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.reason import rewrite
+from symguard.solver.reason.facts import facts_env
 
 NAMES = ["x", "y", "z"]
 DIVS = ["-4", "-3", "-2", "2", "3", "4", "8"]
@@ -260,7 +260,7 @@ def test_common_factor_is_a_polynomial_identity(g: str, a: str, b: str, k: int,
                                                 box: tuple[tuple[int, int], ...]) -> None:
     """``common_factor(x, y) = (f, x', y')``: ``x = f*x'`` and ``y = f*y'`` at every point, so
     ``x/y = x'/y'`` wherever ``y != 0`` (the cancellation ``rewrite`` takes)."""
-    from solver.reason.polynomials import common_factor
+    from symguard.solver.reason.polynomials import common_factor
 
     def q(text: str) -> ir.Term:
         return load_problem({"queries": [text], "options": {"default_min": None}}).queries[0].term
@@ -321,7 +321,7 @@ def _best_spelling_by_construction(coefs: dict[ir.Term, int], const: int, m: ir.
 def test_fold_add_chooses_as_by_construction(a: str, b: str, d: str, k1: int, k2: int, k3: int) -> None:
     """``fold_add`` counts a candidate spelling's monomials before building its quotient and
     remainder: the same choice as building them, on sums of ``x``, ``x//c``, ``Mod(x, c)`` and more."""
-    from solver.reason.polynomials import _best_spelling
+    from symguard.solver.reason.polynomials import _best_spelling
 
     text = f"{k1}*({a}) + {k2}*(({a}) // {d}) + {k3}*Mod({a}, {d}) + ({b})"
     t = load_problem({"queries": [text], "options": {"default_min": None}}).queries[0].term

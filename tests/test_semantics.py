@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver import run
+from symguard.solver import run
 
 GRID_A = [-7, -6, -5, -3, -1, 0, 1, 2, 5, 6, 7]
 GRID_B = [-4, -3, -2, -1, 0, 1, 2, 3, 4]

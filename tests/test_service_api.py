@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from service_helpers import cli, comparable, model_ok, running_server, write
 
-from service.settings import Settings as ServiceSettings
-from solver import OPS
+from symguard.service.settings import Settings as ServiceSettings
+from symguard.solver import OPS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "smt2_corpus" / "examples").glob("*.json"))
@@ -90,7 +90,7 @@ def test_renamed_permuted_duplicated_problem_is_a_cache_hit_in_callers_names(cli
     other = _renamed(doc)
     r = client.post(f"/v1/{op}", json=other).json()
     assert r["cached"] is True and r["key"] == first["key"]
-    from solver import run
+    from symguard.solver import run
 
     assert comparable(r) == comparable(run(op, other)) and model_ok(other, r)  # as if freshly computed
     if op == "solve":
@@ -157,7 +157,7 @@ def test_cache_key_and_answer_invariant_under_renaming_and_permutation(url: str,
         ref = c.post("/v1/redundancy", json=base).json()
         got = c.post("/v1/redundancy", json=other).json()
     assert got["key"] == ref["key"] and got["cached"] is True
-    from solver import run
+    from symguard.solver import run
 
     assert comparable(got) == comparable(run("redundancy", other))
 
@@ -190,7 +190,7 @@ def test_batch_keeps_order_and_isolates_a_bad_item(client: httpx.Client) -> None
     assert res[1]["error"]["code"] == "parse_error" and res[1]["error"]["where"] == "guards[0]"
     assert res[2]["error"]["where"] == "items[2].op"
     assert res[3]["error"]["code"] == "invalid_problem"
-    from solver import run
+    from symguard.solver import run
 
     assert comparable(res[4]) == comparable(run("redundancy", PROBLEM))
 

@@ -11,9 +11,9 @@ import httpx
 import pytest
 from service_helpers import cli, comparable, running_server, write
 
-from service.client import AsyncClient, Client, RemoteError
-from service.settings import Settings
-from solver.errors import ParseError, TooLargeError
+from symguard.service.client import AsyncClient, Client, RemoteError
+from symguard.service.settings import Settings
+from symguard.solver.errors import ParseError, TooLargeError
 
 TOKEN = "s3cret-token"
 PROBLEM: dict[str, Any] = {"symbols": {"s0": {"min": 2, "hint": 64}, "s1": {"min": 2, "hint": 3}},
@@ -40,7 +40,7 @@ def test_token_is_required_on_the_api(url: str) -> None:
 
 
 def test_client_ops_and_batch(url: str) -> None:
-    from solver import OPS, run
+    from symguard.solver import OPS, run
 
     with Client(url, token=TOKEN) as c:
         for op in OPS:

@@ -9,9 +9,9 @@ import httpx
 import pytest
 from service_helpers import running_server
 
-from service.client import Client, UnknownContext
-from service.settings import Settings
-from solver import run
+from symguard.service.client import Client, UnknownContext
+from symguard.service.settings import Settings
+from symguard.solver import run
 
 TRACE = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min": 2, "hint": 3}},
          "guards": ["Eq(Mod(s0, 16), 0)", "s0 >= 32", "Ne(s1, 1)"]}

@@ -15,9 +15,9 @@ import httpx
 import pytest
 from service_helpers import cli, running_server
 
-from service.errors import HTTP_CODES
-from service.settings import Settings
-from solver import OPS
+from symguard.service.errors import HTTP_CODES
+from symguard.service.settings import Settings
+from symguard.solver import OPS
 
 pytestmark = pytest.mark.slow  # starts a server and its workers (tests/conftest.py: the fast/slow split)
 
@@ -98,7 +98,7 @@ def test_the_other_refusals_carry_documented_codes(client: httpx.Client, url: st
 
 
 def test_every_code_the_router_and_the_service_send_is_in_both_documents() -> None:
-    service_doc = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
+    service_doc = (ROOT / "docs" / "symguard.service.md").read_text(encoding="utf-8")
     for status, code in HTTP_CODES.items():
         assert code in TABLE and str(status) in TABLE[code]
     for code, http in TABLE.items():
@@ -192,7 +192,7 @@ def test_a_number_past_the_limit_is_too_large_at_its_path(client: httpx.Client, 
     code, [line] = cli(["solve", str(f)])
     assert code == 2 and line["error"] == err
     if where != "$":
-        from solver import TooLargeError, run
+        from symguard.solver import TooLargeError, run
 
         with pytest.raises(TooLargeError) as e:  # the library names the same place for 10**5000
             run("solve", json.loads(body, parse_int=_python_int))

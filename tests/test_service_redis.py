@@ -14,7 +14,7 @@ import httpx
 import pytest
 from service_helpers import comparable, free_port, redis_url, running_server
 
-from service.settings import Settings
+from symguard.service.settings import Settings
 
 pytestmark = pytest.mark.redis
 
@@ -62,7 +62,7 @@ def test_answer_computed_by_one_server_is_a_hit_on_the_other(redis: str, two_ser
     if op == "solve":
         assert set(second["model"]) == {"batch"}
     else:
-        from solver import run
+        from symguard.solver import run
 
         assert comparable(second) == comparable(run(op, renamed))
     metrics = httpx.get(f"{b}/metrics").text

@@ -23,15 +23,15 @@ import httpx
 import pytest
 from service_helpers import running_server
 
-from service.settings import Settings
+from symguard.service.settings import Settings
 
 # The real worker, except: a body containing KILL_WHILE_READING announces the worker's pid in
 # $SYMGUARD_TEST_PIDFILE and sleeps while "reading", once (a flag file); a problem with
 # timeout_ms == 779 does the same while solving; timeout_ms == 777 solves "forever".
 MARKED_WORKER = (sys.executable, "-c", """
 import os, time
-import solver.api as api
-import service.runtime.child as child
+import symguard.solver.api as api
+import symguard.service.runtime.child as child
 
 def _once():
     flag = os.environ.get("SYMGUARD_TEST_PIDFILE")

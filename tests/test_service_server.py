@@ -15,9 +15,9 @@ from proc_helpers import MARK, kill, marked, wait_gone
 from service_helpers import free_port, running_server
 from test_service_workers import SLOW, SLOW_WORKER
 
-from service.cli import build_parser
-from service.server import settings_for
-from service.settings import Settings
+from symguard.service.cli import build_parser
+from symguard.service.server import settings_for
+from symguard.service.settings import Settings
 
 
 @pytest.mark.parametrize(("env", "argv", "workers"), [
@@ -43,7 +43,7 @@ def test_symguard_serve_answers_and_stops_with_every_process_it_started(sig: sig
     port = free_port()
     mark = f"{os.environ[MARK]}-serve-{sig.name}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGUARD_")} | {MARK: mark}
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"],
+    proc = subprocess.Popen([sys.executable, "-m", "symguard.service.cli", "serve", "--port", str(port), "--workers", "1"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.errors import (
+from symguard.service.errors import (
     Overloaded,
     PayloadTooLarge,
     Unauthorized,
@@ -13,8 +13,15 @@ from service.errors import (
     exit_code,
     http_status,
 )
-from service.settings import Settings
-from solver.errors import BadInput, InternalError, InvalidProblemError, ParseError, TooLargeError, UnsupportedError
+from symguard.service.settings import Settings
+from symguard.solver.errors import (
+    BadInput,
+    InternalError,
+    InvalidProblemError,
+    ParseError,
+    TooLargeError,
+    UnsupportedError,
+)
 
 
 @pytest.mark.parametrize(("exc", "status"), [
@@ -56,8 +63,8 @@ def test_local_caches_are_bounded_by_bytes_not_entries() -> None:
     whole layer is not kept)."""
     import json
 
-    from service.cache import ResultCache
-    from service.metrics import Metrics
+    from symguard.service.cache import ResultCache
+    from symguard.service.metrics import Metrics
 
     cache = ResultCache(Settings(cache_bytes=10_000, exact_cache_bytes=5_000), Metrics())
     small = {"status": "sat", "model": {"v0": 1}}

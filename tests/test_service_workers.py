@@ -11,14 +11,14 @@ import httpx
 import pytest
 from service_helpers import running_server
 
-from service.settings import Settings
+from symguard.service.settings import Settings
 
 # A worker whose solver ignores its deadline for one marked problem (timeout_ms == 777): the
 # server must enforce the budget from outside; and is slow but within budget for another (4778).
 # Everything else is the real worker.
 SLOW_WORKER = (sys.executable, "-c", """
 import time
-import solver.api as api
+import symguard.solver.api as api
 real = api.compute
 def compute(op, canon, **kw):
     if canon.options.timeout_ms == 777:
@@ -27,7 +27,7 @@ def compute(op, canon, **kw):
         time.sleep(1.5)
     return real(op, canon, **kw)
 api.compute = compute
-from service.runtime.child import main
+from symguard.service.runtime.child import main
 main()
 """)
 

@@ -11,10 +11,10 @@ from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidProblemError, TooLargeError, prepare, run
-from solver.ir.pyeval import holds
-from solver.session import Context
-from solver.syntax import document
+from symguard.solver import InvalidProblemError, TooLargeError, prepare, run
+from symguard.solver.ir.pyeval import holds
+from symguard.solver.session import Context
+from symguard.solver.syntax import document
 
 VOLATILE = ("key", "elapsed_ms", "cached")
 
@@ -169,7 +169,7 @@ def test_a_question_past_the_outer_limit_is_unknown_not_an_exception(monkeypatch
     """The session's own z3 path and the engine share one outer limit per request; past it the
     answer is the sound partial one (a loaded machine once made ``OutOfTime`` escape ``Context.run``):
     the context is known satisfiable (its hints hold), the query is ``unknown``, ``incomplete``."""
-    from solver.smt.checker import Deadline
+    from symguard.solver.smt.checker import Deadline
 
     ctx = Context(TRACE)
     monkeypatch.setattr(Deadline, "out_of_time", property(lambda self: True))

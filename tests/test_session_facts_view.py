@@ -15,9 +15,9 @@ from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidProblemError, api
-from solver.session import Context, FactsPayload, FactsView
-from solver.syntax import document
+from symguard.solver import InvalidProblemError, api
+from symguard.solver.session import Context, FactsPayload, FactsView
+from symguard.solver.syntax import document
 
 SESSIONS = sorted((Path(__file__).resolve().parents[1] / "smt2_corpus" / "sessions").glob("*.json"))
 TRACE = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min": 2, "hint": 3}},

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_problems import Env, Small, holds, small_problems
 
-from solver import prepare, run
-from solver.api import finish
-from solver.ops.shrink import METHODS, shrink
-from solver.smt.checker import Deadline
+from symguard.solver import prepare, run
+from symguard.solver.api import finish
+from symguard.solver.ops.shrink import METHODS, shrink
+from symguard.solver.smt.checker import Deadline
 
 PROFILE = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -238,7 +238,7 @@ def test_any_budget_gives_a_valid_model_no_worse_than_the_hints(small: Small, un
 def test_optimize_hands_back_its_best_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """When z3 Optimize runs out of units, its best model (once Python confirms it and it beats
     the start) is where the descent starts; a model Python rejects is ignored."""
-    from solver.smt.optimize import Session
+    from symguard.solver.smt.optimize import Session
 
     _, canon = prepare(ANYTIME)
     good = {"v0": 80, "v1": 64, "v2": 3}  # in the canonical names; satisfies ANYTIME, objective 147
@@ -261,9 +261,9 @@ def test_optimize_hands_back_its_best_model(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_optimize_keeps_a_best_model_when_its_units_run_out() -> None:
-    from solver.ops.selfcheck import violations
-    from solver.smt.objectives import objectives
-    from solver.smt.optimize import Session
+    from symguard.solver.ops.selfcheck import violations
+    from symguard.solver.smt.objectives import objectives
+    from symguard.solver.smt.optimize import Session
 
     _, canon = prepare(ANYTIME)
     seen = []

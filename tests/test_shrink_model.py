@@ -24,8 +24,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.cli import main, shrink_model_template
-from service.cli.shrink_model import (
+from symguard.service.cli import main, shrink_model_template
+from symguard.service.cli.shrink_model import (
     ModelSpec,
     ShrinkOutcome,
     load_spec,
@@ -34,7 +34,7 @@ from service.cli.shrink_model import (
     shrink_model,
     tie_break,
 )
-from solver import InvalidProblemError, run
+from symguard.solver import InvalidProblemError, run
 
 ROOT = Path(__file__).resolve().parents[1]
 

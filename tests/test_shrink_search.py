@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_problems import Small, holds, size_problems, small_problems
 
-from solver import load_problem
-from solver.ir.problem import Symbol
-from solver.ops.shrink import distinct_pairs
-from solver.ops.shrink_search import Found, _candidates, search
-from solver.smt.checker import Deadline
-from solver.smt.objectives import levels
+from symguard.solver import load_problem
+from symguard.solver.ir.problem import Symbol
+from symguard.solver.ops.shrink import distinct_pairs
+from symguard.solver.ops.shrink_search import Found, _candidates, search
+from symguard.solver.smt.checker import Deadline
+from symguard.solver.smt.objectives import levels
 
 PROFILE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OBJECTIVES = st.sampled_from(["sum", "max", "lex"])

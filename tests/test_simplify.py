@@ -16,14 +16,14 @@ from guard_grammar import conds, terms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, run
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate, holds
-from solver.ops import simplify as simplify_op
-from solver.reason.facts import facts_env
-from solver.reason.rewrite import Rewriter
-from solver.reason.simplify_rules import Decider
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver import load_problem, run
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.ops import simplify as simplify_op
+from symguard.solver.reason.facts import facts_env
+from symguard.solver.reason.rewrite import Rewriter
+from symguard.solver.reason.simplify_rules import Decider
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 
 @pytest.fixture(autouse=True)
@@ -313,7 +313,7 @@ def test_no_z3_where_a_point_of_the_slice_refutes() -> None:
     z3 on the linear slice (``u1 == u0``, the ranges; not the product) could only find a model
     outside the context. The refutation search met one (``u0 = u1 = 4096``: tied symbols move
     together), so no z3 check is made and the form stays."""
-    from solver.smt.checker import Deadline
+    from symguard.solver.smt.checker import Deadline
 
     doc = {"symbols": {"u0": {"min": 0}, "u1": {"min": 0}, "s": {"min": 2, "hint": 5}, "t": {"min": 2, "hint": 7}},
            "guards": ["Eq(u1, u0)", "u0 < s*t + 1"], "exprs": ["Mod(u0, 4096)"]}
@@ -329,7 +329,7 @@ def test_the_sample_gives_each_size_both_parities() -> None:
     were often all even: ``Mod(s_i, 2)`` looked constant at every point for 230 of 400 sizes and
     each of its follow-ups paid a decision and a search to refute the guess. The moves tried
     alone now include the hint's neighbours, so (almost) every size is odd at some point."""
-    from solver.smt.checker import Deadline
+    from symguard.solver.smt.checker import Deadline
 
     doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64} for i in range(400)},
            "guards": [f"s{i} >= {i % 7 + 2}" for i in range(400)]}
@@ -365,7 +365,7 @@ def _loop_context() -> dict[str, Any]:
 
 
 def test_a_context_reuses_a_form_across_interchangeable_symbols() -> None:
-    from solver import Context
+    from symguard.solver import Context
 
     ctx = Context(_loop_context())
     shape = "ModularIndexing({x}, 4, 8) + 8*FloorDiv({x}, 32)"
@@ -386,7 +386,7 @@ def test_a_context_reuses_a_form_across_interchangeable_symbols() -> None:
 def test_a_first_seen_outline_is_not_renamed() -> None:
     """A form is kept unkeyed until an expression of its roles and outline is asked again: the
     renaming (new terms, normalized) is paid by the second one, which it answers."""
-    from solver import Context
+    from symguard.solver import Context
 
     ctx = Context(_loop_context())
     ctx.run("simplify", {"exprs": ["ModularIndexing(x0, 4, 8) + 8*FloorDiv(x0, 32)"]})
@@ -402,7 +402,7 @@ def test_a_first_seen_outline_is_not_renamed() -> None:
 
 
 def test_symbols_of_different_roles_do_not_share_a_form() -> None:
-    from solver import Context
+    from symguard.solver import Context
 
     ctx = Context(_loop_context())
     got = [ctx.run("simplify", {"exprs": [f"{s}//2 < 3"]})["exprs"][0]["form"] for s in ("s1", "s2", "s1")]
@@ -418,7 +418,7 @@ def test_symbols_of_different_roles_do_not_share_a_form() -> None:
 def test_renamed_forms_equal_their_expressions(a: str, b: str, shape: str) -> None:
     """Each shape asked of every pair in turn (most answered by renaming an earlier form): each
     form equals its expression at every point of a grid of the context."""
-    from solver import Context
+    from symguard.solver import Context
 
     ctx = Context(_loop_context())
     for x, y in ((a, b), (b, a), ("x0", "x1"), (a, b)):
@@ -443,7 +443,7 @@ def _safe(t: ir.Term, pt: dict[str, int]) -> Any:
 
 def _sampled_run(n_sizes: int = 3) -> simplify_op._Run:
     """A run whose sample is full enough that the first ``HEAD_POINTS`` points are not all of it."""
-    from solver.smt.checker import Deadline
+    from symguard.solver.smt.checker import Deadline
 
     doc = {"symbols": {**{f"s{i}": {"min": 2, "hint": 64} for i in range(n_sizes)}, "x": {"min": 0, "hint": 5}},
            "guards": [*(f"s{i} >= {i + 2}" for i in range(n_sizes)), "x < s0", "s1 <= 2*s2 + 7"]}
@@ -493,7 +493,7 @@ def test_a_term_the_first_points_tell_apart_pays_for_those_points_only() -> None
 def test_a_condition_refuted_by_its_parts_is_not_built() -> None:
     """``Simplifier._within`` (``0 <= a < b``) asks the oracle about the parts' values first: refuted
     there, the conjunction is neither built nor proven."""
-    from solver.reason.simplify_rules import Simplifier
+    from symguard.solver.reason.simplify_rules import Simplifier
 
     class Refuting:
         def fails(self, pred: Any, terms: Any) -> bool:
@@ -508,7 +508,7 @@ def test_a_refutation_checks_only_the_constraints_about_what_moved() -> None:
     """On a 400-guard context each candidate of a refutation search moves one size: the search
     starts from a point of the context, so only that size's guards are evaluated, never the
     compiled check of all 400 (which the search used per candidate)."""
-    from solver.smt.checker import Deadline
+    from symguard.solver.smt.checker import Deadline
 
     doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64} for i in range(400)},
            "guards": [f"s{i} >= {i % 7 + 2}" for i in range(400)]}
@@ -540,7 +540,7 @@ def test_a_sample_point_spares_the_rewrite_of_a_min_max_difference() -> None:
     point with ``a < b`` and one with ``a > b`` decides "neither dominates" from those points;
     the differences ``b - a`` and ``a - b`` are never built and rewritten (they were, four
     rewrites a request, before)."""
-    from solver import Context
+    from symguard.solver import Context
 
     doc = {"symbols": {f"s{i}": {"min": 2, "hint": 64 + i} for i in range(40)},
            "guards": [f"s{i} >= {i % 7 + 2}" for i in range(40)]}
@@ -565,7 +565,7 @@ _HOOK_SHAPES = ["Max({a}, {b}) + Min({a}, {b})", "Max({a}, {b}) - Min({a}, {b})"
 def test_the_below_hook_changes_no_form(a: str, b: str, shapes: list[str]) -> None:
     """``Rewriter.below`` is a speed hook: each request's forms are the same with it and with
     it answering "no point known" (every difference rewritten, as before it existed)."""
-    from solver import Context
+    from symguard.solver import Context
 
     got = []
     for hook in (True, False):

@@ -10,13 +10,13 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate, holds
-from solver.reason import index_algebra
-from solver.reason import simplify_algebra as alg
-from solver.reason.simplify_divisibility import Divisibility
-from solver.reason.simplify_equalities import replacements, substitute
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.reason import index_algebra
+from symguard.solver.reason import simplify_algebra as alg
+from symguard.solver.reason.simplify_divisibility import Divisibility
+from symguard.solver.reason.simplify_equalities import replacements, substitute
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 BOX = [{"x": x, "y": y} for x, y in itertools.product(range(-20, 21), range(-4, 5))]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from solver import load_problem, run
+from symguard.solver import load_problem, run
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus"
 SIMPLIFY = sorted(p for p in (CORPUS / "simplify").glob("*.json") if p.name != "handwritten.json")

@@ -14,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from service_helpers import cli
 
-from service.cli import main
-from service.cli.batch_report import Tally, print_summary
-from solver import InvalidProblemError, load_problem, run
-from solver.ir.pyeval import evaluate
-from solver.syntax.export import problem_to_smt2
-from solver.syntax.smtlib_script import script_problem
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.service.cli import main
+from symguard.service.cli.batch_report import Tally, print_summary
+from symguard.solver import InvalidProblemError, load_problem, run
+from symguard.solver.ir.pyeval import evaluate
+from symguard.solver.syntax.export import problem_to_smt2
+from symguard.solver.syntax.smtlib_script import script_problem
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLIFY = ROOT / "smt2_corpus" / "simplify"

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, run
-from solver.ir.pyeval import evaluate, holds
-from solver.ops import simplify as simplify_op
-from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import cost
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.ops import simplify as simplify_op
+from symguard.solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.syntax.sympy_writer import cost
 
 
 @pytest.fixture(autouse=True)
@@ -124,8 +124,8 @@ def test_an_affine_image_of_a_varying_term_is_guessed_as_its_values_say(text: st
                                                                         guards: list[str]) -> None:
     """``_Oracle.guess`` answers ``c*t + k`` without its values once ``t`` was seen to vary: the
     answer the values give (a fresh oracle, which computes them)."""
-    from solver.ir import terms as ir
-    from solver.smt.checker import Deadline
+    from symguard.solver.ir import terms as ir
+    from symguard.solver.smt.checker import Deadline
 
     p = load_problem({"symbols": {"x": {"min": -10, "max": 10, "hint": 3}, "y": {"min": -5, "max": 5, "hint": -2}},
                       "guards": guards, "exprs": [text]})
@@ -144,7 +144,7 @@ def test_an_affine_image_of_a_varying_term_is_guessed_as_its_values_say(text: st
 def test_least_cost_is_a_lower_bound_of_the_printings_cost(text: str) -> None:
     """``_Run._one`` does not print an input whose ``least_cost`` is above its form's cost (the
     form is then cheaper): the bound must hold for every term the syntax reads."""
-    from solver.syntax.sympy_writer import to_sympy
+    from symguard.solver.syntax.sympy_writer import to_sympy
 
     term = parse_sympy(text).term
     assert simplify_op.least_cost(term) <= _key(cost(to_sympy(term))), (text, to_sympy(term))
@@ -289,8 +289,8 @@ def test_digits_of_bases_equal_below_their_place_merge(a: int, r1: int, r2: int,
     """``D(x, a, b) + (b/a)*D(x + b*k*w + b*c, b, e) = D(x + b*k*w + b*c, a, e)`` (index_algebra):
     the merged sum equals the input at every integer point, negative ones included, and has one
     division fewer per merge."""
-    from solver.ir import terms as ir
-    from solver.reason import index_algebra
+    from symguard.solver.ir import terms as ir
+    from symguard.solver.reason import index_algebra
 
     b, e = a * r1, a * r1 * r2
     x, w = ir.mk_sym("x"), ir.mk_sym("w")
@@ -369,7 +369,7 @@ def test_comparison_families(d: int, k: int, c: int, r: int, rel: str, j: int, r
 # ------------------------------------------------------------------ 6. per-context state
 
 def test_a_context_keeps_its_simplify_engine_and_answers_as_the_stateless_run() -> None:
-    from solver import Context
+    from symguard.solver import Context
 
     doc = {"symbols": {f"s{i}": {"min": 2, "hint": 16} for i in range(6)},
            "guards": ["Eq(s0, s1)", "Eq(Mod(s2, 8), 0)", "s3 <= 7", "s4 >= s5"]}
@@ -411,7 +411,7 @@ def test_extremes_and_conjunction_families(c: int, k: int, j: int) -> None:
 def test_a_contexts_cse_classes_last_across_its_requests() -> None:
     """``Eq(2*s0, 3*s1)`` has no unit coefficient (no replacement), yet ``s0//3`` and ``s1//2`` are
     equal: the second request takes the form the first returned."""
-    from solver import Context
+    from symguard.solver import Context
 
     doc = {"symbols": {"s0": {"min": 2, "hint": 6}, "s1": {"min": 2, "hint": 4}}, "guards": ["Eq(2*s0, 3*s1)"]}
     ctx = Context(doc)

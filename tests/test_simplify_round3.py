@@ -13,14 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, run
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate, holds
-from solver.ops import simplify as simplify_op
-from solver.reason import simplify_intervals as one_term
-from solver.reason.simplify_sums import collect
-from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import cost, to_sympy
+from symguard.solver import load_problem, run
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.ops import simplify as simplify_op
+from symguard.solver.reason import simplify_intervals as one_term
+from symguard.solver.reason.simplify_sums import collect
+from symguard.solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.syntax.sympy_writer import cost, to_sympy
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

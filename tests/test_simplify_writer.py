@@ -13,11 +13,11 @@ from guard_grammar import conds, terms
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from solver.errors import SymguardError, UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate
-from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import _Cost, _count, _token_cost, cost, to_sympy
+from symguard.solver.errors import SymguardError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate
+from symguard.solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.syntax.sympy_writer import _Cost, _count, _token_cost, cost, to_sympy
 
 TORCHY = ["CeilDiv(x, 8)*8", "ModularIndexing(x + y, 2, 8)", "ModularIndexing(x, 1, y)", "-x//3 + Mod(-y, 4)",
           "8*CeilDiv(x, 8) - 2*CeilDiv(y, 4)", "x*x*y", "Piecewise((x, x > 2), (y, y < 1), (x*y, True))",

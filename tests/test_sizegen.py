@@ -11,10 +11,10 @@ import sizegen as sg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import load_problem, run
+from symguard.solver import load_problem, run
 
 # the one internal import: the reference evaluator (no top-level name for it)
-from solver.ir.pyeval import evaluate, holds
+from symguard.solver.ir.pyeval import evaluate, holds
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

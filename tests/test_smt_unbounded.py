@@ -6,10 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_problems import Expr, conditions, int_exprs, small_problems
 
-from solver import prepare
-from solver.ir.problem import Problem
-from solver.smt.checker import SAT, Checker, Deadline, units
-from solver.smt.unbounded import period, unbounded
+from symguard.solver import prepare
+from symguard.solver.ir.problem import Problem
+from symguard.solver.smt.checker import SAT, Checker, Deadline, units
+from symguard.solver.smt.unbounded import period, unbounded
 
 
 def _model(p: Problem) -> dict[str, int | bool] | None:

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from small_problems import Small, small_problems
 
-from solver import run
-from solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
-from solver.ir import terms as ir
-from solver.syntax.export import problem_to_smt2
-from solver.syntax.smtlib_script import parse_term, script_problem
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver import run
+from symguard.solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.syntax.export import problem_to_smt2
+from symguard.solver.syntax.smtlib_script import parse_term, script_problem
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 
 def _euclid(a: int, b: int) -> tuple[int, int]:

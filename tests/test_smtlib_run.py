@@ -7,9 +7,9 @@ import re
 import pytest
 import z3
 
-from solver.ir.pyeval import evaluate
-from solver.ops.smtlib_run import run_script
-from solver.syntax.smtlib_script import parse_term, script_problem
+from symguard.solver.ir.pyeval import evaluate
+from symguard.solver.ops.smtlib_run import run_script
+from symguard.solver.syntax.smtlib_script import parse_term, script_problem
 
 
 def _z3_transcript(text: str) -> str:
@@ -89,7 +89,7 @@ def test_script_problem_agrees_with_z3_from_string(name: str) -> None:
     first = text[:text.index("(check-sat)")]
     s = z3.Solver()
     s.from_string(first)
-    from solver import run
+    from symguard.solver import run
 
     assert run("solve", script_problem(text))["status"] == str(s.check())
 

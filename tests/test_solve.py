@@ -8,8 +8,8 @@ from typing import Any
 from guard_grammar import Box, boxes
 from hypothesis import HealthCheck, given, settings
 
-from solver import run
-from solver.ir.pyeval import holds
+from symguard.solver import run
+from symguard.solver.ir.pyeval import holds
 
 
 def _check_solve(doc: dict[str, Any], box: Box) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-import solver
 import symguard
+from symguard import solver
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_all_is_pinned() -> None:
@@ -60,3 +63,28 @@ def test_unknown_attribute() -> None:
         assert "nope" in str(e)
     else:
         raise AssertionError("symguard.nope should not exist")
+
+
+def test_nothing_imports_the_old_top_level_names() -> None:
+    """``solver`` and ``service`` are ``symguard.solver`` and ``symguard.service``: importing
+    every entry point loads no top-level module of those names."""
+    code = ("import sys, symguard, symguard.torch, symguard.service.cli, symguard.service.app, "
+            "symguard.service.runtime.child, symguard.service.trace.analyze\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('solver', 'service')))")
+    r = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_a_folder_holding_a_clone_named_symguard(tmp_path: Path) -> None:
+    """From the folder that holds a clone named ``symguard``, ``import symguard`` is the package
+    (the clone's root has no ``__init__.py``: found first, it would be an empty namespace
+    package, which an installed package — a wheel, or an editable install in compat mode, as
+    the README's commands make — outranks)."""
+    (tmp_path / "symguard").symlink_to(ROOT, target_is_directory=True)
+    r = subprocess.run([sys.executable, "-c", "import symguard; print(symguard.run('solve', {'guards': ['s0 > 3']})['status'])"],
+                       cwd=tmp_path, check=False, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 and any(m.startswith("__editable___symguard") for m in sys.modules):
+        pytest.skip("an editable install through an import hook (pip install -e without compat mode)")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "sat"

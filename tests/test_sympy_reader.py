@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lazy_grammar import GRID, NAMES, fraction_value, lazy_pairs, python_value, rational_relations
 
-from solver.errors import ParseError, UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.pyeval import evaluate, holds
-from solver.syntax import sympy_reader
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.errors import ParseError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.syntax import sympy_reader
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 ACCEPTED = [
     "Eq(s0, 2)", "Ne(s0, 2)", "Lt(s0, 2)", "Le(s0, 2)", "Gt(s0, 2)", "Ge(s0, 2)",

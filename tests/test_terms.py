@@ -6,10 +6,10 @@ from guard_grammar import conds, terms
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.ir import terms as ir
-from solver.ir.printer import to_text
-from solver.ir.pyeval import evaluate, holds
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.printer import to_text
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 X, Y = ir.mk_sym("x"), ir.mk_sym("y")
 

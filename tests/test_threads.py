@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r'''
 import json, sys, threading
-from solver import run
+from symguard.solver import run
 
 PROBLEMS = [
     ("solve", {"guards": ["s0 >= 7", "s0*s1 == 12", "s1 >= 2"]}),
@@ -75,7 +75,7 @@ def test_a_call_waiting_for_its_turn_counts_the_wait_against_its_budget() -> Non
     """The deadline starts with the call: a budget spent waiting ends as the sound unknown."""
     import time
 
-    from solver import api
+    from symguard.solver import api
 
     _, canon = api.prepare({"guards": ["s0 >= 1", "s0 <= 9"], "options": {"timeout_ms": 50}})
     res = api.compute("redundancy", canon.problem, started=time.monotonic() - 1.0)

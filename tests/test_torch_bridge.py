@@ -8,18 +8,18 @@ import sys
 
 import pytest
 
-from solver import load_problem, run
+from symguard.solver import load_problem, run
 
 
 def test_import_without_torch() -> None:
-    code = "import sys; sys.modules['torch'] = None; import service.torch_bridge as tb; print(tb.__name__)"
+    code = "import sys; sys.modules['torch'] = None; import symguard.service.torch_bridge as tb; print(tb.__name__)"
     r = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "service.torch_bridge"
+    assert r.stdout.strip() == "symguard.service.torch_bridge"
 
 
 torch = pytest.importorskip("torch")
-tb = pytest.importorskip("service.torch_bridge")
+tb = pytest.importorskip("symguard.service.torch_bridge")
 
 
 class Tiny(torch.nn.Module):

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.slow
 
 torch = pytest.importorskip("torch")
 sympy = pytest.importorskip("sympy")
-tf = pytest.importorskip("service.torch_fast")
-pg = pytest.importorskip("service.cli.prune_guards")
+tf = pytest.importorskip("symguard.service.torch_fast")
+pg = pytest.importorskip("symguard.service.cli.prune_guards")
 
 import torch.fx.experimental.symbolic_shapes as shapes
 import torch.utils._sympy.value_ranges as vr

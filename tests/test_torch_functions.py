@@ -21,10 +21,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pysmt.solvers.z3 import Z3Converter
 
-from solver.ir.pyeval import evaluate, holds
-from solver.ir.terms import Term
-from solver.smt.encode import Encoding
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.ir.terms import Term
+from symguard.solver.smt.encode import Encoding
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 GRID_A = [-9, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 9]
 GRID_B = [-4, -3, -2, -1, 0, 1, 2, 3, 4]
@@ -123,7 +123,7 @@ def _as_pytorch_runs_it(text: str, s4: int) -> bool:
 
 
 def test_mobilevit_guards_are_read_and_the_minimal_set_is_equivalent() -> None:
-    from solver import run
+    from symguard.solver import run
 
     res = run("redundancy", {"symbols": {"s4": {"min": 2, "hint": 80}}, "guards": MOBILEVIT_S4})
     verdicts = [g["verdict"] for g in res["guards"]]
@@ -268,7 +268,7 @@ UNSUPPORTED: list[Callable[[], Any]] = [
 
 @pytest.mark.parametrize("build", UNSUPPORTED)
 def test_the_rest_is_unsupported_per_guard(build: Callable[[], Any]) -> None:
-    from solver import run
+    from symguard.solver import run
 
     text = str(build())
     res = run("redundancy", {"guards": [text, "a >= 2"], "options": {"on_unsupported": "skip"}})

@@ -27,12 +27,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.cli import main
-from service.cli.trace import run_trace
-from service.trace.log import compiles, records, shape_guards
-from service.trace.problem import SOURCE, build, translate
-from solver import load_problem, run
-from solver.ir.pyeval import holds
+from symguard.service.cli import main
+from symguard.service.cli.trace import run_trace
+from symguard.service.trace.log import compiles, records, shape_guards
+from symguard.service.trace.problem import SOURCE, build, translate
+from symguard.solver import load_problem, run
+from symguard.solver.ir.pyeval import holds
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "examples" / "models"
@@ -248,7 +248,7 @@ def test_cli_writes_html_json_and_problems(tmp_path: Path) -> None:
 def test_cli_single_file_and_remote(tmp_path: Path) -> None:
     from service_helpers import running_server
 
-    from service.settings import Settings
+    from symguard.service.settings import Settings
 
     f = tmp_path / "one.log"
     f.write_text(tiny_log(), encoding="utf-8")

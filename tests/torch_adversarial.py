@@ -30,8 +30,8 @@ import torch
 import torch._dynamo
 from torch.fx.experimental.symbolic_shapes import sym_or
 
-from service.cli.guard_diff import cache_state, guard_globals, own_code, own_verdicts, priming
-from service.torch_bridge import prune_guards
+from symguard.service.cli.guard_diff import cache_state, guard_globals, own_code, own_verdicts, priming
+from symguard.service.torch_bridge import prune_guards
 
 Point = tuple[int, ...]
 MIN_POINTS = 200

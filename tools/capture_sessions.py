@@ -37,7 +37,7 @@ def session_doc(name: str, backend: str, rec: Any, initial_ranges: Any, cap: int
     """The session document of the ShapeEnv that saw the most events (the model's trace)."""
     from torch_recorders import main_env, parse_error, source_of
 
-    from service import torch_bridge as tb
+    from symguard.service import torch_bridge as tb
 
     key = main_env(rec.envs, {k: len(v) for k, v in rec.events.items()})
     if key is None:
@@ -82,7 +82,7 @@ def _child(name: str, backend: str, out: Path, cap: int) -> int:
     sys.path.insert(0, str(ROOT / "tools"))
     from torch_recorders import SessionRecorder, compile_model
 
-    from service import torch_bridge as tb
+    from symguard.service import torch_bridge as tb
 
     rec = SessionRecorder()
     with contextlib.ExitStack() as stack:

@@ -37,7 +37,7 @@ def simplify_doc(name: str, rec: Any, initial_ranges: Any, cap: int, seconds: fl
     guards narrowed them, asserts, guards in the order added) and the distinct expressions."""
     from torch_recorders import main_env, parse_error, source_of
 
-    from service import torch_bridge as tb
+    from symguard.service import torch_bridge as tb
 
     key = main_env(rec.envs, Counter(r["env"] for r in rec.records))
     if key is None:
@@ -216,7 +216,7 @@ def _child(name: str, out: Path, cap: int, sessions: Path | None, session_cap: i
     from capture_sessions import write as write_doc
     from torch_recorders import SessionRecorder, SimplifyRecorder, compile_model
 
-    from service import torch_bridge as tb
+    from symguard.service import torch_bridge as tb
 
     rec, sess = SimplifyRecorder(), SessionRecorder()
     with contextlib.ExitStack() as stack:

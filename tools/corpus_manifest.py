@@ -25,8 +25,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import BadInput, load_problem, run
-from solver.ir.pyeval import holds
+from symguard.solver import BadInput, load_problem, run
+from symguard.solver.ir.pyeval import holds
 
 TIMEOUT_MS = 60_000
 

@@ -44,7 +44,7 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
     import torch
     from gen_corpus_models import HELDOUT, MODELS, VALIDATION
 
-    from service import torch_bridge as tb
+    from symguard.service import torch_bridge as tb
 
     desc, build, dims = {**MODELS, **VALIDATION, **HELDOUT}[name]
     torch.manual_seed(0)
@@ -91,12 +91,12 @@ def _child(name: str, mode: str, out: Path) -> int:
 def _export_smt2(path: Path) -> None:
     """The equivalent .smt2 through ``symguard export`` when the SMT-LIB printer exists."""
     try:
-        from solver.syntax import smtlib_script as smtlib  # noqa: F401
+        from symguard.solver.syntax import smtlib_script as smtlib  # noqa: F401
     except ImportError:
         return
     from io import StringIO
 
-    from service.cli import main
+    from symguard.service.cli import main
     buf = StringIO()
     if main(["export", str(path), "--to", "smt2"], buf) == 0:
         path.with_suffix(".smt2").write_text(buf.getvalue())

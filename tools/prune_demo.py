@@ -35,10 +35,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from solver import Problem, SymguardError, load_problem, run
-from solver.ir.pyeval import evaluate, holds
-from solver.ir.terms import SYM, Term, iter_dag
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver import Problem, SymguardError, load_problem, run
+from symguard.solver.ir.pyeval import evaluate, holds
+from symguard.solver.ir.terms import SYM, Term, iter_dag
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 Point = dict[str, int]
 GRID_LIMIT = 4096  # a full product grid up to this many points, else a random subset of it
@@ -214,7 +214,7 @@ def check_problem(name: str, doc: Mapping[str, Any], *, n_random: int = 200, see
 def check_file(path: Path, **kw: Any) -> PruneReport:
     """A problem ``.json``, or a shrink-model spec ``.py`` exported first (needs torch)."""
     if path.suffix == ".py":
-        from service.cli.shrink_model import export_problem, load_spec
+        from symguard.service.cli.shrink_model import export_problem, load_spec
 
         spec = load_spec(path)
         return check_problem(spec.name, export_problem(spec)[0], **kw)

@@ -32,7 +32,7 @@ _SIZE = re.compile(r"[su]\d+\Z")
 def parse_error(text: str, extra_symbols: dict[str, str] | None = None) -> str | None:
     """None when symguard reads ``text`` (with the loop variables of ``extra_symbols``), else the
     construct it rejected: the function name from the error, or the error class."""
-    from solver import SymguardError, load_problem
+    from symguard.solver import SymguardError, load_problem
 
     asserts = [f"{v} < {b}" for v, b in (extra_symbols or {}).items()]
     try:
@@ -538,7 +538,7 @@ def compile_model(name: str, backend: str, stack: contextlib.ExitStack) -> tuple
     stack.enter_context(torch._dynamo.config.patch(specialize_float=True, allow_rnn=True))
     stack.enter_context(torch.no_grad())
     if backend == "capture":
-        from service.torch_bridge import CaptureBackend
+        from symguard.service.torch_bridge import CaptureBackend
         compiled = torch.compile(model, dynamic=True, fullgraph=True, backend=CaptureBackend())
     else:
         compiled = torch.compile(model, dynamic=True, fullgraph=True, backend=backend)

@@ -1,4 +1,4 @@
-"""``python -m service.cli``: the same as the ``symguard`` console script."""
+"""``python -m symguard.service.cli``: the same as the ``symguard`` console script."""
 
 import sys
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.errors import InvalidProblemError
+from symguard.solver.errors import InvalidProblemError
 
 from ..batch_pool import Answer, ProcessPool, Runner, Task, ThreadPool
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK

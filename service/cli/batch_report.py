@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from solver import tally
+from symguard.solver import tally
 
 
 @dataclass

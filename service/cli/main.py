@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver import OPS, Options
-from solver.errors import InvalidProblemError, SymguardError
+from symguard.solver import OPS, Options
+from symguard.solver.errors import InvalidProblemError, SymguardError
 
 from ..documents import dumps, read_problem
 from ..errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, error_body, exit_code
@@ -25,7 +25,7 @@ Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
 
 
 def local_runner() -> Runner:
-    from solver import run
+    from symguard.solver import run
 
     return run
 
@@ -82,7 +82,7 @@ def run_files(op: str, files: Sequence[str], runner: Runner, out: TextIO) -> int
 
 def _cmd_op(args: argparse.Namespace, out: TextIO) -> int:
     if args.op == "solve" and args.smtlib:
-        from solver.ops.smtlib_run import run_script
+        from symguard.solver.ops.smtlib_run import run_script
 
         status = EXIT_OK
         for f in args.files:
@@ -108,7 +108,7 @@ def _cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         if args.to == "json":
             out.write(json.dumps(doc, indent=1) + "\n")
         else:
-            from solver.syntax.export import problem_to_smt2
+            from symguard.solver.syntax.export import problem_to_smt2
 
             out.write(problem_to_smt2(doc))
     except SymguardError as e:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from solver.errors import InvalidProblemError, SymguardError
+from symguard.solver.errors import InvalidProblemError, SymguardError
 
 from ..documents import dumps
 from ..errors import error_body, exit_code

@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver.errors import InvalidProblemError
+from symguard.solver.errors import InvalidProblemError
 
 from . import shrink_model_template
 
@@ -172,7 +172,7 @@ def shrink_model(spec_path: str | Path, *, out: str | Path | None = None, object
     if objective not in OBJECTIVES:
         raise InvalidProblemError(f"objective must be one of {', '.join(OBJECTIVES)}", where="--objective")
     if runner is None:
-        from solver import run
+        from symguard.solver import run
 
         runner = run
     spec = load_spec(spec_path)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.errors import InvalidProblemError, SymguardError
+from symguard.solver.errors import InvalidProblemError, SymguardError
 
 from ..documents import dumps
 from ..errors import EXIT_OK, error_body, exit_code
@@ -71,7 +71,7 @@ def _cmd(args: argparse.Namespace, out: TextIO) -> int:
             client = Client(args.remote, token=getattr(args, "token", None), timeout_s=args.timeout_ms / 1000 + 30)
             runner = client.run
         else:
-            from solver import run
+            from symguard.solver import run
 
             runner = run
         line, status = run_trace(args.dir, Path(args.out), runner, timeout_ms=args.timeout_ms,

@@ -3,7 +3,7 @@
 z3 is not thread-safe and a z3 call may ignore its time limit, so whatever solves in parallel
 solves in worker *processes* that can be killed. One runtime serves both front ends:
 
-- ``child`` — the worker process (``python -m service.runtime.child``): reads a problem (a request
+- ``child`` — the worker process (``python -m symguard.service.runtime.child``): reads a problem (a request
   body or a file), announces its canonical key, budget and ready-made sound ``unknown`` answer,
   takes a cached result (checked: ``solver.api.check_cached``) or computes, and answers;
 - ``protocol`` — the frames both ends speak (8-byte length + pickle);

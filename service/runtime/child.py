@@ -1,4 +1,4 @@
-"""A solver worker process: ``python -m service.runtime.child [--runner MODULE:NAME]``.
+"""A solver worker process: ``python -m symguard.service.runtime.child [--runner MODULE:NAME]``.
 
 It owns z3/pysmt (never imported by the server process). Frames (``protocol``) arrive on stdin
 and leave on the original stdout; stdout is then pointed at stderr so a stray ``print`` can
@@ -58,7 +58,7 @@ def _error(wout: IO[bytes], e: BaseException) -> None:
 
 
 def _timeout_of(doc: Any) -> int:
-    from solver import Options
+    from symguard.solver import Options
 
     opts = doc.get("options") if isinstance(doc, dict) else None
     t = opts.get("timeout_ms") if isinstance(opts, dict) else None
@@ -67,8 +67,8 @@ def _timeout_of(doc: Any) -> int:
 
 def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner | None = None) -> None:
     """Answer one task (see ``protocol``); every exception becomes a §5 error frame."""
-    from solver import OPS, api
-    from solver.errors import InvalidProblemError
+    from symguard.solver import OPS, api
+    from symguard.solver.errors import InvalidProblemError
 
     _, op, source, cap_ms = msg
     started = time.monotonic()  # timeout_ms bounds the whole task, reading included (docs/problem-format.md §2)
@@ -110,7 +110,7 @@ def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner
 
 
 def _run_custom(op: str, doc: Any, runner: Runner, wout: IO[bytes]) -> None:
-    from solver import api
+    from symguard.solver import api
 
     try:  # the sound unknown answer, when the document is a plain problem
         problem, canon = api.prepare(doc)
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout = sys.stderr
     rin = sys.stdin.buffer
     runner = _load_runner(args[args.index("--runner") + 1]) if "--runner" in args else None
-    for mod in ("solver.api", "solver.ops.solve", "solver.ops.redundancy"):  # pay the imports before "ready"
+    for mod in ("symguard.solver.api", "symguard.solver.ops.solve", "symguard.solver.ops.redundancy"):  # pay the imports before "ready"
         importlib.import_module(mod)
 
     write_frame(wout, ("ready", os.getpid()))

@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import InternalError, TooLargeError
+from symguard.solver.errors import InternalError, TooLargeError
 
 from ..errors import Overloaded, error_from_body
 from ..metrics import Metrics
@@ -41,7 +41,7 @@ from .protocol import encode, read_frame_async
 
 log = logging.getLogger("symguard.runtime")
 Lookup = Callable[[str, str], Awaitable[tuple[str, dict[str, Any]] | None]]  # -> (layer, canonical result)
-DEFAULT_ARGV: tuple[str, ...] = (sys.executable, "-m", "service.runtime.child")
+DEFAULT_ARGV: tuple[str, ...] = (sys.executable, "-m", "symguard.service.runtime.child")
 # what a dead pipe or a dead process looks like from here
 _FOREIGN = (EOFError, OSError, asyncio.IncompleteReadError, pickle.UnpicklingError, ValueError)
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from solver.errors import SymguardError
-from solver.syntax.sympy_writer import cost as text_cost
+from symguard.solver.errors import SymguardError
+from symguard.solver.syntax.sympy_writer import cost as text_cost
 
 from ..errors import error_body, exit_code
 from ..torch_bridge import minimal_ids

@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import SymguardError
-from solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.errors import SymguardError
+from symguard.solver.syntax.sympy_reader import parse_sympy
 
 from ..torch_bridge import OPTIONS as BRIDGE_OPTIONS
 from .log import Compile

@@ -22,10 +22,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from solver.ir import terms as ir
-from solver.ir.printer import to_text
-from solver.ir.problem import Constraint, Problem, Query, Symbol
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.printer import to_text
+from symguard.solver.ir.problem import Constraint, Problem, Query, Symbol
+from symguard.solver.ir.terms import Term
 
 _COMMUTATIVE = {ir.ADD, ir.MUL, ir.MAX, ir.MIN, ir.AND, ir.OR, ir.IFF}
 

@@ -5,7 +5,7 @@ The text re-parses to the same term: ``parse(to_text(t)) is t`` (a property test
 
 from __future__ import annotations
 
-from solver.ir.terms import (
+from symguard.solver.ir.terms import (
     ADD,
     AND,
     BCONST,

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from solver.errors import InvalidProblemError, TooLargeError
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.errors import InvalidProblemError, TooLargeError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 MAX_ENTRIES = 20_000
 MAX_SYMBOLS = 5_000

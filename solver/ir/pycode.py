@@ -18,7 +18,7 @@ from __future__ import annotations
 import keyword
 from collections.abc import Callable, Sequence
 
-from solver.ir.terms import (
+from symguard.solver.ir.terms import (
     ADD,
     AND,
     BCONST,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from solver.ir.terms import (
+from symguard.solver.ir.terms import (
     ADD,
     AND,
     BCONST,

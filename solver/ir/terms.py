@@ -33,7 +33,7 @@ from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # the a
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from solver.errors import TooLargeError
+from symguard.solver.errors import TooLargeError
 
 # kinds
 CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE = (

@@ -6,12 +6,12 @@ model re-checked with Python integers (``selfcheck``) before it leaves. They com
 each operation is lives in its own module (``operation.Operation``).
 """
 
-from solver.ops.evaluate import OPERATION as _EVALUATE
-from solver.ops.operation import Operation
-from solver.ops.redundancy import OPERATION as _REDUNDANCY
-from solver.ops.shrink import OPERATION as _SHRINK
-from solver.ops.simplify import OPERATION as _SIMPLIFY
-from solver.ops.solve import OPERATION as _SOLVE
+from symguard.solver.ops.evaluate import OPERATION as _EVALUATE
+from symguard.solver.ops.operation import Operation
+from symguard.solver.ops.redundancy import OPERATION as _REDUNDANCY
+from symguard.solver.ops.shrink import OPERATION as _SHRINK
+from symguard.solver.ops.simplify import OPERATION as _SIMPLIFY
+from symguard.solver.ops.solve import OPERATION as _SOLVE
 
 OPERATIONS: dict[str, Operation] = {o.name: o for o in (_SOLVE, _REDUNDANCY, _EVALUATE, _SHRINK, _SIMPLIFY)}
 OPS: tuple[str, ...] = tuple(OPERATIONS)

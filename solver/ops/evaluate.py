@@ -34,16 +34,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from solver.ir import terms as ir
-from solver.ir.problem import Problem, Query
-from solver.ir.pyeval import evaluate as py_eval
-from solver.ir.pyeval import holds
-from solver.ops.operation import Audit, Back, Operation, Result
-from solver.ops.selfcheck import verify_model
-from solver.reason import intervals as cheap
-from solver.smt import unbounded as ray
-from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
-from solver.smt.optimize import Model, Session, is_linear, problem_terms
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem, Query
+from symguard.solver.ir.pyeval import evaluate as py_eval
+from symguard.solver.ir.pyeval import holds
+from symguard.solver.ops.operation import Audit, Back, Operation, Result
+from symguard.solver.ops.selfcheck import verify_model
+from symguard.solver.reason import intervals as cheap
+from symguard.solver.smt import unbounded as ray
+from symguard.solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
+from symguard.solver.smt.optimize import Model, Session, is_linear, problem_terms
 
 GALLOP_LIMIT = 64  # doublings of the probe step before a bound is reported as "kept growing"
 RAY_AFTER = 4  # doublings before asking for an unboundedness certificate (``ray``)

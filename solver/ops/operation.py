@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import InternalError
-from solver.ir.canonical import Canonical
-from solver.ir.problem import Problem
-from solver.ops.selfcheck import violations
-from solver.smt.checker import Deadline
+from symguard.solver.errors import InternalError
+from symguard.solver.ir.canonical import Canonical
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ops.selfcheck import violations
+from symguard.solver.smt.checker import Deadline
 
 Result = dict[str, Any]
 

@@ -45,14 +45,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.ir import terms as ir
-from solver.ir.problem import Problem
-from solver.ops.operation import Audit, Back, Operation, Result
-from solver.reason import equalities, facts, multivariate, periodic, quasilinear, rewrite
-from solver.reason import intervals as cheap
-from solver.reason.points import Pool
-from solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
-from solver.smt.optimize import is_linear
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ops.operation import Audit, Back, Operation, Result
+from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, rewrite
+from symguard.solver.reason import intervals as cheap
+from symguard.solver.reason.points import Pool
+from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
+from symguard.solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
 SCOPED = True  # z3 checks in a fresh solver with only what they select (Checker.check_scoped)

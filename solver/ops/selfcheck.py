@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from solver.errors import InternalError
-from solver.ir.problem import Problem
-from solver.ir.pyeval import Value, holds
-from solver.ir.terms import Term
+from symguard.solver.errors import InternalError
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.pyeval import Value, holds
+from symguard.solver.ir.terms import Term
 
 
 def violations(problem: Problem, model: Mapping[str, Value], *, guards: bool = True,

@@ -28,15 +28,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solver.errors import InternalError
-from solver.ir.problem import Problem, Symbol
-from solver.ir.pyeval import Value, evaluate
-from solver.ops.operation import Back, Operation, Result, timeout_unknown
-from solver.ops.selfcheck import hint_model, hint_warnings, verify_model, violations
-from solver.ops.shrink_search import search
-from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
-from solver.smt.objectives import Lit, distinct_literal, levels, objectives
-from solver.smt.optimize import Model, Objective, Session
+from symguard.solver.errors import InternalError
+from symguard.solver.ir.problem import Problem, Symbol
+from symguard.solver.ir.pyeval import Value, evaluate
+from symguard.solver.ops.operation import Back, Operation, Result, timeout_unknown
+from symguard.solver.ops.selfcheck import hint_model, hint_warnings, verify_model, violations
+from symguard.solver.ops.shrink_search import search
+from symguard.solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
+from symguard.solver.smt.objectives import Lit, distinct_literal, levels, objectives
+from symguard.solver.smt.optimize import Model, Objective, Session
 
 METHODS = ("auto", "descend", "optimize")
 DEFAULT_METHOD = "auto"

@@ -35,13 +35,13 @@ import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from solver.ir import terms as ir
-from solver.ir.problem import Problem, Symbol
-from solver.ir.pycode import compile_shared
-from solver.ir.pyeval import Value
-from solver.ir.terms import Term, iter_dag, symbols_of
-from solver.reason.facts import facts_env
-from solver.smt.checker import SETUP_SHARE, Deadline, units
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem, Symbol
+from symguard.solver.ir.pycode import compile_shared
+from symguard.solver.ir.pyeval import Value
+from symguard.solver.ir.terms import Term, iter_dag, symbols_of
+from symguard.solver.reason.facts import facts_env
+from symguard.solver.smt.checker import SETUP_SHARE, Deadline, units
 
 Key = list[int]
 # What the search's steps cost, measured on the corpus (2-core VM, CPU time), charged like a

@@ -58,26 +58,26 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from solver.errors import BadInput, InternalError
-from solver.ir import terms as ir
-from solver.ir.printer import to_text
-from solver.ir.problem import Problem, Query
-from solver.ir.pycode import compile_check
-from solver.ir.pyeval import Value, _one, defined, evaluate, holds
-from solver.ops.operation import Audit, Back, Operation, Result
-from solver.ops.selfcheck import hint_model
-from solver.reason import facts, rewrite
-from solver.reason import intervals as cheap
-from solver.reason import simplify_equalities as eqs
-from solver.reason.points import _base, _moves, _spread
-from solver.reason.rewrite import Rewriter
-from solver.reason.simplify_divisibility import Divisibility
-from solver.reason.simplify_rules import Decider, Simplifier
-from solver.reason.simplify_sums import collect
-from solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
-from solver.smt.optimize import Session
-from solver.syntax.sympy_reader import parse_sympy
-from solver.syntax.sympy_writer import Writer, cost, to_sympy
+from symguard.solver.errors import BadInput, InternalError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.printer import to_text
+from symguard.solver.ir.problem import Problem, Query
+from symguard.solver.ir.pycode import compile_check
+from symguard.solver.ir.pyeval import Value, _one, defined, evaluate, holds
+from symguard.solver.ops.operation import Audit, Back, Operation, Result
+from symguard.solver.ops.selfcheck import hint_model
+from symguard.solver.reason import facts, rewrite
+from symguard.solver.reason import intervals as cheap
+from symguard.solver.reason import simplify_equalities as eqs
+from symguard.solver.reason.points import _base, _moves, _spread
+from symguard.solver.reason.rewrite import Rewriter
+from symguard.solver.reason.simplify_divisibility import Divisibility
+from symguard.solver.reason.simplify_rules import Decider, Simplifier
+from symguard.solver.reason.simplify_sums import collect
+from symguard.solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
+from symguard.solver.smt.optimize import Session
+from symguard.solver.syntax.sympy_reader import parse_sympy
+from symguard.solver.syntax.sympy_writer import Writer, cost, to_sympy
 
 _OUTLINE_SKIPS = frozenset({ir.MUL, ir.CONST})  # kinds left out of an outline (``_Run._names``)
 _PLACE = "_\u03c3"  # placeholders of ``_Run._shape``: no symbol name has this prefix (§1)

@@ -16,15 +16,15 @@ comes with no model; dividends equal in value but different in form may get diff
 
 from __future__ import annotations
 
-from solver.errors import BadInput
-from solver.ir.problem import Constraint, Options, Problem, Symbol
-from solver.ir.pyeval import evaluate
-from solver.ir.terms import Term, symbols_of
-from solver.ops.solve import solve
-from solver.smt.checker import Deadline, OutOfTime
-from solver.syntax.sexpr import iter_top, line_col
-from solver.syntax.smtlib_script import Assertion, Command, Script
-from solver.syntax.smtlib_terms import BOOL_SORT
+from symguard.solver.errors import BadInput
+from symguard.solver.ir.problem import Constraint, Options, Problem, Symbol
+from symguard.solver.ir.pyeval import evaluate
+from symguard.solver.ir.terms import Term, symbols_of
+from symguard.solver.ops.solve import solve
+from symguard.solver.smt.checker import Deadline, OutOfTime
+from symguard.solver.syntax.sexpr import iter_top, line_col
+from symguard.solver.syntax.smtlib_script import Assertion, Command, Script
+from symguard.solver.syntax.smtlib_terms import BOOL_SORT
 
 __all__ = ["run_script"]
 
@@ -140,7 +140,7 @@ def _problem(symbols: dict[str, str], assertions: list[Assertion], timeout_ms: i
 
 
 def _sym(name: str) -> str:
-    from solver.syntax.smtlib_writer import quote_symbol
+    from symguard.solver.syntax.smtlib_writer import quote_symbol
 
     return quote_symbol(name)
 

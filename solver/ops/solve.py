@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.ir.problem import Problem
-from solver.ops.operation import Operation, Result, timeout_unknown
-from solver.ops.selfcheck import hint_model, verify_model
-from solver.smt.checker import SAT, UNSAT, Checker, Deadline
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ops.operation import Operation, Result, timeout_unknown
+from symguard.solver.ops.selfcheck import hint_model, verify_model
+from symguard.solver.smt.checker import SAT, UNSAT, Checker, Deadline
 
 
 def solve(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     if problem.options.minimize:
-        from solver.ops.shrink import shrink
+        from symguard.solver.ops.shrink import shrink
 
         small = shrink(problem, deadline, objective="sum")
         res: dict[str, Any] = {"status": small["status"]}

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 Node = str | int  # a symbol's name or a literal
 

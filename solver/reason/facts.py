@@ -23,9 +23,9 @@ import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason.intervals import FULL, Bound, Interval
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason.intervals import FULL, Bound, Interval
 
 __all__ = ["FULL", "NONE", "Bound", "Env", "Interval", "Src", "facts_env"]
 

@@ -12,9 +12,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.ir import terms as ir
-from solver.ir.problem import Problem
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.terms import Term
 
 Bound = int | None  # None: unbounded on that side
 Interval = tuple[Bound, Bound]  # the one interval type of ``solver.reason`` (facts, rewrite reuse it)

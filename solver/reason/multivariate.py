@@ -33,10 +33,10 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 
-from solver.ir import terms as ir
-from solver.ir.pyeval import holds
-from solver.ir.terms import Term
-from solver.reason import quasilinear
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import holds
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason import quasilinear
 
 MAX_SYMBOLS = 3
 MAX_PERIOD = 1024  # per symbol

@@ -43,9 +43,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product as cartesian
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason.intervals import Interval
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason.intervals import Interval
 
 MAX_PERIOD = 64  # a symbol whose period exceeds this is not split (its divisions stay)
 MAX_MONOMIALS = 64  # an expanded product beyond this stays one opaque factor

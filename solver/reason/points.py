@@ -18,10 +18,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from solver.ir import terms as ir
-from solver.ir.problem import Problem
-from solver.ir.pyeval import Value, step
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.pyeval import Value, step
+from symguard.solver.ir.terms import Term
 
 MAX_POINTS = 1500
 MOVES_PER_SYMBOL = 12  # seeded single-symbol moves; targeted searches add the rest

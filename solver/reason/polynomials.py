@@ -16,9 +16,9 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason.intervals import mul_iv
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason.intervals import mul_iv
 
 __all__ = ["common_factor", "content", "div_linear", "divide", "fold_add", "mul", "mul_iv"]
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 MAX_PERIOD = 1024
 STEPPED = True  # also collapse to ``s*((x + k)//P) + b`` (a bench lever)  # residue tables up to this size (each costs P evaluations of the chain)

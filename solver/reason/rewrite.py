@@ -32,12 +32,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason import quasilinear
-from solver.reason.facts import FULL, Env, Interval, Src
-from solver.reason.intervals import floordiv_iv, mod_iv
-from solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason import quasilinear
+from symguard.solver.reason.facts import FULL, Env, Interval, Src
+from symguard.solver.reason.intervals import floordiv_iv, mod_iv
+from symguard.solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 
 class Divisibility:

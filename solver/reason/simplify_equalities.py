@@ -23,9 +23,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason.simplify_terms import rebuild
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason.simplify_terms import rebuild
 
 
 def keep_key(name: str, hints: Mapping[str, int | None]) -> tuple[int, str]:

@@ -24,8 +24,8 @@ is ``x <= -4``, ``Eq(TruncDiv(x, 4), 0)`` is ``-3 <= x <= 3``.
 
 from __future__ import annotations
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 Span = tuple[int | None, int | None]
 Spans = tuple[Span, ...]

@@ -43,17 +43,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason import index_algebra
-from solver.reason import simplify_algebra as alg
-from solver.reason import simplify_intervals as one_term
-from solver.reason import simplify_sums as sums
-from solver.reason.facts import Env, Interval
-from solver.reason.polynomials import divide, mul_iv
-from solver.reason.rewrite import WALK_BY_CALLS, Rewriter
-from solver.reason.simplify_divisibility import Divisibility
-from solver.reason.simplify_terms import cheaper, rebuild
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason import index_algebra
+from symguard.solver.reason import simplify_algebra as alg
+from symguard.solver.reason import simplify_intervals as one_term
+from symguard.solver.reason import simplify_sums as sums
+from symguard.solver.reason.facts import Env, Interval
+from symguard.solver.reason.polynomials import divide, mul_iv
+from symguard.solver.reason.rewrite import WALK_BY_CALLS, Rewriter
+from symguard.solver.reason.simplify_divisibility import Divisibility
+from symguard.solver.reason.simplify_terms import cheaper, rebuild
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle

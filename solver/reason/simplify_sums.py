@@ -37,9 +37,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.reason.simplify_terms import cheaper, rebuild
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason.simplify_terms import cheaper, rebuild
 
 Interval = tuple[int | None, int | None]
 Bounds = Callable[[Term], Interval]

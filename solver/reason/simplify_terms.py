@@ -7,9 +7,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.syntax.sympy_writer import cost, to_sympy
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax.sympy_writer import cost, to_sympy
 
 
 def rebuild(n: Term, a: list[Term]) -> Term:

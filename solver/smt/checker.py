@@ -38,10 +38,10 @@ import z3
 from pysmt.exceptions import PysmtException
 from pysmt.solvers.z3 import Z3Converter
 
-from solver.errors import InternalError
-from solver.ir.problem import Options, Problem
-from solver.ir.terms import Term
-from solver.smt.encode import Encoding
+from symguard.solver.errors import InternalError
+from symguard.solver.ir.problem import Options, Problem
+from symguard.solver.ir.terms import Term
+from symguard.solver.smt.encode import Encoding
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 

@@ -20,9 +20,9 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
-from solver.ir import terms as ir
-from solver.ir.problem import Symbol
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Symbol
+from symguard.solver.ir.terms import Term
 
 FRESH_PREFIX = "."  # SMT-LIB reserves symbols starting with '.' for solvers: no clash with users
 

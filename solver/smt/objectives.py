@@ -11,9 +11,9 @@ from typing import TypeAlias
 
 import z3
 
-from solver.ir.problem import Symbol
-from solver.ir.pyeval import Value
-from solver.smt.optimize import Objective, Session
+from symguard.solver.ir.problem import Symbol
+from symguard.solver.ir.pyeval import Value
+from symguard.solver.smt.optimize import Objective, Session
 
 Lit: TypeAlias = z3.BoolRef
 

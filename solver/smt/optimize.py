@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 import z3
 
-from solver.errors import InternalError
-from solver.ir import terms as ir
-from solver.ir.problem import Problem
-from solver.ir.pyeval import Value
-from solver.smt.checker import (
+from symguard.solver.errors import InternalError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.pyeval import Value
+from symguard.solver.smt.checker import (
     ASSUMPTION_COST,
     CHECK_COST,
     FORMULA_COST,

@@ -20,11 +20,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from solver.ir import terms as ir
-from solver.ir.problem import Options, Problem, Symbol
-from solver.ir.pyeval import Value
-from solver.ir.terms import Term
-from solver.smt.checker import UNSAT, Checker, Deadline
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Options, Problem, Symbol
+from symguard.solver.ir.pyeval import Value
+from symguard.solver.ir.terms import Term
+from symguard.solver.smt.checker import UNSAT, Checker, Deadline
 
 T = "t"
 MAX_PERIOD = 10**6

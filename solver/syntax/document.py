@@ -9,9 +9,9 @@ import keyword
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from solver.errors import BadInput, InvalidProblemError, TooLargeError, UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.problem import (
+from symguard.solver.errors import BadInput, InvalidProblemError, TooLargeError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import (
     MAX_EFFORT,
     MAX_ENTRIES,
     MAX_SYMBOLS,
@@ -23,8 +23,8 @@ from solver.ir.problem import (
     Symbol,
     complete_symbols,
 )
-from solver.ir.terms import Term
-from solver.syntax.sympy_reader import Parsed, parse_sympy
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax.sympy_reader import Parsed, parse_sympy
 
 _TOP_KEYS = {"symbols", "asserts", "guards", "queries", "exprs", "inputs", "syntax", "options",
              "source", "name", "description", "meta", "expected"}
@@ -49,7 +49,7 @@ def load_problem(data: Any, *, term_parser: TermParser | None = None) -> Problem
         if syntax == "sympy":
             term_parser = parse_sympy
         else:
-            from solver.syntax.smtlib_script import parse_term
+            from symguard.solver.syntax.smtlib_script import parse_term
 
             term_parser = parse_term
     declared = _symbols(data.get("symbols"), options)

@@ -6,9 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from solver.errors import UnsupportedError
-from solver.syntax.document import load_problem
-from solver.syntax.smtlib_writer import comment_text, int_literal, quote_symbol, to_smtlib
+from symguard.solver.errors import UnsupportedError
+from symguard.solver.syntax.document import load_problem
+from symguard.solver.syntax.smtlib_writer import comment_text, int_literal, quote_symbol, to_smtlib
 
 
 def problem_to_smt2(doc: Mapping[str, Any]) -> str:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from solver.errors import ParseError, TooLargeError
+from symguard.solver.errors import ParseError, TooLargeError
 
 MAX_DEPTH = 10_000
 MAX_SCRIPT_CHARS = 50_000_000

@@ -27,13 +27,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.syntax.sexpr import KEYWORD, Atom, Node, SList, is_symbol, iter_top, line_col, read_one
-from solver.syntax.smtlib_terms import INT_SORT, TermBuilder, sort_of
-from solver.syntax.smtlib_writer import to_smtlib
-from solver.syntax.sympy_reader import Parsed
+from symguard.solver.errors import BadInput, ParseError, TooLargeError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax.sexpr import KEYWORD, Atom, Node, SList, is_symbol, iter_top, line_col, read_one
+from symguard.solver.syntax.smtlib_terms import INT_SORT, TermBuilder, sort_of
+from symguard.solver.syntax.smtlib_writer import to_smtlib
+from symguard.solver.syntax.sympy_reader import Parsed
 
 MAX_TERM_CHARS = 1_000_000
 
@@ -246,7 +246,7 @@ class Script:
 
 
 def _builtin_names() -> frozenset[str]:
-    from solver.syntax.smtlib_terms import _ARITY
+    from symguard.solver.syntax.smtlib_terms import _ARITY
 
     return frozenset(_ARITY)
 
@@ -293,7 +293,7 @@ def script_problem(text: str) -> dict[str, Any]:
     for cmd in s.commands():
         if cmd.kind in ("check-sat", "exit"):
             break
-    from solver.ir.problem import NAME_RE
+    from symguard.solver.ir.problem import NAME_RE
 
     ints = {n for n, sort in s.b.symbols.items() if sort == INT_SORT and NAME_RE.match(n)}
     unnamed = [a for a in s.assertions if a.name is None]

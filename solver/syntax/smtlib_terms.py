@@ -21,10 +21,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from solver.errors import ParseError, TooLargeError, UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.terms import Term
-from solver.syntax.sexpr import BIN, DEC, HEX, KEYWORD, NUM, STRING, Atom, Node, SList, is_symbol
+from symguard.solver.errors import ParseError, TooLargeError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax.sexpr import BIN, DEC, HEX, KEYWORD, NUM, STRING, Atom, Node, SList, is_symbol
 
 MAX_EXPANSION_STEPS = 2_000_000
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 import json
 import re
 
-from solver.errors import UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.errors import UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 _SIMPLE = re.compile(r"[A-Za-z~!@$%^&*_\-+=<>.?/][A-Za-z0-9~!@$%^&*_\-+=<>.?/]*\Z")
 _RESERVED = {"let", "!", "as", "_", "forall", "exists", "match", "par", "true", "false", "NUMERAL",
@@ -50,7 +50,7 @@ def quote_symbol(name: str, *, constant: bool = False) -> str:
 
 
 def _predefined() -> frozenset[str]:
-    from solver.syntax.smtlib_terms import _ARITY
+    from symguard.solver.syntax.smtlib_terms import _ARITY
 
     return frozenset(_ARITY) | _RESERVED
 

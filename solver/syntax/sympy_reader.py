@@ -41,9 +41,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from solver.errors import ParseError, SymguardError, TooLargeError, UnsupportedError
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.errors import ParseError, SymguardError, TooLargeError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 MAX_EXPR_CHARS = 100_000
 _V = TypeVar("_V")

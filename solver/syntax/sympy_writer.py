@@ -30,8 +30,8 @@ import keyword
 import re
 from collections.abc import Mapping
 
-from solver.ir import terms as ir
-from solver.ir.terms import Term
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
 
 ATOM, MUL_P, ADD_P, CMP_P = 4, 3, 2, 1
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from solver import load_problem
-from solver.ir.pyeval import evaluate, holds
+from symguard.solver import load_problem
+from symguard.solver.ir.pyeval import evaluate, holds
 
 MODEL_PATH = Path(__file__).resolve().parent / '../../examples/models/cnn_strided.py'
 SEED = 0
