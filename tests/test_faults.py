@@ -221,14 +221,18 @@ def test_batch_disk_full_mid_run_keeps_existing_results(tmp_path: Path, monkeypa
         [f"p{i}.json" for i in range(4)]
 
 
-@pytest.mark.parametrize("text", [
-    "[" * 100_000 + "]" * 100_000,  # was RecursionError, exit 1
-    '{"symbols": {"s0": {"min": 1' + "0" * 5000 + '}}, "guards": ["s0*s0 >= 4"]}',  # was ValueError, exit 1
+@pytest.mark.parametrize(("text", "where"), [
+    ("[" * 100_000 + "]" * 100_000, None),  # was RecursionError, exit 1; nesting: where is the file
+    # was ValueError, exit 1; a number too long: where is the path to it inside the file
+    ('{"symbols": {"s0": {"min": 1' + "0" * 5000 + '}}, "guards": ["s0*s0 >= 4"]}', "symbols.s0.min"),
 ])
-def test_the_cli_refuses_json_past_the_decoding_limits_as_bad_input(tmp_path: Path, text: str) -> None:
+def test_the_cli_refuses_json_past_the_decoding_limits_as_bad_input(tmp_path: Path, text: str,
+                                                                     where: str | None) -> None:
     p = tmp_path / "p.json"
     p.write_text(text, encoding="utf-8")
     buf = io.StringIO()
     assert main(["solve", str(p)], out=buf) == 2
-    err = json.loads(buf.getvalue())["error"]
-    assert err["code"] == "too_large" and err["where"] == str(p)
+    out = json.loads(buf.getvalue())
+    err = out["error"]
+    assert err["code"] == "too_large" and err["where"] == (where or str(p))
+    assert out.get("file", str(p)) == str(p)

@@ -98,7 +98,7 @@ def test_the_other_refusals_carry_documented_codes(client: httpx.Client, url: st
 
 
 def test_every_code_the_router_and_the_service_send_is_in_both_documents() -> None:
-    service_doc = (ROOT / "docs" / "symguard.service.md").read_text(encoding="utf-8")
+    service_doc = (ROOT / "docs" / "service.md").read_text(encoding="utf-8")
     for status, code in HTTP_CODES.items():
         assert code in TABLE and str(status) in TABLE[code]
     for code, http in TABLE.items():
