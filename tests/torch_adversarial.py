@@ -122,8 +122,8 @@ class Case:
     sequence: list[Point] = field(default_factory=list)
     inductor: bool = False  # cheap enough to compile with inductor too
     cpp: bool = False  # int64/float-sensitive: run with C++ guards in the CI subset
-    # False: the *stock* C++ guard crashes the process (SIGFPE) on some of the inputs, a PyTorch
-    # bug (docs/torch_guards.md): there is nothing to compare, the case runs with Python guards only
+    # False: the *stock* C++ guard kills the process (SIGFPE) on some of the inputs (a PyTorch
+    # bug): there is nothing to compare, the case runs with Python guards only
     cpp_runs: bool = True
 
 
