@@ -122,6 +122,9 @@ class Case:
     sequence: list[Point] = field(default_factory=list)
     inductor: bool = False  # cheap enough to compile with inductor too
     cpp: bool = False  # int64/float-sensitive: run with C++ guards in the CI subset
+    # False: the *stock* C++ guard kills the process (SIGFPE) on some of the inputs (a PyTorch
+    # bug): there is nothing to compare, the case runs with Python guards only
+    cpp_runs: bool = True
 
 
 def _one(v: Point) -> tuple[Any, ...]:
@@ -399,7 +402,8 @@ CASES: list[Case] = [
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
     Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
     Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),
-    Case("signed_divisor", signed_divisor, _size_int, (12, 3), points("signed_divisor", (12, 3), [SIZES, INTS])),
+    Case("signed_divisor", signed_divisor, _size_int, (12, 3), points("signed_divisor", (12, 3), [SIZES, INTS]),
+         cpp_runs=False),
     Case("mod_then_product", mod_then_product, _two, (4, 5),
          points("mod_then_product", (4, 5), [SIZES, SIZES], pairs=_P2), cpp=True, inductor=True),
     Case("mod_then_square", mod_then_square, _one, (4,), points("mod_then_square", (4,), [SIZES]), cpp=True),
