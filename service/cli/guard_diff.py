@@ -43,10 +43,17 @@ def cache_state(mode: str, root: str) -> Iterator[str]:
         if os.path.isdir(primed):
             shutil.rmtree(d)
             shutil.copytree(primed, d)
+    with _cache_dir(d):
+        yield d
+
+
+@contextlib.contextmanager
+def _cache_dir(d: str) -> Iterator[None]:
+    """``TORCHINDUCTOR_CACHE_DIR`` set to ``d`` for the block, then as it was."""
     old = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = d
     try:
-        yield d
+        yield
     finally:
         if old is None:
             os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
@@ -62,15 +69,8 @@ def priming(root: str) -> Iterator[str]:
     clear_caches()
     d = os.path.join(root, "primed")
     os.makedirs(d, exist_ok=True)
-    old = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = d
-    try:
+    with _cache_dir(d):
         yield d
-    finally:
-        if old is None:
-            os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
-        else:
-            os.environ["TORCHINDUCTOR_CACHE_DIR"] = old
 
 
 def guard_globals(extra: dict[str, Any] | None = None) -> dict[str, Any]:
