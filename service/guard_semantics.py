@@ -20,6 +20,7 @@ Pure functions over sympy expressions; sympy and torch are imported by the calle
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -260,11 +261,40 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     return False
 
 
+_PY_CALLS = ((re.compile(r"(?<![\w.])max\("), "Max("), (re.compile(r"(?<![\w.])min\("), "Min("),
+             (re.compile(r"(?<![\w.])abs\("), "Abs("), (re.compile(r"\bmath\.floor\("), "floor("),
+             (re.compile(r"\bmath\.ceil\("), "ceiling("))
+
+
+def printed_as_read(expr: Any) -> bool:
+    """Whether PyTorch's printer writes ``expr`` as code that parses back to the term symguard
+    reads from ``str(expr)``.
+
+    The printers parenthesize by sympy's precedences, and a sympy ``Mod`` factor of a product
+    with a negative coefficient loses its brackets: ``3 - Mod(s0, 4)`` is printed
+    ``3 + ((-1)*s0 % 4)``, which Python (and C++: ``*`` and ``%`` bind alike) reads as
+    ``((-1)*s0) % 4`` — 4 at s0 = 7, where the guard's value is 0. Reading both texts with
+    symguard's reader and comparing the interned terms catches every such misprint, not just
+    this one."""
+    from torch.utils._sympy.printers import PythonPrinter
+
+    from symguard.solver.errors import SymguardError
+    from symguard.solver.syntax.sympy_reader import parse_sympy
+
+    try:
+        code = PythonPrinter().doprint(expr)
+        for pat, repl in _PY_CALLS:
+            code = pat.sub(repl, code)
+        return parse_sympy(code).term is parse_sympy(str(expr)).term
+    except (SymguardError, NotImplementedError, TypeError, ValueError, AssertionError, RecursionError):
+        return False
+
+
 def executed_exactly(expr: Any, ranges: Mapping[Any, Interval], lang: str = "python") -> bool:
     """Whether the guard ``expr`` (a sympy condition) evaluates, as Dynamo's printed ``lang``
     code (``"python"`` or ``"cpp"``), to its exact truth value at every point of ``ranges``
     (symbol -> (lo, hi), -inf/inf unbounded; a symbol missing is unbounded)."""
-    return _Walk(ranges, lang).guard(expr)
+    return _Walk(ranges, lang).guard(expr) and printed_as_read(expr)
 
 
 def opaque_guards(exprs: list[Any], ranges: Mapping[Any, Interval], langs: tuple[str, ...],

@@ -253,3 +253,15 @@ def test_past_the_bound_the_double_quotient_is_wrong() -> None:
     g = sympy.Ge(2 * CeilToInt(IntTrueDiv(x, 2)), x)
     assert not executed_exactly(g, {x: (2, 2**53 + 1)})
     assert executed_exactly(g, {x: (2, 2**53 - 3)})
+
+
+def test_a_misprinted_guard_is_opaque() -> None:
+    """PyTorch's printer drops the brackets of a sympy ``Mod`` factor under a negative
+    coefficient: ``3 - Mod(s0, 4)`` runs as ``3 + ((-1)*s0 % 4)``, 4 at s0 = 7 where the exact
+    value is 0. Such a guard runs another function than the one symguard would reason about."""
+    g = sympy.Eq(3 - sympy.Mod(x, 4), 0)
+    code = PythonPrinter().doprint(g)
+    assert eval(code, {}, {"x": 7}) != bool(g.subs(x, 7))  # the misprint, as PyTorch prints it today
+    assert not executed_exactly(g, {x: (2, inf)})
+    assert executed_exactly(sympy.Eq(sympy.Mod(x, 4), 3), {x: (2, inf)})
+    assert executed_exactly(sympy.Eq(3 - PythonMod(x, 4), 0), {x: (2, inf)})  # PythonMod prints bracketed
