@@ -18,36 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripts import load_script
 
 from symguard.solver import run
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGETS: dict[str, dict[str, int]] = json.loads((ROOT / "smt2_corpus" / "BUDGETS.json").read_text())
-REAL = ("torch", "sessions", "validation")
 # the counters depend on the problem, the effort and z3's version alone; the slack leaves room for
 # small engine changes without rewriting the file for each
 SLACK = 1.25
 
 
-def _real_sets() -> dict[str, dict[str, Any]]:
-    out = {}
-    for folder in REAL:
-        for path in sorted((ROOT / "smt2_corpus" / folder).glob("*.json")):
-            if path.name in ("MANIFEST.json", "expected.json"):
-                continue
-            doc = json.loads(path.read_text())
-            if "events" in doc:
-                ev = doc["events"]
-                doc = {"symbols": doc["symbols"], "asserts": [e["expr"] for e in ev if e["kind"] == "assert"],
-                       "guards": [e["expr"] for e in ev if e["kind"] == "guard"]}
-            doc.pop("meta", None)
-            if doc.get("guards"):
-                doc["options"] = {"timeout_ms": 600_000, "on_unsupported": "skip"}
-                out[f"{folder}/{path.name}"] = doc
-    return out
-
-
-SETS = _real_sets()
+SETS = dict(load_script("bench/corpus.py").real_sets())  # the sets the budgets were written from
 
 
 def test_every_real_set_has_a_budget() -> None:
