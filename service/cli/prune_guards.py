@@ -33,11 +33,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from symguard.solver.errors import InvalidProblemError, SymguardError
+from symguard.solver.errors import InvalidProblemError
 
-from ..documents import dumps
-from ..errors import error_body, exit_code
 from . import guard_diff as gd
+from .oneline import summary_line
 from .shrink_model import ModelSpec, load_spec
 
 Dims = dict[int, dict[int, tuple[int, int]]]  # positional arg -> dim -> (min, max)
@@ -552,21 +551,7 @@ def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> N
 
 
 def _cmd(args: argparse.Namespace, out: TextIO) -> int:
-    client = None
-    try:
-        if getattr(args, "remote", None):
-            from ..client import Client
-
-            client = Client(args.remote, token=getattr(args, "token", None), timeout_s=args.timeout_ms / 1000 + 5)
-        line, status = main_args(args, client)
-    except SymguardError as e:
-        line, status = error_body(e), exit_code(e)
-    finally:
-        if client is not None:
-            client.close()
-    out.write(dumps(line) + "\n")
-    out.flush()
-    return status
+    return summary_line(args, out, lambda client: main_args(args, client), pad_s=5)
 
 
 def main_args(args: Any, client: Any = None) -> tuple[dict[str, Any], int]:

@@ -23,13 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from symguard.solver.errors import InvalidProblemError, SymguardError
+from symguard.solver.errors import InvalidProblemError
 
-from ..documents import dumps
-from ..errors import EXIT_OK, error_body, exit_code
+from ..errors import EXIT_OK
 from ..trace import html
 from ..trace.analyze import Runner, analyze, totals
 from ..trace.log import Compile, compiles, records
+from .oneline import summary_line
 
 DEFAULT_OUT = "symguard_trace"
 COST_MODEL = (
@@ -60,30 +60,19 @@ def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> N
 
 
 def _cmd(args: argparse.Namespace, out: TextIO) -> int:
-    client = None
-    try:
+    def compute(client: Any) -> tuple[dict[str, Any], int]:
         if args.timeout_ms < 1:
             raise InvalidProblemError("--timeout-ms must be at least 1", where="--timeout-ms")
         runner: Runner
-        if getattr(args, "remote", None):
-            from ..client import Client
-
-            client = Client(args.remote, token=getattr(args, "token", None), timeout_s=args.timeout_ms / 1000 + 30)
+        if client is not None:
             runner = client.run
         else:
             from symguard.solver import run
 
             runner = run
-        line, status = run_trace(args.dir, Path(args.out), runner, timeout_ms=args.timeout_ms,
-                                 progress=sys.stderr.isatty())
-    except SymguardError as e:
-        line, status = error_body(e), exit_code(e)
-    finally:
-        if client is not None:
-            client.close()
-    out.write(dumps(line) + "\n")
-    out.flush()
-    return status
+        return run_trace(args.dir, Path(args.out), runner, timeout_ms=args.timeout_ms, progress=sys.stderr.isatty())
+
+    return summary_line(args, out, compute, pad_s=30)
 
 
 def log_files(path: str) -> list[Path]:
