@@ -416,9 +416,8 @@ class GuardPruner:
         rec: dict[str, Any] = Record(guards=0, kept=None, seconds=0.0, status=None, error=None)
         self.history.append(rec)
         try:
-            doc, groups, passthrough, exprs = shape_guard_problem(env, placeholders, langs)
+            doc, groups, passthrough, exprs, rec["opaque"] = shape_guard_problem(env, placeholders, langs)
             rec["guards"], rec["passthrough"] = len(groups), len(passthrough)
-            rec["opaque"] = doc.pop("meta")["opaque"]
             rec["problem"] = doc
             if not self.prune or not groups:
                 return None
@@ -833,7 +832,7 @@ def enforced_ranges(env: Any) -> dict[Any, tuple[float, float]]:
 
 
 def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("python",),
-                        ) -> tuple[Doc, list[list[Any]], list[Any], list[Any]]:
+                        ) -> tuple[Doc, list[list[Any]], list[Any], list[Any], int]:
     """The problem whose minimal set is the part-2 guards to emit.
 
     Returns the document (guard ``g{i}`` is the i-th distinct simplified guard, as
@@ -841,7 +840,8 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     through untouched (decided by the ranges, which ``produce_guards`` skips itself, guards
     symguard is not asked about: a symbol that is not an integer bound to an input, and *opaque*
     guards: code in one of the executed ``langs`` that may compute another value than the exact
-    one, ``guard_semantics``), and the simplified sympy expression of each id.
+    one, ``guard_semantics``), the simplified sympy expression of each id, and how many of the
+    passed-through guards are opaque.
     """
     bound = input_symbols(placeholders)
     text = guard_printer()
@@ -849,7 +849,7 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     groups: dict[str, list[Any]] = {}
     simplified: dict[str, Any] = {}
     passthrough: list[Any] = []
-    opaque: list[Any] = []
+    opaque = 0
     syms: set[Any] = set()
     # C++ guards run in order and a zero divisor crashes: every guard up to the last one that
     # may divide by zero is kept, so the same checks come first wherever a division is reached
@@ -873,7 +873,7 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
             continue
         if not all(executed_exactly(e, ranges, lang) for lang in langs):
             passthrough.append(g)  # opaque: emitted as it is, a premise for nothing
-            opaque.append(g)
+            opaque += 1
             continue
         t = text(e)
         groups.setdefault(t, []).append(g)
@@ -897,8 +897,7 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     doc: Doc = {"symbols": symbols, "asserts": [],
                 "guards": [{"id": f"g{i}", "expr": text} for i, text in enumerate(groups)],
                 "options": {**OPTIONS, "default_min": None}}
-    doc["meta"] = {"opaque": len(opaque)}
-    return doc, list(groups.values()), passthrough, list(simplified.values())
+    return doc, list(groups.values()), passthrough, list(simplified.values()), opaque
 
 
 _hook_lock = threading.RLock()
