@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symguard.service.torch_bridge import minimal_ids
+from symguard.solver.errors import InvalidProblemError
 
 # compiles take seconds to minutes: the whole module is outside the quick loop (tests/conftest.py)
 pytestmark = pytest.mark.slow
@@ -299,13 +300,22 @@ def test_cli_cache_and_cpp_options(capsys: pytest.CaptureFixture[str]) -> None:
     from symguard.service.cli.main import main
 
     rc = main(["prune-guards", str(MODELS / "cnn_strided.py"), "--shapes", "30", "--backend", "eager",
-               "--cache", "warm", "--cpp-guards"])
+               "--cache", "warm", "--cpp-guards", "--stock-trace", "fast"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0, out["examples"]
-    assert out["cache"] == "warm" and out["cpp_guards"] is True
+    assert out["cache"] == "warm" and out["cpp_guards"] is True and out["stock_trace"] == "fast"
     assert out["by_kind"] == {"compile_error": 0, "own_guards": 0, "acceptance": 0, "output": 0}
     assert out["own_guards_checked"] > 0 and out["same_unpruned"] is True
     assert out["shape_check_us"] is None  # C++ shape guards: no Python lambda to time alone
+
+
+@pytest.mark.torch
+def test_stock_trace_is_checked() -> None:
+    ex = (torch.randn(3, 21),)
+    target = pg.Target("branchy", Branchy(), ex, {0: {0: (2, 32), 1: (2, 200)}}, lambda s: pg.random_inputs(ex, s))
+    with pytest.raises(InvalidProblemError) as e:
+        pg.differential(target, shapes=5, backend="eager", stock_trace="sympy")
+    assert e.value.where == "--stock-trace"
 
 
 class _DropAll:

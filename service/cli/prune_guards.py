@@ -364,16 +364,25 @@ def _compile_or_error(target: Target, **kw: Any) -> Compiled | str:
         return f"{type(e).__name__}: {e}"
 
 
+STOCK_TRACES = ("stock", "fast")
+
+
 def compile_pair(target: Target, *, backend: str, client: Any, timeout_ms: int, cache: str,
-                 root: str) -> tuple[Compiled | str, Compiled | str]:
+                 root: str, stock_trace: str = "stock") -> tuple[Compiled | str, Compiled | str]:
     """Stock and pruned, each in the same cache state (``guard_diff.cache_state``); ``warm``
-    first primes the cache with a compile of its own."""
+    first primes the cache with a compile of its own. ``stock_trace="fast"`` traces the stock
+    (and priming) compiles with ``service.torch_fast`` too: the same guards (its own differential,
+    docs/torch_guards.md), in minutes where stock sympy takes hours (inductor on ``swin_window``);
+    the pruning is then the only difference between the two compiles."""
     if cache not in gd.CACHE_MODES:
         raise InvalidProblemError(f"--cache must be one of {', '.join(gd.CACHE_MODES)}", where="--cache")
+    if stock_trace not in STOCK_TRACES:
+        raise InvalidProblemError(f"--stock-trace must be one of {', '.join(STOCK_TRACES)}", where="--stock-trace")
+    fast = stock_trace == "fast"
     if cache == "warm":
-        _compile_or_error(target, prune=False, backend=backend, cache=gd.priming(root))
+        _compile_or_error(target, prune=False, backend=backend, cache=gd.priming(root), fast_trace=fast)
     stock = _compile_or_error(target, prune=False, backend=backend, client=client, timeout_ms=timeout_ms,
-                              cache=gd.cache_state(cache, root))
+                              cache=gd.cache_state(cache, root), fast_trace=fast)
     pruned = _compile_or_error(target, prune=True, backend=backend, client=client, timeout_ms=timeout_ms,
                                cache=gd.cache_state(cache, root))
     return stock, pruned
@@ -382,7 +391,7 @@ def compile_pair(target: Target, *, backend: str, client: Any, timeout_ms: int, 
 def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
                  client: Any = None, timeout_ms: int = 60_000, progress: bool = False,
                  stock: Compiled | None = None, pruned: Compiled | None = None,
-                 cache: str = "cold") -> dict[str, Any]:
+                 cache: str = "cold", stock_trace: str = "stock") -> dict[str, Any]:
     """Compile (unless given) stock and pruned, compare them on ``shapes`` shapes; the JSON summary.
 
     Disagreements come in kinds (``by_kind``): ``compile_error`` (the compiles fail differently),
@@ -394,12 +403,12 @@ def differential(target: Target, *, shapes: int = DEFAULT_SHAPES, seed: int = 0,
     try:
         if stock is None or pruned is None:
             s, p = compile_pair(target, backend=backend, client=client, timeout_ms=timeout_ms, cache=cache,
-                                root=root)
+                                root=root, stock_trace=stock_trace)
             if isinstance(s, str) or isinstance(p, str):
-                return _compile_errors(target, s, p, backend, cache)
+                return {**_compile_errors(target, s, p, backend, cache), "stock_trace": stock_trace}
             stock, pruned = stock or s, pruned or p
-        return _compare(target, stock, pruned, shapes=shapes, seed=seed, backend=backend, progress=progress,
-                        cache=cache)
+        return {**_compare(target, stock, pruned, shapes=shapes, seed=seed, backend=backend, progress=progress,
+                           cache=cache), "stock_trace": stock_trace}
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -522,13 +531,13 @@ def compile_summary(stock: Compiled, pruned: Compiled) -> dict[str, Any]:
 
 def run_spec(path: str, *, shapes: int = DEFAULT_SHAPES, seed: int = 0, backend: str = "inductor",
              client: Any = None, timeout_ms: int = 60_000, progress: bool = False, cache: str = "cold",
-             cpp_guards: bool = False) -> dict[str, Any]:
+             cpp_guards: bool = False, stock_trace: str = "stock") -> dict[str, Any]:
     """The whole command on one model spec file."""
     target = target_from_spec(load_spec(path))
     if cpp_guards:
         target.dynamo_config["enable_cpp_symbolic_shape_guards"] = True
     return differential(target, shapes=shapes, seed=seed, backend=backend, client=client, timeout_ms=timeout_ms,
-                        progress=progress, cache=cache)
+                        progress=progress, cache=cache, stock_trace=stock_trace)
 
 
 def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -546,6 +555,9 @@ def add_parser(sub: Any, remote: Callable[[argparse.ArgumentParser], None]) -> N
                         "warm (each its own copy of a dir primed by one more compile)")
     p.add_argument("--cpp-guards", action="store_true",
                    help="C++ shape guards (torch._dynamo.config.enable_cpp_symbolic_shape_guards)")
+    p.add_argument("--stock-trace", choices=STOCK_TRACES, default="stock",
+                   help="how the stock compile traces: stock sympy (default) or with symguard's memo tables "
+                        "(fast_trace: the same guards, for models whose stock inductor compile takes hours)")
     remote(p)
     p.set_defaults(func=_cmd)
 
@@ -560,5 +572,6 @@ def main_args(args: Any, client: Any = None) -> tuple[dict[str, Any], int]:
         raise InvalidProblemError("--shapes must be at least 1", where="--shapes")
     out = run_spec(args.model, shapes=args.shapes, seed=args.seed, backend=args.backend, client=client,
                    timeout_ms=args.timeout_ms, progress=sys.stderr.isatty() and args.shapes >= 50,
-                   cache=getattr(args, "cache", "cold"), cpp_guards=bool(getattr(args, "cpp_guards", False)))
+                   cache=getattr(args, "cache", "cold"), cpp_guards=bool(getattr(args, "cpp_guards", False)),
+                   stock_trace=getattr(args, "stock_trace", "stock"))
     return out, (1 if out["disagreements"] else 0)
