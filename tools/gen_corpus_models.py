@@ -477,3 +477,194 @@ HELDOUT: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] = {
                                        "patch 3, embed 8; every stage reshaped to a feature map), 43x59 input"),
                                        _swin_like(maskformer_swin, 2, 5, 3, 43, 59), _SWIN_IMG),
 }
+
+
+# ------------------------------------------------------------------ issue 33: a fresh held-out slice
+# Families no tuning or validation set comes from, each with shape arithmetic of its own, at odd
+# non-square sizes; VitDet (the class of the owner's held-out regression) at configs unlike its
+# defaults. Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
+
+def vitdet(patch: int, window: int, hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``VitDetModel``, 2 blocks (hidden 16): block 0 window attention (pad to a window multiple
+    by ``(-n) % window``, partition, unpartition and crop), block 1 global attention with a
+    residual conv block; absolute position embeddings (pretrain grid 6) resized bicubically to the
+    patch grid, decomposed relative positions resized to each attention's extent."""
+    from transformers import VitDetConfig, VitDetModel
+    cfg = VitDetConfig(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mlp_ratio=2, image_size=6 * patch,
+                       pretrain_image_size=6 * patch, patch_size=patch, window_block_indices=[0],
+                       residual_block_indices=[1], use_relative_position_embeddings=True, window_size=window)
+    return _Hidden(VitDetModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def deit(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``DeiTModel`` (patch 6, cls and distillation tokens): the 4x4 position grid resized
+    bicubically to ``(H // 6, W // 6)`` by ``interpolate_pos_encoding``."""
+    from transformers import DeiTConfig, DeiTModel
+    cfg = DeiTConfig(image_size=24, patch_size=6, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                     intermediate_size=32)
+    return _Hidden(DeiTModel(cfg, add_pooling_layer=False), ("pixel_values",), interpolate_pos_encoding=True), (
+        torch.randn(2, 3, *hw),)
+
+
+def beit(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``BeitModel`` (patch 5) with a relative position bias per layer: the bias table resized
+    to the patch grid of the input (``interpolate_pos_encoding`` with the input's resolution)."""
+    from transformers import BeitConfig, BeitModel
+    cfg = BeitConfig(image_size=20, patch_size=5, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                     intermediate_size=32, use_relative_position_bias=True, use_absolute_position_embeddings=False,
+                     drop_path_rate=0.0)
+    return _Hidden(BeitModel(cfg, add_pooling_layer=False), ("pixel_values",), interpolate_pos_encoding=True), (
+        torch.randn(2, 3, *hw),)
+
+
+def dinov2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Dinov2Model`` (patch 5): position embeddings always resized to the patch grid, by a
+    scale factor computed from the grid (float division of sizes)."""
+    from transformers import Dinov2Config, Dinov2Model
+    cfg = Dinov2Config(image_size=20, patch_size=5, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                       mlp_ratio=2)
+    return _Hidden(Dinov2Model(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def convnextv2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``ConvNextV2Model`` (k4 s4 stem, three k2 s2 downsamples, global response norm)."""
+    from transformers import ConvNextV2Config, ConvNextV2Model
+    cfg = ConvNextV2Config(hidden_sizes=[8, 16, 24, 32], depths=[1, 1, 1, 1])
+    return _Hidden(ConvNextV2Model(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def poolformer(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``PoolFormerModel``: k7 s4 p2 patch embed, k3 s2 p1 downsamples, k3 average pooling as
+    the token mixer (padding without counting it)."""
+    from transformers import PoolFormerConfig, PoolFormerModel
+    cfg = PoolFormerConfig(hidden_sizes=[8, 16, 24, 32], depths=[1, 1, 1, 1], mlp_ratio=2.0)
+    return _Hidden(PoolFormerModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def mobilevit(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``MobileViTModel`` (xx-small widths, patch 2): each transformer stage rounds the map up to
+    a patch multiple with ``ceil(n / 2) * 2``, resizes only when that differs, unfolds into patches
+    and folds back (resizing to the original size)."""
+    from transformers import MobileViTConfig, MobileViTModel
+    cfg = MobileViTConfig(image_size=32, patch_size=2, hidden_sizes=[16, 24, 32], neck_hidden_sizes=[8, 8, 12, 16, 20,
+                          24, 48], num_attention_heads=2, mlp_ratio=2.0, expand_ratio=2.0)
+    return _Hidden(MobileViTModel(cfg, expand_output=False), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def pvt_v2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``PvtV2Model``: overlapping patch embeds (k7 s4, then k3 s2), spatial-reduction attention
+    (conv with stride 4/2) and a depthwise conv in the MLP reshaping tokens to the map."""
+    from transformers import PvtV2Config, PvtV2Model
+    cfg = PvtV2Config(num_encoder_blocks=3, depths=[1, 1, 1], sr_ratios=[4, 2, 1], hidden_sizes=[8, 16, 24],
+                      patch_sizes=[7, 3, 3], strides=[4, 2, 2], num_attention_heads=[1, 2, 2], mlp_ratios=[2, 2, 2])
+    return _Hidden(PvtV2Model(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def cvt(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``CvtModel``: convolutional token embeds (k7 s4 p2, k3 s2 p1), depthwise conv projections
+    of queries/keys/values (stride 2 for keys and values), a cls token in the last stage split off
+    before reshaping tokens to the map."""
+    from transformers import CvtConfig, CvtModel
+    # depth [1, 2, 3]: CvtStage indexes its drop-path rates by the stage number, so stage i needs > i layers
+    cfg = CvtConfig(embed_dim=[8, 16, 24], num_heads=[1, 2, 2], depth=[1, 2, 3], mlp_ratio=[2.0, 2.0, 2.0])
+    return _Hidden(CvtModel(cfg, add_pooling_layer=False), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def yolos(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``YolosModel`` (patch 6, 5 detection tokens): the patch part of the position embeddings
+    resized to ``(H // 6, W // 6)``, the detection tokens' kept, every layer (mid position
+    embeddings)."""
+    from transformers import YolosConfig, YolosModel
+    cfg = YolosConfig(image_size=[24, 30], patch_size=6, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                      intermediate_size=32, num_detection_tokens=5, use_mid_position_embeddings=True)
+    return _Hidden(YolosModel(cfg, add_pooling_layer=False), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def dpt(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``DPTForDepthEstimation`` on a Dinov2 backbone (patch 4, 4 layers; the path that knows a
+    non-square grid): position embeddings resized to the patch grid, reassemble stages reshaping
+    tokens to ``(H // 4, W // 4)`` and resampling by 4/2/1/0.5, fusion upsampling by 2 with a
+    resize to the residual's size, head upsampling."""
+    from transformers import Dinov2Config, DPTConfig, DPTForDepthEstimation
+    backbone = Dinov2Config(image_size=16, patch_size=4, hidden_size=16, num_hidden_layers=4, num_attention_heads=2,
+                            mlp_ratio=2, out_features=["stage1", "stage2", "stage3", "stage4"],
+                            reshape_hidden_states=False)
+    cfg = DPTConfig(backbone_config=backbone, hidden_size=16, neck_hidden_sizes=[8, 8, 16, 16],
+                    reassemble_factors=[4, 2, 1, 0.5], fusion_hidden_size=16, head_in_index=-1, is_hybrid=False)
+    return _Hidden(DPTForDepthEstimation(cfg), ("pixel_values",), out="predicted_depth"), (torch.randn(2, 3, *hw),)
+
+
+def efficientnet(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``EfficientNetModel`` (width 0.25, depth 0.25): k3 s2 stem, depthwise convs with stride 2
+    and "valid" padding after a fixed zero pad, squeeze-excitation."""
+    from transformers import EfficientNetConfig, EfficientNetModel
+    # hidden_dim is the top conv's width, round_filters(1280) at width 0.25
+    cfg = EfficientNetConfig(width_coefficient=0.25, depth_coefficient=0.25, image_size=32, hidden_dim=320)
+    return _Hidden(EfficientNetModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def swin2sr(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Swin2SRForImageSuperResolution`` (2 residual Swin groups of one block, embed 8, window 5,
+    upscale 2): the image padded to a window multiple by ``(w - n % w) % w``, windows padded the
+    same way in every layer, pixel-shuffle upsampling, the output cropped back to ``2 * n``. Only
+    window multiples run (the model unembeds the padded tokens to the unpadded size; its image
+    processor pads beforehand), so the input is one and the set says so."""
+    from transformers import Swin2SRConfig, Swin2SRForImageSuperResolution
+    cfg = Swin2SRConfig(image_size=20, patch_size=1, embed_dim=8, depths=[1, 1], num_heads=[1, 2], window_size=5,
+                        mlp_ratio=1.0, drop_path_rate=0.0, upscale=2, upsampler="pixelshuffle")
+    return _Hidden(Swin2SRForImageSuperResolution(cfg), ("pixel_values",), out="reconstruction"), (
+        torch.randn(2, 3, *hw),)
+
+
+def detr(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``DetrModel`` on a transformers ResNet backbone (3 tiny stages, no timm, no weights): the
+    pixel mask resized to every feature map, sine position embeddings from its cumulative sums,
+    the last map flattened into encoder tokens (1 encoder and 1 decoder layer, 5 queries)."""
+    from transformers import DetrConfig, DetrModel, ResNetConfig
+    backbone = ResNetConfig(embedding_size=8, hidden_sizes=[8, 16, 24], depths=[1, 1, 1], layer_type="basic",
+                            out_features=["stage1", "stage2", "stage3"])
+    cfg = DetrConfig(use_timm_backbone=False, use_pretrained_backbone=False, backbone_config=backbone, d_model=16,
+                     encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
+                     encoder_ffn_dim=32, decoder_ffn_dim=32, num_queries=5, dropout=0.0)
+    return _Hidden(DetrModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def _vitdet(patch: int, window: int, h: int, w: int) -> Build:
+    return lambda: vitdet(patch, window, (h, w))
+
+
+_HELD_IMG = {0: {0: (2, 64), 2: (16, 1024), 3: (16, 1024)}}
+HELDOUT.update({
+    "vitdet_p3_w5_47x61": (("HF VitDetModel (2 blocks, hidden 16, patch 3, window 5 on block 0, residual block 1, "
+                            "abs + rel positions), 47x61 input"), _vitdet(3, 5, 47, 61), _HELD_IMG),
+    "vitdet_p2_w3_37x29": (("HF VitDetModel (2 blocks, hidden 16, patch 2, window 3 on block 0, residual block 1, "
+                            "abs + rel positions), 37x29 input"), _vitdet(2, 3, 37, 29), _HELD_IMG),
+    "vitdet_p4_w7_53x83": (("HF VitDetModel (2 blocks, hidden 16, patch 4, window 7 on block 0, residual block 1, "
+                            "abs + rel positions), 53x83 input"), _vitdet(4, 7, 53, 83), _HELD_IMG),
+    "deit_p6_41x55": ("HF DeiTModel (patch 6, 2 layers, interpolate_pos_encoding), 41x55 input",
+                      _sized(deit, 41, 55), _HELD_IMG),
+    "beit_relbias_p5_37x52": ("HF BeitModel (patch 5, 2 layers, relative position bias resized), 37x52 input",
+                              _sized(beit, 37, 52), _HELD_IMG),
+    "dinov2_p5_43x31": ("HF Dinov2Model (patch 5, 2 layers, position embeddings resized), 43x31 input",
+                        _sized(dinov2, 43, 31), _HELD_IMG),
+    "convnextv2_45x77": ("HF ConvNextV2Model (4 stages, k4 s4 stem, k2 s2 downsamples), 45x77 input",
+                         _sized(convnextv2, 45, 77), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "poolformer_53x39": ("HF PoolFormerModel (4 stages, k7 s4 p2 embed, k3 s2 p1 downsamples), 53x39 input",
+                         _sized(poolformer, 53, 39), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "mobilevit_67x49": ("HF MobileViTModel (patch 2, xx-small widths: unfold/fold with resize), 67x49 input",
+                        _sized(mobilevit, 67, 49), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "pvt_v2_61x43": ("HF PvtV2Model (3 stages, strides 4/2/2, sr 4/2/1, overlapping embeds), 61x43 input",
+                     _sized(pvt_v2, 61, 43), _HELD_IMG),
+    "cvt_49x57": ("HF CvtModel (3 stages, conv embeds k7 s4 / k3 s2, conv projections, cls token), 49x57 input",
+                  _sized(cvt, 49, 57), _HELD_IMG),
+    "yolos_p6_44x58": ("HF YolosModel (patch 6, 5 detection tokens, mid position embeddings), 44x58 input",
+                       _sized(yolos, 44, 58), _HELD_IMG),
+    "dpt_p4_38x46": ("HF DPTForDepthEstimation (Dinov2 patch 4, 4 layers, reassemble 4/2/1/0.5, fusion), 38x46 input",
+                     _sized(dpt, 38, 46), _HELD_IMG),
+    "efficientnet_71x47": ("HF EfficientNetModel (width 0.25, depth 0.25), 71x47 input",
+                           _sized(efficientnet, 71, 47), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+    "swin2sr_w5_25x35": ("HF Swin2SRForImageSuperResolution (2 groups, window 5, upscale 2, embed 8), 25x35 input",
+                         _sized(swin2sr, 25, 35), _HELD_IMG),
+    "detr_resnet_59x73": ("HF DetrModel on a ResNet backbone (3 stages, mask resized, sine positions), 59x73 input",
+                          _sized(detr, 59, 73), {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}),
+})
