@@ -113,7 +113,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             named = ctx.named_context(body)  # contexts hook: {"context": KEY, ...delta}, parsed once
             if named is not None:
                 return await request.app.state.contexts.answer(op, body, named)  # type: ignore[no-any-return]
-            return _json(await a.answer(op, body))
+            return _json(await a.answer(op, body, arrival=request.scope.get(ARRIVAL)))
 
         app.post(f"/v1/{op}", response_model=schemas.RESULTS[op], responses=_ERRORS, openapi_extra=problem_body,
                  dependencies=[Depends(authorized)], summary=f"{op} one problem", name=op)(endpoint)
@@ -214,12 +214,15 @@ def _document(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+ARRIVAL = "symguard.arrival"  # scope key: time.monotonic() when the request reached the app (the deadline's origin)
 _DISCONNECT_POLL_S = 0.25  # how often a running /v1/batch checks that its client is still there
 _ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/v1/contexts", "/healthz", "/readyz", "/metrics"})
 
 
 class _Measure:
-    """Pure ASGI middleware: request counts and latency per route (unknown paths share one label)."""
+    """Pure ASGI middleware: request counts and latency per route (unknown paths share one label),
+    and the request's arrival (``scope[ARRIVAL]``), from which its deadline counts: the first thing
+    the app does, before the body is read."""
 
     def __init__(self, app: Any, metrics: Metrics) -> None:
         self.app = app
@@ -229,6 +232,7 @@ class _Measure:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope[ARRIVAL] = time.monotonic()
         route = scope["path"] if scope["path"] in _ROUTES else "other"
         status = [500]
 
