@@ -29,7 +29,6 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
-import asyncio
 import contextlib
 import json
 import random
@@ -244,27 +243,46 @@ def hogs(n: int, seconds: float) -> Iterator[None]:
             p.wait()
 
 
-async def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> list[tuple[int, str, float, float, str]]:
-    """Post every job over ``clients`` concurrent connections: (timeout_ms, size, client wall ms,
-    server elapsed_ms, outcome) per request."""
-    import httpx
+def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> list[tuple[int, str, float, float, str]]:
+    """Post every job over ``clients`` concurrent keep-alive connections (a thread each, the standard
+    library's client: the lightest there is, since a starved client's own delays land in its
+    wall time): (timeout_ms, size, client wall ms, server elapsed_ms, outcome) per request."""
+    import http.client
+    import threading
+    from urllib.parse import urlparse
 
+    u = urlparse(url)
     rows: list[tuple[int, str, float, float, str]] = []
     todo = iter(jobs)
+    lock = threading.Lock()
 
-    async def client() -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=600, headers={"content-type": "application/json"}) as c:
-            for size, t_ms, op, body in todo:
-                t0 = time.perf_counter()
-                r = await c.post(f"/v1/{op}", content=body)
-                wall = (time.perf_counter() - t0) * 1000
-                b = r.json()
-                if r.status_code != 200:
-                    rows.append((t_ms, size, wall, float("nan"), str(b.get("error", {}).get("code", r.status_code))))
-                    continue
-                rows.append((t_ms, size, wall, b["elapsed_ms"], f"{b['status']}{'/' + b['reason'] if b.get('reason') else ''}"))
+    def client() -> None:
+        conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=600)
+        while True:
+            with lock:
+                job = next(todo, None)
+            if job is None:
+                break
+            size, t_ms, op, body = job
+            t0 = time.perf_counter()
+            conn.request("POST", f"/v1/{op}", body=body, headers={"content-type": "application/json"})
+            r = conn.getresponse()
+            raw = r.read()
+            wall = (time.perf_counter() - t0) * 1000
+            b = json.loads(raw)
+            if r.status != 200:
+                row = (t_ms, size, wall, float("nan"), str(b.get("error", {}).get("code", r.status)))
+            else:
+                row = (t_ms, size, wall, b["elapsed_ms"], f"{b['status']}{'/' + b['reason'] if b.get('reason') else ''}")
+            with lock:
+                rows.append(row)
+        conn.close()
 
-    await asyncio.gather(*(client() for _ in range(clients)))
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     return rows
 
 
@@ -273,11 +291,23 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
-def _table(title: str, rows: list[tuple[int, str, float, float, str]], load: tuple[float, float]) -> None:
+def _cuts(url: str) -> dict[str, float]:
+    """The server's deadline cuts so far, by stage (none before the server kept the deadline itself)."""
+    import httpx
+
+    out: dict[str, float] = {}
+    for line in httpx.get(url + "/metrics", timeout=60).text.splitlines():
+        if line.startswith("symguard_deadline_cuts_total{"):
+            out[line.split('stage="', 1)[1].split('"', 1)[0]] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def _table(title: str, rows: list[tuple[int, str, float, float, str]], load: tuple[float, float],
+           cuts: dict[str, float]) -> None:
     print(f"\n### {title} (load average {load[0]:.1f} before, {load[1]:.1f} after; {os.cpu_count()} cores)\n")
-    print("| timeout_ms | promise | calls | client p50 | client p99 | client worst | server p99 | server worst "
-          "| late (client) | late (server) | outcomes |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| timeout_ms | promise | calls | client p50 | client p99 | client worst | server p50 | server p99 "
+          "| server worst | late (client) | late (server) | outcomes |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for t in DEADLINES_MS:
         mine = [r for r in rows if r[0] == t]
         if not mine:
@@ -288,8 +318,10 @@ def _table(title: str, rows: list[tuple[int, str, float, float, str]], load: tup
         for r in mine:
             kinds[r[4]] = kinds.get(r[4], 0) + 1
         print(f"| {t} | {p:.0f} | {len(mine)} | {_pct(walls, 0.5):.0f} | {_pct(walls, 0.99):.0f} | {max(walls):.0f} "
-              f"| {_pct(inner, 0.99):.0f} | {max(inner):.0f} | {sum(w > p for w in walls)} | {sum(x > p for x in inner)} "
+              f"| {_pct(inner, 0.5):.0f} | {_pct(inner, 0.99):.0f} | {max(inner):.0f} | {sum(w > p for w in walls)} | {sum(x > p for x in inner)} "
               f"| {', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))} |")
+    if cuts:
+        print("\nanswered by the server at the deadline: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(cuts.items())))
     worst = sorted(rows, key=lambda r: r[2] - promise_s(r[0] / 1000) * 1000, reverse=True)[:3]
     print("\nworst past the promise (client): " + "; ".join(
         f"{r[2] - promise_s(r[0] / 1000) * 1000:+.0f} ms ({r[0]} ms, {r[1]}, {r[4]})" for r in worst))
@@ -313,14 +345,16 @@ def small_deadlines(args: argparse.Namespace) -> int:
     with serving({}) as url:
         if url is None:
             return 1
-        asyncio.run(_drive(url, jobs()[:20], 1))  # warm the workers
+        _drive(url, jobs()[:20], 1)  # warm the workers
         runs = [("quiet, 1 client", 0, 1), (f"{args.hogs} busy-loop processes, 1 client", args.hogs, 1),
                 (f"{args.hogs} busy-loop processes, {args.clients} clients", args.hogs, args.clients)]
         for title, n, clients in runs:
             with hogs(n, args.hog_s):
-                before = os.getloadavg()[0]
-                rows = asyncio.run(_drive(url, jobs(), clients))
-                _table(title, rows, (before, os.getloadavg()[0]))
+                before, cuts = os.getloadavg()[0], _cuts(url)
+                rows = _drive(url, jobs(), clients)
+                after = _cuts(url)
+                _table(title, rows, (before, os.getloadavg()[0]),
+                       {k: v - cuts.get(k, 0) for k, v in after.items() if v - cuts.get(k, 0)})
     return 0
 
 

@@ -49,7 +49,7 @@ class Answerer:
                 cap = self.pool.max_timeout_ms
                 t_ms = body_timeout(body, cap) if len(body) <= JSON_ON_LOOP_BYTES else \
                     await asyncio.to_thread(body_timeout, body, cap)
-                clock = Clock(arrival, t_ms)
+                clock = self.pool.lag.clock(arrival, t_ms)
             done = await self._run(op, body, bounded, clock)
             if done.rejected:
                 self._m.cache_rejected.inc()

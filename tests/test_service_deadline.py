@@ -133,6 +133,22 @@ def test_the_clock_cuts_before_the_promise_and_the_worker_before_the_cut() -> No
     assert dl.Clock(now - 10, 1).cut_in() == 0.0
 
 
+def test_the_lag_cuts_earlier_within_bounds_and_fades() -> None:
+    now = [1000.0]
+    lag = dl.Lag(lambda: now[0])
+    assert lag.clock(now[0], 250).early_ms == 0
+    lag.observe(30)
+    lag.observe(-5)  # an answer in time lowers nothing at once
+    assert lag.clock(now[0], 250).early_ms == 30
+    assert lag.clock(now[0], 1).early_ms == outer_ms(1) / 2  # never more than half the promise
+    lag.observe(10_000)
+    assert lag.clock(now[0], 30_000).early_ms == dl.Lag.MAX_EARLY_MS
+    now[0] += 10 * dl.Lag.HALF_LIFE_S
+    assert lag.clock(now[0], 30_000).early_ms == pytest.approx(10_000 / 2**10)
+    c = lag.clock(now[0], 250)
+    assert c.cut == pytest.approx(now[0] + (outer_ms(250) - dl.SEND_RESERVE_MS - c.early_ms) / 1000)
+
+
 @pytest.mark.parametrize("op", OPS)
 def test_the_server_s_own_timeout_answer_is_the_library_s_for_an_unread_problem(op: str) -> None:
     for doc in (PROBLEM, {**PROBLEM, "syntax": "smtlib", "guards": ["(>= s0 16)"], "queries": ["(> s0 3)"],

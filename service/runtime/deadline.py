@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -75,16 +76,18 @@ def body_timeout(body: bytes, cap_ms: int | None) -> int:
 
 @dataclass(frozen=True)
 class Clock:
-    """One request's deadline: ``arrival`` (``time.monotonic()`` in this process) and the
-    ``timeout_ms`` its worker will apply."""
+    """One request's deadline: ``arrival`` (``time.monotonic()`` in this process), the
+    ``timeout_ms`` its worker will apply, and ``early_ms``: how much earlier than the reserves say
+    the server cuts, because its own answers have lately come that late after their cut (``Lag``)."""
 
     arrival: float
     timeout_ms: int
+    early_ms: float = 0.0
 
     @property
     def cut(self) -> float:
         """When the server stops waiting for the worker (monotonic seconds)."""
-        return self.arrival + (outer_ms(self.timeout_ms) - SEND_RESERVE_MS) / 1000
+        return self.arrival + (outer_ms(self.timeout_ms) - SEND_RESERVE_MS - self.early_ms) / 1000
 
     def cut_in(self) -> float:
         """Seconds left before the cut (0 once it has passed)."""
@@ -98,7 +101,33 @@ class Clock:
     def spent_ms(self) -> float:
         """What the worker counts as already spent when it starts its clock now: the time since
         arrival plus both reserves, so that its own limit ends ``RETURN_RESERVE_MS`` before the cut."""
-        return (time.monotonic() - self.arrival) * 1000 + SEND_RESERVE_MS + RETURN_RESERVE_MS
+        return (time.monotonic() - self.arrival) * 1000 + SEND_RESERVE_MS + RETURN_RESERVE_MS + self.early_ms
+
+
+class Lag:
+    """How late the server's own answers have come after their cut lately: a maximum that halves
+    every ``HALF_LIFE_S``. On a loaded host the event loop gets the CPU late and building the
+    timeout answer takes longer; the next cuts come that much earlier (at most ``MAX_EARLY_MS``,
+    and at most half the promise), so the answers leave in time. Quiet, it decays to nothing."""
+
+    HALF_LIFE_S = 5.0
+    MAX_EARLY_MS = 100.0
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self._now = now
+        self._ms = 0.0
+        self._at = now()
+
+    def now_ms(self) -> float:
+        return self._ms * 0.5 ** ((self._now() - self._at) / self.HALF_LIFE_S)
+
+    def observe(self, late_ms: float) -> None:
+        self._ms, self._at = max(late_ms, self.now_ms()), self._now()
+
+    def clock(self, arrival: float, timeout_ms: int) -> Clock:
+        """A request's clock, cut earlier by the recent lag."""
+        early = min(self.now_ms(), self.MAX_EARLY_MS, outer_ms(timeout_ms) / 2)
+        return Clock(arrival, timeout_ms, early)
 
 
 def unread_answer(op: str, body: bytes, cap_ms: int | None, note: str | None = None) -> dict[str, Any]:

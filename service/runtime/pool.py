@@ -37,7 +37,7 @@ from symguard.solver.errors import InternalError, TooLargeError
 
 from ..errors import Overloaded, error_from_body
 from ..metrics import Metrics
-from .deadline import Clock, unread_answer
+from .deadline import Clock, Lag, unread_answer
 from .protocol import encode, read_frame_async
 
 log = logging.getLogger("symguard.runtime")
@@ -163,6 +163,7 @@ class WorkerPool:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._drained = asyncio.Event()
         self._drained.set()
+        self.lag = Lag()  # how late this server's own deadline answers have come lately
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -314,8 +315,10 @@ class WorkerPool:
             return await self._attempts(op, source, lookup, bounded, None, _Turn())
         if clock.worker_ms() <= 0:  # a worker could not even start reading: it would answer this
             self._m.deadline_cuts.labels("arrival").inc()
-            return Done(unread_answer(op, source[1], self._lim.max_timeout_ms,
-                                      "the deadline passed before the request could reach a worker"), None, None, None)
+            out = unread_answer(op, source[1], self._lim.max_timeout_ms,
+                                "the deadline passed before the request could reach a worker")
+            self.lag.observe((time.monotonic() - clock.cut) * 1000)
+            return Done(out, None, None, None)
         turn = _Turn()
         work = asyncio.get_running_loop().create_task(self._attempts(op, source, lookup, bounded, clock, turn))
         try:
@@ -332,10 +335,13 @@ class WorkerPool:
         self._background(_quietly(work))
         self._m.deadline_cuts.labels("queued" if waited else "reading" if turn.fallback is None else "solving").inc()
         if turn.fallback is not None:
-            return Done(turn.fallback, None, turn.key, None)
-        note = (f"the deadline passed while the request waited for a worker (all {self._lim.workers} busy)"
-                if waited else None)
-        return Done(unread_answer(op, source[1], self._lim.max_timeout_ms, note), None, None, None)
+            out = turn.fallback
+        else:
+            note = (f"the deadline passed while the request waited for a worker (all {self._lim.workers} busy)"
+                    if waited else None)
+            out = unread_answer(op, source[1], self._lim.max_timeout_ms, note)
+        self.lag.observe((time.monotonic() - clock.cut) * 1000)
+        return Done(out, None, turn.key if turn.fallback is not None else None, None)
 
     async def _attempts(self, op: str, source: tuple[str, Any], lookup: Lookup | None, bounded: bool,
                         clock: Clock | None, turn: _Turn) -> Done:
