@@ -14,8 +14,10 @@ promise; exit 1 if any.
 no cache answers), quiet and next to ``--hogs`` busy-loop processes (normal priority, each ended
 after ``--hog-s`` seconds), with one client and with ``--clients`` concurrent ones (more than the
 workers: requests wait in line). Prints, per deadline, the client's wall time (send to last byte)
-and the server's ``elapsed_ms`` (arrival to answer), p50/p99/worst against the promise, and the
-load average; exit status 0 (a measurement, not a test)::
+and the server's ``elapsed_ms`` (arrival to answer), p50/p99/worst against the promise, the
+load average, and the floor: a ``GET /healthz`` after each request on the same connection (what
+the client, the loopback and uvicorn cost under that load, outside the promise); exit status 0
+(a measurement, not a test)::
 
     python bench/overrun.py --deadline --hogs 8 --clients 4
 """
@@ -274,8 +276,13 @@ def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> l
                 row = (t_ms, size, wall, float("nan"), str(b.get("error", {}).get("code", r.status)))
             else:
                 row = (t_ms, size, wall, b["elapsed_ms"], f"{b['status']}{'/' + b['reason'] if b.get('reason') else ''}")
+            t0 = time.perf_counter()  # the floor: a request the app answers at once, on the same connection
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            probe = (time.perf_counter() - t0) * 1000
             with lock:
                 rows.append(row)
+                FLOOR.append(probe)
         conn.close()
 
     threads = [threading.Thread(target=client) for _ in range(clients)]
@@ -284,6 +291,9 @@ def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> l
     for t in threads:
         t.join()
     return rows
+
+
+FLOOR: list[float] = []  # GET /healthz round trips next to the run's requests (client and HTTP, no work)
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -320,6 +330,9 @@ def _table(title: str, rows: list[tuple[int, str, float, float, str]], load: tup
         print(f"| {t} | {p:.0f} | {len(mine)} | {_pct(walls, 0.5):.0f} | {_pct(walls, 0.99):.0f} | {max(walls):.0f} "
               f"| {_pct(inner, 0.5):.0f} | {_pct(inner, 0.99):.0f} | {max(inner):.0f} | {sum(w > p for w in walls)} | {sum(x > p for x in inner)} "
               f"| {', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))} |")
+    print(f"\nGET /healthz on the same connections (the client, the loopback and uvicorn, no work): "
+          f"p50 {_pct(FLOOR, 0.5):.0f} ms, p99 {_pct(FLOOR, 0.99):.0f} ms, worst {max(FLOOR):.0f} ms")
+    FLOOR.clear()
     if cuts:
         print("\nanswered by the server at the deadline: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(cuts.items())))
     worst = sorted(rows, key=lambda r: r[2] - promise_s(r[0] / 1000) * 1000, reverse=True)[:3]
@@ -346,6 +359,7 @@ def small_deadlines(args: argparse.Namespace) -> int:
         if url is None:
             return 1
         _drive(url, jobs()[:20], 1)  # warm the workers
+        FLOOR.clear()
         runs = [("quiet, 1 client", 0, 1), (f"{args.hogs} busy-loop processes, 1 client", args.hogs, 1),
                 (f"{args.hogs} busy-loop processes, {args.clients} clients", args.hogs, args.clients)]
         for title, n, clients in runs:
