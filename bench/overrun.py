@@ -19,7 +19,7 @@ load average, and the floor: a ``GET /healthz`` after each request on the same c
 the client, the loopback and uvicorn cost under that load, outside the promise); exit status 0
 (a measurement, not a test)::
 
-    python bench/overrun.py --deadline --hogs 8 --clients 4
+    python bench/overrun.py --deadline --hogs 8 --clients 4 [--library]
 """
 
 from __future__ import annotations
@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hog-s", type=float, default=240, help="--deadline: each hog ends after this many seconds")
     ap.add_argument("--clients", type=int, default=4, help="--deadline: concurrent clients of the last run")
     ap.add_argument("--rounds", type=int, default=5, help="--deadline: rounds over problems x ops x deadlines")
+    ap.add_argument("--library", action="store_true", help="--deadline: in-process (solver.run) instead of over HTTP, quiet and loaded")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.deadline:
@@ -293,6 +294,22 @@ def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> l
     return rows
 
 
+def _in_process(jobs: list[tuple[str, int, str, bytes]]) -> list[tuple[int, str, float, float, str]]:
+    """The same requests through ``solver.run`` in this process (the body decoded first, outside the
+    timing, as a library caller holds a dict): wall time of the call, twice (no server here)."""
+    from symguard.solver import run
+
+    run("solve", json.loads(jobs[0][3]))  # pay the imports and the first z3 context outside the timing
+    rows = []
+    for size, t_ms, op, body in jobs:
+        doc = json.loads(body)
+        t0 = time.perf_counter()
+        r = run(op, doc)
+        wall = (time.perf_counter() - t0) * 1000
+        rows.append((t_ms, size, wall, wall, f"{r['status']}{'/' + r['reason'] if r.get('reason') else ''}"))
+    return rows
+
+
 FLOOR: list[float] = []  # GET /healthz round trips next to the run's requests (client and HTTP, no work)
 
 
@@ -330,8 +347,9 @@ def _table(title: str, rows: list[tuple[int, str, float, float, str]], load: tup
         print(f"| {t} | {p:.0f} | {len(mine)} | {_pct(walls, 0.5):.0f} | {_pct(walls, 0.99):.0f} | {max(walls):.0f} "
               f"| {_pct(inner, 0.5):.0f} | {_pct(inner, 0.99):.0f} | {max(inner):.0f} | {sum(w > p for w in walls)} | {sum(x > p for x in inner)} "
               f"| {', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))} |")
-    print(f"\nGET /healthz on the same connections (the client, the loopback and uvicorn, no work): "
-          f"p50 {_pct(FLOOR, 0.5):.0f} ms, p99 {_pct(FLOOR, 0.99):.0f} ms, worst {max(FLOOR):.0f} ms")
+    if FLOOR:
+        print(f"\nGET /healthz on the same connections (the client, the loopback and uvicorn, no work): "
+              f"p50 {_pct(FLOOR, 0.5):.0f} ms, p99 {_pct(FLOOR, 0.99):.0f} ms, worst {max(FLOOR):.0f} ms")
     FLOOR.clear()
     if cuts:
         print("\nanswered by the server at the deadline: " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(cuts.items())))
@@ -355,6 +373,13 @@ def small_deadlines(args: argparse.Namespace) -> int:
                         out.append((name, t, op, body))
         return out
 
+    if args.library:
+        for title, n in (("library (solver.run), quiet", 0), (f"library (solver.run), {args.hogs} busy-loop processes", args.hogs)):
+            with hogs(n, args.hog_s):
+                before = os.getloadavg()[0]
+                rows = _in_process(jobs())
+                _table(title, rows, (before, os.getloadavg()[0]), {})
+        return 0
     with serving({}) as url:
         if url is None:
             return 1
