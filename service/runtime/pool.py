@@ -3,9 +3,13 @@
 Each worker answers one task at a time over its stdin/stdout pipes, read with asyncio streams, so
 the loop never blocks on a worker. The rules, the same for the server and for ``batch``:
 
-- **budget enforced from outside**: once a worker has read a problem it has ``timeout_ms`` plus
-  ``grace_ms``; past that it is killed, replaced, and the task gets the operation's sound
-  ``unknown`` answer (reason ``timeout``) the worker prepared in advance;
+- **the deadline kept by the server** (a request with a ``deadline.Clock``): at the cut the
+  caller gets the sound timeout answer whatever the worker is doing, and the task ends in the
+  background (``run``);
+- **budget enforced from outside**: a task has ``timeout_ms`` plus ``grace_ms`` (from the
+  request's arrival, or from dispatch without a clock); past that its worker is killed, replaced,
+  and the task gets the operation's sound ``unknown`` answer (reason ``timeout``) the worker
+  prepared in advance;
 - **no request lost to a dead worker**: an idle worker that dies is noticed (and replaced) at
   once and never handed a task; a worker that dies during a task (killed from outside, OOM,
   a crash) is replaced and the task runs again once on another worker. A second death is
