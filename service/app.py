@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import json
 import time
@@ -32,6 +33,7 @@ from .cache import ResultCache
 from .documents import dumps, loads, utf8
 from .errors import PayloadTooLarge, Unauthorized, error_body, install_handlers
 from .metrics import Metrics
+from .runtime.deadline import WORKER_NICE
 from .runtime.pool import DEFAULT_ARGV, WorkerPool
 from .settings import Settings
 
@@ -74,7 +76,8 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = WorkerPool(settings.limits(), metrics, argv=worker_argv)
+        # workers below the server's priority: its event loop keeps every deadline (runtime.deadline)
+        pool = WorkerPool(dataclasses.replace(settings.limits(), worker_nice=WORKER_NICE), metrics, argv=worker_argv)
         cache = ResultCache(settings, metrics)
         app.state.answerer = Answerer(pool, cache, metrics)
         await pool.start()

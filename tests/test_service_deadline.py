@@ -11,11 +11,13 @@ what became of the workers, never at how long it took.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -256,6 +258,7 @@ def test_a_body_sent_after_the_deadline_is_answered_at_once_without_a_worker(url
     """The deadline counts from the request's arrival: a client that sends its body late spends its
     own budget (here 1 ms, the body coming a second after the headers)."""
     _settled(url)
+    cuts = _metric(url, "symguard_deadline_cuts_total", 'stage="arrival"')
     body = json.dumps(_doc(1)).encode()
     u = urlparse(url)
     with socket.create_connection((u.hostname, u.port), timeout=60) as s:
@@ -274,6 +277,22 @@ def test_a_body_sent_after_the_deadline_is_answered_at_once_without_a_worker(url
     got = json.loads(payload)
     assert got["status"] == "unknown" and got["reason"] == "timeout" and got["elapsed_ms"] >= 1000
     assert _same(got, _library_unread("redundancy", _doc(1)))
+    assert _metric(url, "symguard_deadline_cuts_total", 'stage="arrival"') == cuts + 1
+
+
+def test_workers_run_below_the_server_s_priority(url: str) -> None:
+    _settled(url)
+    mine = []
+    for d in Path("/proc").iterdir():
+        try:
+            stat, cmd = (d / "stat").read_text(), (d / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and b"SLOW_READ" in cmd:
+            mine.append(int(d.name))
+    assert len(mine) == 2
+    for pid in mine:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + dl.WORKER_NICE
 
 
 def test_batch_items_keep_their_own_clocks(url: str) -> None:

@@ -19,7 +19,6 @@ the problem is handed to that function instead of the cache-aware path.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import os
 import sys
@@ -32,11 +31,6 @@ from .deadline import cap_timeout, timeout_of
 from .protocol import read_frame, write_frame
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
-# A worker runs below its parent's priority: the parent (the server's event loop) keeps the
-# deadlines of every request and needs little CPU, but needs it on time; on a host whose cores
-# the workers saturate it would otherwise wait its turn behind them (issue 33). Alone on a host
-# a niced worker runs as fast as any: niceness only orders processes that compete for a core.
-NICE = 5
 
 
 def _read(source: tuple[str, Any]) -> Any:
@@ -130,8 +124,6 @@ def main(argv: list[str] | None = None) -> None:
     """Serve tasks until the pool closes stdin or sends ``None``."""
     args = sys.argv[1:] if argv is None else argv
     lifeline.init_worker()  # Ctrl-C is the parent's (it stops us in order); we die with the parent
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
     wout = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # print() now goes to stderr
     sys.stdout = sys.stderr

@@ -33,6 +33,11 @@ SEND_RESERVE_MS = 15
 # The worker's clock ends this long before the server's cut: the worker turns its result into the
 # caller's (ids, names), pickles it and the pipe carries it back before the server gives up on it.
 RETURN_RESERVE_MS = 25
+# The server's workers run this much below the server's priority: the server's event loop keeps
+# every request's deadline and needs little CPU, but needs it on time; on a host whose cores the
+# workers saturate it would otherwise wait its turn behind them. Alone on a host a niced worker
+# runs as fast as any: niceness only orders processes that compete for a core.
+WORKER_NICE = 5
 MAX_TIMEOUT_MS = 3_600_000  # options.timeout_ms range (docs/problem-format.md §1.3): larger values are refused, never capped
 DEFAULT_TIMEOUT_MS = Options.timeout_ms  # when a body does not say
 JSON_ON_LOOP_BYTES = 1 << 20  # larger bodies are decoded off the event loop (~2 ms per MB)

@@ -62,6 +62,7 @@ class Limits:
     grace_ms: int = 2000
     prepare_limit_ms: int = 30_000
     max_timeout_ms: int | None = None  # the server's cap on options.timeout_ms
+    worker_nice: int = 0  # workers run this much below this process's priority (deadline.WORKER_NICE)
     boot_limit_s: float = 120.0
 
 
@@ -180,6 +181,9 @@ class WorkerPool:
                 *self._argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**20,
                 env=self._env)
             w = _Worker(proc)
+            if self._lim.worker_nice:
+                with contextlib.suppress(OSError):  # lowering a child's priority needs no privilege
+                    os.setpriority(os.PRIO_PROCESS, proc.pid, os.getpriority(os.PRIO_PROCESS, 0) + self._lim.worker_nice)
             try:
                 msg = await asyncio.wait_for(w.recv(), self._lim.boot_limit_s)
                 if msg[0] != "ready":
