@@ -6,8 +6,9 @@ second request for it (renamed, permuted, …) waits for that answer instead of 
 computation does not end final (timeout, error), the waiter computes for itself.
 
 The routes call ``Answerer.answer`` and nothing else; it returns the caller's docs/problem-format.md §2 result with
-``cached`` and ``elapsed_ms`` (wall time in this server, queueing included) filled in, or raises a
-``SymguardError`` that ``service.errors`` turns into the §5 response.
+``cached`` and ``elapsed_ms`` (wall time in this server since the request's arrival, queueing
+included) filled in, or raises a ``SymguardError`` that ``service.errors`` turns into the §5
+response. Given the request's ``arrival``, the answer comes by its deadline (``runtime.deadline``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from .cache import ResultCache, exact_key
 from .metrics import Metrics
+from .runtime.deadline import JSON_ON_LOOP_BYTES, Clock, body_timeout
 from .runtime.pool import Done, WorkerCrashed, WorkerPool
 
 Result = dict[str, Any]
@@ -31,15 +33,24 @@ class Answerer:
         self._m = metrics
         self._inflight: dict[tuple[str, str], asyncio.Future[Result | None]] = {}
 
-    async def answer(self, op: str, body: bytes, *, bounded: bool = True) -> Result:
-        t0 = time.perf_counter()
+    async def answer(self, op: str, body: bytes, *, bounded: bool = True, arrival: float | None = None) -> Result:
+        """``arrival`` (``time.monotonic()`` when the request reached the app): the deadline counts
+        from there and the server keeps it; None (batch items): the worker's clock starts when it
+        takes the task, and the server waits for it up to ``timeout_ms`` + ``grace_ms``."""
+        t0 = time.monotonic() if arrival is None else arrival
         ek = exact_key(op, body)
         hit = self.cache.get_exact(ek)
         if hit is not None:
             self._m.cache_hits.labels("exact").inc()
             out = {**hit, "cached": True, "elapsed_ms": _ms(t0)}
         else:
-            done = await self._run(op, body, bounded)
+            clock = None
+            if arrival is not None:
+                cap = self.pool.max_timeout_ms
+                t_ms = body_timeout(body, cap) if len(body) <= JSON_ON_LOOP_BYTES else \
+                    await asyncio.to_thread(body_timeout, body, cap)
+                clock = self.pool.lag.clock(arrival, t_ms)
+            done = await self._run(op, body, bounded, clock)
             if done.rejected:
                 self._m.cache_rejected.inc()
             if done.layer is not None:
@@ -56,17 +67,20 @@ class Answerer:
         self._m.outcomes.labels(op, str(out.get("status"))).inc()
         return out
 
-    async def _run(self, op: str, body: bytes, bounded: bool) -> Done:
+    async def _run(self, op: str, body: bytes, bounded: bool, clock: Clock | None) -> Done:
         mine: list[tuple[str, str]] = []
         from_redis: list[tuple[str, str, Result]] = []
+        answered = False  # once the caller has its answer (at the deadline), a late task claims nothing
 
         async def lookup(op: str, key: str) -> tuple[str, Result] | None:
+            if answered:
+                return None
             hit = await self.cache.lookup(op, key)
             if hit is not None:
                 if hit[0] == "redis":
                     from_redis.append((op, key, hit[1]))
                 return hit
-            if (op, key) in mine:  # our own computation, retried after its worker died
+            if answered or (op, key) in mine:  # our own computation, retried after its worker died
                 return None
             other = self._inflight.get((op, key))
             if other is not None:
@@ -79,7 +93,7 @@ class Answerer:
         done: Done | None = None
         try:
             try:
-                done = await self.pool.run(op, ("body", body), lookup, bounded=bounded)
+                done = await self.pool.run(op, ("body", body), lookup, bounded=bounded, clock=clock)
             except WorkerCrashed as e:
                 if e.fallback is None:  # it died twice reading this problem: a bug of ours (500)
                     raise
@@ -91,9 +105,10 @@ class Answerer:
                 self.cache.remember(*from_redis[0])
             return done
         finally:
+            answered = True
             for k in mine:
                 self._inflight.pop(k).set_result(done.fresh if done is not None else None)
 
 
 def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 3)
+    return round((time.monotonic() - t0) * 1000, 3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import json
 import time
@@ -32,6 +33,7 @@ from .cache import ResultCache
 from .documents import dumps, loads, utf8
 from .errors import PayloadTooLarge, Unauthorized, error_body, install_handlers
 from .metrics import Metrics
+from .runtime.deadline import WORKER_NICE
 from .runtime.pool import DEFAULT_ARGV, WorkerPool
 from .settings import Settings
 
@@ -74,7 +76,8 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = WorkerPool(settings.limits(), metrics, argv=worker_argv)
+        # workers below the server's priority: its event loop keeps every deadline (runtime.deadline)
+        pool = WorkerPool(dataclasses.replace(settings.limits(), worker_nice=WORKER_NICE), metrics, argv=worker_argv)
         cache = ResultCache(settings, metrics)
         app.state.answerer = Answerer(pool, cache, metrics)
         await pool.start()
@@ -113,7 +116,7 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
             named = ctx.named_context(body)  # contexts hook: {"context": KEY, ...delta}, parsed once
             if named is not None:
                 return await request.app.state.contexts.answer(op, body, named)  # type: ignore[no-any-return]
-            return _json(await a.answer(op, body))
+            return _json(await a.answer(op, body, arrival=request.scope.get(ARRIVAL)))
 
         app.post(f"/v1/{op}", response_model=schemas.RESULTS[op], responses=_ERRORS, openapi_extra=problem_body,
                  dependencies=[Depends(authorized)], summary=f"{op} one problem", name=op)(endpoint)
@@ -214,12 +217,15 @@ def _document(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+ARRIVAL = "symguard.arrival"  # scope key: time.monotonic() when the request reached the app (the deadline's origin)
 _DISCONNECT_POLL_S = 0.25  # how often a running /v1/batch checks that its client is still there
 _ROUTES = frozenset({*(f"/v1/{op}" for op in OPS), "/v1/batch", "/v1/contexts", "/healthz", "/readyz", "/metrics"})
 
 
 class _Measure:
-    """Pure ASGI middleware: request counts and latency per route (unknown paths share one label)."""
+    """Pure ASGI middleware: request counts and latency per route (unknown paths share one label),
+    and the request's arrival (``scope[ARRIVAL]``), from which its deadline counts: the first thing
+    the app does, before the body is read."""
 
     def __init__(self, app: Any, metrics: Metrics) -> None:
         self.app = app
@@ -229,6 +235,7 @@ class _Measure:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope[ARRIVAL] = time.monotonic()
         route = scope["path"] if scope["path"] in _ROUTES else "other"
         status = [500]
 

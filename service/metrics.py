@@ -36,6 +36,9 @@ class Metrics:
         self.queue_depth = Gauge("symguard_queue_depth", "requests waiting for a worker", registry=r)
         self.workers_busy = Gauge("symguard_workers_busy", "workers answering a request", registry=r)
         self.overloaded = Counter("symguard_overloaded", "requests refused with 503", registry=r)
+        self.deadline_cuts = Counter("symguard_deadline_cuts", "requests the server answered at their deadline "
+                                     "without waiting for a worker, by where the request was (arrival: too late for a "
+                                     "worker to start; queued; reading; solving)", ["stage"], registry=r)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -36,14 +36,15 @@ from service_helpers import free_port, running_server
 from symguard.service.cli import main
 from symguard.service.settings import Settings
 
-# The real worker, except that a problem marked timeout_ms == 778 writes the worker's pid to the
+# The real worker, except that a problem marked timeout_ms == 40778 (a deadline far past the test's
+# kills: the server answers at it by itself) writes the worker's pid to the
 # file named in SYMGUARD_TEST_PIDFILE and then solves "forever" (until the test kills it).
 PID_WORKER = (sys.executable, "-c", """
 import os, time
 import symguard.solver.api as api
 real = api.compute
 def compute(op, canon, **kw):
-    if canon.options.timeout_ms == 778:
+    if canon.options.timeout_ms == 40778:
         path = os.environ["SYMGUARD_TEST_PIDFILE"]
         with open(path + ".tmp", "w") as f:
             f.write(str(os.getpid()))
@@ -83,7 +84,7 @@ def test_worker_killed_mid_solve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     settings = Settings(workers=2, grace_ms=120_000)  # the kill below is ours, not the budget's
     with running_server(settings, worker_argv=PID_WORKER) as url:
         box: dict[str, httpx.Response] = {}
-        doomed = {**PROBLEM, "options": {"timeout_ms": 778}}
+        doomed = {**PROBLEM, "options": {"timeout_ms": 40778}}
         t = threading.Thread(target=lambda: box.setdefault("r", httpx.post(f"{url}/v1/{op}", json=doomed,
                                                                            timeout=200)))
         t.start()

@@ -27,7 +27,8 @@ from symguard.service.settings import Settings
 
 # The real worker, except: a body containing KILL_WHILE_READING announces the worker's pid in
 # $SYMGUARD_TEST_PIDFILE and sleeps while "reading", once (a flag file); a problem with
-# timeout_ms == 779 does the same while solving; timeout_ms == 777 solves "forever".
+# timeout_ms == 40779 (a deadline far past the test's kill) does the same while solving;
+# timeout_ms == 777 solves "forever".
 MARKED_WORKER = (sys.executable, "-c", """
 import os, time
 import symguard.solver.api as api
@@ -51,7 +52,7 @@ child._read = _read
 
 real = api.compute
 def compute(op, canon, **kw):
-    if canon.options.timeout_ms == 779:
+    if canon.options.timeout_ms == 40779:
         _once()
     if canon.options.timeout_ms == 777:
         time.sleep(600)
@@ -160,7 +161,7 @@ def test_a_worker_killed_while_reading_loses_no_request(url: str) -> None:
 def test_a_worker_killed_while_solving_loses_no_request(url: str, op: str) -> None:
     _workers_up(url)
     _pidfile().unlink(missing_ok=True)
-    t, box = _post_in_thread(url, f"/v1/{op}", {**PROBLEM, "options": {"timeout_ms": 779}})
+    t, box = _post_in_thread(url, f"/v1/{op}", {**PROBLEM, "options": {"timeout_ms": 40779}})
     _wait(_pidfile().exists, "a worker to start solving")
     os.kill(int(_pidfile().read_text()), signal.SIGKILL)
     t.join(200)

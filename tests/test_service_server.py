@@ -77,7 +77,9 @@ def test_shutdown_finishes_requests_in_flight() -> None:
     with running_server(settings, worker_argv=SLOW_WORKER) as url:
         t = threading.Thread(target=lambda: got.update(r=httpx.post(f"{url}/v1/solve", json=SLOW, timeout=60)))
         t.start()
-        time.sleep(0.3)  # the request is with the worker when the server is told to stop
+        while "symguard_workers_busy 1.0" not in httpx.get(f"{url}/metrics").text:  # with the worker
+            assert t.is_alive(), got
+            time.sleep(0.02)
     t.join(timeout=60)
     r = got["r"]
     assert r.status_code == 200 and r.json()["status"] == "unknown" and r.json()["reason"] == "timeout"

@@ -13,15 +13,16 @@ from service_helpers import running_server
 
 from symguard.service.settings import Settings
 
-# A worker whose solver ignores its deadline for one marked problem (timeout_ms == 777): the
-# server must enforce the budget from outside; and is slow but within budget for another (4778).
+# A worker whose solver ignores its deadline for marked problems (timeout_ms 777 or 7777): the
+# server answers at the deadline and kills the worker at timeout_ms + grace_ms; and is slow but
+# within budget for another (4778).
 # Everything else is the real worker.
 SLOW_WORKER = (sys.executable, "-c", """
 import time
 import symguard.solver.api as api
 real = api.compute
 def compute(op, canon, **kw):
-    if canon.options.timeout_ms == 777:
+    if canon.options.timeout_ms in (777, 7777):
         time.sleep(600)
     if canon.options.timeout_ms == 4778:
         time.sleep(1.5)
@@ -53,9 +54,10 @@ def _metric(url: str, name: str) -> float:
 
 
 def _all_workers_up(url: str, n: int = 2) -> None:
-    """Wait until replacements of killed workers have booted (they take a second or two)."""
+    """Wait until replacements of killed workers have booted (they take a second or two) and no
+    worker is still busy with a request answered at its deadline."""
     for _ in range(1200):
-        if httpx.get(url + "/readyz").json()["workers"] == n:
+        if httpx.get(url + "/readyz").json()["workers"] == n and _metric(url, "symguard_workers_busy") == 0:
             return
         threading.Event().wait(0.05)
     raise AssertionError("workers did not come back")
@@ -87,6 +89,10 @@ def test_overrun_is_killed_and_answered_unknown_while_others_are_served(url: str
         assert {g["verdict"] for g in res["guards"]} == {"unknown"}
     if op == "evaluate":
         assert [q["id"] for q in res["queries"]] == ["q0", "q1"]
+    for _ in range(1200):  # the caller had its answer at the deadline; the kill comes at timeout_ms + grace_ms
+        if _metric(url, 'symguard_worker_restarts_total{reason="timeout"}') == before + 1:
+            break
+        threading.Event().wait(0.05)
     assert _metric(url, 'symguard_worker_restarts_total{reason="timeout"}') == before + 1
     again = httpx.post(f"{url}/v1/{op}", json=PROBLEM, timeout=60)  # the replacement works
     assert again.status_code == 200 and again.json()["status"] == "sat"
@@ -103,8 +109,10 @@ def test_full_queue_is_503_with_retry_after(url: str) -> None:
     _all_workers_up(url)
     done: list[httpx.Response] = []
 
-    def ask(i: int) -> None:  # distinct slow problems: none can be answered from a cache
-        done.append(httpx.post(f"{url}/v1/solve", json={**SLOW, "guards": [f"s0 >= {i}"]}, timeout=60))
+    def ask(i: int) -> None:  # distinct slow problems: none can be answered from a cache; a deadline
+        # (7.8 s) that leaves the test time to see the line full
+        done.append(httpx.post(f"{url}/v1/solve", json={**SLOW, "guards": [f"s0 >= {i}"],
+                                                        "options": {"timeout_ms": 7777}}, timeout=60))
 
     threads = [threading.Thread(target=ask, args=(i,)) for i in range(3)]
     for t in threads:  # 2 workers busy + 1 waiting = the bound (queue_size=1)

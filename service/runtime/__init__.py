@@ -7,8 +7,11 @@ solves in worker *processes* that can be killed. One runtime serves both front e
   body or a file), announces its canonical key, budget and ready-made sound ``unknown`` answer,
   takes a cached result (checked: ``solver.api.check_cached``) or computes, and answers;
 - ``protocol`` — the frames both ends speak (8-byte length + pickle);
-- ``pool`` — an asyncio pool of children with one set of rules: a budget enforced from outside
-  (``timeout_ms`` + grace, then the operation's sound ``unknown``, reason ``timeout``), workers
+- ``deadline`` — a request's deadline over HTTP, counted from its arrival: when the server stops
+  waiting and answers the sound timeout answer itself;
+- ``pool`` — an asyncio pool of children with one set of rules: the deadline kept by the server
+  (``deadline``) and a budget enforced from outside (``timeout_ms`` + grace, then the worker is
+  killed; the operation's sound ``unknown``, reason ``timeout``), workers
   checked before dispatch, a dead worker replaced and its request retried once, a bounded
   waiting line (503), recycling, graceful close. It is the one place where the runtime's foreign
   exceptions (OS errors, broken pipes, truncated or unpicklable frames) become symguard errors.

@@ -9,7 +9,9 @@ dies without stopping it exits by itself (``lifeline``).
 Reading runs here, not in the parent: ``prepare`` costs 4–90 ms of Python per corpus problem
 (tokenizing, hash-consing, colour refinement), which would stall a server's event loop. The
 ``fallback`` sent with the key is the caller's sound ``unknown``/``timeout`` answer, ready in
-case the pool has to kill this process for overrunning its budget.
+case the server answers at its deadline (``deadline``) or has to kill this process for
+overrunning its budget. A task carries the milliseconds its request already spent in the
+server: the library's clock starts that much in the past, so the whole call keeps one deadline.
 
 With ``--runner`` (``symguard batch`` given a runner other than ``solver.run``, e.g. a test's),
 the problem is handed to that function instead of the cache-aware path.
@@ -25,23 +27,10 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from . import lifeline
+from .deadline import cap_timeout, timeout_of
 from .protocol import read_frame, write_frame
 
 Runner = Callable[[str, dict[str, Any]], dict[str, Any]]
-MAX_TIMEOUT_MS = 3_600_000  # options.timeout_ms range (docs/problem-format.md §1.3): larger values are refused, never capped
-
-
-def _cap_timeout(doc: Any, cap_ms: int | None) -> list[str]:
-    """Lower a valid ``options.timeout_ms`` to the server's cap; invalid values (above the documented
-    range too) are left to the validator, so every entry point refuses them alike."""
-    opts = doc.get("options") if isinstance(doc, dict) else None
-    if cap_ms is None or not isinstance(opts, dict):
-        return []
-    t = opts.get("timeout_ms")
-    if isinstance(t, int) and not isinstance(t, bool) and cap_ms < t <= MAX_TIMEOUT_MS:
-        opts["timeout_ms"] = cap_ms
-        return [f"options.timeout_ms {t} was capped at {cap_ms} by the server"]
-    return []
 
 
 def _read(source: tuple[str, Any]) -> Any:
@@ -57,26 +46,20 @@ def _error(wout: IO[bytes], e: BaseException) -> None:
     write_frame(wout, ("error", error_body(e), http_status(e)))
 
 
-def _timeout_of(doc: Any) -> int:
-    from symguard.solver import Options
-
-    opts = doc.get("options") if isinstance(doc, dict) else None
-    t = opts.get("timeout_ms") if isinstance(opts, dict) else None
-    return t if isinstance(t, int) and not isinstance(t, bool) and 0 < t <= MAX_TIMEOUT_MS else Options().timeout_ms
-
-
 def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner | None = None) -> None:
     """Answer one task (see ``protocol``); every exception becomes a §5 error frame."""
     from symguard.solver import OPS, api
     from symguard.solver.errors import InvalidProblemError
 
-    _, op, source, cap_ms = msg
-    started = time.monotonic()  # timeout_ms bounds the whole task, reading included (docs/problem-format.md §2)
+    _, op, source, cap_ms, spent_ms = msg
+    # timeout_ms bounds the whole task, reading included (docs/problem-format.md §2), and over HTTP
+    # it counts from the request's arrival at the server: spent_ms is what went before (deadline.Clock)
+    started = time.monotonic() - (spent_ms or 0) / 1000
     try:
         if op not in OPS:
             raise InvalidProblemError(f"unknown operation {op!a} (expected one of {', '.join(OPS)})", where="op")
         doc = _read(source)
-        extra = _cap_timeout(doc, cap_ms)
+        extra = cap_timeout(doc, cap_ms)
         if runner is not None:
             _run_custom(op, doc, runner, wout)
             return
@@ -88,6 +71,8 @@ def handle(msg: tuple[Any, ...], rin: IO[bytes], wout: IO[bytes], runner: Runner
         return
     write_frame(wout, ("start", canon.key, canon.problem.options.timeout_ms, fallback))
     reply = read_frame(rin)
+    if reply[0] == "drop":  # the server answered the caller at its deadline: nobody waits for this
+        return
     rejected = False
     out: dict[str, Any] | None = None
     fresh = None
@@ -118,7 +103,7 @@ def _run_custom(op: str, doc: Any, runner: Runner, wout: IO[bytes]) -> None:
                                                      cached=False, elapsed_ms=0)
     except Exception:  # noqa: BLE001 - the runner reads the document its own way
         fallback = None
-    write_frame(wout, ("start", None, _timeout_of(doc), fallback))
+    write_frame(wout, ("start", None, timeout_of(doc), fallback))
     try:
         out = runner(op, doc)
     except Exception as e:  # noqa: BLE001

@@ -3,9 +3,13 @@
 Each worker answers one task at a time over its stdin/stdout pipes, read with asyncio streams, so
 the loop never blocks on a worker. The rules, the same for the server and for ``batch``:
 
-- **budget enforced from outside**: once a worker has read a problem it has ``timeout_ms`` plus
-  ``grace_ms``; past that it is killed, replaced, and the task gets the operation's sound
-  ``unknown`` answer (reason ``timeout``) the worker prepared in advance;
+- **the deadline kept by the server** (a request with a ``deadline.Clock``): at the cut the
+  caller gets the sound timeout answer whatever the worker is doing, and the task ends in the
+  background (``run``);
+- **budget enforced from outside**: a task has ``timeout_ms`` plus ``grace_ms`` (from the
+  request's arrival, or from dispatch without a clock); past that its worker is killed, replaced,
+  and the task gets the operation's sound ``unknown`` answer (reason ``timeout``) the worker
+  prepared in advance;
 - **no request lost to a dead worker**: an idle worker that dies is noticed (and replaced) at
   once and never handed a task; a worker that dies during a task (killed from outside, OOM,
   a crash) is replaced and the task runs again once on another worker. A second death is
@@ -37,6 +41,7 @@ from symguard.solver.errors import InternalError, TooLargeError
 
 from ..errors import Overloaded, error_from_body
 from ..metrics import Metrics
+from .deadline import Clock, Lag, unread_answer
 from .protocol import encode, read_frame_async
 
 log = logging.getLogger("symguard.runtime")
@@ -57,6 +62,7 @@ class Limits:
     grace_ms: int = 2000
     prepare_limit_ms: int = 30_000
     max_timeout_ms: int | None = None  # the server's cap on options.timeout_ms
+    worker_nice: int = 0  # workers run this much below this process's priority (deadline.WORKER_NICE)
     boot_limit_s: float = 120.0
 
 
@@ -85,6 +91,28 @@ class _Died(Exception):
         super().__init__(exitcode)
         self.exitcode = exitcode
         self.fallback = fallback
+
+
+@dataclass
+class _Turn:
+    """One request's progress, shared between ``run`` (which may answer at the deadline) and the
+    task that talks to the worker (which then finishes in the background)."""
+
+    worker: _Worker | None = None  # the worker it holds, None while it waits in line
+    key: str | None = None
+    fallback: dict[str, Any] | None = None  # the worker's sound unknown, once it has read the problem
+    cut: bool = False  # the caller was answered at the deadline: nobody waits for the rest
+
+
+async def _quietly(work: asyncio.Task[Done]) -> None:
+    """Let a task whose caller was answered at the deadline end; its outcome is nobody's."""
+    try:
+        await asyncio.wait({work})
+    except asyncio.CancelledError:  # the pool is closing
+        work.cancel()
+        raise
+    if not work.cancelled() and work.exception() is not None:  # a death or an error after the answer went out
+        log.info("a task answered at its deadline ended with %r", work.exception())
 
 
 class _Worker:
@@ -140,6 +168,7 @@ class WorkerPool:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._drained = asyncio.Event()
         self._drained.set()
+        self.lag = Lag()  # how late this server's own deadline answers have come lately
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -152,6 +181,9 @@ class WorkerPool:
                 *self._argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**20,
                 env=self._env)
             w = _Worker(proc)
+            if self._lim.worker_nice:
+                with contextlib.suppress(OSError):  # lowering a child's priority needs no privilege
+                    os.setpriority(os.PRIO_PROCESS, proc.pid, os.getpriority(os.PRIO_PROCESS, 0) + self._lim.worker_nice)
             try:
                 msg = await asyncio.wait_for(w.recv(), self._lim.boot_limit_s)
                 if msg[0] != "ready":
@@ -206,6 +238,11 @@ class WorkerPool:
             self._m.overloaded.inc()
             raise Overloaded(f"all {self._lim.workers} workers are busy and {self._waiting} requests are "
                              "waiting; retry later", retry_after_s=self._lim.retry_after_s)
+
+    @property
+    def max_timeout_ms(self) -> int | None:
+        """The server's cap on ``options.timeout_ms`` (None: no cap)."""
+        return self._lim.max_timeout_ms
 
     def ready(self) -> bool:
         return not self._closing and bool(self._all)
@@ -271,15 +308,58 @@ class WorkerPool:
             self._idle.put_nowait(w)
 
     async def run(self, op: str, source: tuple[str, Any], lookup: Lookup | None = None, *,
-                  bounded: bool = True) -> Done:
+                  bounded: bool = True, clock: Clock | None = None) -> Done:
         """Answer ``op`` on ``source`` (``("body", bytes)`` or ``("path", str)``) in a worker;
-        ``lookup(op, key)`` consults the caches. A worker death costs one retry, not the answer."""
+        ``lookup(op, key)`` consults the caches. A worker death costs one retry, not the answer.
+
+        With a ``clock`` (a request body over HTTP) the answer comes by ``clock.cut`` whatever the
+        workers do (``deadline``): past it, a request still waiting in line leaves the line, one
+        whose worker has not read it (or that comes too late for a worker to start) gets
+        ``deadline.unread_answer``, one whose worker is solving
+        gets the worker's ready ``unknown``; the worker finishes in the background (dropping the
+        task when it has not started solving) and goes back to the pool, or is killed at
+        ``timeout_ms`` + ``grace_ms`` as always."""
+        if clock is None:
+            return await self._attempts(op, source, lookup, bounded, None, _Turn())
+        if clock.worker_ms() <= 0:  # a worker could not even start reading: it would answer this
+            self._m.deadline_cuts.labels("arrival").inc()
+            out = unread_answer(op, source[1], self._lim.max_timeout_ms,
+                                "the deadline passed before the request could reach a worker")
+            self.lag.observe((time.monotonic() - clock.cut) * 1000)
+            return Done(out, None, None, None)
+        turn = _Turn()
+        work = asyncio.get_running_loop().create_task(self._attempts(op, source, lookup, bounded, clock, turn))
+        try:
+            await asyncio.wait({work}, timeout=clock.cut_in())
+        except asyncio.CancelledError:  # the caller went away: as without a clock (its worker is killed)
+            work.cancel()
+            raise
+        if work.done():
+            return work.result()
+        turn.cut = True
+        waited = turn.worker is None
+        if waited:  # still in line: it never takes a worker
+            work.cancel()
+        self._background(_quietly(work))
+        self._m.deadline_cuts.labels("queued" if waited else "reading" if turn.fallback is None else "solving").inc()
+        if turn.fallback is not None:
+            out = turn.fallback
+        else:
+            note = (f"the deadline passed while the request waited for a worker (all {self._lim.workers} busy)"
+                    if waited else None)
+            out = unread_answer(op, source[1], self._lim.max_timeout_ms, note)
+        self.lag.observe((time.monotonic() - clock.cut) * 1000)
+        return Done(out, None, turn.key if turn.fallback is not None else None, None)
+
+    async def _attempts(self, op: str, source: tuple[str, Any], lookup: Lookup | None, bounded: bool,
+                        clock: Clock | None, turn: _Turn) -> Done:
         for attempt in (1, 2):
             w = await self._acquire(bounded and attempt == 1)
+            turn.worker = w
             try:
-                return await self._task(w, op, source, lookup)
+                return await self._task(w, op, source, lookup, clock, turn)
             except _Died as d:
-                if attempt == 2:
+                if attempt == 2 or turn.cut:  # after the cut nobody waits for a retry
                     raise WorkerCrashed(f"the worker died (exit code {d.exitcode}) while answering this "
                                         "input, twice", exitcode=d.exitcode, fallback=d.fallback) from None
                 log.warning("worker died (exit code %s) during a %s task; retrying it once", d.exitcode, op)
@@ -291,13 +371,15 @@ class WorkerPool:
                     self._replace(w, "cancelled")
                 raise
             finally:
+                turn.worker = None
                 self._release(w)
         raise AssertionError("unreachable")
 
-    async def _task(self, w: _Worker, op: str, source: tuple[str, Any], lookup: Lookup | None) -> Done:
+    async def _task(self, w: _Worker, op: str, source: tuple[str, Any], lookup: Lookup | None,
+                    clock: Clock | None, turn: _Turn) -> Done:
         t_read = time.monotonic()
         try:
-            await w.send(("task", op, source, self._lim.max_timeout_ms))
+            await w.send(("task", op, source, self._lim.max_timeout_ms, None if clock is None else clock.spent_ms()))
             msg = await asyncio.wait_for(w.recv(), self._lim.prepare_limit_ms / 1000)
         except asyncio.TimeoutError:
             await self._lost(w, "timeout")
@@ -308,16 +390,21 @@ class WorkerPool:
         if msg[0] == "error":
             raise error_from_body(msg[1], status=msg[2])
         _, key, timeout_ms, fallback = msg
+        turn.key, turn.fallback = key, fallback
         cached = None
-        if key is not None and lookup is not None:
+        if key is not None and lookup is not None and not turn.cut:
             try:
                 cached = await lookup(op, key)
             except Exception:  # noqa: BLE001 - a cache fault must not cost the answer
                 cached = None
-        t0 = t_read  # the budget covers the whole task, reading included, as in the worker
+        # the budget covers the whole task, reading included, as in the worker: from the request's arrival
+        t0 = t_read if clock is None else clock.arrival
         limit = (timeout_ms + self._lim.grace_ms) / 1000
         try:
             if key is not None:
+                if turn.cut:  # answered at the deadline already: the worker skips the solving
+                    await w.send(("drop",))
+                    return Done(fallback, None, key, None)
                 await w.send(("cached", cached[1], cached[0]) if cached else ("compute",))
             reply = await asyncio.wait_for(w.recv(), max(0.0, limit - (time.monotonic() - t0)))
         except asyncio.TimeoutError:

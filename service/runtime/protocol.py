@@ -2,13 +2,17 @@
 
 One task, as the pool sees it::
 
-    pool   → ("task", op, source, cap_ms)         source: ("body", bytes) or ("path", str);
-                                                  cap_ms: the server's timeout cap, or None
-    worker → ("start", key, timeout_ms, fallback)  the problem is read; its budget starts now.
-                                                  fallback: the caller's sound unknown answer
-                                                  (None when a custom runner reads the problem)
+    pool   → ("task", op, source, cap_ms, spent_ms)   source: ("body", bytes) or ("path", str);
+                                                  cap_ms: the server's timeout cap, or None;
+                                                  spent_ms: what the request already spent of its
+                                                  deadline (deadline.Clock), or None: start now
+    worker → ("start", key, timeout_ms, fallback)  the problem is read. fallback: the caller's
+                                                  sound unknown answer (None when a custom
+                                                  runner reads the problem)
              or ("error", §5 body, http status)   bad input or a failure, never a traceback
-    pool   → ("cached", canonical, layer) | ("compute",)    only when key is not None
+    pool   → ("cached", canonical, layer) | ("compute",) | ("drop",)    only when key is not None;
+                                                  drop: the caller was answered at the deadline,
+                                                  the worker answers nothing and takes the next task
     worker → ("done", caller_result, fresh_final_canonical_or_None, rejected_cache_entry)
              or ("error", §5 body, http status)
 
