@@ -173,7 +173,7 @@ def float_guards(draw: st.DrawFn) -> tuple[str, str]:
     return f"{lit} {op} {r} {op2} {lit2}", f"{lit} {op} {code} {op2} {lit2}"
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(float_guards(), _INTS, _INTS)
 def test_reading_is_pythons_evaluation(guard: tuple[str, str], a: int, b: int) -> None:
     text, code = guard
