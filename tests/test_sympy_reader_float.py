@@ -237,3 +237,23 @@ def test_equivalent_float_and_integer_guards_reduce_to_one() -> None:
            "guards": ["IntTrueDiv(a, b) >= 1.0", "a >= b", "Max(1.0, IntTrueDiv(a, b)) > 0.5"]}
     ans = run("redundancy", doc)
     assert len(ans["minimal"]) == 1 and ans["minimal"][0] in ("g0", "g1"), ans
+
+
+def test_every_consumer_of_the_ir_reads_the_float_guards() -> None:
+    """The reader leaves only ordinary integer IR: the compiled Python check, the SMT-LIB export
+    read back, and the answers on it are the same as on the document."""
+    from symguard.solver.ir.pycode import compile_check
+    from symguard.solver.syntax.export import problem_to_smt2
+    from symguard.solver.syntax.smtlib_script import script_problem
+
+    texts = [t for t, _ in POOL]
+    parsed = [parse_sympy(t) for t in texts]
+    check = compile_check([p.as_condition() for p in parsed], ["a", "b"])
+    for a, b in product(BOX, BOX):
+        for p, (_, code) in zip(parsed, POOL):
+            assert compile_check([p.as_condition()], ["a", "b"])(a, b) == (python(code, {"a": a, "b": b}) is True)
+        assert check(a, b) == all(python(c, {"a": a, "b": b}) is True for _, c in POOL)
+    doc = {"symbols": {"a": {"min": 1, "max": 40}, "b": {"min": 1, "max": 40}},
+           "guards": [{"id": f"g{i}", "expr": t} for i, t in enumerate(texts)]}
+    back = script_problem(problem_to_smt2(doc))
+    assert run("redundancy", back)["minimal"] == run("redundancy", doc)["minimal"]
