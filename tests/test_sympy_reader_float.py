@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from symguard.solver import run
 from symguard.solver.errors import UnsupportedError
 from symguard.solver.ir.pyeval import evaluate
+from symguard.solver.ir.terms import iter_dag
 from symguard.solver.syntax import float_compare as fc
 from symguard.solver.syntax.sympy_reader import parse_sympy
 
@@ -257,3 +258,20 @@ def test_every_consumer_of_the_ir_reads_the_float_guards() -> None:
            "guards": [{"id": f"g{i}", "expr": t} for i, t in enumerate(texts)]}
     back = script_problem(problem_to_smt2(doc))
     assert run("redundancy", back)["minimal"] == run("redundancy", doc)["minimal"]
+
+
+def test_the_overflow_condition_keeps_non_linear_problems_solvable() -> None:
+    """The overflow bound (2**1024 - 2**970) is never spelled as a 309-digit constant: a
+    non-linear problem with unbounded sizes (an export's ranges) is answered, not ``too_large``.
+    At s0 = 2**53 + 1, s1 = 2**54 every guard but g2 holds (0.5 + 2**-54 rounds to 0.5), so g2
+    is required."""
+    doc = {"symbols": {"s0": {"min": 2, "max": None}, "s1": {"min": 2, "max": None}},
+           "guards": ["IntTrueDiv(s1, s0) >= 1.0", "s0*s1 >= 64", "Ne(IntTrueDiv(s0, s1), 0.5)", "s1 >= s0",
+                      "Max(1.0, IntTrueDiv(s1, s0)) < 2.0", "Eq(Mod(s0*s1, 32), 0)"]}
+    env = {"s0": 2**53 + 1, "s1": 2**54}
+    assert [symguard(t, env) for t in doc["guards"]] == [True, True, False, True, True, True]
+    ans = run("redundancy", doc)
+    assert "g2" in ans["minimal"] and not any(g["verdict"] == "unknown" for g in ans["guards"]), ans
+    for t in doc["guards"]:
+        p = parse_sympy(t)
+        assert all(n.kind != "const" or abs(n.value) < 10**20 for root in (p.term, p.domain) for n in iter_dag(root))

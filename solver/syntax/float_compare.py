@@ -90,12 +90,29 @@ def negate(v: Value) -> Value:
     return Extreme("min" if v.kind == "max" else "max", tuple(negate(a) for a in v.args))
 
 
+_OVERFLOW_SHIFT, _OVERFLOW_UNITS = 970, 2**54 - 1  # OVERFLOW = 2**970 * (2**54 - 1)
+_STEP = 64  # 2**64: 20 digits, what non-linear problems take without ``too_large`` (solver/api.py)
+
+
 def no_overflow(num: Term, den: Term) -> Term:
-    """``|num / den| < OVERFLOW`` for ``den != 0``: where Python's ``num / den`` has a finite value."""
+    """``|num / den| < OVERFLOW`` for ``den != 0``: where Python's ``num / den`` has a finite value.
+
+    ``|num| < 2**970 * N`` for the integer ``N = (2**54 - 1) * |den|`` is ``|num| // 2**970 < N``;
+    the quotient is taken in steps of ``2**64`` (``(x // p) // q = x // (p*q)`` for p, q > 0) so
+    that no constant has more digits than an int64-sized one: a 309-digit constant would make any
+    non-linear problem ``too_large`` (z3 cannot be stopped inside such arithmetic). ``|num / num|``
+    is 1 and a literal ``num`` below the bound needs no condition."""
     if num.kind == ir.CONST and abs(num.value) < OVERFLOW:
         return ir.TRUE  # |den| >= 1
-    bound = ir.mk_mul(ir.mk_int(OVERFLOW), ir.mk_abs(den))
-    return ir.mk_and(ir.mk_lt(num, bound), ir.mk_lt(ir.mk_neg(num), bound))
+    if num is den or num is ir.mk_neg(den):
+        return ir.TRUE
+    q = ir.mk_abs(num)
+    shift = _OVERFLOW_SHIFT
+    while shift:
+        k = min(shift, _STEP)
+        q = ir.mk_floordiv(q, ir.mk_int(1 << k))
+        shift -= k
+    return ir.mk_lt(q, ir.mk_mul(ir.mk_int(_OVERFLOW_UNITS), ir.mk_abs(den)))
 
 
 def _even(d: float) -> bool:
