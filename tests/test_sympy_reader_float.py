@@ -275,3 +275,24 @@ def test_the_overflow_condition_keeps_non_linear_problems_solvable() -> None:
     for t in doc["guards"]:
         p = parse_sympy(t)
         assert all(n.kind != "const" or abs(n.value) < 10**20 for root in (p.term, p.domain) for n in iter_dag(root))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["CeilToInt", "FloorToInt", "TruncToInt", "RoundToInt"]), st.sampled_from(["Max", "Min"]),
+       st.integers(-(2**20), 2**20), st.integers(-(2**20), 2**20), st.integers(-50, 50), st.booleans())
+def test_a_rounded_max_or_min_is_the_extreme_of_the_roundings(fn: str, ext: str, a: int, b: int, c: int,
+                                                              absolute: bool) -> None:
+    """``CeilToInt(Max(IntTrueDiv(a, b), 1.0))``: rounding is monotone, so it is the Max of the
+    roundings; within 2**53 that is Python's ``math.ceil(max(a / b, 1.0))`` (docs/pytorch-functions.md)."""
+    inner = f"{ext}(IntTrueDiv(a, b), ToFloat(c), 1.0)"
+    inner = f"Abs({inner})" if absolute else inner
+    code = f"{ext.lower()}(a / b, float(c), 1.0)"
+    code = f"abs({code})" if absolute else code
+    py = {"CeilToInt": math.ceil, "FloorToInt": math.floor, "TruncToInt": math.trunc, "RoundToInt": round}[fn]
+    p = parse_sympy(f"{fn}({inner}) == k")
+    env = {"a": a, "b": b, "c": c}
+    if b == 0:
+        assert not evaluate(p.domain, {**env, "k": 0})
+        return
+    want = py(eval(code, PY, dict(env)))
+    assert evaluate(p.domain, {**env, "k": want}) and evaluate(p.term, {**env, "k": want})
