@@ -33,6 +33,7 @@ import io
 import itertools
 import keyword
 import math
+import operator
 import re
 import sys
 import tokenize
@@ -176,7 +177,6 @@ def _check_names(src: str, lead: int) -> None:
                              f"(U+{ord(bad):04X}){also}", offset=lead + pos)
     except (tokenize.TokenError, SyntaxError):
         return
-
 
 
 # float-valued PyTorch functions (read by ``_Parser.real_``: under a rounding function, or compared
@@ -594,10 +594,10 @@ class _Parser:
     def v_Compare(self, node: ast.Compare, depth: int) -> Term:
         operands = [node.left, *node.comparators]
         if any(_is_real(n) for n in operands):
-            ops = [_AST_OPS.get(type(op)) for op in node.ops]
-            if None in ops:
+            ops = [_AST_OPS.get(type(op), "") for op in node.ops]
+            if "" in ops:
                 raise self.err(UnsupportedError, node, "unsupported comparison of a float")
-            return self.float_compare(node, ops, operands, depth)  # type: ignore[arg-type]
+            return self.float_compare(node, ops, operands, depth)
         rational = any(_has_true_div(n) for n in operands)
         left = self.num_(node.left, depth) if rational else self.visit(node.left, depth)
         out: list[Term] = []
@@ -878,12 +878,11 @@ class _Parser:
         out: list[Term] = []
         for i, op in enumerate(ops):
             a, b = read[i], read[i + 1]
-            if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-                out.append(ir.mk_bool(_PY_RELATIONS[op](a, b)))  # Python compares ints and floats exactly
+            if isinstance(a, (int, float)):
+                out.append(ir.mk_bool(_PY_RELATIONS[op](a, b)) if isinstance(b, (int, float))  # exact in Python
+                           else fc.compare(fc.MIRROR[op], _as_value(b), a))
             elif isinstance(b, (int, float)):
                 out.append(fc.compare(op, _as_value(a), b))
-            elif isinstance(a, (int, float)):
-                out.append(fc.compare(fc.MIRROR[op], _as_value(b), a))
             elif isinstance(a, Term) and isinstance(b, Term):
                 out.append(_RELATION_FNS[op](a, b))
             else:
@@ -1023,13 +1022,9 @@ def _literal(node: ast.AST) -> int | float | None:
     return None
 
 
-def _as_value(x: fc.Value | Term | float) -> fc.Value:
-    """An operand of a float comparison as a value: an integer term or literal is exact."""
-    if isinstance(x, Term):
-        return fc.Exact(x)
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        return x  # type: ignore[return-value]
-    return fc.exact_literal(x) if isinstance(x, float) else fc.Exact(ir.mk_int(x))
+def _as_value(x: fc.Value | Term) -> fc.Value:
+    """The non-literal operand of a float comparison as a value: an integer term is exact."""
+    return fc.Exact(x) if isinstance(x, Term) else x
 
 
 def _is_one(d: Term | int) -> bool:
@@ -1042,8 +1037,7 @@ _RELATION_FNS: dict[str, Callable[[Term, Term], Term]] = {
     "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne,
 }
 _PY_RELATIONS: dict[str, Callable[[float, float], bool]] = {
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
 }
 
 
@@ -1234,7 +1228,7 @@ class _FastParser:
             if isinstance(a, _Frac) or isinstance(b, _Frac):
                 if a.is_bool or b.is_bool:
                     raise _Fallback
-                out.append(_compare(op, a, b))  # type: ignore[arg-type]
+                out.append(_compare(op, a, b))
             elif op == "==" or op == "!=":
                 if a.is_bool != b.is_bool:
                     raise _Fallback
@@ -1297,7 +1291,7 @@ class _FastParser:
                 acc = _fadd(acc, p)
             return acc
         parts.reverse()  # the ast reader's order: right to left
-        return ir.mk_add(*parts)  # type: ignore[arg-type]
+        return ir.mk_add(*parts)
 
     def product(self) -> Term | _Frac | _Product:
         left = self.unary()
