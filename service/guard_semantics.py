@@ -306,6 +306,19 @@ def _reordered(e: Any) -> bool:
                                      for a in e.args)
 
 
+def compares_floats(expr: Any) -> bool:
+    """Whether some relation in ``expr`` compares a float (``IntTrueDiv(a, b) >= 1.0``). Such a
+    guard also fails where Python's ``a / b`` overflows (docs/problem-format.md §1.2), which a
+    form checked only for its divisors would not: the bridge keeps these guards as they are."""
+    stack = [expr]
+    while stack:
+        x = stack.pop()
+        if getattr(x, "is_Relational", False) and any(_floaty(a) for a in x.args):
+            return True
+        stack.extend(getattr(x, "args", ()))
+    return False
+
+
 def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     """Whether some divisor of ``expr`` may be 0 on ``ranges`` (exact intervals; a divisor whose
     interval is not known counts as possibly 0).

@@ -364,3 +364,14 @@ def test_real_float_guards_are_exact_in_python_and_within_2_53_in_cpp() -> None:
     assert not executed_exactly(sympy.Ne(IntTrueDiv(x, y), sympy.Float(0.1 + 0.2)), wide)  # str prints 0.3
     assert not executed_exactly(sympy.Ge(FloatTrueDiv(ToFloat(x), ToFloat(y)), 1.0), narrow)
     assert not executed_exactly(sympy.Ge(IntTrueDiv(x, y), IntTrueDiv(y, x)), narrow)
+
+
+def test_float_comparisons_are_found_for_the_bridge() -> None:
+    """The bridge rewrites no guard comparing a float: its form would be defined where Python's
+    ``a / b`` overflows and the original fails."""
+    from symguard.service.guard_semantics import compares_floats
+
+    assert compares_floats(sympy.And(x > 2, sympy.Ge(IntTrueDiv(x, y), 1.0)))
+    assert compares_floats(sympy.Lt(sympy.Max(ToFloat(x), 2), 3))
+    assert not compares_floats(sympy.Ge(2 * CeilToInt(IntTrueDiv(x, 2)), x))
+    assert not compares_floats(sympy.Ge(x, y))
