@@ -19,8 +19,8 @@ Pure functions over sympy expressions; sympy and torch are imported by the calle
 
 from __future__ import annotations
 
+import ast
 import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -190,6 +190,8 @@ class _Walk:
         if k in ("BooleanTrue", "BooleanFalse"):
             return True
         if k in _REL:
+            if any(_floaty(a) for a in e.args):
+                return self._float_relation(e)
             return all(self.term(a) is not None for a in e.args)
         if k in ("And", "Or", "Not"):
             # symguard reads ``&``/``|`` as Python's ``and``/``or``, left to right (a divisor after
@@ -200,6 +202,63 @@ class _Walk:
 
     def guard(self, e: Any) -> bool:
         return self.cond(e)
+
+    def _float_relation(self, e: Any) -> bool:
+        """A float compared with a number literal (``IntTrueDiv(a, b) >= 1.0``), which symguard reads
+        exactly (docs/pytorch-functions.md): exact code when the float is (``_float_value``) and, in
+        C++, an integer literal converts to a double exactly."""
+        lhs, rhs = e.args
+        for val, lit in ((lhs, rhs), (rhs, lhs)):
+            if getattr(lit, "is_Float", False) or getattr(lit, "is_Integer", False):
+                if self.cpp and getattr(lit, "is_Integer", False) and abs(int(lit)) > FLOAT_EXACT:
+                    return False
+                return self._float_value(val)
+        return False
+
+    def _float_value(self, e: Any) -> bool:
+        """Whether the printed code computes float ``e`` as symguard reads it.
+
+        Python: ``a / b`` on ints is the correctly rounded quotient at any size and ``float(a)``
+        the correctly rounded int (a zero divisor or an overflow raises: the reader's domain), so
+        ``IntTrueDiv``/``ToFloat`` of exact integer code is exact; ``max``/``min``/``abs`` return
+        an argument (ints unconverted). C++: ``static_cast<double>`` is exact only for
+        ``|n| <= 2**53`` (then the division rounds once, as Python's), a zero divisor is not an
+        error, and ``std::max<double>`` converts its integer arguments too."""
+        k = _kind(e)
+        if getattr(e, "is_Float", False):
+            return bool(e.is_finite)
+        if k in ("IntTrueDiv", "ToFloat"):
+            ivs = [self.term(a) for a in e.args]
+            if any(iv is None for iv in ivs):
+                return False
+            if not self.cpp:
+                return True
+            if k == "IntTrueDiv" and ivs[1][0] <= 0 <= ivs[1][1]:  # type: ignore[index]
+                return False
+            return all(_within(iv, -FLOAT_EXACT, FLOAT_EXACT) for iv in ivs)  # type: ignore[arg-type]
+        if k in ("Max", "Min", "Abs", "Identity"):
+            return all(self._float_value(a) for a in e.args)
+        if _floaty(e):
+            return False  # float arithmetic, FloatTrueDiv, a float function: more than one rounding
+        iv = self.term(e)  # an integer among floats
+        return iv is not None and (not self.cpp or _within(iv, -FLOAT_EXACT, FLOAT_EXACT))
+
+
+_FLOAT_KINDS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "FloatPow", "TruncToFloat", "RoundDecimal"}
+
+
+def _floaty(e: Any) -> bool:
+    """Whether ``e``'s value is a float: a float literal or function in it, not under a rounding
+    function that makes it an integer again."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        k = _kind(x)
+        if getattr(x, "is_Float", False) or k in _FLOAT_KINDS or k.startswith("OpaqueUnaryFn_"):
+            return True
+        if k not in _ROUNDING and k not in ("RoundToInt",):
+            stack.extend(getattr(x, "args", ()))
+    return False
 
 
 def _floordiv_iv(a: Interval, d: Interval) -> Interval:
@@ -247,6 +306,19 @@ def _reordered(e: Any) -> bool:
                                      for a in e.args)
 
 
+def compares_floats(expr: Any) -> bool:
+    """Whether some relation in ``expr`` compares a float (``IntTrueDiv(a, b) >= 1.0``). Such a
+    guard also fails where Python's ``a / b`` overflows (docs/problem-format.md §1.2), which a
+    form checked only for its divisors would not: the bridge keeps these guards as they are."""
+    stack = [expr]
+    while stack:
+        x = stack.pop()
+        if getattr(x, "is_Relational", False) and any(_floaty(a) for a in x.args):
+            return True
+        stack.extend(getattr(x, "args", ()))
+    return False
+
+
 def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     """Whether some divisor of ``expr`` may be 0 on ``ranges`` (exact intervals; a divisor whose
     interval is not known counts as possibly 0).
@@ -261,9 +333,52 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     return False
 
 
-_PY_CALLS = ((re.compile(r"(?<![\w.])max\("), "Max("), (re.compile(r"(?<![\w.])min\("), "Min("),
-             (re.compile(r"(?<![\w.])abs\("), "Abs("), (re.compile(r"\bmath\.floor\("), "floor("),
-             (re.compile(r"\bmath\.ceil\("), "ceiling("))
+_PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs"}
+_PY_ATTRS = {("math", "floor"): "FloorToInt", ("math", "ceil"): "CeilToInt", ("math", "trunc"): "TruncToInt",
+             ("torch", "sym_float"): "ToFloat"}
+_INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt"}
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _int_code(n: ast.AST) -> bool:
+    """Whether Python code ``n`` of a guard is an int (sizes are ints): names, int literals, and
+    ``+ - * // % **``, ``max``/``min``/``abs`` of ints, ``math.floor``/``ceil``/``trunc``."""
+    if isinstance(n, ast.Name):
+        return True
+    if isinstance(n, ast.Constant):
+        return isinstance(n.value, int) and not isinstance(n.value, bool)
+    if isinstance(n, ast.BinOp):
+        return isinstance(n.op, _INT_OPS) and _int_code(n.left) and _int_code(n.right)
+    if isinstance(n, ast.UnaryOp):
+        return isinstance(n.op, (ast.USub, ast.UAdd)) and _int_code(n.operand)
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _INT_CALLS:
+        return n.func.id not in ("Max", "Min", "Abs") or all(_int_code(a) for a in n.args)
+    return False
+
+
+class _AsRead(ast.NodeTransformer):
+    """PythonPrinter's code spelled in symguard's syntax, as Python runs it: ``/`` on two ints is
+    ``IntTrueDiv`` (Python's correctly rounded float division), on a float ``FloatTrueDiv``;
+    ``torch.sym_float`` is ``ToFloat``, ``math.floor`` is ``FloorToInt``, ``max`` is ``Max``."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        name = None
+        if isinstance(f, ast.Name):
+            name = _PY_NAMES.get(f.id)
+        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+            name = _PY_ATTRS.get((f.value.id, f.attr))
+        if name is not None:
+            node.func = ast.Name(name, ast.Load())
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Div):
+            return node
+        name = "IntTrueDiv" if _int_code(node.left) and _int_code(node.right) else "FloatTrueDiv"
+        return ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], [])
 
 
 def printed_as_read(expr: Any) -> bool:
@@ -275,7 +390,9 @@ def printed_as_read(expr: Any) -> bool:
     ``3 + ((-1)*s0 % 4)``, which Python (and C++: ``*`` and ``%`` bind alike) reads as
     ``((-1)*s0) % 4`` — 4 at s0 = 7, where the guard's value is 0. Reading both texts with
     symguard's reader and comparing the interned terms catches every such misprint, not just
-    this one."""
+    this one. The code is read as Python parses it (``_AsRead``): a float literal as the double
+    it prints (17 digits; ``str`` prints 15, so a literal that does not round-trip there reads
+    as another term and the guard is opaque)."""
     from torch.utils._sympy.printers import PythonPrinter
 
     from symguard.solver.errors import SymguardError
@@ -283,10 +400,11 @@ def printed_as_read(expr: Any) -> bool:
 
     try:
         code = PythonPrinter().doprint(expr)
-        for pat, repl in _PY_CALLS:
-            code = pat.sub(repl, code)
-        return parse_sympy(code).term is parse_sympy(str(expr)).term
-    except (SymguardError, NotImplementedError, TypeError, ValueError, AssertionError, RecursionError):
+        tree = _AsRead().visit(ast.parse(code.strip(), mode="eval"))
+        text = ast.unparse(ast.fix_missing_locations(tree))
+        return parse_sympy(text).term is parse_sympy(str(expr)).term
+    except (SymguardError, SyntaxError, NotImplementedError, TypeError, ValueError, AssertionError,
+            RecursionError):
         return False
 
 

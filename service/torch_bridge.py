@@ -40,7 +40,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from . import torch_fast
-from .guard_semantics import executed_exactly, may_divide_by_zero
+from .guard_semantics import compares_floats, executed_exactly, may_divide_by_zero
 
 Doc = dict[str, Any]
 
@@ -601,7 +601,8 @@ def cheaper_forms(pruner: GuardPruner, env: Any, doc: Doc, exprs: list[Any], res
     verdict = {g.get("id"): g.get("verdict") for g in res.get("guards") or () if isinstance(g, Mapping)}
     texts = [g["expr"] for g in doc["guards"]]
     req = sorted(i for i in keep if verdict.get(f"g{i}") == "required")
-    cands = sorted(i for i in keep if verdict.get(f"g{i}") not in ("required", "unsupported"))
+    cands = sorted(i for i in keep if verdict.get(f"g{i}") not in ("required", "unsupported")
+                   and not compares_floats(exprs[i]))  # a float guard may also overflow: kept as it is
     base = {"symbols": doc["symbols"], "asserts": [], "options": dict(doc["options"])}
     forms: dict[int, Any] = {}
     form_text: dict[int, str] = {}

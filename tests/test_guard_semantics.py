@@ -9,6 +9,7 @@ corners and random points of random ranges (negatives, zero and the int64 extrem
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from torch.utils._sympy.functions import (
     FloorToInt,
     IntTrueDiv,
     PythonMod,
+    ToFloat,
 )
 from torch.utils._sympy.printers import PythonPrinter
 
@@ -265,3 +267,111 @@ def test_a_misprinted_guard_is_opaque() -> None:
     assert not executed_exactly(g, {x: (2, inf)})
     assert executed_exactly(sympy.Eq(sympy.Mod(x, 4), 3), {x: (2, inf)})
     assert executed_exactly(sympy.Eq(3 - PythonMod(x, 4), 0), {x: (2, inf)})  # PythonMod prints bracketed
+
+
+# ------------------------------------------------------------------ a float compared with a literal
+
+def _read(g: Any, env: dict[Any, int]) -> Any:
+    """symguard's reading of ``str(g)`` at ``env``: None outside its domain (a zero divisor, an
+    overflow: Python raises there), else its truth value."""
+    from symguard.solver.ir.pyeval import evaluate
+    from symguard.solver.syntax.sympy_reader import parse_sympy
+
+    p = parse_sympy(str(g))
+    names = {str(k): v for k, v in env.items()}
+    return bool(evaluate(p.term, names)) if evaluate(p.domain, names) else None
+
+
+def cpp_float(e: Any, env: dict[Any, int]) -> Any:
+    """What CppPrinter's code computes for a float: ``static_cast<double>`` of each integer."""
+    k = type(e).__name__
+    if e.is_Float:
+        return float(e)
+    if k == "IntTrueDiv":
+        return float(cpp(e.args[0], env)) / float(cpp(e.args[1], env))
+    if k == "ToFloat":
+        return float(cpp(e.args[0], env))
+    if k in ("Max", "Min"):
+        vals = [float(cpp_float(a, env)) for a in e.args]
+        return max(vals) if k == "Max" else min(vals)
+    if k == "Abs":
+        return abs(float(cpp_float(e.args[0], env)))
+    return float(cpp(e, env))
+
+
+def floats(depth: int) -> st.SearchStrategy[Any]:
+    ints = st.one_of(st.sampled_from([x, y, 2 * x, x + y, x * y]), st.integers(-3, 3).map(sympy.Integer))
+    leaf = st.one_of(st.tuples(ints, ints).map(lambda p: uneval(IntTrueDiv, *p)), ints.map(lambda a: uneval(ToFloat, a)))
+    if depth == 0:
+        return leaf
+    sub = floats(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, st.one_of(sub, ints, st.sampled_from([0.5, 1.0, 3.0]).map(sympy.Float))).map(
+            lambda p: sympy.Max(*p, evaluate=False)),
+        st.tuples(sub, st.one_of(sub, ints)).map(lambda p: sympy.Min(*p, evaluate=False)),
+        sub.map(lambda f: sympy.Abs(f, evaluate=False)),
+    )
+
+
+LITERALS = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 1.5, 0.3, 2.5, -1.0, 1e-5, 1e300]).map(sympy.Float),
+                     st.sampled_from([0, 1, 2, -7, 2**53, 2**53 + 1]).map(sympy.Integer))
+
+
+@settings(max_examples=300, deadline=None)
+@given(floats(1), LITERALS, st.sampled_from(["Ge", "Gt", "Lt", "Le", "Eq", "Ne"]), st.booleans(), ranges(),
+       st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+def test_float_relations_compute_what_symguard_reads(f: Any, lit: Any, rel: str, flip: bool, r: Any,
+                                                     extra: list[int]) -> None:
+    """Python's ``a / b`` and ``float(a)`` are correctly rounded at any size (exact, with the
+    reader's domain where they raise); C++'s doubles only within 2**53 and away from 0."""
+    import torch
+
+    args = (lit, f) if flip else (f, lit)
+    g = getattr(sympy, rel)(*args, evaluate=False)
+    assume(isinstance(g, sympy.Rel))
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    assume(py_ok or cpp_ok)
+    code = PythonPrinter().doprint(g)
+    ops = {"Ge": operator.ge, "Gt": operator.gt, "Lt": operator.lt, "Le": operator.le, "Eq": operator.eq,
+           "Ne": operator.ne}
+    for env in points(r, extra):
+        want = _read(g, env)
+        if py_ok:
+            try:
+                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
+            except (ZeroDivisionError, OverflowError):
+                got = None
+            assert got == want, (code, env)
+        if cpp_ok:
+            assert want is not None, (g, env)
+            a, b = (cpp_float(v, env) if v is f else float(v) for v in args)
+            assert ops[rel](a, b) == want, (g, env)
+
+
+def test_real_float_guards_are_exact_in_python_and_within_2_53_in_cpp() -> None:
+    """The guards of ``max(k / q, 1.0)`` (HF relative positions); a float whose ``str`` does not
+    round-trip (15 digits) and two roundings stay opaque."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    wide, narrow = {x: (2, inf), y: (2, inf)}, {x: (2, 2**40), y: (2, 2**40)}
+    for g in [sympy.Ge(IntTrueDiv(x, y), 1.0), sympy.Lt(IntTrueDiv(2 * x, y), 1.0), sympy.Eq(IntTrueDiv(x, y), 1.5),
+              sympy.Gt(ToFloat(x), 2.5), sympy.Gt(sympy.Max(1.0, IntTrueDiv(x, y)), 1.0)]:
+        assert executed_exactly(g, wide) and executed_exactly(g, narrow, "cpp"), g
+        assert not executed_exactly(g, wide, "cpp"), g
+    assert not executed_exactly(sympy.Ge(IntTrueDiv(x, y), 1.0), {x: (2, 10), y: (-1, 10)}, "cpp")  # y may be 0
+    assert executed_exactly(sympy.Ge(IntTrueDiv(x, y), 1.0), {x: (2, 10), y: (-1, 10)})  # Python raises: the domain
+    assert not executed_exactly(sympy.Ne(IntTrueDiv(x, y), sympy.Float(0.1 + 0.2)), wide)  # str prints 0.3
+    assert not executed_exactly(sympy.Ge(FloatTrueDiv(ToFloat(x), ToFloat(y)), 1.0), narrow)
+    assert not executed_exactly(sympy.Ge(IntTrueDiv(x, y), IntTrueDiv(y, x)), narrow)
+
+
+def test_float_comparisons_are_found_for_the_bridge() -> None:
+    """The bridge rewrites no guard comparing a float: its form would be defined where Python's
+    ``a / b`` overflows and the original fails."""
+    from symguard.service.guard_semantics import compares_floats
+
+    assert compares_floats(sympy.And(x > 2, sympy.Ge(IntTrueDiv(x, y), 1.0)))
+    assert compares_floats(sympy.Lt(sympy.Max(ToFloat(x), 2), 3))
+    assert not compares_floats(sympy.Ge(2 * CeilToInt(IntTrueDiv(x, 2)), x))
+    assert not compares_floats(sympy.Ge(x, y))

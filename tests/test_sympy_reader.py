@@ -63,7 +63,6 @@ def test_piecewise_domain_is_coverage() -> None:
 
 
 @pytest.mark.parametrize(("text", "cls", "offset"), [
-    ("s0 > 1.5", UnsupportedError, 5),
     ("s0 + sqrt(s1) > 0", UnsupportedError, 5),
     # an exact rational (true division '/') used as an integer value, not compared
     ("s0 / 2", UnsupportedError, 0),
@@ -99,9 +98,14 @@ def test_piecewise_domain_is_coverage() -> None:
     ("CeilToInt(s0/2) > 0", UnsupportedError, 10),
     ("CeilToInt(FloatTrueDiv(IntTrueDiv(s0, 2), ToFloat(s1))) > 0", UnsupportedError, 10),
     ("IntTrueDiv(s0, 2) + 1 > 0", UnsupportedError, 0),
-    ("ToFloat(s0) > 0.5", UnsupportedError, 0),
-    ("ToFloat(s0) >= 2", UnsupportedError, 0),  # docs/problem-format.md §1.1: ToFloat left as a float
     ("s1 < IntTrueDiv(s0, 3)", UnsupportedError, 5),
+    # a float compared with anything but a literal, or after arithmetic (test_sympy_reader_float reads the rest)
+    ("ToFloat(s0) >= s1", UnsupportedError, 0),
+    ("IntTrueDiv(s0, 2) + 1.0 >= 2.0", UnsupportedError, 0),
+    ("2.0 <= 1.0 + IntTrueDiv(s0, 2)", UnsupportedError, 7),
+    ("FloatTrueDiv(ToFloat(s0), ToFloat(s1)) >= 1.0", UnsupportedError, 0),
+    ("s0/2 >= 1.5", UnsupportedError, 0),  # sympy's exact '/' against a float
+    ("Max(1.0, IntTrueDiv(s0, 2)) + 1 > 2", UnsupportedError, 0),
     ("FloorToInt(FloatTrueDiv(ToFloat(s0), 2.5)) > 1", UnsupportedError, 37),
     ("Where(s0 > 1, ToFloat(s0), 1) + 1 > 0", UnsupportedError, 0),
     ("FloatPow(ToFloat(s0), 2.0) > 1", UnsupportedError, 0),

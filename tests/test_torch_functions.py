@@ -258,7 +258,7 @@ UNSUPPORTED: list[Callable[[], Any]] = [
     lambda: F.PowByNatural(2, b_) > 0,
     lambda: F.IntTrueDiv(a_, 2) > F.IntTrueDiv(b_, 3),
     lambda: sympy.Ge(F.ToFloat(a_), b_),
-    lambda: sympy.Lt(F.IntTrueDiv(a_, 3), 2),
+    lambda: sympy.Lt(F.IntTrueDiv(a_, 3), b_),  # against a symbol (a literal is read: test_sympy_reader_float)
     lambda: F.CeilToInt(F.FloatTrueDiv(F.IntTrueDiv(a_, 2), F.ToFloat(b_))) > 0,
     lambda: F.TruncToFloat(F.ToFloat(a_)) > 0,
     lambda: F.RoundDecimal(F.ToFloat(a_), 2) > 0,

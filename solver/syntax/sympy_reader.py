@@ -33,6 +33,7 @@ import io
 import itertools
 import keyword
 import math
+import operator
 import re
 import sys
 import tokenize
@@ -44,6 +45,7 @@ from typing import TypeVar
 from symguard.solver.errors import ParseError, SymguardError, TooLargeError, UnsupportedError
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_compare as fc
 
 MAX_EXPR_CHARS = 100_000
 _V = TypeVar("_V")
@@ -177,26 +179,8 @@ def _check_names(src: str, lead: int) -> None:
         return
 
 
-@dataclass(frozen=True)
-class _Ratio:
-    """A float value PyTorch computes with one rounding from the exact rational ``num / den``."""
-
-    num: Term
-    den: Term
-
-
-@dataclass(frozen=True)
-class _Choice:
-    """``Where(cond, then, else)`` between float values."""
-
-    cond: Term
-    then: _Real
-    other: _Real
-
-
-_Real = _Ratio | _Choice
-
-# float-valued PyTorch functions (read by ``_Parser.real_``, only under a rounding function)
+# float-valued PyTorch functions (read by ``_Parser.real_``: under a rounding function, or compared
+# with a literal, ``float_compare``)
 _REAL_CALLS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "Where", "Identity"}
 # float -> int rounding functions (``_round_ratio`` gives each one's exact lowering)
 _ROUNDING = {"CeilToInt", "FloorToInt", "TruncToInt", "RoundToInt"}
@@ -225,16 +209,18 @@ def _round_ratio(name: str, a: Term, b: Term) -> Term:
     return ir.mk_ite(tie, ir.mk_sub(h, ir.ONE), h)
 
 
-def _round_real(name: str, r: _Real) -> Term:
-    if isinstance(r, _Ratio):
+def _round_real(name: str, r: fc.Value) -> Term:
+    """The integer ``name`` of a float value: each leaf's exact rational rounded, through the
+    branches of a ``Where`` and the arguments of a ``Max``/``Min`` (the rounding functions are
+    monotone, so ``ceil(max(x, y)) = max(ceil(x), ceil(y))``)."""
+    if isinstance(r, fc.Rounded):
         return _round_ratio(name, r.num, r.den)
-    return ir.mk_ite(r.cond, _round_real(name, r.then), _round_real(name, r.other))
-
-
-def _neg_real(r: _Real) -> _Real:
-    if isinstance(r, _Ratio):
-        return _Ratio(ir.mk_neg(r.num), r.den)
-    return _Choice(r.cond, _neg_real(r.then), _neg_real(r.other))
+    if isinstance(r, fc.Exact):
+        return _round_ratio(name, r.num, ir.mk_int(r.den))
+    if isinstance(r, fc.Pick):
+        return ir.mk_ite(r.cond, _round_real(name, r.then), _round_real(name, r.other))
+    parts = [_round_real(name, a) for a in r.args]
+    return ir.mk_max(*parts) if r.kind == "max" else ir.mk_min(*parts)
 
 
 def _bit_runs(c: int) -> list[tuple[int, int]]:
@@ -606,7 +592,13 @@ class _Parser:
         return ir.mk_and(*vals) if conj else ir.mk_or(*vals)
 
     def v_Compare(self, node: ast.Compare, depth: int) -> Term:
-        rational = any(_has_true_div(n) for n in (node.left, *node.comparators))
+        operands = [node.left, *node.comparators]
+        if any(_is_real(n) for n in operands):
+            ops = [_AST_OPS.get(type(op), "") for op in node.ops]
+            if "" in ops:
+                raise self.err(UnsupportedError, node, "unsupported comparison of a float")
+            return self.float_compare(node, ops, operands, depth)
+        rational = any(_has_true_div(n) for n in operands)
         left = self.num_(node.left, depth) if rational else self.visit(node.left, depth)
         out: list[Term] = []
         for op, right_node in zip(node.ops, node.comparators):
@@ -702,6 +694,8 @@ class _Parser:
             raise self.err(ParseError, node, f"{name} takes at least {-arity} argument(s)")
         if kinds == "pow":
             return ir.mk_pow(self.int_(args[0], depth), self.literal_exponent(args[1], depth))
+        if name in _RELATION_OPS and any(_is_real(a) for a in args):
+            return self.float_compare(node, [_RELATION_OPS[name]], args, depth)
         if name in _RELATION_OPS and any(_has_true_div(a) for a in args):
             x, y = (self.num_(a, depth) for a in args)
             if x.is_bool or y.is_bool:
@@ -768,66 +762,134 @@ class _Parser:
         if name == "IsNonOverlappingAndDenseIndicator":
             return self.non_overlapping_and_dense(node, [self.int_(a, depth) for a in node.args])
         if name in _REAL_CALLS:
-            raise self.err(UnsupportedError, node, f"{name} left as a float (only CeilToInt, FloorToInt, "
-                           "TruncToInt or RoundToInt of it is an integer)")
+            raise self.err(UnsupportedError, node, f"{name} used as an integer: a float is read only compared "
+                           "with a literal (IntTrueDiv(a, b) >= 1.0) or under CeilToInt, FloorToInt, TruncToInt "
+                           "or RoundToInt")
         if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
             raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
         return None
 
-    def real_(self, node: ast.AST, depth: int) -> _Real:
-        """A float-valued expression computed with at most one rounding from an exact rational."""
+    def real_(self, node: ast.AST, depth: int, compare: bool = False) -> fc.Value:
+        """A float-valued expression computed with at most one rounding from an exact rational.
+
+        Under a rounding function (``compare`` False) every leaf is read as its exact rational
+        (docs/pytorch-functions.md says when PyTorch's floats agree). Compared with a literal
+        (``compare``, ``float_compare``) it is read exactly: ``IntTrueDiv``/``ToFloat`` are
+        correctly rounded and their ``OverflowError`` joins the domain, any float literal is its
+        double, an integer is exact (Python compares ints and floats exactly), and a
+        ``FloatTrueDiv`` of rounded operands is refused (up to three roundings)."""
         if depth > MAX_DEPTH:
             raise self.err(TooLargeError, node, f"expression nested deeper than {MAX_DEPTH} levels")
         depth += 1
-        if isinstance(node, ast.Constant) and isinstance(node.value, float) and not isinstance(node.value, bool):
+        if isinstance(node, ast.Constant) and isinstance(node.value, float):
             v = node.value
+            if compare:
+                if not math.isfinite(v):
+                    raise self.err(UnsupportedError, node, f"float literal {v!r} inside a float expression")
+                return fc.exact_literal(v)
             if not v.is_integer() or abs(v) > 2**53:
                 raise self.err(UnsupportedError, node, f"float literal {v!r} (only integral floats up to 2**53)")
-            return _Ratio(ir.mk_int(int(v)), ir.ONE)
+            return fc.Exact(ir.mk_int(int(v)))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             name = self.name_(node.func)
             if name == "IntTrueDiv":
                 a_node, b_node = self.args_(node, name, 2)
                 a, b = self.int_(a_node, depth), self.int_(b_node, depth)
                 self.domain.append(ir.mk_ne(b, ir.ZERO))
-                return _Ratio(a, b)
+                if compare:
+                    self.domain.append(fc.no_overflow(a, b))
+                return fc.Rounded(a, b)
             if name == "ToFloat":
                 (arg,) = self.args_(node, name, 1)
-                return _Ratio(self.int_(arg, depth), ir.ONE)
+                a = self.int_(arg, depth)
+                if compare:
+                    self.domain.append(fc.no_overflow(a, ir.ONE))
+                return fc.Rounded(a, ir.ONE)
             if name == "FloatTrueDiv":
+                if compare:
+                    raise self.err(UnsupportedError, node, "FloatTrueDiv compared: float(a) and float(b) are "
+                                   "rounded before the division (more than one rounding step; "
+                                   "IntTrueDiv(a, b) is read exactly)")
                 a_node, b_node = self.args_(node, name, 2)
                 x, y = self.real_(a_node, depth), self.real_(b_node, depth)
-                if not (isinstance(x, _Ratio) and isinstance(y, _Ratio) and x.den is ir.ONE and y.den is ir.ONE):
+                if not (isinstance(x, (fc.Rounded, fc.Exact)) and isinstance(y, (fc.Rounded, fc.Exact))
+                        and _is_one(x.den) and _is_one(y.den)):
                     raise self.err(UnsupportedError, node, "FloatTrueDiv of a rounded float (two roundings)")
                 self.domain.append(ir.mk_ne(y.num, ir.ZERO))
-                return _Ratio(x.num, y.num)
+                return fc.Rounded(x.num, y.num)
             if name == "Identity":
                 (arg,) = self.args_(node, name, 1)
-                return self.real_(arg, depth)
+                return self.real_(arg, depth, compare)
             if name == "Where":
                 c, a_node, b_node = self.args_(node, name, 3)
                 marks = [len(self.domain)]
                 cond = self.bool_(c, depth)
                 marks.append(len(self.domain))
-                x = self.real_(a_node, depth)
+                x = self.real_(a_node, depth, compare)
                 marks.append(len(self.domain))
-                y = self.real_(b_node, depth)
+                y = self.real_(b_node, depth, compare)
                 _lazy(self.domain, marks, [cond, ir.TRUE, ir.TRUE], "ite")  # only the condition is used
-                return _Choice(cond, x, y)
+                return fc.Pick(cond, x, y)
+            if name in ("Max", "Min") and node.args:  # one of the arguments, unrounded
+                args = tuple(self.real_(a, depth, compare) for a in node.args)
+                return fc.Extreme(name.lower(), args)
+            if name == "Abs":  # abs(x) = max(x, -x), exact in floats
+                (arg,) = self.args_(node, name, 1)
+                x = self.real_(arg, depth, compare)
+                return fc.Extreme("max", (x, fc.negate(x)))
             if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
                 raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):  # exact in floats
-            inner = self.real_(node.operand, depth)
-            return _neg_real(inner) if isinstance(node.op, ast.USub) else inner
+            inner = self.real_(node.operand, depth, compare)
+            return fc.negate(inner) if isinstance(node.op, ast.USub) else inner
         if _is_real(node):  # a float expression of another shape (sums of floats, ...)
             for sub in ast.walk(node):  # name the float function or literal when there is one
                 if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
                         sub.func.id in _FLOAT_ONLY or sub.func.id.startswith("OpaqueUnaryFn_")):
                     raise self.err(UnsupportedError, sub, f"unsupported function {sub.func.id} (a float function)")
-                if isinstance(sub, ast.Constant) and isinstance(sub.value, float):
+                if not compare and isinstance(sub, ast.Constant) and isinstance(sub.value, float):
                     raise self.err(UnsupportedError, sub, f"float literal {sub.value!r}")
-            raise self.err(UnsupportedError, node, "float arithmetic (more than one rounding step)")
-        return _Ratio(self.int_(node, depth), ir.ONE)  # an integer used as a float: float(x)
+            raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC if compare
+                           else "float arithmetic (more than one rounding step)")
+        if compare and _has_true_div(node):
+            raise self.err(UnsupportedError, node, "sympy's exact rational '/' compared with a float (write "
+                           "IntTrueDiv(a, b) for Python's float division, or compare with an integer)")
+        return fc.Exact(self.int_(node, depth))  # an integer: exact (under a rounding function: itself)
+
+    def float_compare(self, node: ast.AST, ops: list[str], operands: list[ast.expr], depth: int) -> Term:
+        """A comparison (or chain) with a float in it, exact where each pair has a literal side:
+        ``float_compare.compare`` of the other side's value; a pair of integer terms is an ordinary
+        relation. Every operand is read once (Python evaluates the middle of a chain once)."""
+        read: list[fc.Value | fc.Literal | Term] = []
+        for n in operands:
+            lit = _literal(n)
+            if lit is not None:
+                read.append(lit)
+            elif _is_real(n):
+                read.append(self.real_(n, depth, compare=True))
+            elif _has_true_div(n):
+                raise self.err(UnsupportedError, n, "sympy's exact rational '/' compared with a float (write "
+                               "IntTrueDiv(a, b) for Python's float division, or compare with an integer)")
+            else:
+                t = self.visit(n, depth)
+                if t.is_bool:
+                    raise self.err(ParseError, n, "cannot compare a condition with a float")
+                read.append(t)
+        out: list[Term] = []
+        for i, op in enumerate(ops):
+            a, b = read[i], read[i + 1]
+            if isinstance(a, (int, float)):
+                out.append(ir.mk_bool(_PY_RELATIONS[op](a, b)) if isinstance(b, (int, float))  # exact in Python
+                           else fc.compare(fc.MIRROR[op], _as_value(b), a))
+            elif isinstance(b, (int, float)):
+                out.append(fc.compare(op, _as_value(a), b))
+            elif isinstance(a, Term) and isinstance(b, Term):
+                out.append(_RELATION_FNS[op](a, b))
+            else:
+                raise self.err(UnsupportedError, operands[i] if not isinstance(a, Term) else operands[i + 1],
+                               "a float compared with something other than a literal (two roundings, or a "
+                               "symbolic bound): only a literal on the other side is read exactly")
+        return ir.mk_and(*out)
 
     def bitwise(self, node: ast.AST, op: str, a: Term, b: Term) -> Term:
         """Python's ``& | ^``: on two conditions sympy's And/Or/Xor; on integers exact only with a
@@ -944,7 +1006,39 @@ def _is_real(node: ast.AST) -> bool:
             return _is_real(node.args[0])
         if name == "Where" and len(node.args) == 3:
             return _is_real(node.args[1]) or _is_real(node.args[2])
+        if name in ("Max", "Min", "Abs"):  # a float among the arguments makes the value a float
+            return any(_is_real(a) for a in node.args)
     return False
+
+
+def _literal(node: ast.AST) -> int | float | None:
+    """The value of a number literal, signed (``-1.5``, ``+2``), or None (``True`` is no number here)."""
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        sign = -1 if isinstance(node.op, ast.USub) else 1
+        node = node.operand
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return -node.value if sign < 0 else node.value  # -0.0 stays -0.0 (it compares as 0.0)
+    return None
+
+
+def _as_value(x: fc.Value | Term) -> fc.Value:
+    """The non-literal operand of a float comparison as a value: an integer term is exact."""
+    return fc.Exact(x) if isinstance(x, Term) else x
+
+
+def _is_one(d: Term | int) -> bool:
+    return d == 1 if isinstance(d, int) else d is ir.ONE
+
+
+FLOAT_ARITHMETIC = ("float arithmetic (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), float "
+                    "literals, integers and Max/Min/Abs/Where/Identity of them are compared exactly")
+_RELATION_FNS: dict[str, Callable[[Term, Term], Term]] = {
+    "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne,
+}
+_PY_RELATIONS: dict[str, Callable[[float, float], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+}
 
 
 MAX_DENSE_DIMS = 4  # IsNonOverlappingAndDenseIndicator: n! stride orders are spelled out
@@ -1134,7 +1228,7 @@ class _FastParser:
             if isinstance(a, _Frac) or isinstance(b, _Frac):
                 if a.is_bool or b.is_bool:
                     raise _Fallback
-                out.append(_compare(op, a, b))  # type: ignore[arg-type]
+                out.append(_compare(op, a, b))
             elif op == "==" or op == "!=":
                 if a.is_bool != b.is_bool:
                     raise _Fallback
@@ -1197,7 +1291,7 @@ class _FastParser:
                 acc = _fadd(acc, p)
             return acc
         parts.reverse()  # the ast reader's order: right to left
-        return ir.mk_add(*parts)  # type: ignore[arg-type]
+        return ir.mk_add(*parts)
 
     def product(self) -> Term | _Frac | _Product:
         left = self.unary()

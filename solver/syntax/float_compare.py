@@ -1,0 +1,217 @@
+"""A float PyTorch computes with one rounding, compared with a literal: an exact integer condition.
+
+Guards of code such as ``max(k_size / q_size, 1.0)`` compare a float with a literal:
+``IntTrueDiv(s0, s1) >= 1.0``, ``Eq(IntTrueDiv(a, b), 1.5)``, ``Max(1.0, IntTrueDiv(a, b)) > 2``.
+Python's ``a / b`` on ints (and ``float(a)``) is the correctly rounded double of the exact
+rational ``q = a / b``: round to nearest, ties to the neighbour with an even significand, any size
+of ints; ``OverflowError`` where the rounded value would not be finite (``|q| >= 2**1024 -
+2**970``, the midpoint between the largest double and ``2**1024``, which ties upwards) and
+``ZeroDivisionError`` at ``b == 0``: the guard fails there (the reader's domain, ``no_overflow``).
+
+Rounding ``fl`` is monotone, so ``fl(q) >= c`` holds exactly when ``q`` is at least the lowest
+rational that rounds to ``d``, the least double ``>= c``: the midpoint ``m`` between ``d`` and its
+predecessor, included when the tie goes up (``d``'s significand is even). ``>`` is ``>=`` of the
+least double ``> c``; ``<`` and ``<=`` are their negations; ``==`` holds for no ``q`` when ``c`` is
+not a double, else between the two boundaries of ``c``. ``q >= m`` is then the exact rational
+comparison ``(a*m.den - m.num*b) * b >= 0`` (``b != 0`` in the domain; a literal ``b`` is
+multiplied out). Signs are symmetric (``fl(-q) = -fl(q)``), ``-0.0`` compares as ``0.0``.
+
+An exact value (an integer term, a float literal: Python compares ints and floats exactly) is
+compared as the rational it is. ``Max``/``Min``/``abs`` of floats pick one of their arguments
+(no rounding), so ``max(x, y) >= c`` is ``x >= c or y >= c``; ``Where`` picks a branch.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+
+OVERFLOW = 2**1024 - 2**970  # |q| >= this: Python's int / int and float(int) raise OverflowError
+_DBL_MAX = sys.float_info.max
+
+
+@dataclass(frozen=True)
+class Rounded:
+    """``fl(num / den)``: Python's correctly rounded true division of two ints (``den`` 1: ``float``)."""
+
+    num: Term
+    den: Term
+
+
+@dataclass(frozen=True)
+class Exact:
+    """An exact value ``num / den`` (``den`` a positive int): an integer term or a float literal."""
+
+    num: Term
+    den: int = 1
+
+
+@dataclass(frozen=True)
+class Pick:
+    """``Where(cond, then, other)``: the float of the branch ``cond`` picks."""
+
+    cond: Term
+    then: Value
+    other: Value
+
+
+@dataclass(frozen=True)
+class Extreme:
+    """``Max``/``Min`` (``kind`` "max"/"min") of floats: one of its arguments, unrounded."""
+
+    kind: str
+    args: tuple[Value, ...]
+
+
+Value = Rounded | Exact | Pick | Extreme
+Literal = int | float  # the other side: any int, any double (infinities included)
+
+
+def exact_literal(v: float) -> Exact:
+    """A float literal's exact value (every double is a dyadic rational)."""
+    f = Fraction(v)
+    return Exact(ir.mk_int(f.numerator), f.denominator)
+
+
+def negate(v: Value) -> Value:
+    """``-v``: exact in floats (round-half-even is symmetric); ``-max(x, y) = min(-x, -y)``."""
+    if isinstance(v, Rounded):
+        return Rounded(ir.mk_neg(v.num), v.den)
+    if isinstance(v, Exact):
+        return Exact(ir.mk_neg(v.num), v.den)
+    if isinstance(v, Pick):
+        return Pick(v.cond, negate(v.then), negate(v.other))
+    return Extreme("min" if v.kind == "max" else "max", tuple(negate(a) for a in v.args))
+
+
+_OVERFLOW_SHIFT, _OVERFLOW_UNITS = 970, 2**54 - 1  # OVERFLOW = 2**970 * (2**54 - 1)
+_STEP = 64  # 2**64: 20 digits, what non-linear problems take without ``too_large`` (solver/api.py)
+
+
+def no_overflow(num: Term, den: Term) -> Term:
+    """``|num / den| < OVERFLOW`` for ``den != 0``: where Python's ``num / den`` has a finite value.
+
+    ``|num| < 2**970 * N`` for the integer ``N = (2**54 - 1) * |den|`` is ``|num| // 2**970 < N``;
+    the quotient is taken in steps of ``2**64`` (``(x // p) // q = x // (p*q)`` for p, q > 0) so
+    that no constant has more digits than an int64-sized one: a 309-digit constant would make any
+    non-linear problem ``too_large`` (z3 cannot be stopped inside such arithmetic). ``|num / num|``
+    is 1 and a literal ``num`` below the bound needs no condition."""
+    if num.kind == ir.CONST and abs(num.value) < OVERFLOW:
+        return ir.TRUE  # |den| >= 1
+    if num is den or num is ir.mk_neg(den):
+        return ir.TRUE
+    q = ir.mk_abs(num)
+    shift = _OVERFLOW_SHIFT
+    while shift:
+        k = min(shift, _STEP)
+        q = ir.mk_floordiv(q, ir.mk_int(1 << k))
+        shift -= k
+    return ir.mk_lt(q, ir.mk_mul(ir.mk_int(_OVERFLOW_UNITS), ir.mk_abs(den)))
+
+
+def _even(d: float) -> bool:
+    """Whether the finite double ``d`` has an even significand (the lowest bit of its encoding)."""
+    return not struct.unpack("<q", struct.pack("<d", abs(d)))[0] & 1
+
+
+_ALWAYS, _NEVER = "always", "never"
+
+
+def _lower_bound(c: Literal, strict: bool) -> tuple[Fraction, bool] | str:
+    """The rationals ``q`` with ``fl(q) >= c`` (``> c`` when ``strict``), among those that do not
+    overflow: ``q >= m`` (or ``q > m``, the bool says inclusive), or ``_ALWAYS``/``_NEVER``."""
+    if isinstance(c, float) and math.isinf(c):
+        return _NEVER if c > 0 else _ALWAYS
+    exact = Fraction(c)
+    try:
+        d = float(exact)  # correctly rounded: the least double >= c is d or its successor
+    except OverflowError:
+        return _NEVER if exact > 0 else _ALWAYS
+    if Fraction(d) < exact or (strict and Fraction(d) == exact):
+        d = math.nextafter(d, math.inf)
+    if math.isinf(d):
+        return _NEVER  # above the largest double: only an overflow (outside the domain) gets there
+    if d == -_DBL_MAX:
+        return _ALWAYS  # every finite double is >= -DBL_MAX
+    below = math.nextafter(d, -math.inf)
+    return (Fraction(below) + Fraction(d)) / 2, _even(d)
+
+
+def _ratio_at_least(num: Term, den: Term, m: Fraction, inclusive: bool) -> Term:
+    """``num / den >= m`` (``> m``) for ``den != 0``, as integer arithmetic."""
+    n = ir.mk_sub(ir.mk_mul(ir.mk_int(m.denominator), num), ir.mk_mul(ir.mk_int(m.numerator), den))
+    if den.kind == ir.CONST:  # num/den - m = n / (den * m.den): the sign of n times den's
+        if den.value < 0:
+            n = ir.mk_neg(n)
+    else:
+        n = ir.mk_mul(n, den)
+    return ir.mk_ge(n, ir.ZERO) if inclusive else ir.mk_gt(n, ir.ZERO)
+
+
+def _rounded_at_least(v: Rounded, c: Literal, strict: bool) -> Term:
+    b = _lower_bound(c, strict)
+    if b == _ALWAYS:
+        return ir.TRUE
+    if b == _NEVER:
+        return ir.FALSE
+    assert isinstance(b, tuple)
+    return _ratio_at_least(v.num, v.den, b[0], b[1])
+
+
+def _is_double(c: Literal) -> bool:
+    if isinstance(c, float):
+        return not math.isinf(c)
+    try:
+        return float(c) == c
+    except OverflowError:
+        return False
+
+
+def _exact(op: str, v: Exact, c: Literal) -> Term:
+    if isinstance(c, float) and math.isinf(c):  # no finite value reaches an infinity
+        if op in ("==", "!="):
+            return ir.mk_bool(op == "!=")
+        return ir.mk_bool((op in ("<", "<=")) == (c > 0))
+    f = Fraction(c)
+    left = ir.mk_mul(ir.mk_int(f.denominator), v.num)  # num/den op p/q  <=>  num*q op p*den
+    right = ir.mk_int(f.numerator * v.den)
+    return _RELATIONS[op](left, right)
+
+
+_RELATIONS = {"<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne}
+MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}  # c op v is v MIRROR[op] c
+
+
+def compare(op: str, v: Value, c: Literal) -> Term:
+    """``v op c`` (``op`` one of ``< <= > >= == !=``) as an exact condition on integers, where
+    ``v`` is defined and does not overflow (the caller's domain)."""
+    if isinstance(v, Exact):
+        return _exact(op, v, c)
+    if isinstance(v, Pick):
+        return ir.mk_ite(v.cond, compare(op, v.then, c), compare(op, v.other, c))
+    if op == "!=":
+        return ir.mk_not(compare("==", v, c))
+    if isinstance(v, Extreme):
+        parts = [compare(op, a, c) for a in v.args]
+        if op == "==":  # max(x) == c: some argument is c and none is above it
+            bounded = [compare("<=" if v.kind == "max" else ">=", a, c) for a in v.args]
+            return ir.mk_and(ir.mk_or(*parts), *bounded)
+        upward = op in (">", ">=")
+        return ir.mk_or(*parts) if upward == (v.kind == "max") else ir.mk_and(*parts)
+    if op == ">=":
+        return _rounded_at_least(v, c, False)
+    if op == ">":
+        return _rounded_at_least(v, c, True)
+    if op == "<":
+        return ir.mk_not(_rounded_at_least(v, c, False))
+    if op == "<=":
+        return ir.mk_not(_rounded_at_least(v, c, True))
+    if not _is_double(c):
+        return ir.FALSE  # a double never equals a value that is not one
+    return ir.mk_and(_rounded_at_least(v, c, False), ir.mk_not(_rounded_at_least(v, c, True)))
