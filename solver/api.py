@@ -38,7 +38,7 @@ from symguard.solver.ir.canonical import Canonical, canonicalize
 from symguard.solver.ir.problem import Constraint, Options, Problem
 from symguard.solver.ops import OPERATIONS, OPS, Operation
 from symguard.solver.ops.operation import Audit, Back, Result
-from symguard.solver.smt.checker import Deadline, OutOfTime, outer_ms
+from symguard.solver.smt.checker import Deadline, OutOfTime
 from symguard.solver.smt.interrupt import settle
 from symguard.solver.syntax.document import entries as doc_entries
 from symguard.solver.syntax.document import load_problem
@@ -103,7 +103,7 @@ def prepare(problem: Problem | Mapping[str, Any], *, started: float | None = Non
     """The caller's problem and its canonical form; bad input raises a ``BadInput``.
 
     With ``started`` (``time.monotonic()`` at the start of the caller's call) reading a document
-    is bounded by the call's outer limit too: past it, between two entries, the rest is not read
+    is bounded by the call's ``timeout_ms`` too: past it, between two entries, the rest is not read
     and the problem returned is ``unread`` (its asserts and guards without terms), whose every
     answer is the operation's sound ``unknown`` (``compute`` sees the deadline passed). Reading
     537 guards costs 40-140 ms of Python: with ``timeout_ms: 1`` the call used to answer after
@@ -113,8 +113,10 @@ def prepare(problem: Problem | Mapping[str, Any], *, started: float | None = Non
             p = problem
         else:
             check_document(problem)
+            # reading stops at timeout_ms itself, not at the outer limit: past it the operation
+            # has nothing left to decide, and the unread answer still has to be built and sent
             late = None if started is None or not isinstance(problem, Mapping) else \
-                started + outer_ms(_timeout_of(problem)) / 1000.0
+                started + _timeout_of(problem) / 1000.0
             try:
                 p = load_problem(problem, term_parser=_reader(problem, late))
             except _Late:
@@ -158,13 +160,22 @@ def _timeout_of(doc: Mapping[str, Any]) -> int:
     return t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else Options().timeout_ms
 
 
+_UNREAD = "not read: the deadline passed while the problem was being read"
+
+
+def _is_unread(p: Problem) -> bool:
+    """Whether ``p`` is an ``unread`` problem: its answer is the operation's ``unknown``, whatever
+    time is left (its skipped entries are not unsupported, and nothing about them is known)."""
+    return any(c.skipped == _UNREAD for c in (*p.asserts, *p.guards))
+
+
 def unread(doc: Mapping[str, Any]) -> Problem:
     """The problem a timeout answer needs when the deadline passed while reading ``doc``: its
     options, symbols, queries and exprs (read: a row says its kind; usually few), and its asserts
     and guards by id and text without terms (not read). Every operation's ``unknown`` result
     on it lists the caller's ids."""
     rest = load_problem({k: v for k, v in doc.items() if k not in ("asserts", "guards")})
-    why = "not read: the deadline passed while the problem was being read"
+    why = _UNREAD
 
     def skipped(section: str, prefix: str) -> tuple[Constraint, ...]:
         return tuple(Constraint(i, text, where, None, why) for i, text, where, _ in doc_entries(doc.get(section), section, prefix))
@@ -292,7 +303,7 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     operation = _operation(op)
     deadline = Deadline.for_options(canon.options, started=started)
     with _SERIAL:
-        if deadline.out_of_time:  # the time went on waiting for our turn, or on reading the problem
+        if deadline.out_of_time or _is_unread(canon):  # the time went on waiting for our turn, or on reading
             return operation.unknown(canon)
         with _watched(deadline) as wd:
             try:

@@ -114,6 +114,20 @@ def test_reading_stops_at_the_deadline_with_the_callers_ids() -> None:
     assert all(g["verdict"] == "unknown" for g in red["guards"])
 
 
+def test_an_unread_problem_answers_timeout_with_time_left() -> None:
+    """Reading stops at ``timeout_ms``, before the outer limit: the operation then still has time,
+    and must not read the unread guards as unsupported ones of a satisfiable problem."""
+    doc = {"guards": [f"s{i % 5} >= {i}" for i in range(200)], "options": {"timeout_ms": 5}}
+    p, canon = prepare(doc, started=time.monotonic() - 0.006)  # past timeout_ms, not past the outer limit
+    assert all(c.term is None for c in p.guards)
+    for op in ("redundancy", "solve"):
+        res = finish(op, compute(op, canon.problem, started=time.monotonic()), p, canon, cached=False,
+                     elapsed_ms=0)
+        assert res["status"] == "unknown" and res["reason"] == "timeout", res
+        if op == "redundancy":
+            assert all(g["verdict"] == "unknown" for g in res["guards"])
+
+
 def test_reading_within_the_deadline_is_the_plain_problem() -> None:
     doc = {"guards": ["s0 >= 3", "s0 >= 2"], "options": {"timeout_ms": 60_000}}
     p, canon = prepare(doc, started=time.monotonic())
