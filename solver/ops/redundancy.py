@@ -48,7 +48,7 @@ from typing import Any
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
-from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, rewrite
+from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, repair, rewrite
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
 from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
@@ -88,6 +88,11 @@ PERIODIC_CASE_COST = units(1.5 * SETUP_SHARE)
 # a second pass, per guard the first took past the cheap step: its levers before z3 cost about
 # 2-5 ms of Python per such guard on the Swin and synthetic sets (charged at ``SETUP_SHARE``)
 PASS_GUARD_COST = units(4 * SETUP_SHARE)
+# the repair walk (``reason.repair``) after z3 leaves a guard open: point evaluations per guard, each
+# charged like ~0.05 ms of setup (one evaluation of a 300-guard set's compiled masks)
+REPAIR = True
+REPAIR_EVALS = 120
+REPAIR_EVAL_COST = units(0.05 * SETUP_SHARE)
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -177,7 +182,8 @@ class _Run:
         self.avoided = 0
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
-                       "multivariate": 0, "periodic": 0, "z3": 0}
+                       "multivariate": 0, "periodic": 0, "repair": 0, "z3": 0}
+        self.repairer: repair.Repair | None = None
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
@@ -502,6 +508,8 @@ class _Run:
             return REQUIRED
         if out.status != SAT:
             self.why[i] = out.reason or "resource"
+        if self.by_repair(i):
+            return REQUIRED
         if not last:  # the retry pass's larger budget settles most first-pass unknowns (cheaper)
             return self.undecided(i)
         near = [j for j in others if self.syms[j] <= self.syms[i]]
@@ -516,6 +524,22 @@ class _Run:
             self.levers["periodic"] += 1
             return REQUIRED
         return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
+
+    def by_repair(self, i: int) -> bool:
+        """A counterexample by the repair walk (``reason.repair``) once z3 has left guard ``i``
+        open: at most ``REPAIR_EVALS`` point evaluations, each charged ``REPAIR_EVAL_COST``."""
+        if not REPAIR or not self.deadline.affords(REPAIR_EVAL_COST * REPAIR_EVALS):
+            return False
+        if self.repairer is None:
+            self.repairer = repair.Repair(self.pool, self.syms)
+        before = self.repairer.evals
+        pt = self.repairer.find(i, self.kept_mask, REPAIR_EVALS)
+        self.deadline.charge(REPAIR_EVAL_COST * (self.repairer.evals - before))
+        if pt is None:
+            return False
+        self.verdict[i] = REQUIRED
+        self.levers["repair"] += 1
+        return True
 
     def undecided(self, i: int, why: str | None = None) -> str:
         """Guard ``i`` stays ``unknown`` (kept); ``why`` (else the last check's) is its reason."""
