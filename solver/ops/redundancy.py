@@ -48,9 +48,10 @@ from typing import Any
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
-from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, repair, rewrite
+from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, repair, residues, rewrite
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
+from symguard.solver.reason.points import _base as points_base
 from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from symguard.solver.smt.optimize import is_linear
 
@@ -93,6 +94,10 @@ PASS_GUARD_COST = units(4 * SETUP_SHARE)
 REPAIR = True
 REPAIR_EVALS = 120
 REPAIR_EVAL_COST = units(0.05 * SETUP_SHARE)
+# residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass
+RESIDUES = True
+RESIDUE_WALK = 20_000
+RESIDUE_TOTAL = 120_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -182,7 +187,10 @@ class _Run:
         self.avoided = 0
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
-                       "multivariate": 0, "periodic": 0, "repair": 0, "z3": 0}
+                       "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0,
+                       "z3": 0}
+        self.residue_left = RESIDUE_TOTAL
+        self.residue_memo: dict[ir.Term, residues.Periods | None] = {}
         self.repairer: repair.Repair | None = None
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
@@ -460,11 +468,40 @@ class _Run:
             self.levers["multivariate"] += 1
             self.avoided += 1
             return REQUIRED if by_cells is None else self.drop(i, by_cells)
+        by_res = self.by_residues(i)
+        if by_res is not None or self.verdict[i] == REQUIRED:
+            self.levers["residues"] += 1
+            self.avoided += 1
+            return REQUIRED if by_res is None else self.drop(i, by_res)
         if self.pool.search(i, self.syms[i], self.kept_mask) is not None:
             self.levers["points"] += 1
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
+        return None
+
+    def by_residues(self, i: int) -> list[int] | None:
+        """Guard ``i`` decided on residue classes (``reason.residues``) against the asserts and
+        the kept guards that compare periodic terms: the kept guards of the search when they
+        imply it (None otherwise; a residue point where it fails, completed with the hints and
+        verified on the original terms, makes it ``required``). Work in atom evaluations: at most
+        ``RESIDUE_WALK`` per guard and ``RESIDUE_TOTAL`` per pass, the same at every effort."""
+        if not RESIDUES or self.residue_left <= 0 or any(s.is_bool for s in self.p.symbols):
+            return None
+        facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(self.kept | self.at_true)
+                                                         if j != i and self.can[j] is not None]  # type: ignore[misc]
+        hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
+        budget = min(RESIDUE_WALK, self.residue_left)
+        got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
+                                      hints, budget, self.residue_memo)
+        self.residue_left -= budget if got is None else min(budget, residues.LAST_SPENT[0])
+        if got is None:
+            return None
+        found, what = got
+        if not found:
+            return [j for j in what if isinstance(j, int) and j in self.kept]  # type: ignore[union-attr]
+        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        self.required_at(i, {**base, **what})  # type: ignore[dict-item]
         return None
 
     def decide(self, i: int, budget: int, *, last: bool = False) -> str:
