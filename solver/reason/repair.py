@@ -93,16 +93,53 @@ class Repair:
         bit = 1 << i
         others = kept_mask & ~bit
         pool = self.pool
-        starts = sorted(((m & others).bit_count(), k) for k, m in enumerate(pool.masks) if m & bit)
-        budget = limit
-        for _, k in starts[:STARTS]:
-            pt, used = self._walk(dict(pool.points[k]), pool.masks[k], bit, others, budget)
+        cands = [(pool.points[k], m) for k, m in enumerate(pool.masks) if m & bit]
+        budget = limit - self._breaking(i, cands)
+        starts = sorted(range(len(cands)), key=lambda k: ((cands[k][1] & others).bit_count(), k))
+        for k in starts[:STARTS]:
+            if budget <= 0:
+                break
+            pt, used = self._walk(dict(cands[k][0]), cands[k][1], bit, others, budget)
             budget -= used
             if pt is not None:
                 return pt
             if budget <= 0:
                 break
         return None
+
+    def _breaking(self, i: int, out: list[tuple[dict[str, Value], int]]) -> int:
+        """Starting points where guard ``i`` fails, made from the first pool point (the hints) by
+        solving its comparison's negation for one of its symbols (``_solved``): an ``Ne`` guard
+        fails on a thin set no pool point may meet. Returns the evaluations spent."""
+        pool = self.pool
+        t = pool.terms[i]
+        if t is None or not pool.points:
+            return 0
+        want = _negation(t)
+        if want is None:
+            return 0
+        base = pool.points[0]
+        spent = 0
+        for x in sorted(self.syms[i]):
+            s = self.ints.get(x)
+            if s is None:
+                continue
+            pt = dict(base)
+            for _ in range(3):  # a few secant steps: a Max/Min is linear only piece by piece
+                vals = _solved(want, pt, x, int(pt[x]), s.lo, s.hi)  # type: ignore[arg-type]
+                if not vals:
+                    break
+                pt = {**pt, x: vals[0]}
+                spent += 1
+                self.evals += 1
+                try:
+                    m = pool._fast([pt[n] for n in pool._names])
+                except ZeroDivisionError:
+                    break
+                if m >> i & 1:
+                    out.append((pt, m))
+                    break
+        return spent
 
     def _walk(self, pt: dict[str, Value], mask: int, bit: int, others: int,
               budget: int) -> tuple[dict[str, Value] | None, int]:
@@ -150,6 +187,17 @@ class Repair:
             return None, used  # the moves keep the ranges, not necessarily the asserts
         pool.add(pt)
         return (pt, used) if pool.verify(pt, bit.bit_length() - 1, others | bit) else (None, used)
+
+
+def _negation(t: Term) -> Term | None:
+    """The comparison that holds exactly where ``t`` fails, as ``e == 0`` or ``e <= 0``."""
+    if t.kind == ir.NOT and t.args[0].kind == ir.EQ:
+        return t.args[0]
+    if t.kind == ir.NOT and t.args[0].kind == ir.LE:  # not (e <= 0)  ->  e <= 0
+        return t.args[0]
+    if t.kind == ir.LE:  # not (e <= 0)  ->  1 - e <= 0
+        return ir.mk_le(ir.mk_add(ir.mk_int(1), ir.mk_mul(ir.mk_int(-1), t.args[0])), ir.ZERO)
+    return None
 
 
 def _solved(t: Term | None, pt: dict[str, Value], x: str, v0: int, lo: int | None, hi: int | None) -> list[int]:
