@@ -48,7 +48,17 @@ from typing import Any
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
-from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, repair, residues, rewrite
+from symguard.solver.reason import (
+    equalities,
+    extremes,
+    facts,
+    multivariate,
+    periodic,
+    quasilinear,
+    repair,
+    residues,
+    rewrite,
+)
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
 from symguard.solver.reason.points import _base as points_base
@@ -94,6 +104,7 @@ PASS_GUARD_COST = units(4 * SETUP_SHARE)
 REPAIR = True
 REPAIR_EVALS = 120
 REPAIR_EVAL_COST = units(0.05 * SETUP_SHARE)
+EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass
 RESIDUES = True
 RESIDUE_WALK = 20_000
@@ -187,7 +198,7 @@ class _Run:
         self.avoided = 0
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
-                       "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0,
+                       "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
                        "z3": 0}
         self.residue_left = RESIDUE_TOTAL
         self.residue_memo: dict[ir.Term, residues.Periods | None] = {}
@@ -382,6 +393,9 @@ class _Run:
                 self.verdict[i] = ALWAYS_TRUE
             elif out.status == SAT:
                 self.learn(out.model)
+            elif self.by_extremes(i, None) is not None:  # z3 left it open: split its Max/Min
+                self.verdict[i] = ALWAYS_TRUE
+                self.levers["extremes"] += 1
             elif self.by_periodic(i, [], z3_budget=self.first_budget(len(pending) - k)) is not None:
                 self.verdict[i] = ALWAYS_TRUE
                 self.levers["periodic"] += 1
@@ -453,6 +467,11 @@ class _Run:
             self.levers["facts"] += 1
             self.avoided += 1
             return self.drop(i, by_facts)
+        by_ext = self.by_extremes(i, self.kept)
+        if by_ext is not None:
+            self.levers["extremes"] += 1
+            self.avoided += 1
+            return self.drop(i, by_ext)
         by_eqs = self.by_equalities(i)
         if by_eqs is not None:
             self.levers["equalities"] += 1
@@ -545,8 +564,6 @@ class _Run:
             return REQUIRED
         if out.status != SAT:
             self.why[i] = out.reason or "resource"
-        if self.by_repair(i):
-            return REQUIRED
         if not last:  # the retry pass's larger budget settles most first-pass unknowns (cheaper)
             return self.undecided(i)
         near = [j for j in others if self.syms[j] <= self.syms[i]]
@@ -559,6 +576,8 @@ class _Run:
             return self.drop(i, by_residues)
         if self.verdict[i] == REQUIRED:
             self.levers["periodic"] += 1
+            return REQUIRED
+        if self.by_repair(i):  # the last resort: only a guard otherwise left unknown pays for it
             return REQUIRED
         return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
 
@@ -803,6 +822,24 @@ class _Run:
             return model
         used = set(self.syms[i]).union(*(self.syms[j] for j in near), self.assert_syms)
         return {k: (v if k in used or k not in hints else hints[k]) for k, v in model.items()}
+
+    def by_extremes(self, i: int, kept: set[int] | None) -> list[int] | None:
+        """Guard ``i`` split at its ``Max``/``Min`` into an and/or tree of comparisons of their
+        arguments (``reason.extremes``), every needed leaf rewritten to True under the facts of
+        the asserts and (``kept`` not None) of the other kept guards: those guards, or None."""
+        if not EXTREMES:
+            return None
+        tree = extremes.split(self.can[i])  # type: ignore[arg-type]
+        if tree is None:
+            return None
+        if kept is None:
+            rw = rewrite.Rewriter(self.base_env, collapse=self.collapse)
+        else:
+            assert self.env is not None
+            rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i}, collapse=self.collapse)
+        if not extremes.proves(tree, lambda a: rw.rewrite(a) is ir.TRUE):
+            return None
+        return sorted(rw.used)
 
     def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
         """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""
