@@ -99,16 +99,15 @@ PERIODIC_CASE_COST = units(1.5 * SETUP_SHARE)
 # a second pass, per guard the first took past the cheap step: its levers before z3 cost about
 # 2-5 ms of Python per such guard on the Swin and synthetic sets (charged at ``SETUP_SHARE``)
 PASS_GUARD_COST = units(4 * SETUP_SHARE)
-# the repair walk (``reason.repair``) after z3 leaves a guard open: point evaluations per guard, each
-# charged like ~0.05 ms of setup (one evaluation of a 300-guard set's compiled masks)
+# the repair walk (``reason.repair``) for a guard left open: point evaluations per guard and per pass
 REPAIR = True
-REPAIR_EVALS = 120
-REPAIR_EVAL_COST = units(0.05 * SETUP_SHARE)
+REPAIR_EVALS = 200
+REPAIR_TOTAL = 2_000
 EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass
 RESIDUES = True
 RESIDUE_WALK = 20_000
-RESIDUE_TOTAL = 120_000
+RESIDUE_TOTAL = 200_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -203,6 +202,7 @@ class _Run:
         self.residue_left = RESIDUE_TOTAL
         self.residue_memo: dict[ir.Term, residues.Periods | None] = {}
         self.repairer: repair.Repair | None = None
+        self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
@@ -511,17 +511,14 @@ class _Run:
                                                          if j != i and self.can[j] is not None]  # type: ignore[misc]
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
         budget = min(RESIDUE_WALK, self.residue_left)
-        got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
-                                      hints, budget, self.residue_memo)
-        self.residue_left -= budget if got is None else min(budget, residues.LAST_SPENT[0])
-        if got is None:
-            return None
-        found, what = got
-        if not found:
-            return [j for j in what if isinstance(j, int) and j in self.kept]  # type: ignore[union-attr]
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
-        self.required_at(i, {**base, **what})  # type: ignore[dict-item]
-        return None
+        got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
+                                      hints, budget, self.residue_memo,
+                                      accept=lambda pt: self.required_at(i, {**base, **pt}))
+        self.residue_left -= budget if got is None else min(budget, residues.LAST_SPENT[0])
+        if got is None or got[0]:
+            return None  # undecided, or required (``required_at`` set the verdict)
+        return [j for j in got[1] if isinstance(j, int) and j in self.kept]  # type: ignore[union-attr]
 
     def decide(self, i: int, budget: int, *, last: bool = False) -> str:
         """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so (z3,
@@ -532,6 +529,8 @@ class _Run:
             self.verdict[i] = REQUIRED
             return REQUIRED
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
+            if last and self.by_repair(i):
+                return REQUIRED
             return self.undecided(i, "resource")
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
@@ -582,15 +581,17 @@ class _Run:
         return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
 
     def by_repair(self, i: int) -> bool:
-        """A counterexample by the repair walk (``reason.repair``) once z3 has left guard ``i``
-        open: at most ``REPAIR_EVALS`` point evaluations, each charged ``REPAIR_EVAL_COST``."""
-        if not REPAIR or not self.deadline.affords(REPAIR_EVAL_COST * REPAIR_EVALS):
+        """A counterexample by the repair walk (``reason.repair``) for a guard every other step
+        left open: at most ``REPAIR_EVALS`` point evaluations, ``REPAIR_TOTAL`` per pass (counted,
+        like the residue walks, never charged to the effort: it runs only where the answer would
+        otherwise be ``unknown``)."""
+        if not REPAIR or self.repair_left <= 0:
             return False
         if self.repairer is None:
             self.repairer = repair.Repair(self.pool, self.syms)
         before = self.repairer.evals
-        pt = self.repairer.find(i, self.kept_mask, REPAIR_EVALS)
-        self.deadline.charge(REPAIR_EVAL_COST * (self.repairer.evals - before))
+        pt = self.repairer.find(i, self.kept_mask, min(REPAIR_EVALS, self.repair_left))
+        self.repair_left -= self.repairer.evals - before
         if pt is None:
             return False
         self.verdict[i] = REQUIRED

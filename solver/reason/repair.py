@@ -29,6 +29,7 @@ from symguard.solver.reason.points import Pool
 STARTS = 3  # pool points a walk starts from
 MAX_PERIOD = 1 << 20  # lcm steps larger than this are left out (they leave every small box)
 STEPS = (1, 2, 3, 5, 8)
+DESCENT_ROUNDS = 6  # moves of the coordinate descent towards a point where the guard fails
 
 
 def divisors_by_symbol(terms: Sequence[Term | None]) -> dict[str, frozenset[int]]:
@@ -108,9 +109,12 @@ class Repair:
         return None
 
     def _breaking(self, i: int, out: list[tuple[dict[str, Value], int]]) -> int:
-        """Starting points where guard ``i`` fails, made from the first pool point (the hints) by
-        solving its comparison's negation for one of its symbols (``_solved``): an ``Ne`` guard
-        fails on a thin set no pool point may meet. Returns the evaluations spent."""
+        """Starting points where guard ``i`` fails, made from the first pool point (the hints): an
+        ``Ne`` guard fails on a thin set no pool point may meet, a comparison of nests only where
+        several symbols moved together. First each symbol alone, solving the guard's negation
+        for it (``_solved``, a few secant steps: a ``Max``/``Min`` is linear piece by piece); then
+        a coordinate descent on the negation's slack (how far ``e`` is from ``e <= 0`` or
+        ``e == 0``), one symbol's best move at a time. Returns the evaluations spent."""
         pool = self.pool
         t = pool.terms[i]
         if t is None or not pool.points:
@@ -120,25 +124,54 @@ class Repair:
             return 0
         base = pool.points[0]
         spent = 0
-        for x in sorted(self.syms[i]):
-            s = self.ints.get(x)
-            if s is None:
-                continue
+        names = sorted(x for x in self.syms[i] if x in self.ints)
+
+        def fails(pt: dict[str, Value]) -> bool:
+            nonlocal spent
+            spent += 1
+            self.evals += 1
+            try:
+                m = pool._fast([pt[n] for n in pool._names])
+            except ZeroDivisionError:
+                return False
+            if m >> i & 1:
+                out.append((pt, m))
+                return True
+            return False
+
+        for x in names:
+            s = self.ints[x]
             pt = dict(base)
-            for _ in range(3):  # a few secant steps: a Max/Min is linear only piece by piece
+            for _ in range(3):
                 vals = _solved(want, pt, x, int(pt[x]), s.lo, s.hi)  # type: ignore[arg-type]
                 if not vals:
                     break
                 pt = {**pt, x: vals[0]}
-                spent += 1
-                self.evals += 1
-                try:
-                    m = pool._fast([pt[n] for n in pool._names])
-                except ZeroDivisionError:
+                if fails(pt):
                     break
-                if m >> i & 1:
-                    out.append((pt, m))
-                    break
+        if out or len(names) < 2:
+            return spent
+        pt = dict(base)
+        slack = _slack(want, pt)
+        for _ in range(DESCENT_ROUNDS):
+            if slack is None or slack <= 0:
+                break
+            best: tuple[int, dict[str, Value]] | None = None
+            for x in names:
+                s = self.ints[x]
+                v0 = int(pt[x])  # type: ignore[arg-type]
+                for v in _solved(want, pt, x, v0, s.lo, s.hi) + candidates(v0, s.lo, s.hi, None, list(STEPS)):
+                    cand = {**pt, x: v}
+                    spent += 1
+                    self.evals += 1
+                    got = _slack(want, cand)
+                    if got is not None and got < slack and (best is None or got < best[0]):
+                        best = (got, cand)
+            if best is None:
+                break
+            slack, pt = best
+            if slack <= 0:
+                fails(pt)
         return spent
 
     def _walk(self, pt: dict[str, Value], mask: int, bit: int, others: int,
@@ -187,6 +220,17 @@ class Repair:
             return None, used  # the moves keep the ranges, not necessarily the asserts
         pool.add(pt)
         return (pt, used) if pool.verify(pt, bit.bit_length() - 1, others | bit) else (None, used)
+
+
+def _slack(want: Term, pt: dict[str, Value]) -> int | None:
+    """How far ``pt`` is from ``want`` (``e == 0``: ``|e|``; ``e <= 0``: ``max(e, 0)``)."""
+    try:
+        e = evaluate(want.args[0], pt)
+    except (ZeroDivisionError, KeyError, TypeError):
+        return None
+    if not isinstance(e, int):
+        return None
+    return abs(e) if want.kind == ir.EQ else max(e, 0)
 
 
 def _negation(t: Term) -> Term | None:

@@ -21,7 +21,7 @@ tests/test_reason_residues.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import evaluate
@@ -30,6 +30,9 @@ from symguard.solver.reason import quasilinear
 
 MAX_PERIOD = 4096  # per symbol
 MAX_SYMBOLS = 6
+TRIES = 3  # points tried per residue solution (``accept``)
+SOLUTIONS = 8  # residue solutions tried before the search gives up (``accept``)
+AFTER_FIRST = 2_000  # budget the search may spend past its first solution (looking for another)
 MISS_COST = 8  # an atom evaluated (pyeval) against a look-up of one already evaluated
 LAST_SPENT = [0]  # atom evaluations of the last ``counterexample`` call (the caller charges them)
 Periods = dict[str, int]
@@ -115,12 +118,16 @@ def atoms(t: Term, positive: bool, memo: dict[Term, Periods | None]) -> list[_At
 
 def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, tuple[int | None, int | None]],
                    near: Mapping[str, int], budget: int,
-                   memo: dict[Term, Periods | None] | None = None) -> tuple[bool, dict[str, int] | list[int]] | None:
+                   memo: dict[Term, Periods | None] | None = None,
+                   accept: Callable[[dict[str, int]], bool] | None = None) -> tuple[bool, dict[str, int] | list[int]] | None:
     """``(False, used)``: the periodic ``facts`` (term, id) imply ``goal`` (``used``: the ids of the
     facts in the search); ``(True, point)``: their residues admit a point where the goal fails
     (a candidate, over the symbols searched, nearest ``near`` class by class); None when the goal
     is not a comparison of periodic terms, too many symbols or classes, or the ``budget`` of atom
-    evaluations runs out. Facts over symbols unrelated to the goal are left out."""
+    evaluations runs out. Facts over symbols unrelated to the goal are left out. With ``accept``
+    (the caller's check of a point against everything, the facts left out included) each
+    solution's classes are tried at a few points near ``near`` (``TRIES`` per solution, up to
+    ``SOLUTIONS`` solutions) until one is accepted; if none is, the answer is None."""
     memo = {} if memo is None else memo
     LAST_SPENT[0] = 0
     neg = atoms(goal, False, memo)
@@ -188,12 +195,28 @@ def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappin
             if len(p) > 1:
                 at[max(pos[s] for s in p)].append((k, rel, e, p))
         assign: dict[str, int] = {}
+        solutions = 0
+        first: int | None = None  # the budget spent when the first solution was found
         idx = [0] * len(order_syms)
         depth = 0
         while depth >= 0:
             if depth == len(order_syms):
-                LAST_SPENT[0] = tables.spent
-                return True, _point(assign, L, ranges, near)
+                if accept is None:
+                    LAST_SPENT[0] = tables.spent
+                    return True, _point(assign, L, ranges, near)
+                for shift in range(TRIES):
+                    pt = _point(assign, L, ranges, near, shift)
+                    tables.spend(MISS_COST)
+                    if accept(pt):
+                        LAST_SPENT[0] = tables.spent
+                        return True, pt
+                solutions += 1
+                first = tables.spent if first is None else first
+                if solutions >= SOLUTIONS or tables.spent - first > AFTER_FIRST:
+                    raise _Spent
+                depth -= 1
+                idx[depth] += 1
+                continue
             s = order_syms[depth]
             if idx[depth] >= len(dom[s]):
                 idx[depth] = 0
@@ -248,6 +271,11 @@ class _Tables:
         self.spent = 0
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
 
+    def spend(self, n: int) -> None:
+        self.spent += n
+        if self.spent > self.left:
+            raise _Spent
+
     def holds(self, k: int, rel: str, e: Term, p: Periods, at: Mapping[str, int]) -> bool:
         self.spent += 1
         key = (k, tuple(at[s] % p[s] for s in sorted(p)))
@@ -266,9 +294,10 @@ def _holds(rel: str, e: Term, at: Mapping[str, int]) -> bool:
 
 
 def _point(assign: Mapping[str, int], L: Periods, ranges: Mapping[str, tuple[int | None, int | None]],
-           near: Mapping[str, int]) -> dict[str, int]:
+           near: Mapping[str, int], shift: int = 0) -> dict[str, int]:
     """Per symbol the value of its class nearest its hint (else the low end) inside its range
-    (every class in a domain has a value in the range)."""
+    (every class in a domain has a value in the range); ``shift`` > 0 moves every symbol's value
+    ``ceil(shift/2)`` periods up (odd) or down (even) when that stays in the range."""
     out = {}
     for s, r in assign.items():
         P = L.get(s, 1)
@@ -284,5 +313,9 @@ def _point(assign: Mapping[str, int], L: Periods, ranges: Mapping[str, tuple[int
                 v += -((v - lo) // P) * P
             if hi is not None and v > hi:
                 v -= -((hi - v) // P) * P
+        if shift:
+            w = v + (P if shift % 2 else -P) * ((shift + 1) // 2)
+            if (lo is None or w >= lo) and (hi is None or w <= hi):
+                v = w
         out[s] = v
     return out
