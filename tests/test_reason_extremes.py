@@ -31,6 +31,8 @@ nests = st.recursive(
         st.builds(lambda a: ir.mk_min(*a), st.lists(inner, min_size=2, max_size=3)),
         st.builds(lambda a, c: ir.mk_mul(ir.mk_int(c), a), inner, st.integers(-3, 3)),
         st.builds(lambda a, d: ir.mk_floordiv(a, ir.mk_int(d)), inner, st.integers(1, 4)),
+        st.builds(lambda a, b: ir.mk_mul(ir.mk_max(ir.ONE, a), ir.mk_max(ir.ONE, b)), inner, inner),
+        st.builds(lambda a, b, m: ir.mk_mul(a, ir.mk_mod(b, ir.mk_int(m))), inner, inner, st.integers(1, 4)),
         st.builds(ir.mk_add, inner, inner)),
     max_leaves=8)
 
@@ -72,3 +74,17 @@ def test_a_nest_bounded_by_one_argument() -> None:
     tree = extremes.split(t)
     assert tree is not None and tree[0] == "or"  # type: ignore[index]
     assert extremes.proves(tree, lambda c: all(evaluate(c, {"x": x, "y": y}) for x in range(-9, 9) for y in range(9)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(nests, nests, st.sampled_from(RELS))
+def test_conjuncts_are_consequences(a: Term, b: Term, rel: object) -> None:
+    t = rel(a, b)  # type: ignore[operator]
+    if t.kind == ir.BCONST:
+        return
+    parts = extremes.conjuncts(t)
+    for x in range(-7, 8):
+        for y in range(-7, 8, 2):
+            pt = {"x": x, "y": y}
+            if evaluate(t, pt):
+                assert all(evaluate(c, pt) for c in parts), (t, pt)

@@ -413,8 +413,12 @@ class _Run:
         self.at_true = {i for i in live if self.verdict[i] == ALWAYS_TRUE}
         self.kept = set(keep)
         self.kept_mask = sum(1 << i for i in keep)
-        self.env = facts.facts_env(self.base_env.ranges, [(t, None) for t in self.can_asserts] +
-                                   [(self.can[j], j) for j in sorted(self.kept | self.at_true)])  # type: ignore[misc]
+        conds: list[tuple[ir.Term, int | None]] = [(t, None) for t in self.can_asserts]
+        for j in sorted(self.kept | self.at_true):
+            conds.append((self.can[j], j))  # type: ignore[arg-type]
+            if EXTREMES:  # Min(a, b) >= c: also a >= c and b >= c, facts of their own (same source)
+                conds += [(c, j) for c in extremes.conjuncts(self.can[j])]  # type: ignore[arg-type]
+        self.env = facts.facts_env(self.base_env.ranges, conds)
         self.candidates = set(keep)
         self.eqp = [None if self.rep[j] != j else equalities.eq_pair(t) for j, t in enumerate(self.can)]
         self._eq_syms: set[str] = set()

@@ -5,9 +5,10 @@ For ``e = c*M + rest`` with ``M = Max(a_1, …, a_n)`` and ``c > 0``:
     e <= 0   <=>   c*a_1 + rest <= 0  and  …  and  c*a_n + rest <= 0     (M <= t iff every a_k <= t)
 
 and with ``c < 0`` it is the disjunction (``M >= t`` iff some ``a_k >= t``); ``Min`` the other way
-round. ``Max``/``Min`` under a positive literal multiple or a floor division by a positive literal
-are moved outwards first (``c*Max(a, b) = Max(c*a, c*b)``, ``Max(a, b)//d = Max(a//d, b//d)``:
-both maps are monotone), and ``e == 0`` is ``e <= 0 and -e <= 0``, ``e != 0`` is
+round. ``Max``/``Min`` under a positive literal multiple, a floor division by a positive literal
+or a product with factors non-negative by construction are moved outwards first
+(``c*Max(a, b) = Max(c*a, c*b)``, ``Max(a, b)//d = Max(a//d, b//d)``,
+``Max(1, a)*Max(1, b) = Max(Max(1, b), a*Max(1, b))``: each map is monotone), and ``e == 0`` is ``e <= 0 and -e <= 0``, ``e != 0`` is
 ``e <= -1 or -e <= -1``. Repeated until no comparison has a ``Max``/``Min`` at its linear top, the
 guard becomes an and/or tree of comparisons of the arguments — nests of any depth, whose
 leaves the rewriter's interval facts and one-symbol residue walks decide.
@@ -119,17 +120,52 @@ def _outward(t: Term) -> Term | None:
         d = t.args[1]
         parts = [ir.mk_floordiv(a, d) for a in args]
         return ir.mk_max(*parts) if kind == ir.MAX else ir.mk_min(*parts)
-    if t.kind == ir.MUL and all(a.kind == ir.CONST and a.value > 0 or a.kind in (ir.MAX, ir.MIN) for a in t.args):
-        ext = [a for a in t.args if a.kind in (ir.MAX, ir.MIN)]
-        if len(ext) != 1:
+    if t.kind == ir.MUL:  # c*M*F with c > 0 and F >= 0 by construction: M*F = Max(a_k*F)
+        consts = [a for a in t.args if a.kind == ir.CONST]
+        if any(a.value <= 0 for a in consts):
             return None
-        c = 1
-        for a in t.args:
-            if a.kind == ir.CONST:
-                c *= a.value
-        parts = [ir.mk_mul(ir.mk_int(c), a) for a in ext[0].args]
-        return ir.mk_max(*parts) if ext[0].kind == ir.MAX else ir.mk_min(*parts)
+        factors = [a for a in t.args if a.kind != ir.CONST]
+        for k, m in enumerate(factors):
+            if m.kind not in (ir.MAX, ir.MIN):
+                continue
+            others = consts + factors[:k] + factors[k + 1:]
+            if all(_nonneg(f) for f in others):
+                parts = [ir.mk_mul(a, *others) for a in m.args]
+                return ir.mk_max(*parts) if m.kind == ir.MAX else ir.mk_min(*parts)
+        return None
     return None
+
+
+def _nonneg(t: Term) -> bool:
+    """``t >= 0`` at every point, by its construction alone (``Max(1, x)``, ``Mod(x, 4)``, …)."""
+    k = t.kind
+    if k == ir.CONST:
+        return bool(t.value >= 0)
+    if k == ir.MAX:
+        return any(_nonneg(a) for a in t.args)
+    if k in (ir.MIN, ir.MUL, ir.ADD):
+        return all(_nonneg(a) for a in t.args)
+    if k == ir.FLOORDIV:
+        return _nonneg(t.args[0]) and t.args[1].kind == ir.CONST and t.args[1].value > 0
+    if k == ir.MOD:
+        return t.args[1].kind == ir.CONST and t.args[1].value > 0
+    return False
+
+
+def conjuncts(t: Term, limit: int = MAX_LEAVES) -> list[Term]:
+    """The comparisons ``t`` implies through the ``and`` nodes of its tree from the root (each a
+    consequence of ``t``: ``Min(a, b) >= c`` gives ``a >= c`` and ``b >= c``); an ``or`` part
+    gives none. Empty when ``t`` does not split."""
+    tree = split(t, limit)
+    out: list[Term] = []
+    stack = [] if tree is None else [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Term):
+            out.append(node)
+        elif node[0] == "and":
+            stack.extend(reversed(node[1]))
+    return out
 
 
 def proves(tree: Tree, leaf: Callable[[Term], bool]) -> bool:
