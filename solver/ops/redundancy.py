@@ -35,6 +35,15 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
+* ``residues``: a guard comparing periodic terms (``Mod`` of integer polynomials in the symbols,
+  ``Eq(Mod(s0*s1 + 3, 6), 3)``) decided on residue classes against the kept guards of that form
+  (``reason.residues``: implied when no class of the facts fails it; a class where it fails, at
+  points near the hints, re-checked against everything, proves ``required``);
+* ``extremes``: a comparison split at its ``Max``/``Min`` into an and/or tree of comparisons of
+  their arguments, each needed leaf rewritten to True under the facts (``reason.extremes``); the
+  kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too;
+* ``repair``: for a guard every other step left open, a local search from pool points for a
+  counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
   ``s = L*q + r`` every division by a literal on ``g``'s paths vanishes; each residue case is
   refuted by rewriting under its own facts or by one exact z3 call on the division-free case, and
