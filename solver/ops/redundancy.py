@@ -854,9 +854,22 @@ class _Run:
         else:
             assert self.env is not None
             rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i}, collapse=self.collapse)
-        if not extremes.proves(tree, lambda a: rw.rewrite(a) is ir.TRUE):
+        if not extremes.proves(tree, lambda a: self._leaf_true(rw, a)):
             return None
         return sorted(rw.used)
+
+    def _leaf_true(self, rw: rewrite.Rewriter, a: ir.Term) -> bool:
+        """A leaf of a split comparison proven: rewritten to True, or over one symbol and true on
+        its whole range, residue class by residue class (``quasilinear.implied``: the rewriter
+        does not walk a sum of two chains, ``-2*(x//2) + (x + 2)//3 + 1 <= 0``)."""
+        r = rw.rewrite(a)
+        if r is ir.TRUE:
+            return True
+        syms = ir.symbols_of(r)
+        if len(syms) != 1 or r.kind not in (ir.LE, ir.EQ, ir.NOT):
+            return False
+        lo, hi = self.base_env.ranges.get(next(iter(syms)), (None, None))
+        return quasilinear.implied(r, [], lo, hi) is True
 
     def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
         """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""
