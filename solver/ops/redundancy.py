@@ -530,7 +530,7 @@ class _Run:
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
                                       hints, budget, self.residue_memo,
-                                      accept=lambda pt: self.required_at(i, {**base, **pt}))
+                                      accept=lambda pt: self.required_in_range(i, {**base, **pt}))
         self.residue_left -= budget if got is None else min(budget, residues.LAST_SPENT[0])
         if got is None or got[0]:
             return None  # undecided, or required (``required_at`` set the verdict)
@@ -831,6 +831,16 @@ class _Run:
             self.verdict[i] = REQUIRED
             return True
         return False
+
+    def required_in_range(self, i: int, point: dict[str, int | bool]) -> bool:
+        """``required_at`` for a point not from a z3 model: first in the ranges and the asserts."""
+        for s in self.p.symbols:
+            v = point.get(s.name)
+            if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):
+                return False
+        if not all(self.pool._holds(a, point) for a in self.pool.asserts):  # type: ignore[arg-type]
+            return False
+        return self.required_at(i, point)
 
     def extend(self, model: dict[str, int | bool], near: list[int], i: int) -> dict[str, int | bool]:
         """A model of a slice, with the hints for the symbols the slice does not mention."""
