@@ -39,3 +39,13 @@ def test_unknown_count_and_implied_drops(name: str) -> None:
             pt = {**hint, **{s: hint[s] + d for s, d in zip(moved, delta)}}
             if all(v >= 2 for v in pt.values()) and all(holds(t, pt) for t in kept):  # type: ignore[arg-type]
                 assert all(holds(t, pt) for t in every), (name, pt)  # type: ignore[arg-type]
+
+
+def test_a_residue_point_outside_the_asserts_proves_nothing() -> None:
+    """``s*s`` in [400, 700] leaves ``s = 24`` among the multiples of 8: ``Mod(s, 3) == 0`` follows.
+    The residue search (which leaves the non-periodic assert out) meets ``s = 16`` and ``s = 32``,
+    outside the assert: neither may make the guard ``required``."""
+    doc = {"symbols": {"s": {"min": 2, "hint": 24}}, "asserts": ["s*s >= 400", "s*s <= 700"],
+           "guards": ["Eq(Mod(s, 8), 0)", "Eq(Mod(s, 3), 0)"]}
+    res = run("redundancy", doc)
+    assert res["guards"][1]["verdict"] in ("always_true", "redundant")
