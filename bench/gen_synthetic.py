@@ -358,7 +358,7 @@ def _mirror(g: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--guards", type=int, default=500)
-    ap.add_argument("--symbols", type=int, default=24)
+    ap.add_argument("--symbols", type=int, default=None, help="mixed: 24 unless given; held kinds: 2-12 drawn per seed")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--kind", choices=["mixed", "lattice", "maxmin", "products", "chains", "modlattice", "nestmaxmin"],
                     default="mixed", help="mixed: the 24-symbol trace-like set; lattice … chains: Stress families "
@@ -367,10 +367,10 @@ def main() -> int:
     a = ap.parse_args()
     if a.kind == "mixed":
         out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"synthetic_{a.guards}.json"
-        doc = Gen(a.symbols, a.seed).problem(a.guards)
+        doc = Gen(a.symbols or 24, a.seed).problem(a.guards)
     elif a.kind in ("modlattice", "nestmaxmin"):
         out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"held_{a.kind}_{a.seed}.json"
-        doc = Held(a.kind, a.seed, a.symbols if a.symbols != 24 else None).problem(a.guards)
+        doc = Held(a.kind, a.seed, a.symbols).problem(a.guards)
     else:
         out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"stress_{a.kind}_{a.seed}.json"
         doc = Stress(a.kind, a.seed).problem(a.guards)
