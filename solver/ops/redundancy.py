@@ -211,8 +211,7 @@ class _Run:
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
                        "z3": 0}
-        self.residue_left = RESIDUE_TOTAL
-        self.residue_memo: dict[ir.Term, residues.Periods | None] = {}
+        self.residue_meter = residues.Meter(RESIDUE_TOTAL)
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -521,17 +520,15 @@ class _Run:
         imply it (None otherwise; a residue point where it fails, completed with the hints and
         verified on the original terms, makes it ``required``). Work in atom evaluations: at most
         ``RESIDUE_WALK`` per guard and ``RESIDUE_TOTAL`` per pass, the same at every effort."""
-        if not RESIDUES or self.residue_left <= 0 or any(s.is_bool for s in self.p.symbols):
+        if not RESIDUES or self.residue_meter.left <= 0 or any(s.is_bool for s in self.p.symbols):
             return None
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(self.kept | self.at_true)
                                                          if j != i and self.can[j] is not None]  # type: ignore[misc]
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
-        budget = min(RESIDUE_WALK, self.residue_left)
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
-                                      hints, budget, self.residue_memo,
+                                      hints, RESIDUE_WALK, self.residue_meter,
                                       accept=lambda pt: self.required_in_range(i, {**base, **pt}))
-        self.residue_left -= budget if got is None else min(budget, residues.LAST_SPENT[0])
         if got is None or got[0]:
             return None  # undecided, or required (``required_at`` set the verdict)
         return [j for j in got[1] if isinstance(j, int) and j in self.kept]  # type: ignore[union-attr]

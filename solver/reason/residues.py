@@ -34,7 +34,6 @@ TRIES = 3  # points tried per residue solution (``accept``)
 SOLUTIONS = 8  # residue solutions tried before the search gives up (``accept``)
 AFTER_FIRST = 2_000  # budget the search may spend past its first solution (looking for another)
 MISS_COST = 8  # an atom evaluated (pyeval) against a look-up of one already evaluated
-LAST_SPENT = [0]  # atom evaluations of the last ``counterexample`` call (the caller charges them)
 Periods = dict[str, int]
 _Atom = tuple[str, Term, Periods]  # (rel, e, periods of e): e (rel) 0
 
@@ -116,10 +115,36 @@ def atoms(t: Term, positive: bool, memo: dict[Term, Periods | None]) -> list[_At
     return out
 
 
+class Meter:
+    """What one set of guards carries between searches: the periods found so far and the atom
+    evaluations the set may still spend (``left``, like ``multivariate.Memo``)."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+        self.periods: dict[Term, Periods | None] = {}
+
+
+Answer = tuple[bool, dict[str, int] | list[int]] | None
+
+
 def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, tuple[int | None, int | None]],
-                   near: Mapping[str, int], budget: int,
-                   memo: dict[Term, Periods | None] | None = None,
-                   accept: Callable[[dict[str, int]], bool] | None = None) -> tuple[bool, dict[str, int] | list[int]] | None:
+                   near: Mapping[str, int], budget: int, meter: Meter | None = None,
+                   accept: Callable[[dict[str, int]], bool] | None = None) -> Answer:
+    """``_counterexample`` within ``budget`` atom evaluations and what ``meter`` has left; the
+    evaluations spent (all of ``budget`` when the search gave up) are taken from ``meter``."""
+    meter = meter or Meter(budget)
+    budget = min(budget, meter.left)
+    if budget <= 0:
+        return None
+    spent = [0]
+    got = _counterexample(goal, facts, ranges, near, budget, meter.periods, accept, spent)
+    meter.left -= budget if got is None else min(budget, spent[0])
+    return got
+
+
+def _counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, tuple[int | None, int | None]],
+                    near: Mapping[str, int], budget: int, memo: dict[Term, Periods | None],
+                    accept: Callable[[dict[str, int]], bool] | None, spent: list[int]) -> Answer:
     """``(False, used)``: the periodic ``facts`` (term, id) imply ``goal`` (``used``: the ids of the
     facts in the search); ``(True, point)``: their residues admit a point where the goal fails
     (a candidate, over the symbols searched, nearest ``near`` class by class); None when the goal
@@ -128,8 +153,6 @@ def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappin
     (the caller's check of a point against everything, the facts left out included) each
     solution's classes are tried at a few points near ``near`` (``TRIES`` per solution, up to
     ``SOLUTIONS`` solutions) until one is accepted; if none is, the answer is None."""
-    memo = {} if memo is None else memo
-    LAST_SPENT[0] = 0
     neg = atoms(goal, False, memo)
     if neg is None or not neg:
         return None
@@ -184,7 +207,7 @@ def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappin
                            key=lambda a: (a[1] != "eq", a[3][s], a[0]))
             vals = _domain(s, unary, L.get(s, 1), ranges.get(s, (None, None)), tables)
             if not vals:
-                LAST_SPENT[0] = tables.spent
+                spent[0] = tables.spent
                 return False, sorted(used)
             dom[s] = vals
         order_syms.sort(key=lambda s: (len(dom[s]), s))
@@ -202,13 +225,13 @@ def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappin
         while depth >= 0:
             if depth == len(order_syms):
                 if accept is None:
-                    LAST_SPENT[0] = tables.spent
+                    spent[0] = tables.spent
                     return True, _point(assign, L, ranges, near)
                 for shift in range(TRIES):
                     pt = _point(assign, L, ranges, near, shift)
                     tables.spend(MISS_COST)
                     if accept(pt):
-                        LAST_SPENT[0] = tables.spent
+                        spent[0] = tables.spent
                         return True, pt
                 solutions += 1
                 first = tables.spent if first is None else first
@@ -231,9 +254,9 @@ def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappin
             else:
                 idx[depth] += 1
     except _Spent:
-        LAST_SPENT[0] = tables.spent
+        spent[0] = tables.spent
         return None
-    LAST_SPENT[0] = tables.spent
+    spent[0] = tables.spent
     return False, sorted(used)
 
 
