@@ -94,3 +94,11 @@ def test_a_residue_implied_through_two_symbols() -> None:
     found, pt = residues.counterexample(weaker, facts, {"s1": (2, None), "s2": (2, None)},  # type: ignore[misc]
                                         {"s1": 32, "s2": 32}, 10_000)
     assert found and pt["s2"] % 8 == 0 and pt["s2"] % 16 and (pt["s1"] + pt["s2"]) % 8 == 0
+
+
+def test_classes_whose_points_are_all_rejected_decide_nothing() -> None:
+    """Every class where the goal fails is tried and every point rejected (the facts left out of
+    the search exclude them): undecided, never an implication."""
+    n = ir.mk_sym("n")
+    goal = ir.mk_eq(ir.mk_mod(n, ir.mk_int(8)), ir.ZERO)
+    assert residues.counterexample(goal, [], {"n": (0, None)}, {}, 10_000, accept=lambda pt: False) is None

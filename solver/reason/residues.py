@@ -257,6 +257,8 @@ def _counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappi
         spent[0] = tables.spent
         return None
     spent[0] = tables.spent
+    if solutions:  # classes where the goal fails exist, none of their points was accepted: undecided
+        return None
     return False, sorted(used)
 
 
