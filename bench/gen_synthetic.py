@@ -2,6 +2,7 @@
 
     python bench/gen_synthetic.py [--guards 500] [--symbols 24] [--seed 0] [--out PATH]
     python bench/gen_synthetic.py --kind lattice|maxmin|products|chains --guards 300 --seed 1
+    python bench/gen_synthetic.py --kind modlattice|nestmaxmin --guards 120 --seed 3 [--symbols 6]
 
 Writes ``smt2_corpus/synthetic/synthetic_500.json`` (docs/problem-format.md §1 problem, sympy syntax). Every guard
 holds at the hints, as in a trace: relations are chosen from the values at the hints. Shapes are
@@ -214,6 +215,138 @@ class Stress:
         }
 
 
+class Held:
+    """Wider families than ``Stress`` (``--kind modlattice|nestmaxmin``), written independently of
+    it so the two do not share blind spots: 2-12 symbols, any guard count, moduli and nesting
+    drawn per seed. ``modlattice``: divisibility and residue guards (``Eq(Mod(s0, 6), 0)``,
+    ``Eq(Mod(2*s1 + 3, 4), 1)``, ``Eq(Mod(s0*s1, 8), 0)``, residues of sums and of quotients
+    ``(s - Mod(s, k))//k``, their lcm/CRT consequences) next to bounds on those terms.
+    ``nestmaxmin``: ``Max``/``Min`` trees of depth 2-4 over linear terms and floor divisions,
+    compared with each other, with constants and with atoms, and ``Max(1, …)`` products. Hints are
+    drawn with small factors (as real sizes), and every guard holds at them."""
+
+    def __init__(self, kind: str, seed: int, n_symbols: int | None = None) -> None:
+        self.kind = kind
+        self.rng = r = random.Random(f"held:{kind}:{seed}")
+        n = n_symbols or r.randint(2, 12)
+        self.syms = [f"s{i}" for i in range(n)]
+        base = r.choice([2, 3, 4, 6, 8, 12, 16])
+        self.hints = {s: base * r.randint(1, 40) + (r.choice([0, 0, 0, 1, 3]) if r.random() < 0.4 else 0)
+                      for s in self.syms}
+        for s in self.syms:
+            self.hints[s] = max(self.hints[s], 2)
+        self.moduli = sorted(set(r.sample([2, 3, 4, 5, 6, 8, 9, 10, 12, 16, 24, 32, 48, 64], r.randint(3, 7))))
+
+    def val(self, text: str) -> int | None:
+        return _value(text, self.hints)
+
+    def sym(self) -> str:
+        return self.rng.choice(self.syms)
+
+    # -- modular lattices
+    def mod_term(self) -> str:
+        r = self.rng
+        s, t = self.sym(), self.sym()
+        k = r.choice(self.moduli)
+        a, b = r.randint(1, 5), r.randint(-7, 7)
+        q = f"(({s} - Mod({s}, {k}))//{k})"
+        return r.choice([
+            s, f"{a}*{s} + {b}", f"{s}*{t}", f"{s} + {t}", f"{a}*{s} + {r.randint(1, 3)}*{t} + {b}",
+            q, f"{s}//{k}", f"{q} + {b}", f"{s}*{t} + {b}", f"Mod({s}, {k})", f"{s} - Mod({s}, {k})",
+        ])
+
+    def mod_guard(self) -> str:
+        r = self.rng
+        m = r.choice(self.moduli)
+        x = self.mod_term()
+        v = self.val(x)
+        if v is None:
+            return ""
+        res = v % m
+        roll = r.random()
+        if roll < 0.55:
+            return f"Eq(Mod({x}, {m}), {res})"
+        if roll < 0.7:
+            other = r.choice([c for c in range(m) if c != res] or [res])
+            return f"Ne(Mod({x}, {m}), {other})" if other != res else ""
+        if roll < 0.8:  # bounds on a residue
+            return f"Mod({x}, {m}) <= {res + r.randint(0, 2)}" if r.random() < 0.5 else f"Mod({x}, {m}) >= {max(0, res - r.randint(0, 2))}"
+        if roll < 0.9:  # bounds on a quotient or a term
+            y = r.choice([f"({x})//{m}", x])
+            w = self.val(y)
+            if w is None:
+                return ""
+            return f"{y} >= {w - r.randint(0, 3)}" if r.random() < 0.5 else f"{y} <= {w + r.randint(0, 3)}"
+        # two terms with one residue
+        y = self.mod_term()
+        w = self.val(y)
+        if w is None:
+            return ""
+        if v % m == w % m:
+            return f"Eq(Mod({x}, {m}), Mod({y}, {m}))"
+        return f"Ne(Mod({x}, {m}), Mod({y}, {m}))"
+
+    # -- nested Max/Min
+    def atom(self) -> str:
+        r = self.rng
+        s, t = self.sym(), self.sym()
+        k = r.choice([2, 3, 4, 8, 16])
+        a, b = r.randint(1, 4), r.randint(-8, 8)
+        return r.choice([s, f"{a}*{s} + {b}", f"{s}//{k}", f"({s} + {r.randint(1, k)})//{k}",
+                         f"{s} - {t}", f"{s} + {t}", f"{a}*{s} - {t}", str(r.randint(-4, 64)),
+                         f"{s}//{k} + {b}", f"{k}*({s}//{k})"])
+
+    def nest(self, depth: int) -> str:
+        r = self.rng
+        if depth <= 1:
+            return self.atom()
+        op = r.choice(["Max", "Min"])
+        args = [self.nest(depth - 1) if r.random() < 0.7 else self.atom() for _ in range(r.choice([2, 2, 3]))]
+        return f"{op}({', '.join(args)})"
+
+    def mm_term(self) -> str:
+        r = self.rng
+        d = r.randint(2, 4)
+        x = self.nest(d)
+        return r.choice([x, x, f"Max(1, {x})*Max(1, {self.atom()})", f"{x} + {self.atom()}",
+                         f"{r.randint(2, 4)}*{x}", f"Max(1, {self.nest(2)})*Max(1, {self.nest(2)})", f"({x})//{r.choice([2, 4])}"])
+
+    def mm_guard(self) -> str:
+        r = self.rng
+        lhs = self.mm_term()
+        roll = r.random()
+        rhs = self.mm_term() if roll < 0.45 else self.atom() if roll < 0.7 else str(r.randint(-2, 64))
+        a, b = self.val(lhs), self.val(rhs)
+        if a is None or b is None:
+            return ""
+        if a == b:
+            rel = r.choice(["Eq", ">=", "<="])
+        elif a > b:
+            rel = r.choice([">", ">=", "Ne"])
+        else:
+            rel = r.choice(["<", "<=", "Ne"])
+        return f"{rel}({lhs}, {rhs})" if rel in ("Eq", "Ne") else f"{lhs} {rel} {rhs}"
+
+    def problem(self, n_guards: int) -> dict:
+        guards = [f"{s} >= 2" for s in self.syms]
+        seen = set(guards)
+        make = self.mod_guard if self.kind == "modlattice" else self.mm_guard
+        tries = 0
+        while len(guards) < n_guards and tries < 100 * n_guards:
+            tries += 1
+            g = make()
+            if g and g not in seen:
+                seen.add(g)
+                guards.append(g)
+        return {
+            "name": f"held_{self.kind}",
+            "description": f"bench/gen_synthetic.py --kind {self.kind}: held-out-style stress set, all true at the hints",
+            "symbols": {s: {"min": 2, "hint": self.hints[s]} for s in self.syms},
+            "asserts": [],
+            "guards": guards,
+        }
+
+
 def _mirror(g: str) -> str:
     for op, back in ((" >= ", " <= "), (" <= ", " >= "), (" > ", " < "), (" < ", " > ")):
         if op in g:
@@ -225,15 +358,19 @@ def _mirror(g: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--guards", type=int, default=500)
-    ap.add_argument("--symbols", type=int, default=24)
+    ap.add_argument("--symbols", type=int, default=None, help="mixed: 24 unless given; held kinds: 2-12 drawn per seed")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--kind", choices=["mixed", "lattice", "maxmin", "products", "chains"], default="mixed",
-                    help="mixed: the 24-symbol trace-like set; the others: Stress families (3-4 symbols)")
+    ap.add_argument("--kind", choices=["mixed", "lattice", "maxmin", "products", "chains", "modlattice", "nestmaxmin"],
+                    default="mixed", help="mixed: the 24-symbol trace-like set; lattice … chains: Stress families "
+                    "(3-4 symbols); modlattice, nestmaxmin: Held families (2-12 symbols, see --symbols)")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
     if a.kind == "mixed":
         out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"synthetic_{a.guards}.json"
-        doc = Gen(a.symbols, a.seed).problem(a.guards)
+        doc = Gen(a.symbols or 24, a.seed).problem(a.guards)
+    elif a.kind in ("modlattice", "nestmaxmin"):
+        out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"held_{a.kind}_{a.seed}.json"
+        doc = Held(a.kind, a.seed, a.symbols).problem(a.guards)
     else:
         out = a.out or ROOT / "smt2_corpus" / "synthetic" / f"stress_{a.kind}_{a.seed}.json"
         doc = Stress(a.kind, a.seed).problem(a.guards)

@@ -119,3 +119,53 @@ def test_implied_agrees_with_brute_force(atoms: list[tuple[Term, str, int]], lo:
         assert not fails, (fails[:3], goal, fs)
     elif bounded:
         assert fails, (goal, fs)
+
+
+_RESIDUE_TERMS = st.builds(
+    lambda d, m, c, k: ir.mk_mod(ir.mk_add(ir.mk_mul(ir.mk_int(c), ir.mk_floordiv(X, ir.mk_int(d))), ir.mk_int(k)),
+                                 ir.mk_int(m)),
+    st.sampled_from([1, 2, 3, 8, 24, 32, 64]), st.sampled_from([2, 3, 6, 9, 10, 24, 64]), st.integers(1, 5),
+    st.integers(-7, 7))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_RESIDUE_TERMS, chains()), st.sampled_from(["le", "eq", "ne", "lt"]),
+                          st.integers(-3, 40)), min_size=1, max_size=5),
+       st.integers(-300, 300), st.integers(0, 3000), st.booleans())
+def test_lifted_residues_agree_with_brute_force(atoms: list[tuple[Term, str, int]], lo: int, width: int,
+                                                force: bool) -> None:
+    """Wide periods (``Mod(x//32, 64)``: 2,048) go through ``lift``; ``force`` sends every
+    check there (``MAX_CASES`` of 1). Exact on a bounded range, checked point by point."""
+    mk = {"le": ir.mk_le, "eq": ir.mk_eq, "ne": ir.mk_ne, "lt": ir.mk_lt}
+    conds = [mk[op](t, ir.mk_int(k)) for t, op, k in atoms]
+    *fs, goal = conds
+    old = quasilinear.MAX_CASES
+    quasilinear.MAX_CASES = 1 if force else old
+    try:
+        got = quasilinear.implied(goal, fs, lo, lo + width)
+    finally:
+        quasilinear.MAX_CASES = old
+    if got is None:
+        return
+    fails = [v for v in range(lo, lo + width + 1)
+             if all(evaluate(f, {"x": v}) for f in fs) and not evaluate(goal, {"x": v})]
+    assert got == (not fails), (fails[:3], goal, fs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_RESIDUE_TERMS, st.sampled_from(["eq", "ne", "le", "gt"]), st.integers(0, 12)),
+                min_size=1, max_size=4))
+def test_lift_keeps_exactly_the_admitted_residues(atoms: list[tuple[Term, str, int]]) -> None:
+    parts = []
+    for t, rel, k in atoms:
+        e = ir.mk_add(t, ir.mk_int(-k))
+        sh = quasilinear.wide_shape(e)
+        assert sh is not None and sh[2] == 0  # a residue of x: step 0
+        parts.append((rel, sh[1], sh[2], quasilinear.table(e, sh)))
+    got = quasilinear.lift(parts)
+    if got is None:
+        return
+    L, res = got
+    want = [r for r in range(L) if all(quasilinear.rel_holds(rel, evaluate(ir.mk_add(t, ir.mk_int(-k)), {"x": r}))
+                                       for t, rel, k in atoms)]  # type: ignore[arg-type]
+    assert sorted(res) == want

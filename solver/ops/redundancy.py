@@ -35,6 +35,15 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
+* ``residues``: a guard comparing periodic terms (``Mod`` of integer polynomials in the symbols,
+  ``Eq(Mod(s0*s1 + 3, 6), 3)``) decided on residue classes against the kept guards of that form
+  (``reason.residues``: implied when no class of the facts fails it; a class where it fails, at
+  points near the hints, re-checked against everything, proves ``required``);
+* ``extremes``: a comparison split at its ``Max``/``Min`` into an and/or tree of comparisons of
+  their arguments, each needed leaf rewritten to True under the facts (``reason.extremes``); the
+  kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too;
+* ``repair``: for a guard every other step left open, a local search from pool points for a
+  counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
   ``s = L*q + r`` every division by a literal on ``g``'s paths vanishes; each residue case is
   refuted by rewriting under its own facts or by one exact z3 call on the division-free case, and
@@ -48,9 +57,20 @@ from typing import Any
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
-from symguard.solver.reason import equalities, facts, multivariate, periodic, quasilinear, rewrite
+from symguard.solver.reason import (
+    equalities,
+    extremes,
+    facts,
+    multivariate,
+    periodic,
+    quasilinear,
+    repair,
+    residues,
+    rewrite,
+)
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
+from symguard.solver.reason.points import _base as points_base
 from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from symguard.solver.smt.optimize import is_linear
 
@@ -88,6 +108,18 @@ PERIODIC_CASE_COST = units(1.5 * SETUP_SHARE)
 # a second pass, per guard the first took past the cheap step: its levers before z3 cost about
 # 2-5 ms of Python per such guard on the Swin and synthetic sets (charged at ``SETUP_SHARE``)
 PASS_GUARD_COST = units(4 * SETUP_SHARE)
+# the repair walk (``reason.repair``) for a guard left open: point evaluations per guard and per pass
+REPAIR = True
+REPAIR_EVALS = 200
+REPAIR_TOTAL = 2_000
+EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
+# residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
+# The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
+# symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147
+# unknown; 6,000 within 600,000: 82, same CPU); the pass total only bounds a worst case (~2 s)
+RESIDUES = True
+RESIDUE_WALK = 6_000
+RESIDUE_TOTAL = 600_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
 
 
@@ -177,7 +209,11 @@ class _Run:
         self.avoided = 0
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
-                       "multivariate": 0, "periodic": 0, "z3": 0}
+                       "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
+                       "z3": 0}
+        self.residue_meter = residues.Meter(RESIDUE_TOTAL)
+        self.repairer: repair.Repair | None = None
+        self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
@@ -368,6 +404,9 @@ class _Run:
                 self.verdict[i] = ALWAYS_TRUE
             elif out.status == SAT:
                 self.learn(out.model)
+            elif self.by_extremes(i, None) is not None:  # z3 left it open: split its Max/Min
+                self.verdict[i] = ALWAYS_TRUE
+                self.levers["extremes"] += 1
             elif self.by_periodic(i, [], z3_budget=self.first_budget(len(pending) - k)) is not None:
                 self.verdict[i] = ALWAYS_TRUE
                 self.levers["periodic"] += 1
@@ -385,8 +424,12 @@ class _Run:
         self.at_true = {i for i in live if self.verdict[i] == ALWAYS_TRUE}
         self.kept = set(keep)
         self.kept_mask = sum(1 << i for i in keep)
-        self.env = facts.facts_env(self.base_env.ranges, [(t, None) for t in self.can_asserts] +
-                                   [(self.can[j], j) for j in sorted(self.kept | self.at_true)])  # type: ignore[misc]
+        conds: list[tuple[ir.Term, int | None]] = [(t, None) for t in self.can_asserts]
+        for j in sorted(self.kept | self.at_true):
+            conds.append((self.can[j], j))  # type: ignore[arg-type]
+            if EXTREMES:  # Min(a, b) >= c: also a >= c and b >= c, facts of their own (same source)
+                conds += [(c, j) for c in extremes.conjuncts(self.can[j])]  # type: ignore[arg-type]
+        self.env = facts.facts_env(self.base_env.ranges, conds)
         self.candidates = set(keep)
         self.eqp = [None if self.rep[j] != j else equalities.eq_pair(t) for j, t in enumerate(self.can)]
         self._eq_syms: set[str] = set()
@@ -439,6 +482,11 @@ class _Run:
             self.levers["facts"] += 1
             self.avoided += 1
             return self.drop(i, by_facts)
+        by_ext = self.by_extremes(i, self.kept)
+        if by_ext is not None:
+            self.levers["extremes"] += 1
+            self.avoided += 1
+            return self.drop(i, by_ext)
         by_eqs = self.by_equalities(i)
         if by_eqs is not None:
             self.levers["equalities"] += 1
@@ -454,12 +502,36 @@ class _Run:
             self.levers["multivariate"] += 1
             self.avoided += 1
             return REQUIRED if by_cells is None else self.drop(i, by_cells)
+        by_res = self.by_residues(i)
+        if by_res is not None or self.verdict[i] == REQUIRED:
+            self.levers["residues"] += 1
+            self.avoided += 1
+            return REQUIRED if by_res is None else self.drop(i, by_res)
         if self.pool.search(i, self.syms[i], self.kept_mask) is not None:
             self.levers["points"] += 1
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
         return None
+
+    def by_residues(self, i: int) -> list[int] | None:
+        """Guard ``i`` decided on residue classes (``reason.residues``) against the asserts and
+        the kept guards that compare periodic terms: the kept guards of the search when they
+        imply it (None otherwise; a residue point where it fails, completed with the hints and
+        verified on the original terms, makes it ``required``). Work in atom evaluations: at most
+        ``RESIDUE_WALK`` per guard and ``RESIDUE_TOTAL`` per pass, the same at every effort."""
+        if not RESIDUES or self.residue_meter.left <= 0 or any(s.is_bool for s in self.p.symbols):
+            return None
+        facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(self.kept | self.at_true)
+                                                         if j != i and self.can[j] is not None]  # type: ignore[misc]
+        hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
+        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
+                                      hints, RESIDUE_WALK, self.residue_meter,
+                                      accept=lambda pt: self.required_in_range(i, {**base, **pt}))
+        if got is None or got[0]:
+            return None  # undecided, or required (``required_at`` set the verdict)
+        return [j for j in got[1] if isinstance(j, int) and j in self.kept]  # type: ignore[union-attr]
 
     def decide(self, i: int, budget: int, *, last: bool = False) -> str:
         """Is guard ``i`` implied by the asserts and the other kept guards? Drops it if so (z3,
@@ -470,6 +542,8 @@ class _Run:
             self.verdict[i] = REQUIRED
             return REQUIRED
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
+            if last and self.by_repair(i):
+                return REQUIRED
             return self.undecided(i, "resource")
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
@@ -515,7 +589,27 @@ class _Run:
         if self.verdict[i] == REQUIRED:
             self.levers["periodic"] += 1
             return REQUIRED
+        if self.by_repair(i):  # the last resort: only a guard otherwise left unknown pays for it
+            return REQUIRED
         return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
+
+    def by_repair(self, i: int) -> bool:
+        """A counterexample by the repair walk (``reason.repair``) for a guard every other step
+        left open: at most ``REPAIR_EVALS`` point evaluations, ``REPAIR_TOTAL`` per pass (counted,
+        like the residue walks, never charged to the effort: it runs only where the answer would
+        otherwise be ``unknown``)."""
+        if not REPAIR or self.repair_left <= 0:
+            return False
+        if self.repairer is None:
+            self.repairer = repair.Repair(self.pool, self.syms)
+        before = self.repairer.evals
+        pt = self.repairer.find(i, self.kept_mask, min(REPAIR_EVALS, self.repair_left))
+        self.repair_left -= self.repairer.evals - before
+        if pt is None:
+            return False
+        self.verdict[i] = REQUIRED
+        self.levers["repair"] += 1
+        return True
 
     def undecided(self, i: int, why: str | None = None) -> str:
         """Guard ``i`` stays ``unknown`` (kept); ``why`` (else the last check's) is its reason."""
@@ -735,6 +829,16 @@ class _Run:
             return True
         return False
 
+    def required_in_range(self, i: int, point: dict[str, int | bool]) -> bool:
+        """``required_at`` for a point not from a z3 model: first in the ranges and the asserts."""
+        for s in self.p.symbols:
+            v = point.get(s.name)
+            if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):
+                return False
+        if not all(self.pool._holds(a, point) for a in self.pool.asserts):  # type: ignore[arg-type]
+            return False
+        return self.required_at(i, point)
+
     def extend(self, model: dict[str, int | bool], near: list[int], i: int) -> dict[str, int | bool]:
         """A model of a slice, with the hints for the symbols the slice does not mention."""
         hints = self.p.hints
@@ -742,6 +846,37 @@ class _Run:
             return model
         used = set(self.syms[i]).union(*(self.syms[j] for j in near), self.assert_syms)
         return {k: (v if k in used or k not in hints else hints[k]) for k, v in model.items()}
+
+    def by_extremes(self, i: int, kept: set[int] | None) -> list[int] | None:
+        """Guard ``i`` split at its ``Max``/``Min`` into an and/or tree of comparisons of their
+        arguments (``reason.extremes``), every needed leaf rewritten to True under the facts of
+        the asserts and (``kept`` not None) of the other kept guards: those guards, or None."""
+        if not EXTREMES:
+            return None
+        tree = extremes.split(self.can[i])  # type: ignore[arg-type]
+        if tree is None:
+            return None
+        if kept is None:
+            rw = rewrite.Rewriter(self.base_env, collapse=self.collapse)
+        else:
+            assert self.env is not None
+            rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i}, collapse=self.collapse)
+        if not extremes.proves(tree, lambda a: self._leaf_true(rw, a)):
+            return None
+        return sorted(rw.used)
+
+    def _leaf_true(self, rw: rewrite.Rewriter, a: ir.Term) -> bool:
+        """A leaf of a split comparison proven: rewritten to True, or over one symbol and true on
+        its whole range, residue class by residue class (``quasilinear.implied``: the rewriter
+        does not walk a sum of two chains, ``-2*(x//2) + (x + 2)//3 + 1 <= 0``)."""
+        r = rw.rewrite(a)
+        if r is ir.TRUE:
+            return True
+        syms = ir.symbols_of(r)
+        if len(syms) != 1 or r.kind not in (ir.LE, ir.EQ, ir.NOT):
+            return False
+        lo, hi = self.base_env.ranges.get(next(iter(syms)), (None, None))
+        return quasilinear.implied(r, [], lo, hi) is True
 
     def implied_by_facts(self, i: int, kept: set[int]) -> list[int] | None:
         """The kept guards (not ``i``) whose facts rewrite guard ``i`` to True, or None."""

@@ -25,6 +25,10 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 
 MAX_PERIOD = 1024
+# ``wide_shape``: chains up to this period are decided by ``_implied``'s residue lifting, which
+# walks only the residue classes the residue-only atoms leave (a table of ``P`` values each)
+WIDE_PERIOD = 1 << 15
+MAX_LIFT = 1 << 15  # residue classes the lifting may look at, per implication check
 STEPPED = True  # also collapse to ``s*((x + k)//P) + b`` (a bench lever)  # residue tables up to this size (each costs P evaluations of the chain)
 _MEMO_ENTRIES = 1 << 15
 
@@ -43,7 +47,14 @@ def _remember(memo: dict[Term, object], key: Term, value: object) -> None:
 
 def shape(t: Term) -> Shape | None:
     """``(x, P, s)`` when ``t`` is a quasi-linear chain of the one symbol ``x`` with
-    ``t(x + P) = t(x) + s`` and ``P <= MAX_PERIOD``; None otherwise (constants included)."""
+    ``t(x + P) = t(x) + s`` and ``P <= MAX_PERIOD``; None otherwise (constants included). (A
+    chain's period is a multiple of each sub-chain's, so bounding the whole bounds every part.)"""
+    sh = wide_shape(t)
+    return None if sh is None or sh[1] > MAX_PERIOD else sh
+
+
+def wide_shape(t: Term) -> Shape | None:
+    """``shape`` up to ``WIDE_PERIOD``."""
     if t in _SHAPES:
         res = _SHAPES[t]
     else:
@@ -79,7 +90,7 @@ def _shape_one(n: Term, out: dict[Term, _Raw | None]) -> _Raw | None:
         for p in parts:
             assert p is not None
             period = period * p[1] // math.gcd(period, p[1])
-        if period > MAX_PERIOD:
+        if period > WIDE_PERIOD:
             return None
         step = sum(p[2] * (period // p[1]) for p in parts if p is not None)
         return (next(iter(syms), None), period, step)
@@ -91,7 +102,7 @@ def _shape_one(n: Term, out: dict[Term, _Raw | None]) -> _Raw | None:
         c = b.value
         m = c // math.gcd(p[2], c)
         period = p[1] * m
-        if period > MAX_PERIOD:
+        if period > WIDE_PERIOD:
             return None
         return (p[0], period, p[2] * m // c if k == ir.FLOORDIV else 0)
     return None
@@ -271,7 +282,7 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
     if not atoms_of(goal, False, neg):  # ~goal must be one conjunction
         return None
     atoms += neg
-    parts: list[tuple[str, int, int, tuple[int, ...]]] = []  # (rel, P, s, table)
+    parts: list[tuple[str, int, int, Table]] = []  # (rel, P, s, table)
     period = 1
     sym = None
     for rel, e in atoms:
@@ -280,17 +291,21 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
             if not rel_holds(rel, v):
                 return [], False  # the facts and ~goal have no common point at all
             continue
-        sh = shape(e)
+        sh = wide_shape(e)
         if sh is None or (sym is not None and sh[0] != sym):
             return None
         sym = sh[0]
-        parts.append((rel, sh[1], sh[2], table(e, sh)))
+        parts.append((rel, sh[1], sh[2], table(e, sh) if sh[1] <= MAX_PERIOD else _Lazy(e)))
         period = period * sh[1] // math.gcd(period, sh[1])
-        if period * len(atoms) > MAX_CASES * 4 or period > MAX_CASES:
+    residues: range | list[int] = range(period)
+    if period * len(atoms) > MAX_CASES * 4 or period > MAX_CASES:
+        lifted = lift(parts)
+        if lifted is None:
             return None
+        period, residues = lifted
     points: list[int] = []
     found = False
-    for r in range(period):
+    for r in residues:
         qlo = None if lo is None else -((r - lo) // period)
         qhi = None if hi is None else (hi - r) // period
         out: set[int] = set()
@@ -316,6 +331,55 @@ def _implied(goal: Term, facts: list[Term], lo: int | None, hi: int | None, near
     if near is not None:
         points.sort(key=lambda v: (abs(v - near), v))
     return points, found
+
+
+class _Lazy:
+    """A chain's table over a wide period, evaluated only at the residues asked for: the lifting
+    looks at a few of its ``P`` values."""
+
+    def __init__(self, t: Term) -> None:
+        self.order = ir.iter_dag(t)
+        self.t = t
+        self.memo: dict[int, int] = {}
+
+    def __getitem__(self, r: int) -> int:
+        got = self.memo.get(r)
+        if got is None:
+            val: dict[Term, int] = {}
+            for n in self.order:
+                k = n.kind
+                a = [val[c] for c in n.args]
+                val[n] = (n.value if k == ir.CONST else r if k == ir.SYM else sum(a) if k == ir.ADD
+                          else math.prod(a) if k == ir.MUL else a[0] // a[1] if k == ir.FLOORDIV else a[0] % a[1])
+            got = self.memo[r] = val[self.t]
+        return got
+
+
+Table = tuple[int, ...] | _Lazy
+
+
+def lift(parts: list[tuple[str, int, int, Table]]) -> tuple[int, list[int]] | None:
+    """The common period ``L`` of ``parts`` and the residues ``r`` mod ``L`` that every
+    residue-only atom (step 0: its value depends on ``x mod P`` alone) admits, found without
+    walking all ``L`` classes: start from ``{0}`` mod 1 and, atom by atom (equalities first, then
+    by period), lift each residue ``r`` mod ``L`` to ``r + L*j`` mod ``lcm(L, P)`` and keep those
+    where the atom holds. A residue of the final ``L`` survives iff it satisfies every such atom
+    (each depends only on ``r mod P`` and ``P | L``), so the result is exact. None when more than
+    ``MAX_LIFT`` classes would be looked at."""
+    filters = sorted((p for p in parts if p[2] == 0), key=lambda p: (p[0] != "eq", p[1]))
+    others = [p[1] for p in parts if p[2] != 0]
+    L, res, work = 1, [0], 0
+    for rel, p, _, tab in filters + [("", q, 0, ()) for q in others]:  # type: ignore[misc]
+        L2 = L * p // math.gcd(L, p)
+        work += len(res) * (L2 // L)
+        if work > MAX_LIFT:
+            return None
+        grown = [r + L * j for r in res for j in range(L2 // L)]
+        res = grown if not rel else [r for r in grown if rel_holds(rel, tab[r % p])]
+        L = L2
+        if not res:
+            break
+    return L, res
 
 
 def closest(qlo: int | None, qhi: int | None, out: set[int], target: int | None) -> int | None:
