@@ -99,5 +99,18 @@ def test_smt2_twin_gives_the_same_answers(name: str) -> None:
     if any(g["verdict"] == "unknown" for g in (*a["guards"], *b["guards"])):
         return  # a check past its budget (loaded machine): the answers need not coincide
     assert a["status"] == b["status"]
-    assert [g["verdict"] for g in a["guards"]] == [g["verdict"] for g in b["guards"]]
-    assert a["minimal"] == b["minimal"]
+    if [g["verdict"] for g in a["guards"]] == [g["verdict"] for g in b["guards"]]:
+        assert a["minimal"] == b["minimal"]
+        return
+    # Two guards equivalent under the others (HF VitDet: Ne(16*Max(1, q), 16*(q//(q//5))) and
+    # Ne(q'//5, (q//5)*(q'//5))): the greedy pass keeps whichever it meets last, and the two
+    # readings may meet them in another order. Then the minimal sets must be as small and each
+    # must imply the other's guards (a harder reading would keep more, or leave some unknown).
+    assert len(a["minimal"]) == len(b["minimal"])
+    entry = {f"g{i}": g if isinstance(g, str) else g["expr"] for i, g in enumerate(doc["guards"])}
+    for first, second in ((a["minimal"], b["minimal"]), (b["minimal"], a["minimal"])):
+        extra = [x for x in second if x not in first]
+        probe = {**doc, "asserts": [*doc.get("asserts", []), *(entry[x] for x in first)],
+                 "guards": [{"id": x, "expr": entry[x]} for x in extra]}
+        got = {g["id"]: g["verdict"] for g in run("redundancy", probe)["guards"]}
+        assert all(v == "always_true" for v in got.values()), (first, extra, got)
