@@ -37,6 +37,17 @@ def _value(text: str, hints: dict[str, int]) -> int | None:
     return int(v)
 
 
+def _relation(r: random.Random, lhs: str, rhs: str, a: int, b: int) -> str:
+    """A relation between ``lhs`` and ``rhs`` that holds at the hints (values ``a`` and ``b``)."""
+    if a == b:
+        rel = r.choice(["Eq", ">=", "<="])
+    elif a > b:
+        rel = r.choice([">", ">=", "Ne"])
+    else:
+        rel = r.choice(["<", "<=", "Ne"])
+    return f"{rel}({lhs}, {rhs})" if rel in ("Eq", "Ne") else f"{lhs} {rel} {rhs}"
+
+
 class Gen:
     def __init__(self, n_symbols: int, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -190,13 +201,7 @@ class Stress:
             a, b = _value(lhs, self.hints), _value(rhs, self.hints)
             if a is None or b is None:
                 continue
-            if a == b:
-                rel = r.choice(["Eq", ">=", "<="])
-            elif a > b:
-                rel = r.choice([">", ">=", "Ne"])
-            else:
-                rel = r.choice(["<", "<=", "Ne"])
-            return f"{rel}({lhs}, {rhs})" if rel in ("Eq", "Ne") else f"{lhs} {rel} {rhs}"
+            return _relation(r, lhs, rhs, a, b)
 
     def problem(self, n_guards: int) -> dict:
         guards = [f"{s} >= 2" for s in self.syms]
@@ -319,13 +324,7 @@ class Held:
         a, b = self.val(lhs), self.val(rhs)
         if a is None or b is None:
             return ""
-        if a == b:
-            rel = r.choice(["Eq", ">=", "<="])
-        elif a > b:
-            rel = r.choice([">", ">=", "Ne"])
-        else:
-            rel = r.choice(["<", "<=", "Ne"])
-        return f"{rel}({lhs}, {rhs})" if rel in ("Eq", "Ne") else f"{lhs} {rel} {rhs}"
+        return _relation(r, lhs, rhs, a, b)
 
     def problem(self, n_guards: int) -> dict:
         guards = [f"{s} >= 2" for s in self.syms]
