@@ -28,6 +28,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import argparse
+import contextlib
 import json
 import random
 import signal
@@ -36,6 +37,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,39 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(workers: int, env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]] | None]:
+    """``symguard serve`` on a free loopback port with ``env`` on top of this process's: its URL
+    and process once ready, None (said on stderr) if it never is; stopped on the way out (SIGTERM,
+    killed after 60 s)."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([sys.executable, "-m", "symguard.service.cli", "serve", "--host", "127.0.0.1",
+                               "--port", str(port), "--workers", str(workers)],
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                print("the server did not start", file=sys.stderr)
+                yield None
+                return
+            time.sleep(0.2)
+        yield url, server
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def rss_kb(pid: int) -> int:
@@ -192,25 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queue-size", type=int, default=64, help="small values exercise the 503 path")
     args = ap.parse_args(argv)
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "SYMGUARD_RECYCLE_AFTER": str(args.recycle_after), "SYMGUARD_QUEUE_SIZE": str(args.queue_size),
-           "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen([sys.executable, "-m", "symguard.service.cli", "serve", "--host", "127.0.0.1",
-                               "--port", str(port), "--workers", str(args.workers)],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                print("the server did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.2)
+    env = {"SYMGUARD_RECYCLE_AFTER": str(args.recycle_after), "SYMGUARD_QUEUE_SIZE": str(args.queue_size)}
+    with serving(args.workers, env) as up:
+        if up is None:
+            return 1
+        url, server = up
         corpus = corpus_problems()
         stats, stop = Stats(), threading.Event()
         rss0, procs0 = tree_rss_kb(server.pid)
@@ -233,12 +254,6 @@ def main(argv: list[str] | None = None) -> int:
         rss1, procs1 = tree_rss_kb(server.pid)
         samples.append((stats.n, rss1))
         healthy = httpx.get(url + "/healthz", timeout=5).status_code == 200
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(60)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
     allv = [x for xs in stats.lat.values() for x in xs]
     print(f"## load: {args.clients} clients, {args.workers} workers, queue {args.queue_size}, loopback, {wall:.1f} s\n")

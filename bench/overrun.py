@@ -34,8 +34,6 @@ import argparse
 import contextlib
 import json
 import random
-import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -43,6 +41,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import load  # the checkout root first
+
 OPS = ("solve", "redundancy", "evaluate", "shrink")
 N4000 = 10**3999 + 7
 P, Q = 1000000000000000003, 1000000000000000009
@@ -170,36 +172,10 @@ def main(argv: list[str] | None = None) -> int:
 
 @contextlib.contextmanager
 def serving(env: dict[str, str]) -> Iterator[str | None]:
-    """``symguard serve`` (2 workers) on a free loopback port: its URL once ready, None if it never is."""
-    import httpx
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "symguard.service.cli", "serve", "--host", "127.0.0.1", "--port",
-                               str(port), "--workers", "2"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                print("the server did not start", file=sys.stderr)
-                yield None
-                return
-            time.sleep(0.2)
-        yield url
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(60)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    """``symguard serve`` (2 workers) on a free loopback port (``bench.load.serving``): its URL
+    once ready, None if it never is."""
+    with load.serving(2, env) as up:
+        yield None if up is None else up[0]
 
 
 def over_http(cases: list[tuple[str, dict[str, Any]]]) -> int:
