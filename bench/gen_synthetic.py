@@ -37,6 +37,12 @@ def _value(text: str, hints: dict[str, int]) -> int | None:
     return int(v)
 
 
+def _document(name: str, description: str, hints: dict[str, int], asserts: list[str], guards: list[str]) -> dict:
+    """The problem document every kind writes: each symbol at least 2, hinted at its traced size."""
+    return {"name": name, "description": description,
+            "symbols": {s: {"min": 2, "hint": v} for s, v in hints.items()}, "asserts": asserts, "guards": guards}
+
+
 def _relation(r: random.Random, lhs: str, rhs: str, a: int, b: int) -> str:
     """A relation between ``lhs`` and ``rhs`` that holds at the hints (values ``a`` and ``b``)."""
     if a == b:
@@ -120,13 +126,8 @@ class Gen:
                 guards.append(self.guard())
         guards = guards[:n_guards]
         asserts = [f"{s} <= 65536" for s in self.syms[:4]]
-        return {
-            "name": f"synthetic_{n_guards}",
-            "description": "bench/gen_synthetic.py: PyTorch-like guard shapes, all true at the hints",
-            "symbols": {s: {"min": 2, "hint": self.hints[s]} for s in self.syms},
-            "asserts": asserts,
-            "guards": guards,
-        }
+        return _document(f"synthetic_{n_guards}", "bench/gen_synthetic.py: PyTorch-like guard shapes, all true at the "
+                         "hints", self.hints, asserts, guards)
 
 
 class Stress:
@@ -211,13 +212,8 @@ class Stress:
             if g not in seen:
                 seen.add(g)
                 guards.append(g)
-        return {
-            "name": f"stress_{self.kind}",
-            "description": f"bench/gen_synthetic.py --kind {self.kind}: PyTorch-like stress set, all true at the hints",
-            "symbols": {s: {"min": 2, "hint": self.hints[s]} for s in self.syms},
-            "asserts": [],
-            "guards": guards,
-        }
+        return _document(f"stress_{self.kind}", f"bench/gen_synthetic.py --kind {self.kind}: PyTorch-like stress "
+                         "set, all true at the hints", self.hints, [], guards)
 
 
 class Held:
@@ -337,13 +333,8 @@ class Held:
             if g and g not in seen:
                 seen.add(g)
                 guards.append(g)
-        return {
-            "name": f"held_{self.kind}",
-            "description": f"bench/gen_synthetic.py --kind {self.kind}: held-out-style stress set, all true at the hints",
-            "symbols": {s: {"min": 2, "hint": self.hints[s]} for s in self.syms},
-            "asserts": [],
-            "guards": guards,
-        }
+        return _document(f"held_{self.kind}", f"bench/gen_synthetic.py --kind {self.kind}: held-out-style stress "
+                         "set, all true at the hints", self.hints, [], guards)
 
 
 def _mirror(g: str) -> str:
