@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 import threading
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,19 +16,28 @@ from service_helpers import running_server
 
 from symguard.service.settings import Settings
 
-# A worker whose solver ignores its deadline for marked problems (timeout_ms 777 or 7777): the
-# server answers at the deadline and kills the worker at timeout_ms + grace_ms; and is slow but
-# within budget for another (4778).
+# A file whose existence opens the gate below (one per test process: xdist runs several).
+GATE = f"{tempfile.gettempdir()}/symguard-test-gate-{uuid.uuid4().hex}"
+GATED_MS = 60_000
+# A worker whose solver ignores its deadline for marked problems (timeout_ms 777): the server
+# answers at the deadline and kills the worker at timeout_ms + grace_ms; is slow but within
+# budget for another (4778); and holds problems with timeout_ms 60000 until the test opens GATE,
+# so that a test can keep workers busy for as long as it needs on however loaded a host.
 # Everything else is the real worker.
-SLOW_WORKER = (sys.executable, "-c", """
-import time
+SLOW_WORKER = (sys.executable, "-c", f"""
+import os, time
 import symguard.solver.api as api
 real = api.compute
 def compute(op, canon, **kw):
-    if canon.options.timeout_ms in (777, 7777):
+    if canon.options.timeout_ms == 777:
         time.sleep(600)
     if canon.options.timeout_ms == 4778:
         time.sleep(1.5)
+    if canon.options.timeout_ms == {GATED_MS}:
+        for _ in range(6000):
+            if os.path.exists({GATE!r}):
+                break
+            time.sleep(0.01)
     return real(op, canon, **kw)
 api.compute = compute
 from symguard.service.runtime.child import main
@@ -109,23 +121,33 @@ def test_full_queue_is_503_with_retry_after(url: str) -> None:
     _all_workers_up(url)
     done: list[httpx.Response] = []
 
-    def ask(i: int) -> None:  # distinct slow problems: none can be answered from a cache; a deadline
-        # (7.8 s) that leaves the test time to see the line full
-        done.append(httpx.post(f"{url}/v1/solve", json={**SLOW, "guards": [f"s0 >= {i}"],
-                                                        "options": {"timeout_ms": 7777}}, timeout=60))
+    def ask(i: int) -> None:  # distinct problems: none can be answered from a cache; each holds its
+        # worker until the gate opens, so the line stays full however slowly this host runs
+        done.append(httpx.post(f"{url}/v1/solve", json={**PROBLEM, "guards": [f"s0 >= {i}"],
+                                                        "options": {"timeout_ms": GATED_MS}}, timeout=120))
 
     threads = [threading.Thread(target=ask, args=(i,)) for i in range(3)]
-    for t in threads:  # 2 workers busy + 1 waiting = the bound (queue_size=1)
-        t.start()
-    while not (_metric(url, "symguard_workers_busy") == 2 and _metric(url, "symguard_queue_depth") == 1):
-        assert any(t.is_alive() for t in threads), "the slow requests ended before the queue filled"
-        threading.Event().wait(0.01)
-    refused = httpx.post(f"{url}/v1/solve", json={**PROBLEM, "options": {"timeout_ms": 1998}}, timeout=60)
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:  # 2 workers busy + 1 waiting = the bound (queue_size=1)
+            t.start()
+        for _ in range(3000):
+            if _metric(url, "symguard_workers_busy") == 2 and _metric(url, "symguard_queue_depth") == 1:
+                break
+            assert any(t.is_alive() for t in threads), [(r.status_code, r.text[:300]) for r in done]
+            threading.Event().wait(0.01)
+        else:
+            raise AssertionError("the line did not fill: busy "
+                                 f"{_metric(url, 'symguard_workers_busy')}, waiting {_metric(url, 'symguard_queue_depth')}")
+        refused = httpx.post(f"{url}/v1/solve", json={**PROBLEM, "options": {"timeout_ms": 1998}}, timeout=60)
+    finally:
+        open(GATE, "w").close()
+        for t in threads:
+            t.join()
+        os.unlink(GATE)
     assert refused.status_code == 503
     assert refused.headers["retry-after"] == "1" and refused.json()["error"]["code"] == "overloaded"
     assert [r.status_code for r in done] == [200, 200, 200]
+    assert {r.json()["status"] for r in done} == {"sat"}
 
 
 def test_workers_are_recycled(url: str) -> None:
