@@ -173,7 +173,7 @@ def _memo_simplify(orig: Any) -> Any:
             return expr if hit is _SAME else hit  # unchanged: this very object, as sympy returns it
         _count("simplify_miss")
         out = orig(expr, *args, **kwargs)
-        _simplify_memo[key] = _SAME if out is expr else out
+        _simplify_memo[key] = _SAME if _unchanged(out, expr) else out
         if len(_simplify_memo) > _MEMO_LIMIT:
             _simplify_memo.popitem(last=False)
         return out
@@ -184,7 +184,15 @@ def _memo_simplify(orig: Any) -> Any:
 
 _MISSING = object()
 _GP: list[Any] = []  # sympy's global_parameters, bound at the first install
-_SAME = object()  # memo value: the function returned its argument itself
+_SAME = object()  # memo value: the function returned its argument itself (or an equal copy)
+
+
+def _unchanged(out: Any, expr: Any) -> bool:
+    """Whether ``out`` is ``expr`` up to identity. An equal copy is stored as ``_SAME`` too: a
+    later hit for another instance equal to ``expr`` must return that instance itself, as the
+    stock function would, never the copy built for the first one (PyTorch's recursion rebuilds a
+    parent whose argument comes back as another object)."""
+    return out is expr or (type(out) is type(expr) and out == expr)
 
 
 def _memo_interp(orig: Any, analysis_cls: Any) -> Any:
@@ -265,7 +273,7 @@ def _memo_expand(orig: Any) -> Any:
         out = orig(expr)
         if len(_expand_memo) >= _MEMO_LIMIT:
             _expand_memo.clear()
-        _expand_memo[expr] = _SAME if out is expr else out
+        _expand_memo[expr] = _SAME if _unchanged(out, expr) else out
         return out
 
     fast_expand.__wrapped__ = orig  # type: ignore[attr-defined]

@@ -205,6 +205,29 @@ def test_xreplace_matches_sympy(e: Any, rule: dict[Any, Any]) -> None:
     assert first == stock and second == stock
 
 
+def test_a_hit_for_an_equal_term_returns_that_term_itself() -> None:
+    """The first computation of a term may return an equal copy (its arguments were rebuilt);
+    a later, unchanged instance of the same term must come back as itself, not as that copy
+    (found by the property below: ``Max(s0, s77) is Max(s0, s77)`` failed)."""
+    s0, s1 = sympy.symbols("s0 s1", integer=True)
+    first = sympy.Max(s0, s1)
+    second = sympy.Max(s1, s0, evaluate=False)  # equal, another object
+    assert second == first and second is not first
+    stock = shapes._fast_expand  # the patched module global, when the switch is on
+    calls: list[Any] = []
+
+    def copying(e: Any) -> Any:  # what a stock recursion that rebuilt the arguments returns
+        calls.append(e)
+        return e.func(*e.args, evaluate=False) if not calls[1:] else e
+
+    with _on():
+        memo = tf._memo_expand(copying)
+        assert memo(first) == first and memo(first) is first  # computed once, then a hit
+        assert memo(second) is second
+        assert len(calls) == 1
+    assert shapes._fast_expand is stock
+
+
 @settings(max_examples=100, deadline=None)
 @given(exprs())
 def test_fast_expand_matches_pytorch_and_keeps_identity(e: Any) -> None:
