@@ -6,6 +6,11 @@ models, the cvc5/brute-force cross-check and the corpus replays. Slow, by name: 
 differential tests against brute-force enumeration (hundreds of solver runs each). Both lists live
 here so that the policy is read in one place.
 
+Hypothesis explores new examples on every local run; with ``CI`` set (``.ci/run`` sets it) it
+runs the ``ci`` profile, derandomized: the same examples on every run, so a CI verdict is a
+property of the commit, not of the draw. The exploring is done where its findings can be turned
+into fixed regression tests.
+
 No process outlives the run: every process a test starts inherits ``SYMGUARD_TEST_RUN``
 (``proc_helpers``); at the end of the session any still alive after a grace period is killed and
 the run fails, naming them.
@@ -17,7 +22,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from proc_helpers import MARK, kill, wait_gone
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 RUN = f"pytest-{os.getpid()}"
 os.environ[MARK] = RUN
