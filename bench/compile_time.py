@@ -41,7 +41,7 @@ def child(spec_path: str, variant: str, backend: str) -> dict[str, Any]:
 
     from symguard.service import torch_fast
     from symguard.service.cli.shrink_model import load_spec
-    from symguard.service.torch_bridge import prune_guards
+    from symguard.service.torch_hook import prune_guards
 
     spec = load_spec(spec_path)
     torch.manual_seed(spec.seed)

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from symguard.service.torch_bridge import GuardPruner, prune_guards
-from symguard.service.torch_bridge import install as _install
-from symguard.service.torch_bridge import uninstall as _uninstall
+from symguard.service.torch_hook import install as _install
+from symguard.service.torch_hook import prune_guards
+from symguard.service.torch_hook import uninstall as _uninstall
+from symguard.service.torch_prune import GuardPruner
 
 __all__ = ["GuardPruner", "install", "prune_guards", "uninstall"]
 

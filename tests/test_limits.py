@@ -13,7 +13,8 @@ from symguard.solver import run
 from symguard.solver.errors import TooLargeError
 from symguard.solver.ir import terms as ir
 from symguard.solver.syntax import sympy_reader as reader
-from symguard.solver.syntax.sympy_reader import MAX_BRACKETS, MAX_DEPTH, MAX_EXPR_CHARS, parse_sympy
+from symguard.solver.syntax.sympy_reader import MAX_BRACKETS, MAX_EXPR_CHARS, parse_sympy
+from symguard.solver.syntax.sympy_walk import MAX_DEPTH
 
 CORPUS = Path(__file__).resolve().parent.parent / "smt2_corpus"
 

@@ -17,7 +17,8 @@ from guard_grammar import conds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symguard.service.torch_bridge import minimal_ids
+from symguard.service import torch_cache, torch_forms, torch_hook, torch_prune
+from symguard.service.torch_prune import minimal_ids
 from symguard.solver.errors import InvalidProblemError
 
 # compiles take seconds to minutes: the whole module is outside the quick loop (tests/conftest.py)
@@ -52,7 +53,6 @@ def test_untrusted_answers_keep_everything(res: dict[str, Any]) -> None:
 
 torch = pytest.importorskip("torch")
 pg = pytest.importorskip("symguard.service.cli.prune_guards")
-tb = pytest.importorskip("symguard.service.torch_bridge")
 
 
 class Toy(torch.nn.Module):
@@ -216,7 +216,7 @@ def test_forms_off_asks_one_question(toy: Any) -> None:
 
     counting = _CountingClient()
     fn, _ = pg._fresh_forward(1, "forms-off")
-    with tb.prune_guards(client=counting, forms=False) as pruner, _torch.no_grad():
+    with torch_hook.prune_guards(client=counting, forms=False) as pruner, _torch.no_grad():
         _torch.compile(fn, dynamic=True, backend="eager")(toy.model, *toy.example)
     (rec,) = pruner.history
     assert counting.asked == {"redundancy": 1}
@@ -407,11 +407,11 @@ def test_duplicates_go_in_every_language_at_once() -> None:
     py = _Helper(["a == 1", "b == 2", "a == 1", "c >= 2"])
     verbose = _Helper(["a == 1  # x", "b == 2  # y", "a == 1  # z", "c >= 2  # w"])
     cpp = _Helper(["a == 1", "b == 2", "a == 1", "c >= 2"])
-    assert tb.drop_duplicates([py, verbose, cpp]) == 1
+    assert torch_hook.drop_duplicates([py, verbose, cpp]) == 1
     assert py.exprs == ["a == 1", "b == 2", "c >= 2"] and cpp.exprs == py.exprs
     assert verbose.exprs == ["a == 1  # x", "b == 2  # y", "c >= 2  # w"]
     ragged = [_Helper(["a", "a"]), _Helper(["a"])]
-    assert tb.drop_duplicates(ragged) == 0 and ragged[0].exprs == ["a", "a"]
+    assert torch_hook.drop_duplicates(ragged) == 0 and ragged[0].exprs == ["a", "a"]
 
 
 # ------------------------------------------------------------------ cheaper forms of the kept guards
@@ -447,7 +447,7 @@ def test_a_form_replaces_its_guard_only_where_the_original_is_defined(lo: int, d
     x = exprs[0].free_symbols.pop()
     env = types.SimpleNamespace(backed_var_to_val={x: 50}, var_to_val={x: 50})
     res = {"status": "sat", "guards": [{"id": "g0", "verdict": "required"}, {"id": "g1", "verdict": "unknown"}]}
-    forms, keep = tb.cheaper_forms(tb.GuardPruner(), env, doc, exprs, res, {0, 1})
+    forms, keep = torch_forms.cheaper_forms(torch_prune.GuardPruner(), env, doc, exprs, res, {0, 1})
     assert keep == {0, 1}
     assert forms == ({1: True} if dropped else {})
 
@@ -456,10 +456,10 @@ def test_divisors_are_read_or_refused() -> None:
     from torch.utils._sympy.functions import FloorDiv, ModularIndexing, PythonMod
 
     x, y = _x(), sympy.Symbol("y", integer=True, positive=True)
-    assert tb._divisors(sympy.Eq(PythonMod(x, 4), 0)) == []
-    assert tb._divisors(FloorDiv(x, y) >= 2) == [y]
-    assert tb._divisors(ModularIndexing(x, y, 8) >= 1) == [y]
-    assert tb._divisors(sympy.Function("SomeDiv")(x, y) >= 1) is None  # a division this code does not know
+    assert torch_forms._divisors(sympy.Eq(PythonMod(x, 4), 0)) == []
+    assert torch_forms._divisors(FloorDiv(x, y) >= 2) == [y]
+    assert torch_forms._divisors(ModularIndexing(x, y, 8) >= 1) == [y]
+    assert torch_forms._divisors(sympy.Function("SomeDiv")(x, y) >= 1) is None  # a division this code does not know
 
 
 _CONDS = conds(["x", "y"])
@@ -484,7 +484,7 @@ def test_forms_print_to_python_with_symguards_values(text: str) -> None:
 
     form = to_sympy(parse_sympy(text).term)
     syms = {n: sympy.Symbol(n, integer=True) for n in ("x", "y")}
-    e = tb.form_to_sympy(form, syms)
+    e = torch_forms.form_to_sympy(form, syms)
     if e is None:
         return  # refused (a constant false, or a construct the reader leaves alone): the guard stays
     code = "True" if e is True else PythonPrinter().doprint(e)
@@ -502,14 +502,14 @@ def test_forms_print_to_python_with_symguards_values(text: str) -> None:
 
 
 def test_recompiles_hit_the_process_cache() -> None:
-    tb.clear_cache()
+    torch_cache.clear_cache()
     doc = {"symbols": {"s0": {"min": 2, "max": None}}, "asserts": [],
            "guards": [{"id": "g0", "expr": "s0 >= 16"}, {"id": "g1", "expr": "s0 >= 8"}], "options": {}}
-    first, again = tb.cached_run("redundancy", doc), tb.cached_run("redundancy", doc)
+    first, again = torch_cache.cached_run("redundancy", doc), torch_cache.cached_run("redundancy", doc)
     assert first["cached"] is False and again["cached"] is True
     assert again["guards"] == first["guards"] and again["minimal"] == first["minimal"]
     renamed = {**doc, "symbols": {"s9": {"min": 2, "max": None}},
                "guards": [{"id": "g0", "expr": "s9 >= 16"}, {"id": "g1", "expr": "s9 >= 8"}]}
-    other = tb.cached_run("redundancy", renamed)  # the same canonical problem: no second solve
+    other = torch_cache.cached_run("redundancy", renamed)  # the same canonical problem: no second solve
     assert other["cached"] is True and other["minimal"] == first["minimal"]
-    tb.clear_cache()
+    torch_cache.clear_cache()

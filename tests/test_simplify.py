@@ -20,6 +20,7 @@ from symguard.solver import load_problem, run
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import evaluate, holds
 from symguard.solver.ops import simplify as simplify_op
+from symguard.solver.ops import simplify_evidence, simplify_facts, simplify_values
 from symguard.solver.reason.facts import facts_env
 from symguard.solver.reason.rewrite import Rewriter
 from symguard.solver.reason.simplify_rules import Decider
@@ -321,7 +322,7 @@ def test_no_z3_where_a_point_of_the_slice_refutes() -> None:
     res = r.run()
     assert res["exprs"][0]["form"] == "Mod(u0, 4096)"
     assert r.checks == 0 and r._slice_sess is None
-    assert simplify_op._tied_symbols(r.context) == {"u0": ("u0", "u1"), "u1": ("u0", "u1")}
+    assert simplify_facts._tied_symbols(r.context) == {"u0": ("u0", "u1"), "u1": ("u0", "u1")}
 
 
 def test_the_sample_gives_each_size_both_parities() -> None:
@@ -337,7 +338,7 @@ def test_the_sample_gives_each_size_both_parities() -> None:
     pts = r.values.points
     both = sum(len({pt[f"s{i}"] % 2 for pt in pts}) == 2 for i in range(400))
     assert both >= 380  # (170 before)
-    assert {63, 65} <= set(simplify_op._safe_tries([2, 3, 9, 40, 63, 65, 80], 64))
+    assert {63, 65} <= set(simplify_evidence._safe_tries([2, 3, 9, 40, 63, 65, 80], 64))
     assert r.values.points == pts and all(all(holds(t, pt) for t in r.context) for pt in pts)
 
 
@@ -448,7 +449,7 @@ def _sampled_run(n_sizes: int = 3) -> simplify_op._Run:
     doc = {"symbols": {**{f"s{i}": {"min": 2, "hint": 64} for i in range(n_sizes)}, "x": {"min": 0, "hint": 5}},
            "guards": [*(f"s{i} >= {i + 2}" for i in range(n_sizes)), "x < s0", "s1 <= 2*s2 + 7"]}
     r = simplify_op._Run(load_problem(doc), Deadline(20_000))
-    assert len(r.values.points) > simplify_op.HEAD_POINTS
+    assert len(r.values.points) > simplify_values.HEAD_POINTS
     return r
 
 
@@ -485,9 +486,9 @@ def test_a_term_the_first_points_tell_apart_pays_for_those_points_only() -> None
     r = _sampled_run()
     t = parse_sympy("s0 + 2*x").term
     o = simplify_op._Oracle(r, ir.TRUE)
-    assert len(set(_full(r, t)[:simplify_op.HEAD_POINTS])) > 1
+    assert len(set(_full(r, t)[:simplify_values.HEAD_POINTS])) > 1
     assert o.guess(t) is None
-    assert len(r.values.memo[t]) == simplify_op.HEAD_POINTS < len(r.values.points)
+    assert len(r.values.memo[t]) == simplify_values.HEAD_POINTS < len(r.values.points)
 
 
 def test_a_condition_refuted_by_its_parts_is_not_built() -> None:
@@ -520,7 +521,7 @@ def test_a_refutation_checks_only_the_constraints_about_what_moved() -> None:
     r._search = (names, lambda *a: calls.append(1) or check(*a), base, moves)
     cond = ir.mk_eq(ir.mk_mod(ir.mk_sym("s123"), ir.mk_int(2)), ir.ZERO)  # s123 even: false at odd moves
     assert r.refute(cond, ir.TRUE) and calls == []
-    pt = r.values.points[-1] if len(r.values.points) < simplify_op.MAX_POINTS else None
+    pt = r.values.points[-1] if len(r.values.points) < simplify_values.MAX_POINTS else None
     if pt is not None:
         assert all(holds(c, pt) for c in r.context) and pt["s123"] % 2 == 1
 

@@ -15,7 +15,7 @@ from lazy_grammar import GRID, NAMES, fraction_value, lazy_pairs, python_value, 
 from symguard.solver.errors import ParseError, UnsupportedError
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import evaluate, holds
-from symguard.solver.syntax import sympy_reader
+from symguard.solver.syntax import sympy_fast, sympy_reader
 from symguard.solver.syntax.sympy_reader import parse_sympy
 
 ACCEPTED = [
@@ -260,8 +260,8 @@ def _same_as_reference(text: str) -> None:
     (the same interned term and domain), with its call memo cold and warm."""
     for cold in (True, False):
         if cold:
-            sympy_reader._SPANS.clear()
-        got = sympy_reader._fast(text)
+            sympy_fast._SPANS.clear()
+        got = sympy_fast._fast(text)
         if got is None:
             return
         ref = sympy_reader._parse_ast(text)  # raises if the fast reader accepted a wrong text
@@ -360,7 +360,7 @@ def test_lazy_domain_is_where_python_is_defined(pair: tuple[str, str], env: dict
 def test_lazy_domain_examples(text: str, defined: dict[str, int] | None, undefined: dict[str, int] | None) -> None:
     for cold in (True, False):  # the memos replay the same domain
         if cold:
-            sympy_reader._SPANS.clear()
+            sympy_fast._SPANS.clear()
             sympy_reader._TEXTS.clear()
         p = parse_sympy(text)
         if defined is not None:

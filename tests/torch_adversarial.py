@@ -31,7 +31,7 @@ import torch._dynamo
 from torch.fx.experimental.symbolic_shapes import sym_or
 
 from symguard.service.cli.guard_diff import cache_state, guard_globals, own_code, own_verdicts, priming
-from symguard.service.torch_bridge import prune_guards
+from symguard.service.torch_hook import prune_guards
 
 Point = tuple[int, ...]
 MIN_POINTS = 200

@@ -45,6 +45,7 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
     from gen_corpus_models import HELDOUT, MODELS, VALIDATION
 
     from symguard.service import torch_bridge as tb
+    from symguard.service.torch_hook import prune_guards
 
     desc, build, dims = {**MODELS, **VALIDATION, **HELDOUT}[name]
     torch.manual_seed(0)
@@ -55,7 +56,7 @@ def trace_one(name: str, mode: str) -> dict[str, Any]:
            "hook": "torch.compile(dynamic=True), the problem symguard's prune-guards hook asks"}[mode]
     source = f"{name}: {desc} | torch {torch.__version__.split('+')[0]} CPU | {how}"
     if mode == "hook":
-        with tb.prune_guards(prune=False) as pruner, torch.no_grad():
+        with prune_guards(prune=False) as pruner, torch.no_grad():
             torch.compile(model, dynamic=True, backend="eager")(*args)
         asked = [h["problem"] for h in pruner.history if h.get("problem") and h["problem"]["guards"]]
         if not asked:

@@ -3,7 +3,7 @@
 The model spec is the ``shrink-model`` one (docs/shrink_model.md), plus an optional
 ``DYNAMO_CONFIG`` dict (``torch._dynamo.config`` settings for the compile, e.g.
 ``capture_scalar_outputs`` for a model with unbacked symbols). The model is compiled twice with
-``torch.compile(dynamic=True)``: stock, and inside ``prune_guards()`` (service.torch_bridge).
+``torch.compile(dynamic=True)``: stock, and inside ``prune_guards()`` (service.torch_hook).
 Each compile gets its own code object, so the two cache entries never see each other.
 
 The differential: candidate shapes within the dynamic dims' ranges (the example, one dim at a
@@ -198,7 +198,7 @@ def compile_target(target: Target, *, prune: bool, backend: str = "inductor", cl
     import torch
     from torch._C._dynamo.eval_frame import _debug_get_cache_entry_list
 
-    from ..torch_bridge import prune_guards
+    from ..torch_hook import prune_guards
 
     fn, names = _fresh_forward(len(target.example), "pruned" if prune else "stock")
     t0 = time.perf_counter()

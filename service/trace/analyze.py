@@ -4,7 +4,7 @@ A line is **kept** unless symguard proves it ``redundant`` (implied by the kept 
 in ``implied_by``) or ``always_true`` (implied by sizes being ``>= 0`` alone); every other
 outcome keeps it: ``required``, ``unknown`` (undecided within the budget), ``unsupported``,
 ``unread`` (not sent, see ``problem``), and all lines when the answer is not ``sat`` or the
-call failed (``service.torch_bridge.minimal_ids``, the rule the guard pruner itself follows).
+call failed (``service.torch_prune.minimal_ids``, the rule the guard pruner itself follows).
 
 The per-call cost is estimated from the guard code itself, before (every line) and after (the
 kept lines): how many lines, their characters of Python, and what evaluating them takes
@@ -22,7 +22,7 @@ from symguard.solver.errors import SymguardError
 from symguard.solver.syntax.sympy_writer import cost as text_cost
 
 from ..errors import error_body, exit_code
-from ..torch_bridge import minimal_ids
+from ..torch_prune import minimal_ids
 from .log import Compile
 from .problem import SOURCE, Line, build
 

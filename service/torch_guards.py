@@ -1,0 +1,164 @@
+"""Dynamo's shape guards as a symguard problem: the part-2 guards ``produce_guards`` would emit.
+
+Which guards are asked about and which are handed on untouched (decided by the ranges, about a
+symbol not bound to an input, or *opaque*: code that may not compute the exact value,
+``guard_semantics``), printed as ``produce_guards`` prints them, with the ranges part 3 checks.
+torch and sympy are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from .guard_semantics import executed_exactly, may_divide_by_zero
+from .torch_bridge import OPTIONS, Doc, _bound, _sym_key
+
+# Dynamo turns a ShapeEnv into guard code in one call, ``ShapeEnv.produce_guards_verbose``, made
+# from ``GuardBuilder.SHAPE_ENV`` (torch/_dynamo/guards.py). That call emits, in order:
+#   1. ``source == expr`` for every input size/stride/offset whose value is not its own symbol
+#      (duck sizing, replacements, derived strides);
+#   2. every guard of ``ShapeEnv.guards`` not decided by the ranges, after ``ShapeEnv.simplify``;
+#   3. ``lo <= s <= hi`` for every symbol bound to an input, with its *current* range;
+#   4. NaN and automatic-dynamic exclusion guards.
+# Its ``guards=`` parameter replaces only part 2. The hook (``torch_hook``) hands it the subset symguard
+# proves sufficient (and drops exact repeats of a check, ``drop_duplicates``); parts 1, 3 and 4 and every non-shape guard (TENSOR_MATCH: dtype, device,
+# static sizes) stay as they are. symguard is told exactly what part 3 checks -- the ranges as
+# they stand when the guards are produced, for symbols bound to an input, and nothing else (no
+# runtime asserts: they run inside the graph, not in the guard) -- so "ranges and kept guards
+# imply each dropped guard" makes the pruned check accept exactly the inputs the stock check
+# accepts (docs/torch_guards.md).
+
+
+def input_symbols(placeholders: Any) -> set[Any]:
+    """Symbols ``produce_guards`` binds to an input (its ``symbol_to_source``), hence range-checks.
+
+    A plain tensor's sizes, strides and storage offset and a SymInt/SymFloat argument whose
+    expression is a bare symbol. Tensor subclasses are skipped: a symbol seen only there gets no
+    range from this set, which can only keep more guards.
+    """
+    import sympy
+    import torch
+    from torch.utils._python_dispatch import is_traceable_wrapper_subclass
+
+    out: set[Any] = set()
+
+    def add(v: Any) -> None:
+        if isinstance(v, (torch.SymInt, torch.SymFloat)):
+            e = v.node.expr
+            if isinstance(e, sympy.Symbol):
+                out.add(e)
+
+    for t in placeholders:
+        if isinstance(t, (torch.SymInt, torch.SymFloat)):
+            add(t)
+        elif isinstance(t, torch.Tensor) and not is_traceable_wrapper_subclass(t):
+            for v in (*t.size(), *(() if t.is_sparse else t.stride()),
+                      *(() if t.is_sparse else (t.storage_offset(),))):
+                add(v)
+    return out
+
+
+def guard_printer() -> Any:
+    """``str`` for guard expressions, fast: sympy's printer without term ordering (the text reads
+    the same) and with every subexpression printed once. The window-partition guards of a Swin
+    model repeat the same subterms hundreds of times; ``str`` took seconds on them."""
+    from sympy.printing.str import StrPrinter
+
+    class _Printer(StrPrinter):
+        def __init__(self) -> None:
+            super().__init__({"order": "none"})
+            self.memo: dict[Any, str] = {}
+
+        def _print(self, expr: Any, **kwargs: Any) -> str:
+            if kwargs:
+                return str(super()._print(expr, **kwargs))
+            try:
+                return self.memo[expr]
+            except KeyError:
+                out = self.memo[expr] = str(super()._print(expr))
+                return out
+            except TypeError:  # unhashable: print it as it is
+                return str(super()._print(expr))
+
+    return _Printer().doprint
+
+
+def enforced_ranges(env: Any) -> dict[Any, tuple[float, float]]:
+    """Each symbol's range as part 3 checks it (``var_to_range`` now), unbounded sides infinite."""
+    out: dict[Any, tuple[float, float]] = {}
+    for s, r in getattr(env, "var_to_range", {}).items():
+        lo, hi = _bound(r.lower), _bound(r.upper)
+        out[s] = (-math.inf if lo is None else lo, math.inf if hi is None else hi)
+    return out
+
+
+def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("python",),
+                        ) -> tuple[Doc, list[list[Any]], list[Any], list[Any], int]:
+    """The problem whose minimal set is the part-2 guards to emit.
+
+    Returns the document (guard ``g{i}`` is the i-th distinct simplified guard, as
+    ``produce_guards`` prints it), the ShapeGuards behind each id, the ShapeGuards passed
+    through untouched (decided by the ranges, which ``produce_guards`` skips itself, guards
+    symguard is not asked about: a symbol that is not an integer bound to an input, and *opaque*
+    guards: code in one of the executed ``langs`` that may compute another value than the exact
+    one, ``guard_semantics``), the simplified sympy expression of each id, and how many of the
+    passed-through guards are opaque.
+    """
+    bound = input_symbols(placeholders)
+    text = guard_printer()
+    ranges = enforced_ranges(env)
+    groups: dict[str, list[Any]] = {}
+    simplified: dict[str, Any] = {}
+    passthrough: list[Any] = []
+    opaque = 0
+    syms: set[Any] = set()
+    # C++ guards run in order and a zero divisor crashes: every guard up to the last one that
+    # may divide by zero is kept, so the same checks come first wherever a division is reached
+    guarded_upto = -1
+    if "cpp" in langs:
+        for k, g in enumerate(env.guards):
+            if may_divide_by_zero(env.simplify(g.expr), ranges):
+                guarded_upto = k
+    for k, g in enumerate(env.guards):
+        if k <= guarded_upto:
+            passthrough.append(g)
+            continue
+        if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
+            passthrough.append(g)  # produce_guards skips it itself
+            continue
+        e = env.simplify(g.expr)
+        free = getattr(e, "free_symbols", None)
+        if (not free or not all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))
+                                for s in free)):
+            passthrough.append(g)
+            continue
+        if not all(executed_exactly(e, ranges, lang) for lang in langs):
+            passthrough.append(g)  # opaque: emitted as it is, a premise for nothing
+            opaque += 1
+            continue
+        t = text(e)
+        groups.setdefault(t, []).append(g)
+        simplified.setdefault(t, e)
+        syms |= free
+    hints = getattr(env, "backed_var_to_val", None)
+    if hints is None:
+        hints = env.var_to_val
+    symbols: dict[str, dict[str, int | None]] = {}
+    for s in sorted(syms, key=lambda s: _sym_key(str(s))):
+        r = env.var_to_range.get(s)
+        entry: dict[str, int | None] = {"min": None, "max": None}
+        if r is not None:
+            entry = {"min": _bound(r.lower), "max": _bound(r.upper)}
+        if s in hints:
+            try:
+                entry["hint"] = int(hints[s])
+            except (TypeError, ValueError):
+                pass
+        symbols[str(s)] = entry
+    doc: Doc = {"symbols": symbols, "asserts": [],
+                "guards": [{"id": f"g{i}", "expr": text} for i, text in enumerate(groups)],
+                "options": {**OPTIONS, "default_min": None}}
+    return doc, list(groups.values()), passthrough, list(simplified.values()), opaque
+

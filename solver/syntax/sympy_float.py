@@ -1,0 +1,204 @@
+"""Float-valued syntax in the reference reader: read only where one rounding step makes it exact.
+
+A float (``IntTrueDiv``, ``ToFloat``, ``FloatTrueDiv``, a float literal, ``Max``/``Min``/``Abs``/
+``Where``/``Identity`` of those) is accepted under a rounding function (``CeilToInt`` and the like:
+each leaf read as its exact rational, ``real_``) or compared with a literal
+(``float_compare``: Python's correctly rounded double compared exactly, ``syntax.float_compare``).
+docs/pytorch-functions.md states when that equals PyTorch's float computation; anything else is
+``unsupported``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable
+
+from symguard.solver.errors import ParseError, TooLargeError, UnsupportedError
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_compare as fc
+from symguard.solver.syntax.sympy_calls import _FLOAT_ONLY
+from symguard.solver.syntax.sympy_domain import _lazy
+from symguard.solver.syntax.sympy_rational import _has_true_div
+from symguard.solver.syntax.sympy_walk import MAX_DEPTH, _Walk
+
+
+class _FloatReader(_Walk):
+    """The float-reading half of ``sympy_ast._Parser``."""
+
+    def real_(self, node: ast.AST, depth: int, compare: bool = False) -> fc.Value:
+        """A float-valued expression computed with at most one rounding from an exact rational.
+
+        Under a rounding function (``compare`` False) every leaf is read as its exact rational
+        (docs/pytorch-functions.md says when PyTorch's floats agree). Compared with a literal
+        (``compare``, ``float_compare``) it is read exactly: ``IntTrueDiv``/``ToFloat`` are
+        correctly rounded and their ``OverflowError`` joins the domain, any float literal is its
+        double, an integer is exact (Python compares ints and floats exactly), and a
+        ``FloatTrueDiv`` of rounded operands is refused (up to three roundings)."""
+        if depth > MAX_DEPTH:
+            raise self.err(TooLargeError, node, f"expression nested deeper than {MAX_DEPTH} levels")
+        depth += 1
+        if isinstance(node, ast.Constant) and isinstance(node.value, float):
+            v = node.value
+            if compare:
+                if not math.isfinite(v):
+                    raise self.err(UnsupportedError, node, f"float literal {v!r} inside a float expression")
+                return fc.exact_literal(v)
+            if not v.is_integer() or abs(v) > 2**53:
+                raise self.err(UnsupportedError, node, f"float literal {v!r} (only integral floats up to 2**53)")
+            return fc.Exact(ir.mk_int(int(v)))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            name = self.name_(node.func)
+            if name == "IntTrueDiv":
+                a_node, b_node = self.args_(node, name, 2)
+                a, b = self.int_(a_node, depth), self.int_(b_node, depth)
+                self.domain.append(ir.mk_ne(b, ir.ZERO))
+                if compare:
+                    self.domain.append(fc.no_overflow(a, b))
+                return fc.Rounded(a, b)
+            if name == "ToFloat":
+                (arg,) = self.args_(node, name, 1)
+                a = self.int_(arg, depth)
+                if compare:
+                    self.domain.append(fc.no_overflow(a, ir.ONE))
+                return fc.Rounded(a, ir.ONE)
+            if name == "FloatTrueDiv":
+                if compare:
+                    raise self.err(UnsupportedError, node, "FloatTrueDiv compared: float(a) and float(b) are "
+                                   "rounded before the division (more than one rounding step; "
+                                   "IntTrueDiv(a, b) is read exactly)")
+                a_node, b_node = self.args_(node, name, 2)
+                x, y = self.real_(a_node, depth), self.real_(b_node, depth)
+                if not (isinstance(x, (fc.Rounded, fc.Exact)) and isinstance(y, (fc.Rounded, fc.Exact))
+                        and _is_one(x.den) and _is_one(y.den)):
+                    raise self.err(UnsupportedError, node, "FloatTrueDiv of a rounded float (two roundings)")
+                self.domain.append(ir.mk_ne(y.num, ir.ZERO))
+                return fc.Rounded(x.num, y.num)
+            if name == "Identity":
+                (arg,) = self.args_(node, name, 1)
+                return self.real_(arg, depth, compare)
+            if name == "Where":
+                c, a_node, b_node = self.args_(node, name, 3)
+                marks = [len(self.domain)]
+                cond = self.bool_(c, depth)
+                marks.append(len(self.domain))
+                x = self.real_(a_node, depth, compare)
+                marks.append(len(self.domain))
+                y = self.real_(b_node, depth, compare)
+                _lazy(self.domain, marks, [cond, ir.TRUE, ir.TRUE], "ite")  # only the condition is used
+                return fc.Pick(cond, x, y)
+            if name in ("Max", "Min") and node.args:  # one of the arguments, unrounded
+                args = tuple(self.real_(a, depth, compare) for a in node.args)
+                return fc.Extreme(name.lower(), args)
+            if name == "Abs":  # abs(x) = max(x, -x), exact in floats
+                (arg,) = self.args_(node, name, 1)
+                x = self.real_(arg, depth, compare)
+                return fc.Extreme("max", (x, fc.negate(x)))
+            if name.startswith("OpaqueUnaryFn_") or name in _FLOAT_ONLY:
+                raise self.err(UnsupportedError, node, f"unsupported function {name} (a float function)")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):  # exact in floats
+            inner = self.real_(node.operand, depth, compare)
+            return fc.negate(inner) if isinstance(node.op, ast.USub) else inner
+        if _is_real(node):  # a float expression of another shape (sums of floats, ...)
+            for sub in ast.walk(node):  # name the float function or literal when there is one
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
+                        sub.func.id in _FLOAT_ONLY or sub.func.id.startswith("OpaqueUnaryFn_")):
+                    raise self.err(UnsupportedError, sub, f"unsupported function {sub.func.id} (a float function)")
+                if not compare and isinstance(sub, ast.Constant) and isinstance(sub.value, float):
+                    raise self.err(UnsupportedError, sub, f"float literal {sub.value!r}")
+            raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC if compare
+                           else "float arithmetic (more than one rounding step)")
+        if compare and _has_true_div(node):
+            raise self.err(UnsupportedError, node, "sympy's exact rational '/' compared with a float (write "
+                           "IntTrueDiv(a, b) for Python's float division, or compare with an integer)")
+        return fc.Exact(self.int_(node, depth))  # an integer: exact (under a rounding function: itself)
+
+    def float_compare(self, node: ast.AST, ops: list[str], operands: list[ast.expr], depth: int) -> Term:
+        """A comparison (or chain) with a float in it, exact where each pair has a literal side:
+        ``float_compare.compare`` of the other side's value; a pair of integer terms is an ordinary
+        relation. Every operand is read once (Python evaluates the middle of a chain once)."""
+        read: list[fc.Value | fc.Literal | Term] = []
+        for n in operands:
+            lit = _literal(n)
+            if lit is not None:
+                read.append(lit)
+            elif _is_real(n):
+                read.append(self.real_(n, depth, compare=True))
+            elif _has_true_div(n):
+                raise self.err(UnsupportedError, n, "sympy's exact rational '/' compared with a float (write "
+                               "IntTrueDiv(a, b) for Python's float division, or compare with an integer)")
+            else:
+                t = self.visit(n, depth)
+                if t.is_bool:
+                    raise self.err(ParseError, n, "cannot compare a condition with a float")
+                read.append(t)
+        out: list[Term] = []
+        for i, op in enumerate(ops):
+            a, b = read[i], read[i + 1]
+            if isinstance(a, (int, float)):
+                out.append(ir.mk_bool(_PY_RELATIONS[op](a, b)) if isinstance(b, (int, float))  # exact in Python
+                           else fc.compare(fc.MIRROR[op], _as_value(b), a))
+            elif isinstance(b, (int, float)):
+                out.append(fc.compare(op, _as_value(a), b))
+            elif isinstance(a, Term) and isinstance(b, Term):
+                out.append(_RELATION_FNS[op](a, b))
+            else:
+                raise self.err(UnsupportedError, operands[i] if not isinstance(a, Term) else operands[i + 1],
+                               "a float compared with something other than a literal (two roundings, or a "
+                               "symbolic bound): only a literal on the other side is read exactly")
+        return ir.mk_and(*out)
+
+
+def _is_real(node: ast.AST) -> bool:
+    """Does ``node`` denote a float (syntactically: a float-valued function or a float literal)?"""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, ast.BinOp):
+        return _is_real(node.left) or _is_real(node.right)  # '/' itself is unsupported (docs/problem-format.md §1.1)
+    if isinstance(node, ast.UnaryOp):
+        return _is_real(node.operand)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name in ("IntTrueDiv", "FloatTrueDiv", "ToFloat") or name in _FLOAT_ONLY \
+                or name.startswith("OpaqueUnaryFn_"):
+            return True
+        if name == "Identity" and len(node.args) == 1:
+            return _is_real(node.args[0])
+        if name == "Where" and len(node.args) == 3:
+            return _is_real(node.args[1]) or _is_real(node.args[2])
+        if name in ("Max", "Min", "Abs"):  # a float among the arguments makes the value a float
+            return any(_is_real(a) for a in node.args)
+    return False
+
+
+def _literal(node: ast.AST) -> int | float | None:
+    """The value of a number literal, signed (``-1.5``, ``+2``), or None (``True`` is no number here)."""
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        sign = -1 if isinstance(node.op, ast.USub) else 1
+        node = node.operand
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return -node.value if sign < 0 else node.value  # -0.0 stays -0.0 (it compares as 0.0)
+    return None
+
+
+def _as_value(x: fc.Value | Term) -> fc.Value:
+    """The non-literal operand of a float comparison as a value: an integer term is exact."""
+    return fc.Exact(x) if isinstance(x, Term) else x
+
+
+def _is_one(d: Term | int) -> bool:
+    return d == 1 if isinstance(d, int) else d is ir.ONE
+
+
+FLOAT_ARITHMETIC = ("float arithmetic (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), float "
+                    "literals, integers and Max/Min/Abs/Where/Identity of them are compared exactly")
+_RELATION_FNS: dict[str, Callable[[Term, Term], Term]] = {
+    "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne,
+}
+_PY_RELATIONS: dict[str, Callable[[float, float], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+}
+
