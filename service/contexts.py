@@ -13,9 +13,18 @@ The solving runs in context worker processes (z3 never runs in the server proces
 process executor per slot so that every request for a key goes to the same process — the one
 that holds its session (``service.context_worker``). A process that does not hold it (evicted,
 restarted, another replica registered it) is sent the stored document once and reads it.
-A request that overruns ``timeout_ms + SYMGUARD_GRACE_MS`` gets ``status: unknown``,
-``reason: timeout`` and its process is replaced. Final answers are kept in an LRU keyed by the
-byte-exact body, like the stateless exact layer.
+Requests for one slot wait their turn in the server (``_Slot.turn``), never inside the executor.
+
+A question is under the server's deadline like a stateless request (``runtime.cut``): counted from
+its arrival, with the ``timeout_ms`` the worker will apply (the delta's, else the context's:
+``_Entry.timeout_ms``), it is answered by the cut whatever the worker does. The timeout answer is
+the stateless one for the merged document whose deadline passed while it was being read (every
+guard and query ``unknown``, the caller's ids; ``_unread``), built in a thread. A cut never kills
+a worker nor touches what a context knows: the worker finishes the question for nobody, and what
+its answer teaches (facts, satisfiability, a final answer) is kept as if it had come in time. A
+worker that overruns ``timeout_ms + SYMGUARD_GRACE_MS`` (+ 2 s to read a document) is replaced
+(its hot contexts are rebuilt from the stored documents on demand). Final answers are kept in an
+LRU keyed by the byte-exact body, like the stateless exact layer.
 
 The fast path: the workers hand back each context's facts (``solver.session.FactsView``, pure
 Python, rebuilt here in steps that yield to the event loop), kept in an LRU beside the documents.
@@ -32,7 +41,7 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -41,11 +50,13 @@ from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request, Response
 
 from symguard.solver.errors import InvalidProblemError
-from symguard.solver.session import FactsPayload, FactsView, merge_documents
+from symguard.solver.session import DELTA_KEYS, FactsPayload, FactsView, merge_documents
 
 from . import context_worker
 from .documents import dumps, loads
 from .runtime import lifeline
+from .runtime.cut import Cutter, Turn
+from .runtime.deadline import DEFAULT_TIMEOUT_MS, unread_result, valid_timeout
 from .settings import Settings
 
 # What a client can make the server keep, each an LRU bounded by bytes (docs/service.md): the
@@ -61,7 +72,8 @@ ANSWER_BYTES = 16 << 20
 CHECKPOINT_BYTES = 64 << 10
 CHECKPOINT_DEPTH = 512
 STOP_GRACE_S = 2.0  # a context worker that has not exited this long after SIGTERM is killed
-REDIS_PREFIX = "symguard:v2:context:"  # v2: entries are chain links (``_Entry``), not documents
+REDIS_PREFIX = "symguard:v3:context:"  # v2: entries are chain links (``_Entry``); v3: with their timeout_ms
+READ_SLACK_MS = 2000  # a worker's limit past timeout_ms + grace: reading a stored document it lacks
 # What the event loop may read itself: a delta of at most this many queries and nothing else but
 # options, in a body of at most this many bytes. Reading and deciding cost grows with the text: a
 # 500-byte body took at most 2.7 ms of CPU on the 400-guard context (a conjunction of 40
@@ -164,26 +176,29 @@ class _Entry:
     since: int = 0
     base: int = 0
     depth: int = 0
+    timeout_ms: int | None = None  # the context's options.timeout_ms (its own, else its parent's); None: the default
 
     def to_json(self) -> bytes:
         return json.dumps({"parent": self.parent, "part": json.loads(self.part), "since": self.since,
-                           "base": self.base, "depth": self.depth}, separators=(",", ":")).encode()
+                           "base": self.base, "depth": self.depth, "timeout_ms": self.timeout_ms},
+                          separators=(",", ":")).encode()
 
     @staticmethod
     def from_json(raw: bytes) -> _Entry | None:
         try:
             d = json.loads(raw)
-            parent = d["parent"]
-            if parent is not None and not isinstance(parent, str):
+            parent, t = d["parent"], d["timeout_ms"]
+            if (parent is not None and not isinstance(parent, str)) or not (t is None or valid_timeout(t)):
                 return None
             return _Entry(parent, json.dumps(d["part"], separators=(",", ":")).encode(),
-                          int(d["since"]), int(d["base"]), int(d["depth"]))
+                          int(d["since"]), int(d["base"]), int(d["depth"]), t)
         except (ValueError, KeyError, TypeError, RecursionError):
             return None  # not ours (Redis is shared): as if absent
 
     def child(self, parent_key: str, part: dict[str, Any]) -> _Entry:
         data = _compact(part)
-        return _Entry(parent_key, data, self.since + len(data), self.base, self.depth + 1)
+        return _Entry(parent_key, data, self.since + len(data), self.base, self.depth + 1,
+                      _own_timeout(part) or self.timeout_ms)
 
     def wants_whole(self, delta_bytes: int) -> bool:
         """Whether an extension of this entry by about ``delta_bytes`` is stored whole."""
@@ -197,7 +212,14 @@ def _compact(doc: Any) -> bytes:
 
 def _whole(doc: dict[str, Any]) -> _Entry:
     data = _compact(doc)
-    return _Entry(None, data, 0, len(data), 0)
+    return _Entry(None, data, 0, len(data), 0, _own_timeout(doc))
+
+
+def _own_timeout(doc: Any) -> int | None:
+    """The valid ``options.timeout_ms`` a document or delta sets itself, else None."""
+    opts = doc.get("options") if isinstance(doc, dict) else None
+    t = opts.get("timeout_ms") if isinstance(opts, dict) else None
+    return t if valid_timeout(t) else None
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -210,6 +232,7 @@ class _Slot:
 
     def __init__(self) -> None:
         self.ex = _executor()
+        self.turn = asyncio.Lock()  # one call at a time: the others wait here, where a cut can take them out
 
     def replace(self) -> None:
         old, self.ex = self.ex, _executor()
@@ -231,8 +254,9 @@ class _Slot:
 
 
 class ContextService:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, cutter: Cutter | None = None) -> None:
         self.settings = settings
+        self.cutter = cutter  # keeps a question's deadline (the server's, shared with the stateless pool)
         self.slots = [_Slot() for _ in range(max(1, settings.workers))]
         self.store: ByteLRU[str, _Entry] = ByteLRU(STORE_BYTES)
         self.views: ByteLRU[str, FactsView] = ByteLRU(VIEW_BYTES, VIEW_SIZE)
@@ -327,9 +351,7 @@ class ContextService:
 
     def _adopt_later(self, payload: FactsPayload | None) -> None:
         if payload is not None:
-            task = asyncio.ensure_future(self._adopt(payload))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._background(self._adopt(payload))
 
     def _by_facts(self, op: str, body: bytes, key: str, delta: dict[str, Any]) -> dict[str, Any] | None:
         """The answer of the key's view when it decides the question (module docstring), else None."""
@@ -347,32 +369,51 @@ class ContextService:
     def _slot(self, key: str) -> _Slot:
         return self.slots[int(key[:12], 16) % len(self.slots)] if _hex(key) else self.slots[0]
 
-    async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        fut: Awaitable[Any] = loop.run_in_executor(slot.ex, fn, *args)
-        try:
-            return await asyncio.wait_for(fut, limit_s)
-        except asyncio.TimeoutError:
-            slot.replace()
-            return None
+    async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any,
+                    turn: Turn | None = None) -> Any:
+        async with slot.turn:
+            if turn is not None:
+                turn.stage = "solving"  # with its worker (reading the document or solving): no longer in line
+            fut: Awaitable[Any] = asyncio.get_running_loop().run_in_executor(slot.ex, fn, *args)
+            try:
+                return await asyncio.wait_for(fut, limit_s)
+            except asyncio.TimeoutError:
+                slot.replace()
+                return None
 
-    async def _with_document(self, key: str, limit_s: float, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _with_document(self, key: str, limit_s: float, fn: Callable[..., Any], *args: Any,
+                             turn: Turn | None = None) -> Any:
         """``fn(key, *args, doc)`` on the key's worker: first without the document (the worker
-        holds the session), then with it when the worker asks. None: overran; "unknown": no such key."""
+        holds the session), then with it when the worker asks. None: overran, or the caller was
+        answered at its deadline before the document was needed; "unknown": no such key."""
         slot = self._slot(key)
-        out = await self._call(slot, limit_s, fn, key, *args, None)
+        out = await self._call(slot, limit_s, fn, key, *args, None, turn=turn)
         if out is not None and out[0] == "need":
+            if turn is not None and turn.cut:
+                return None  # nobody waits for it: reading the document is left to the next question
             doc = await self.document(key)
             if doc is None:
                 return "unknown"
-            out = await self._call(slot, limit_s, fn, key, *args, doc)
+            out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn)
         return out
 
-    def _limit_s(self, delta: dict[str, Any]) -> float:
-        opts = delta.get("options") if isinstance(delta.get("options"), dict) else {}
-        t = opts.get("timeout_ms") if isinstance(opts, dict) else None
-        t = t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else 2000
-        return (min(t, self.settings.max_timeout_ms) + self.settings.grace_ms + 2000) / 1000
+    def _limit_s(self, timeout_ms: int) -> float:
+        """How long a worker may take for one call before it is replaced."""
+        return (min(timeout_ms, self.settings.max_timeout_ms) + self.settings.grace_ms + READ_SLACK_MS) / 1000
+
+    async def _timeout(self, key: str, delta: dict[str, Any]) -> int:
+        """The ``timeout_ms`` the worker applies to ``key`` plus ``delta``: the delta's, else the
+        context's, else the default (an invalid value is refused by the worker at once)."""
+        own = _own_timeout(delta)
+        if own is not None:
+            return own
+        entry = await self._entry(key)
+        return (entry.timeout_ms if entry is not None else None) or DEFAULT_TIMEOUT_MS
+
+    def _background(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -------------------------------------------------------------- endpoints
     async def register(self, body: bytes) -> Response:
@@ -383,8 +424,8 @@ class ContextService:
             have_view = key in self.views
             parent = await self._entry(key)  # stored whole when the chain would grow too long or heavy
             whole = parent is None or parent.wants_whole(len(body))
-            out = await self._with_document(key, self._limit_s(delta), context_worker.extend, delta,
-                                            have_view, whole)
+            out = await self._with_document(key, self._limit_s(await self._timeout(key, delta)),
+                                            context_worker.extend, delta, have_view, whole)
             if out == "unknown":
                 return _unknown_context(key)
             if out is not None and out[0] == "done":
@@ -393,9 +434,10 @@ class ContextService:
                     await self._put(new_key, _whole(part) if is_whole or parent is None else parent.child(key, part))
                 out = ("done", new_key, counts, payload)
         else:
-            out = await self._call(self.slots[0], self._limit_s(doc), context_worker.register, doc)
+            limit = self._limit_s(_own_timeout(doc) or DEFAULT_TIMEOUT_MS)
+            out = await self._call(self.slots[0], limit, context_worker.register, doc)
             if out is not None and out[0] == "done":  # the session lives with the key's worker
-                out = await self._call(self._slot(out[1]), self._limit_s(doc), context_worker.register, doc)
+                out = await self._call(self._slot(out[1]), limit, context_worker.register, doc)
             if out is not None and out[0] == "done":
                 _, new_key, new_doc, counts, payload = out
                 await self._put(new_key, _whole(new_doc))
@@ -408,13 +450,17 @@ class ContextService:
         await self._adopt(payload)  # before answering: the client's next question may use it
         return _json({"context": key, **counts})
 
-    async def answer(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> Response:
+    async def answer(self, op: str, body: bytes, doc: dict[str, Any] | None = None, *,
+                     arrival: float | None = None) -> Response:
         """``op`` for the context a body names plus its delta (``doc``: the body, parsed already)."""
-        return _json(*await self.result(op, body, doc))
+        return _json(*await self.result(op, body, doc, arrival=arrival))
 
-    async def result(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
-        """``answer`` as (document, HTTP status): a ``/v1/batch`` item holds the document."""
-        t0 = time.perf_counter()
+    async def result(self, op: str, body: bytes, doc: dict[str, Any] | None = None, *, arrival: float | None = None,
+                     gate: asyncio.Semaphore | None = None) -> tuple[dict[str, Any], int]:
+        """``answer`` as (document, HTTP status): a ``/v1/batch`` item holds the document, and
+        ``gate``, its batch's limit on the workers it holds at once. With ``arrival`` (when the
+        request reached the app) the answer comes by the deadline counted from there (module docstring)."""
+        t0 = time.monotonic() if arrival is None else arrival
         ek = hashlib.sha256(op.encode() + b"\0" + body).hexdigest()
         hit = self.answers.get(ek)
         if hit is not None:
@@ -430,14 +476,37 @@ class ContextService:
             if context_worker.is_final(op, res):
                 self._cache(ek, res)
             return res, 200
-        want_view = key not in self.views and key not in self._building
-        out = await self._with_document(key, self._limit_s(delta), context_worker.run, op, delta, want_view)
+        timeout_ms = await self._timeout(key, delta)
+        turn = Turn()
+
+        def work() -> Coroutine[Any, Any, tuple[dict[str, Any], int]]:
+            return self._ask(op, key, delta, ek, t0, timeout_ms, turn, gate)
+
+        if arrival is None or self.cutter is None:
+            return await work()
+
+        async def late(stage: str) -> tuple[dict[str, Any], int]:
+            note = {"arrival": "the deadline passed before the question could reach a worker",
+                    "queued": "the deadline passed while the question waited for its context's worker"}.get(stage)
+            return await self._timeout_answer(op, key, delta, t0, note)
+
+        clock = self.cutter.lag.clock(arrival, min(timeout_ms, self.settings.max_timeout_ms))
+        return await self.cutter.keep(clock, turn, work, late, self._background)
+
+    async def _ask(self, op: str, key: str, delta: dict[str, Any], ek: str, t0: float, timeout_ms: int,
+                   turn: Turn, gate: asyncio.Semaphore | None) -> tuple[dict[str, Any], int]:
+        """The worker's answer. Past the caller's cut (``turn.cut``) it still runs to the end for
+        what it teaches (facts, satisfiability, a final answer kept by body); its answer is nobody's."""
+        async with gate if gate is not None else contextlib.nullcontext():
+            want_view = key not in self.views and key not in self._building
+            out = await self._with_document(key, self._limit_s(timeout_ms), context_worker.run, op, delta,
+                                            want_view, turn=turn)
         if out == "unknown":
             return _unknown_context_body(key), 404
         if out is None:
-            res = {"op": op, "status": "unknown", "reason": "timeout", "key": key, "cached": False,
-                   "elapsed_ms": _ms(t0), "warnings": ["the worker overran its budget and was replaced"]}
-            return res, 200
+            if turn.cut:
+                return {}, 0
+            return await self._timeout_answer(op, key, delta, t0, "the worker overran its budget and was replaced")
         if out[0] == "error":
             return out[1], out[2]
         _, res, final, payload, sat = out
@@ -448,6 +517,18 @@ class ContextService:
         self._adopt_later(payload)  # not awaited: this answer is ready
         if final:
             self._cache(ek, res)
+        return res, 200
+
+    async def _timeout_answer(self, op: str, key: str, delta: dict[str, Any], t0: float,
+                              note: str | None) -> tuple[dict[str, Any], int]:
+        """The sound timeout answer for a question to ``key``: the stateless one for the merged
+        document, unread (``_unread``), built in a thread. The context's document gone: 404, as
+        for any unknown key (the client registers the problem again)."""
+        doc = await self.document(key)
+        if doc is None:
+            return _unknown_context_body(key), 404
+        res = await asyncio.to_thread(_unread, op, doc, delta, self.settings.max_timeout_ms, note)
+        res["elapsed_ms"] = _ms(t0)
         return res, 200
 
     def _cache(self, ek: str, res: dict[str, Any]) -> None:
@@ -479,12 +560,32 @@ def _key(doc: dict[str, Any]) -> str:
 
 
 def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 3)
+    return round((time.monotonic() - t0) * 1000, 3)
 
 
-def install(app: FastAPI, settings: Settings, authorized: Any, read_body: Any) -> ContextService:
-    """``POST /v1/contexts`` on ``app``; the op routes hand context bodies to the returned service."""
-    service = ContextService(settings)
+def _unread(op: str, doc: dict[str, Any], delta: dict[str, Any], cap_ms: int, note: str | None) -> dict[str, Any]:
+    """The stateless timeout answer for the document ``doc`` plus a question's ``delta`` whose
+    deadline passed while it was being read (``runtime.deadline.unread_result``): every guard and
+    query ``unknown``, reason ``timeout``, by the ids they have in the merged document (a delta's
+    string entries numbered after the context's, as the worker numbers them). A delta the worker
+    would refuse for its shape is refused the same way."""
+    unknown = sorted(set(delta) - DELTA_KEYS)
+    if unknown:
+        raise InvalidProblemError(f"unknown field {unknown[0]!r} in a context's delta (expected symbols, "
+                                  "asserts, guards, queries, exprs, inputs, options)", where=unknown[0])
+    for k, kind in (("symbols", dict), ("options", dict), ("asserts", list), ("guards", list)):
+        if delta.get(k) is not None and not isinstance(delta[k], kind):
+            raise InvalidProblemError(f"{k} must be {'an object' if kind is dict else 'an array'}", where=k)
+    merged = merge_documents(doc, [{k: v for k, v in delta.items() if k not in ("queries", "exprs")}])
+    merged.update({k: delta[k] for k in ("queries", "exprs") if k in delta})
+    return unread_result(op, merged, cap_ms, note)
+
+
+def install(app: FastAPI, settings: Settings, authorized: Any, read_body: Any,
+            cutter: Cutter | None = None) -> ContextService:
+    """``POST /v1/contexts`` on ``app``; the op routes hand context bodies to the returned service,
+    whose questions keep their deadline with ``cutter`` (the server's)."""
+    service = ContextService(settings, cutter)
 
     # documented as a problem (what registers a context); {"context": KEY, ...delta} extends one
     body = {"requestBody": {"required": True, "content": {
