@@ -8,7 +8,7 @@ import json
 
 from symguard.service import contexts as cx
 from symguard.service.settings import Settings
-from symguard.solver import Context
+from symguard.solver import Context, Options
 
 
 def test_byte_lru_evicts_by_bytes_and_count() -> None:
@@ -58,6 +58,33 @@ def test_a_chain_rebuilds_the_extensions_document_and_a_lost_link_is_unknown() -
         svc.store.pop(keys[10])  # a link evicted: the keys after it are unknown, the ones before are not
         assert await svc.document(key) is None
         assert await svc.document(keys[9]) is not None
+
+    try:
+        asyncio.run(go())
+    finally:
+        asyncio.run(svc.close())
+
+
+def test_an_entry_carries_its_context_s_timeout_and_a_question_s_own_wins() -> None:
+    """The server's cut needs the ``timeout_ms`` a worker will apply without reading the context:
+    the delta's, else the context's own (set on it or inherited from the context it extends)."""
+    svc = cx.ContextService(Settings(workers=1))
+    root = cx._whole({"guards": ["s0 >= 2"], "options": {"timeout_ms": 700}})
+    plain = cx._whole({"guards": ["s0 >= 2"]})
+    inherits = root.child("r", {"guards": [{"id": "g1", "expr": "s0 >= 3"}]})
+    overrides = inherits.child("i", {"options": {"timeout_ms": 90}})
+    assert (root.timeout_ms, plain.timeout_ms, inherits.timeout_ms, overrides.timeout_ms) == (700, None, 700, 90)
+    assert cx._Entry.from_json(overrides.to_json()) == overrides
+    assert cx._Entry.from_json(json.dumps({**json.loads(root.to_json()), "timeout_ms": 0}).encode()) is None
+    assert cx._Entry.from_json(b'{"parent": null, "part": {}, "since": 0, "base": 0, "depth": 0}') is None
+
+    async def go() -> None:
+        await svc._put("r", root)
+        await svc._put("p", plain)
+        assert await svc._timeout("r", {"queries": ["s0 > 1"]}) == 700
+        assert await svc._timeout("r", {"options": {"timeout_ms": 5}}) == 5
+        assert await svc._timeout("r", {"options": {"timeout_ms": True}}) == 700  # refused by the worker at once
+        assert await svc._timeout("p", {}) == await svc._timeout("unknown", {}) == Options().timeout_ms
 
     try:
         asyncio.run(go())
