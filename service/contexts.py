@@ -3,8 +3,8 @@
 * ``POST /v1/contexts`` with a problem answers ``{"context": KEY, "symbols": n, "asserts": n,
   "guards": n}``; with ``{"context": KEY, ...delta}`` it extends that context and answers the new
   key. Contexts are immutable, so a key names one document forever: the server keeps key →
-  document in an LRU and, with ``SYMGUARD_REDIS_URL``, in Redis (``symguard:v1:context:<key>``),
-  where every replica finds it.
+  document in an LRU and, with ``SYMGUARD_REDIS_URL``, in Redis, where every replica finds it
+  (``context_store``).
 * ``POST /v1/{op}`` whose body has a top-level ``"context"`` is routed here (``named_context``): the
   answer for the context plus the delta. An unknown key is a 404 with
   ``error.code = "unknown_context"``: the client resends the problem.
@@ -17,7 +17,7 @@ Requests for one slot wait their turn in the server (``_Slot.turn``), never insi
 
 A question is under the server's deadline like a stateless request (``runtime.cut``): counted from
 its arrival, with the ``timeout_ms`` the worker will apply (the delta's, else the context's:
-``_Entry.timeout_ms``), it is answered by the cut whatever the worker does. The timeout answer is
+``context_store.Entry``), it is answered by the cut whatever the worker does. The timeout answer is
 the stateless one for the merged document whose deadline passed while it was being read (every
 guard and query ``unknown``, the caller's ids; ``_unread``), built in a thread. A cut never kills
 a worker nor touches what a context knows: the worker finishes the question for nobody, and what
@@ -43,37 +43,30 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
-from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request, Response
 
 from symguard.solver.errors import InvalidProblemError
 from symguard.solver.session import DELTA_KEYS, FactsPayload, FactsView, merge_documents
 
 from . import context_worker
+from .context_store import ByteLRU, ContextStore, own_timeout, whole_entry
 from .documents import dumps, loads
 from .runtime import lifeline
 from .runtime.cut import Cutter, Turn
-from .runtime.deadline import DEFAULT_TIMEOUT_MS, unread_result, valid_timeout
+from .runtime.deadline import DEFAULT_TIMEOUT_MS, unread_result
 from .settings import Settings
 
 # What a client can make the server keep, each an LRU bounded by bytes (docs/service.md): the
-# stored documents (JSON bytes: an extension's entry is its parent's key and its delta), the facts
-# views (``FactsView.nbytes``, an over-estimate, re-weighed after use) and final answers by body.
-STORE_BYTES = 32 << 20
+# stored documents (``context_store``), the facts views (``FactsView.nbytes``, an over-estimate,
+# re-weighed after use) and final answers by body.
 VIEW_BYTES = 64 << 20
 VIEW_SIZE = 256  # and at most this many views
 ANSWER_BYTES = 16 << 20
-# An extension is stored as (parent key, delta) until the deltas since the last whole document
-# outweigh it (and this floor), or the chain since it gets this deep: then whole (a checkpoint).
-# So storing costs O(delta) amortized and rebuilding a document walks a bounded chain.
-CHECKPOINT_BYTES = 64 << 10
-CHECKPOINT_DEPTH = 512
 STOP_GRACE_S = 2.0  # a context worker that has not exited this long after SIGTERM is killed
-REDIS_PREFIX = "symguard:v3:context:"  # v2: entries are chain links (``_Entry``); v3: with their timeout_ms
 READ_SLACK_MS = 2000  # a worker's limit past timeout_ms + grace: reading a stored document it lacks
+READ_DEFAULT_MS = 2000  # registering or extending without a timeout_ms: the base of that limit
 # What the event loop may read itself: a delta of at most this many queries and nothing else but
 # options, in a body of at most this many bytes. Reading and deciding cost grows with the text: a
 # 500-byte body took at most 2.7 ms of CPU on the 400-guard context (a conjunction of 40
@@ -113,115 +106,6 @@ def _unknown_context(key: Any) -> Response:
     return _json(_unknown_context_body(key), 404)
 
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _weight(hit: tuple[Any, int]) -> int:
-    return hit[1]
-
-
-class ByteLRU(Generic[K, V]):
-    """cachetools' LRU bounded by the bytes each entry is said to weigh, and optionally by count.
-    An entry heavier than the whole bound is not kept."""
-
-    def __init__(self, max_bytes: int, max_items: int | None = None) -> None:
-        self.max_items = max_items
-        self._lru: LRUCache[K, tuple[V, int]] = LRUCache(max_bytes, getsizeof=_weight)
-
-    @property
-    def total(self) -> int:
-        return int(self._lru.currsize)
-
-    def __contains__(self, key: K) -> bool:
-        return key in self._lru
-
-    def __len__(self) -> int:
-        return len(self._lru)
-
-    def keys(self) -> list[K]:
-        """Least recently used first."""
-        return list(self._lru.keys())
-
-    def get(self, key: K) -> V | None:
-        hit = self._lru.get(key)
-        return None if hit is None else hit[0]
-
-    def put(self, key: K, value: V, nbytes: int) -> None:
-        self._lru.pop(key, None)
-        if nbytes > self._lru.maxsize:
-            return
-        self._lru[key] = (value, nbytes)
-        while self.max_items is not None and len(self._lru) > self.max_items:
-            self._lru.popitem()
-
-    def reweigh(self, key: K, nbytes: int) -> None:
-        hit = self._lru.get(key)
-        if hit is not None:
-            self.put(key, hit[0], nbytes)
-
-    def pop(self, key: K) -> V | None:
-        hit = self._lru.pop(key, None)
-        return None if hit is None else hit[0]
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """How the server stores a context: a whole document (``parent`` None), or the key of the
-    context it extends and its delta (``Context.delta``). ``since``: delta bytes stored since the
-    last whole document on the chain, ``base``: that document's bytes, ``depth``: links since it."""
-
-    parent: str | None
-    part: bytes  # JSON
-    since: int = 0
-    base: int = 0
-    depth: int = 0
-    timeout_ms: int | None = None  # the context's options.timeout_ms (its own, else its parent's); None: the default
-
-    def to_json(self) -> bytes:
-        return json.dumps({"parent": self.parent, "part": json.loads(self.part), "since": self.since,
-                           "base": self.base, "depth": self.depth, "timeout_ms": self.timeout_ms},
-                          separators=(",", ":")).encode()
-
-    @staticmethod
-    def from_json(raw: bytes) -> _Entry | None:
-        try:
-            d = json.loads(raw)
-            parent, t = d["parent"], d["timeout_ms"]
-            if (parent is not None and not isinstance(parent, str)) or not (t is None or valid_timeout(t)):
-                return None
-            return _Entry(parent, json.dumps(d["part"], separators=(",", ":")).encode(),
-                          int(d["since"]), int(d["base"]), int(d["depth"]), t)
-        except (ValueError, KeyError, TypeError, RecursionError):
-            return None  # not ours (Redis is shared): as if absent
-
-    def child(self, parent_key: str, part: dict[str, Any]) -> _Entry:
-        data = _compact(part)
-        return _Entry(parent_key, data, self.since + len(data), self.base, self.depth + 1,
-                      _own_timeout(part) or self.timeout_ms)
-
-    def wants_whole(self, delta_bytes: int) -> bool:
-        """Whether an extension of this entry by about ``delta_bytes`` is stored whole."""
-        return (self.since + delta_bytes > max(self.base, CHECKPOINT_BYTES)
-                or self.depth + 1 >= CHECKPOINT_DEPTH)
-
-
-def _compact(doc: Any) -> bytes:
-    return json.dumps(doc, separators=(",", ":")).encode()
-
-
-def _whole(doc: dict[str, Any]) -> _Entry:
-    data = _compact(doc)
-    return _Entry(None, data, 0, len(data), 0, _own_timeout(doc))
-
-
-def _own_timeout(doc: Any) -> int | None:
-    """The valid ``options.timeout_ms`` a document or delta sets itself, else None."""
-    opts = doc.get("options") if isinstance(doc, dict) else None
-    t = opts.get("timeout_ms") if isinstance(opts, dict) else None
-    return t if valid_timeout(t) else None
-
-
 def _executor() -> ProcessPoolExecutor:
     """A single-process executor whose worker stops on SIGTERM and dies with the server (lifeline)."""
     return ProcessPoolExecutor(max_workers=1, initializer=lifeline.init_worker)
@@ -258,20 +142,12 @@ class ContextService:
         self.settings = settings
         self.cutter = cutter  # keeps a question's deadline (the server's, shared with the stateless pool)
         self.slots = [_Slot() for _ in range(max(1, settings.workers))]
-        self.store: ByteLRU[str, _Entry] = ByteLRU(STORE_BYTES)
+        self.docs = ContextStore(settings)  # key -> how to rebuild its document, here and in Redis
         self.views: ByteLRU[str, FactsView] = ByteLRU(VIEW_BYTES, VIEW_SIZE)
         self._building: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.answers: ByteLRU[str, bytes] = ByteLRU(ANSWER_BYTES)
         self.fast_answers = 0  # questions the views answered (tests, debugging)
-        self._redis: Any = None
-        if settings.redis_url:
-            import redis.asyncio as aioredis
-
-            t = settings.redis_timeout_ms / 1000
-            password = settings.redis_password.get_secret_value() if settings.redis_password else None
-            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, password=password,
-                                                  socket_connect_timeout=t)  # as the result cache's (service.cache)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -281,46 +157,7 @@ class ContextService:
         for t in list(self._tasks):
             t.cancel()
         await asyncio.gather(*(s.stop() for s in self.slots))
-        if self._redis is not None:
-            await self._redis.aclose()
-
-    # -------------------------------------------------------------- the store
-    def _remember(self, key: str, entry: _Entry) -> None:
-        self.store.put(key, entry, len(entry.part) + len(key) + 200)
-
-    async def _put(self, key: str, entry: _Entry) -> None:
-        self._remember(key, entry)
-        if self._redis is not None:
-            with contextlib.suppress(Exception):  # Redis can make an answer faster, never fail it
-                await self._redis.set(REDIS_PREFIX + key, entry.to_json(), ex=self.settings.redis_ttl_s)
-
-    async def _entry(self, key: str) -> _Entry | None:
-        entry = self.store.get(key)
-        if entry is None and self._redis is not None:
-            try:
-                raw = await self._redis.get(REDIS_PREFIX + key)
-            except Exception:  # noqa: BLE001
-                raw = None
-            entry = _Entry.from_json(raw) if raw is not None else None
-            if entry is not None:
-                self._remember(key, entry)
-        return entry
-
-    async def document(self, key: str) -> dict[str, Any] | None:
-        """The whole document of a key: its entry, and its parents' back to a whole one, merged
-        (``solver.session.merge_documents``). None when a link is gone (evicted, expired): the
-        client registers the problem again, as for any unknown key."""
-        parts: list[dict[str, Any]] = []
-        entry = await self._entry(key)
-        for _ in range(CHECKPOINT_DEPTH + 1):
-            if entry is None:
-                return None
-            part = json.loads(entry.part)
-            if entry.parent is None:
-                return merge_documents(part, parts[::-1])
-            parts.append(part)
-            entry = await self._entry(entry.parent)
-        return None  # pragma: no cover - a chain deeper than any this server stores
+        await self.docs.close()
 
     # -------------------------------------------------------------- the facts views
     async def _adopt(self, payload: FactsPayload | None) -> None:
@@ -391,7 +228,7 @@ class ContextService:
         if out is not None and out[0] == "need":
             if turn is not None and turn.cut:
                 return None  # nobody waits for it: reading the document is left to the next question
-            doc = await self.document(key)
+            doc = await self.docs.document(key)
             if doc is None:
                 return "unknown"
             out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn)
@@ -404,10 +241,10 @@ class ContextService:
     async def _timeout(self, key: str, delta: dict[str, Any]) -> int:
         """The ``timeout_ms`` the worker applies to ``key`` plus ``delta``: the delta's, else the
         context's, else the default (an invalid value is refused by the worker at once)."""
-        own = _own_timeout(delta)
+        own = own_timeout(delta)
         if own is not None:
             return own
-        entry = await self._entry(key)
+        entry = await self.docs.entry(key)
         return (entry.timeout_ms if entry is not None else None) or DEFAULT_TIMEOUT_MS
 
     def _background(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -422,25 +259,25 @@ class ContextService:
             key = _key(doc)
             delta = {k: v for k, v in doc.items() if k != "context"}
             have_view = key in self.views
-            parent = await self._entry(key)  # stored whole when the chain would grow too long or heavy
+            parent = await self.docs.entry(key)  # stored whole when the chain would grow too long or heavy
             whole = parent is None or parent.wants_whole(len(body))
-            out = await self._with_document(key, self._limit_s(await self._timeout(key, delta)),
+            out = await self._with_document(key, self._limit_s(own_timeout(delta) or READ_DEFAULT_MS),
                                             context_worker.extend, delta, have_view, whole)
             if out == "unknown":
                 return _unknown_context(key)
             if out is not None and out[0] == "done":
                 _, new_key, part, is_whole, counts, payload = out
                 if part is not None:  # ``parent``: the entry as it was asked for (still there or not)
-                    await self._put(new_key, _whole(part) if is_whole or parent is None else parent.child(key, part))
+                    await self.docs.put(new_key, whole_entry(part) if is_whole or parent is None else parent.child(key, part))
                 out = ("done", new_key, counts, payload)
         else:
-            limit = self._limit_s(_own_timeout(doc) or DEFAULT_TIMEOUT_MS)
+            limit = self._limit_s(own_timeout(doc) or READ_DEFAULT_MS)
             out = await self._call(self.slots[0], limit, context_worker.register, doc)
             if out is not None and out[0] == "done":  # the session lives with the key's worker
                 out = await self._call(self._slot(out[1]), limit, context_worker.register, doc)
             if out is not None and out[0] == "done":
                 _, new_key, new_doc, counts, payload = out
-                await self._put(new_key, _whole(new_doc))
+                await self.docs.put(new_key, whole_entry(new_doc))
                 out = ("done", new_key, counts, payload)
         if out is None:
             return _json({"error": {"code": "too_large", "message": "reading the context took too long"}}, 400)
@@ -524,7 +361,7 @@ class ContextService:
         """The sound timeout answer for a question to ``key``: the stateless one for the merged
         document, unread (``_unread``), built in a thread. The context's document gone: 404, as
         for any unknown key (the client registers the problem again)."""
-        doc = await self.document(key)
+        doc = await self.docs.document(key)
         if doc is None:
             return _unknown_context_body(key), 404
         res = await asyncio.to_thread(_unread, op, doc, delta, self.settings.max_timeout_ms, note)
