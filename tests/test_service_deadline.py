@@ -310,7 +310,7 @@ def test_a_batch_answers_within_its_items_deadline_counted_from_its_arrival(url:
     assert r.status_code == 200, r.text
     got = r.json()["results"]
     assert [(x["status"], x["reason"], x["minimal"]) for x in got] == [("unknown", "timeout", ["g0", "g1"])] * 4
-    assert sum(any("waited for a worker (a batch uses at most 2" in w for w in x["warnings"]) for x in got) == 2
+    assert sum(any("waited for a worker (all 2 busy, or held by earlier items of its batch)" in w for w in x["warnings"]) for x in got) == 2
     assert _metric(url, "symguard_deadline_cuts_total", 'stage="solving"') == solving + 2
     assert _metric(url, "symguard_deadline_cuts_total", 'stage="queued"') == queued + 2
     _settled(url)  # the two blocked workers finished for nobody; the two waiting items never ran

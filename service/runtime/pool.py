@@ -280,7 +280,7 @@ class WorkerPool:
                 note = "the deadline passed before the request could reach a worker"
             elif stage == "queued":
                 note = "the deadline passed while the request waited for a worker " + (
-                    f"(a batch uses at most {self._lim.workers} at a time)" if gate is not None
+                    f"(all {self._lim.workers} busy, or held by earlier items of its batch)" if gate is not None
                     else f"(all {self._lim.workers} busy)")
             out = await asyncio.to_thread(unread_answer, op, source[1], self._lim.max_timeout_ms, note)
             return Done(out, None, None, None)
