@@ -182,17 +182,27 @@ class ContextStore:
         return entry
 
     async def document(self, key: str) -> dict[str, Any] | None:
-        """The whole document of a key: its entry, and its parents' back to a whole one, merged
-        (``solver.session.merge_documents``). None when a link is gone (evicted, expired): the
-        client registers the problem again, as for any unknown key."""
-        parts: list[dict[str, Any]] = []
+        """The whole document of a key (``document_of`` its ``chain``). None when a link is gone
+        (evicted, expired): the client registers the problem again, as for any unknown key."""
+        chain = await self.chain(key)
+        return None if chain is None else document_of(chain)
+
+    async def chain(self, key: str) -> list[Entry] | None:
+        """A key's entry and its parents' back to a whole one (that one last); None when a link is gone."""
+        out: list[Entry] = []
         entry = await self.entry(key)
         for _ in range(CHECKPOINT_DEPTH + 1):
             if entry is None:
                 return None
-            part = json.loads(entry.part)
+            out.append(entry)
             if entry.parent is None:
-                return merge_documents(part, parts[::-1])
-            parts.append(part)
+                return out
             entry = await self.entry(entry.parent)
         return None  # pragma: no cover - a chain deeper than any this server stores
+
+
+def document_of(chain: list[Entry]) -> dict[str, Any]:
+    """The whole document a ``ContextStore.chain`` stands for: its parts merged
+    (``solver.session.merge_documents``). Pure: it can run off the event loop."""
+    parts = [json.loads(e.part) for e in chain]
+    return merge_documents(parts[-1], parts[-2::-1])

@@ -51,7 +51,7 @@ from symguard.solver.errors import InvalidProblemError
 from symguard.solver.session import DELTA_KEYS, FactsPayload, FactsView, merge_documents
 
 from . import context_worker
-from .context_store import ByteLRU, ContextStore, own_timeout, whole_entry
+from .context_store import ByteLRU, ContextStore, Entry, document_of, own_timeout, whole_entry
 from .documents import dumps, loads
 from .runtime import lifeline
 from .runtime.cut import Cutter, Turn
@@ -361,10 +361,10 @@ class ContextService:
         """The sound timeout answer for a question to ``key``: the stateless one for the merged
         document, unread (``_unread``), built in a thread. The context's document gone: 404, as
         for any unknown key (the client registers the problem again)."""
-        doc = await self.docs.document(key)
-        if doc is None:
+        chain = await self.docs.chain(key)
+        if chain is None:
             return _unknown_context_body(key), 404
-        res = await asyncio.to_thread(_unread, op, doc, delta, self.settings.max_timeout_ms, note)
+        res = await asyncio.to_thread(_unread, op, chain, delta, self.settings.max_timeout_ms, note)
         res["elapsed_ms"] = _ms(t0)
         return res, 200
 
@@ -400,8 +400,8 @@ def _ms(t0: float) -> float:
     return round((time.monotonic() - t0) * 1000, 3)
 
 
-def _unread(op: str, doc: dict[str, Any], delta: dict[str, Any], cap_ms: int, note: str | None) -> dict[str, Any]:
-    """The stateless timeout answer for the document ``doc`` plus a question's ``delta`` whose
+def _unread(op: str, chain: list[Entry], delta: dict[str, Any], cap_ms: int, note: str | None) -> dict[str, Any]:
+    """The stateless timeout answer for the context stored as ``chain`` plus a question's ``delta`` whose
     deadline passed while it was being read (``runtime.deadline.unread_result``): every guard and
     query ``unknown``, reason ``timeout``, by the ids they have in the merged document (a delta's
     string entries numbered after the context's, as the worker numbers them). A delta the worker
@@ -413,7 +413,7 @@ def _unread(op: str, doc: dict[str, Any], delta: dict[str, Any], cap_ms: int, no
     for k, kind in (("symbols", dict), ("options", dict), ("asserts", list), ("guards", list)):
         if delta.get(k) is not None and not isinstance(delta[k], kind):
             raise InvalidProblemError(f"{k} must be {'an object' if kind is dict else 'an array'}", where=k)
-    merged = merge_documents(doc, [{k: v for k, v in delta.items() if k not in ("queries", "exprs")}])
+    merged = merge_documents(document_of(chain), [{k: v for k, v in delta.items() if k not in ("queries", "exprs")}])
     merged.update({k: delta[k] for k in ("queries", "exprs") if k in delta})
     return unread_result(op, merged, cap_ms, note)
 

@@ -27,6 +27,7 @@ import pytest
 from service_helpers import running_server
 
 from symguard.service import context_worker, contexts
+from symguard.service.context_store import whole_entry
 from symguard.service.settings import Settings
 from symguard.solver import api
 
@@ -40,11 +41,11 @@ CONTEXT: dict[str, Any] = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min
 
 
 def gated_run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: dict[str, Any] | None) -> Any:
-    """``context_worker.run`` in the context worker, which logs each call's timeout_ms and holds
-    the gated ones (at most 120 s) until the gate opens."""
+    """``context_worker.run`` in the context worker, which logs each call's timeout_ms and its
+    process id, and holds the gated ones (at most 120 s) until the gate opens."""
     t = (delta.get("options") or {}).get("timeout_ms")
     with CALLS.open("a") as f:
-        f.write(f"{t}\n")
+        f.write(f"{t}:{os.getpid()}\n")
     if t == GATED_MS:
         for _ in range(12_000):
             if GATE.exists():
@@ -79,21 +80,14 @@ def _wait(cond: Any, what: str, limit_s: float = 120) -> None:
         time.sleep(0.05)
 
 
+def _log() -> list[tuple[str, str]]:
+    """(timeout_ms, worker pid) of every call that reached a context worker, in order."""
+    lines = CALLS.read_text().split() if CALLS.exists() else []
+    return [(t, pid) for t, pid in (line.split(":") for line in lines)]
+
+
 def _calls() -> list[str]:
-    return CALLS.read_text().split() if CALLS.exists() else []
-
-
-def _context_workers() -> set[int]:
-    """This process's forked children: the context workers (the pool's workers run another command)."""
-    me, cmd = os.getpid(), Path("/proc/self/cmdline").read_bytes()
-    out = set()
-    for d in Path("/proc").iterdir():
-        try:
-            if int((d / "stat").read_text().rsplit(")", 1)[1].split()[1]) == me and (d / "cmdline").read_bytes() == cmd:
-                out.add(int(d.name))
-        except (OSError, ValueError):
-            continue
-    return out
+    return [t for t, _ in _log()]
 
 
 def _library_unread(op: str, doc: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +117,10 @@ def test_a_context_s_timeout_answer_is_the_stateless_one_for_the_merged_document
     merged = {**doc, "symbols": {**CONTEXT["symbols"], "s2": {"min": 1}},
               "guards": [*CONTEXT["guards"], *delta["guards"]], "queries": delta["queries"], "exprs": delta["exprs"],
               "options": {"timeout_ms": 700, "effort": 1000}}
-    got = contexts._unread(op, doc, delta, 60_000, "a note")
+    # the context as stored: a registered document of its first guard, extended by the other two
+    root = whole_entry({**doc, "guards": CONTEXT["guards"][:1]})
+    chain = [root.child("root", {"guards": [{"id": "g1", "expr": "s0 >= 32"}, CONTEXT["guards"][2]]}), root]
+    got = contexts._unread(op, chain, delta, 60_000, "a note")
     assert _same(got, _library_unread(op, merged)), got
     assert got["status"] == "unknown" and got["reason"] == "timeout" and got["warnings"][-1] == "a note"
     if op == "redundancy":  # sound: every guard kept, the delta's numbered after the context's
@@ -136,7 +133,7 @@ def test_a_context_s_timeout_answer_refuses_what_the_worker_refuses() -> None:
     for delta, where in (({"syntax": "smtlib"}, "syntax"), ({"guards": "s0 > 1"}, "guards"),
                          ({"options": [1]}, "options"), ({"symbols": ["s0"]}, "symbols")):
         with pytest.raises(InvalidProblemError) as e:
-            contexts._unread("solve", CONTEXT, delta, 60_000, None)
+            contexts._unread("solve", [whole_entry(CONTEXT)], delta, 60_000, None)
         assert e.value.where == where
 
 
@@ -146,28 +143,30 @@ def test_a_context_s_timeout_answer_refuses_what_the_worker_refuses() -> None:
 @pytest.mark.timeout(240)
 def test_a_question_held_by_its_worker_is_answered_at_its_deadline_and_its_answer_is_still_kept(url: str) -> None:
     key = _register(url, CONTEXT)
-    workers = _context_workers()
-    assert workers  # this server's one context worker (and any other forked child of this process)
     cuts = _metric(url, "symguard_deadline_cuts_total", 'stage="solving"')
     question = {"context": key, "queries": ["Eq(Mod(s0, 8), 0)", "s1 > 5"], "options": {"timeout_ms": GATED_MS}}
     try:
         got = httpx.post(url + "/v1/evaluate", json=question, timeout=60).json()
-        assert got["status"] == "unknown" and got["reason"] == "timeout" and got["cached"] is False
+        assert got["status"] == "unknown" and got["reason"] == "timeout" and got["cached"] is False, got
         merged = {**CONTEXT, "queries": question["queries"], "options": question["options"]}
-        assert _same(got, _library_unread("evaluate", merged))  # every query unknown, by the caller's ids
-        assert _metric(url, "symguard_deadline_cuts_total", 'stage="solving"') == cuts + 1
+        assert _same(got, _library_unread("evaluate", merged)), got  # every query unknown, by the caller's ids
+        stages = {s: _metric(url, "symguard_deadline_cuts_total", f'stage="{s}"') for s in ("arrival", "queued")}
+        assert _metric(url, "symguard_deadline_cuts_total", 'stage="solving"') == cuts + 1, (stages, _calls())
     finally:
         GATE.touch()
     try:
-        # another question waits for the worker, so by its answer the first one's has come back
+        # another question waits for the worker (its options are not the context's: the facts view
+        # may not answer it), so by its answer the first one's has come back
         follow = httpx.post(url + "/v1/evaluate", json={**question, "queries": ["s0 >= 32"],
-                                                        "options": {"timeout_ms": 30_000}}, timeout=60).json()
-        assert [q["value"] for q in follow["queries"]] == [True]
+                                                        "options": {"timeout_ms": 29_999}}, timeout=60).json()
+        assert [q["value"] for q in follow["queries"]] == [True], follow
         # the worker finished the cut question for nobody; its final answer is kept by body, not lost
         again = httpx.post(url + "/v1/evaluate", json=question, timeout=60).json()
-        assert again["cached"] is True and again["status"] == "sat"
+        assert again["cached"] is True and again["status"] == "sat", again
         assert [q["value"] for q in again["queries"]] == [True, "depends"]
-        assert _context_workers() == workers  # the cut killed no worker: its sessions are still there
+        # the cut killed no worker: the held question and the later one ran in one process
+        pids = {t: pid for t, pid in _log()}
+        assert pids[str(GATED_MS)] == pids["29999"], _log()
     finally:
         GATE.unlink()
 
