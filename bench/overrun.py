@@ -19,7 +19,12 @@ load average, and the floor: a ``GET /healthz`` after each request on the same c
 the client, the loopback and uvicorn cost under that load, outside the promise); exit status 0
 (a measurement, not a test)::
 
-    python bench/overrun.py --deadline --hogs 8 --clients 4 [--library]
+    python bench/overrun.py --deadline --hogs 8 --clients 4 [--library | --contexts | --batch N]
+
+``--contexts``: the same questions asked of contexts (each set registered once; a question's delta
+sets ``timeout_ms`` and its ``effort``, so it runs the engine on the merged problem). ``--batch N``:
+``/v1/batch`` requests of ``N`` items each (all one deadline, different problems); the server's
+time is the batch's slowest item.
 """
 
 from __future__ import annotations
@@ -156,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=4, help="--deadline: concurrent clients of the last run")
     ap.add_argument("--rounds", type=int, default=5, help="--deadline: rounds over problems x ops x deadlines")
     ap.add_argument("--library", action="store_true", help="--deadline: in-process (solver.run) instead of over HTTP, quiet and loaded")
+    ap.add_argument("--contexts", action="store_true", help="--deadline: questions to registered contexts")
+    ap.add_argument("--batch", type=int, default=0, help="--deadline: /v1/batch requests of this many items")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.deadline:
@@ -251,8 +258,12 @@ def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> l
             b = json.loads(raw)
             if r.status != 200:
                 row = (t_ms, size, wall, float("nan"), str(b.get("error", {}).get("code", r.status)))
+            elif "results" in b:  # a batch: its slowest item, and every outcome
+                items = b["results"]
+                row = (t_ms, size, wall, max(x.get("elapsed_ms", float("nan")) for x in items),
+                       "+".join(sorted({_outcome(x) for x in items})))
             else:
-                row = (t_ms, size, wall, b["elapsed_ms"], f"{b['status']}{'/' + b['reason'] if b.get('reason') else ''}")
+                row = (t_ms, size, wall, b["elapsed_ms"], _outcome(b))
             t0 = time.perf_counter()  # the floor: a request the app answers at once, on the same connection
             conn.request("GET", "/healthz")
             conn.getresponse().read()
@@ -284,6 +295,12 @@ def _in_process(jobs: list[tuple[str, int, str, bytes]]) -> list[tuple[int, str,
         wall = (time.perf_counter() - t0) * 1000
         rows.append((t_ms, size, wall, wall, f"{r['status']}{'/' + r['reason'] if r.get('reason') else ''}"))
     return rows
+
+
+def _outcome(b: dict[str, Any]) -> str:
+    if "error" in b:
+        return str(b["error"].get("code"))
+    return f"{b['status']}{'/' + b['reason'] if b.get('reason') else ''}"
 
 
 FLOOR: list[float] = []  # GET /healthz round trips next to the run's requests (client and HTTP, no work)
@@ -359,6 +376,10 @@ def small_deadlines(args: argparse.Namespace) -> int:
     with serving({}) as url:
         if url is None:
             return 1
+        if args.contexts:
+            jobs = _as_contexts(url, docs, jobs)
+        elif args.batch:
+            jobs = _as_batches(args.batch, jobs)
         _drive(url, jobs()[:20], 1)  # warm the workers
         FLOOR.clear()
         runs = [("quiet, 1 client", 0, 1), (f"{args.hogs} busy-loop processes, 1 client", args.hogs, 1),
@@ -371,6 +392,39 @@ def small_deadlines(args: argparse.Namespace) -> int:
                 _table(title, rows, (before, os.getloadavg()[0]),
                        {k: v - cuts.get(k, 0) for k, v in after.items() if v - cuts.get(k, 0)})
     return 0
+
+
+def _as_contexts(url: str, docs: dict[str, dict[str, Any]], jobs: Any) -> Any:
+    """``jobs`` as questions to contexts: each set registered once, a question's delta its options."""
+    import httpx
+
+    keys = {}
+    for name, doc in docs.items():
+        ctx = {k: v for k, v in doc.items() if k not in ("queries", "exprs")}
+        keys[name] = httpx.post(url + "/v1/contexts", content=_dumps(ctx), timeout=600).json()["context"]
+
+    def asked() -> list[tuple[str, int, str, bytes]]:
+        return [(name, t, op, _dumps({"context": keys[name], "options": json.loads(body)["options"]}))
+                for name, t, op, body in jobs()]
+
+    return asked
+
+
+def _as_batches(n: int, jobs: Any) -> Any:
+    """``jobs`` as ``/v1/batch`` requests of ``n`` items of one deadline each (sizes mixed)."""
+
+    def batched() -> list[tuple[str, int, str, bytes]]:
+        by_t: dict[int, list[tuple[str, int, str, bytes]]] = {}
+        for job in jobs():
+            by_t.setdefault(job[1], []).append(job)
+        out = []
+        for t, js in by_t.items():
+            for i in range(0, len(js) - n + 1, n):
+                items = [{"op": op, "problem": json.loads(body)} for _, _, op, body in js[i:i + n]]
+                out.append((f"{n} items", t, "batch", _dumps({"items": items})))
+        return out
+
+    return batched
 
 
 if __name__ == "__main__":

@@ -33,10 +33,13 @@ class Answerer:
         self._m = metrics
         self._inflight: dict[tuple[str, str], asyncio.Future[Result | None]] = {}
 
-    async def answer(self, op: str, body: bytes, *, bounded: bool = True, arrival: float | None = None) -> Result:
-        """``arrival`` (``time.monotonic()`` when the request reached the app): the deadline counts
-        from there and the server keeps it; None (batch items): the worker's clock starts when it
-        takes the task, and the server waits for it up to ``timeout_ms`` + ``grace_ms``."""
+    async def answer(self, op: str, body: bytes, *, bounded: bool = True, arrival: float | None = None,
+                     gate: asyncio.Semaphore | None = None) -> Result:
+        """``arrival`` (``time.monotonic()`` when the request reached the app, a ``/v1/batch``
+        item's included): the deadline counts from there and the server keeps it; None (a caller
+        without a deadline of its own): the worker's clock starts when it takes the task, and the
+        server waits for it up to ``timeout_ms`` + ``grace_ms``. ``gate``: a batch's limit on the
+        workers it holds at once (``pool.WorkerPool.run``)."""
         t0 = time.monotonic() if arrival is None else arrival
         ek = exact_key(op, body)
         hit = self.cache.get_exact(ek)
@@ -50,7 +53,7 @@ class Answerer:
                 t_ms = body_timeout(body, cap) if len(body) <= JSON_ON_LOOP_BYTES else \
                     await asyncio.to_thread(body_timeout, body, cap)
                 clock = self.pool.lag.clock(arrival, t_ms)
-            done = await self._run(op, body, bounded, clock)
+            done = await self._run(op, body, bounded, clock, gate)
             if done.rejected:
                 self._m.cache_rejected.inc()
             if done.layer is not None:
@@ -67,7 +70,8 @@ class Answerer:
         self._m.outcomes.labels(op, str(out.get("status"))).inc()
         return out
 
-    async def _run(self, op: str, body: bytes, bounded: bool, clock: Clock | None) -> Done:
+    async def _run(self, op: str, body: bytes, bounded: bool, clock: Clock | None,
+                   gate: asyncio.Semaphore | None) -> Done:
         mine: list[tuple[str, str]] = []
         from_redis: list[tuple[str, str, Result]] = []
         answered = False  # once the caller has its answer (at the deadline), a late task claims nothing
@@ -93,7 +97,7 @@ class Answerer:
         done: Done | None = None
         try:
             try:
-                done = await self.pool.run(op, ("body", body), lookup, bounded=bounded, clock=clock)
+                done = await self.pool.run(op, ("body", body), lookup, bounded=bounded, clock=clock, gate=gate)
             except WorkerCrashed as e:
                 if e.fallback is None:  # it died twice reading this problem: a bug of ours (500)
                     raise

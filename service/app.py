@@ -33,6 +33,7 @@ from .cache import ResultCache
 from .documents import dumps, loads, utf8
 from .errors import PayloadTooLarge, Unauthorized, error_body, install_handlers
 from .metrics import Metrics
+from .runtime.cut import Cutter
 from .runtime.deadline import WORKER_NICE
 from .runtime.pool import DEFAULT_ARGV, WorkerPool
 from .settings import Settings
@@ -71,13 +72,15 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
     """A fresh app with its own workers, caches and metrics (started by the ASGI lifespan)."""
     settings = settings or Settings()
     metrics = Metrics()
+    cutter = Cutter(metrics)  # keeps every request's deadline, stateless and context alike (runtime.cut)
     secret = settings.api_token.get_secret_value() if settings.api_token else ""
     token = secret.encode() if secret else None  # an empty SYMGUARD_API_TOKEN means no token
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # workers below the server's priority: its event loop keeps every deadline (runtime.deadline)
-        pool = WorkerPool(dataclasses.replace(settings.limits(), worker_nice=WORKER_NICE), metrics, argv=worker_argv)
+        pool = WorkerPool(dataclasses.replace(settings.limits(), worker_nice=WORKER_NICE), metrics, argv=worker_argv,
+                          cutter=cutter)
         cache = ResultCache(settings, metrics)
         app.state.answerer = Answerer(pool, cache, metrics)
         await pool.start()
@@ -114,16 +117,17 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
         async def endpoint(request: Request, a: Annotated[Answerer, Depends(answerer)]) -> Response:
             body = await read_body(request, settings.max_body_bytes)
             named = ctx.named_context(body)  # contexts hook: {"context": KEY, ...delta}, parsed once
+            arrival = request.scope.get(ARRIVAL)
             if named is not None:
-                return await request.app.state.contexts.answer(op, body, named)  # type: ignore[no-any-return]
-            return _json(await a.answer(op, body, arrival=request.scope.get(ARRIVAL)))
+                return await request.app.state.contexts.answer(op, body, named, arrival=arrival)  # type: ignore[no-any-return]
+            return _json(await a.answer(op, body, arrival=arrival))
 
         app.post(f"/v1/{op}", response_model=schemas.RESULTS[op], responses=_ERRORS, openapi_extra=problem_body,
                  dependencies=[Depends(authorized)], summary=f"{op} one problem", name=op)(endpoint)
 
     for op in OPS:
         add_op(op)
-    app.state.contexts = ctx.install(app, settings, authorized, read_body)  # contexts hook
+    app.state.contexts = ctx.install(app, settings, authorized, read_body, cutter)  # contexts hook
 
     @app.post("/v1/batch", response_model=schemas.BatchResponse, responses=_ERRORS,
               dependencies=[Depends(authorized)], summary="many operations, results in order",
@@ -133,15 +137,16 @@ def create_app(settings: Settings | None = None, *, worker_argv: Sequence[str] =
         items = _batch_items(await read_body(request, settings.max_body_bytes), settings.batch_max_items)
         a.pool.check_capacity()  # the batch as a whole is refused (503) when the line is full
         gate = asyncio.Semaphore(settings.workers)  # one batch never floods the waiting line
+        arrival = request.scope.get(ARRIVAL)  # every item's deadline counts from the batch's arrival
 
         async def one(i: int, item: Any) -> dict[str, Any]:
             try:
                 op, body = _batch_item(i, item)
                 problem = item.get("problem")
-                async with gate:
-                    if isinstance(problem, dict) and "context" in problem:  # as POST /v1/{op} with that body
-                        return (await request.app.state.contexts.result(op, body, problem))[0]  # type: ignore[no-any-return]
-                    return await a.answer(op, body, bounded=False)
+                if isinstance(problem, dict) and "context" in problem:  # as POST /v1/{op} with that body
+                    return (await request.app.state.contexts.result(  # type: ignore[no-any-return]
+                        op, body, problem, arrival=arrival, gate=gate))[0]
+                return await a.answer(op, body, bounded=False, arrival=arrival, gate=gate)
             except SymguardError as e:
                 return error_body(e)
             except Exception as e:  # noqa: BLE001 - one item's failure does not fail the others

@@ -3,8 +3,8 @@
 * ``POST /v1/contexts`` with a problem answers ``{"context": KEY, "symbols": n, "asserts": n,
   "guards": n}``; with ``{"context": KEY, ...delta}`` it extends that context and answers the new
   key. Contexts are immutable, so a key names one document forever: the server keeps key →
-  document in an LRU and, with ``SYMGUARD_REDIS_URL``, in Redis (``symguard:v1:context:<key>``),
-  where every replica finds it.
+  document in an LRU and, with ``SYMGUARD_REDIS_URL``, in Redis, where every replica finds it
+  (``context_store``).
 * ``POST /v1/{op}`` whose body has a top-level ``"context"`` is routed here (``named_context``): the
   answer for the context plus the delta. An unknown key is a 404 with
   ``error.code = "unknown_context"``: the client resends the problem.
@@ -13,9 +13,18 @@ The solving runs in context worker processes (z3 never runs in the server proces
 process executor per slot so that every request for a key goes to the same process — the one
 that holds its session (``service.context_worker``). A process that does not hold it (evicted,
 restarted, another replica registered it) is sent the stored document once and reads it.
-A request that overruns ``timeout_ms + SYMGUARD_GRACE_MS`` gets ``status: unknown``,
-``reason: timeout`` and its process is replaced. Final answers are kept in an LRU keyed by the
-byte-exact body, like the stateless exact layer.
+Requests for one slot wait their turn in the server (``_Slot.turn``), never inside the executor.
+
+A question is under the server's deadline like a stateless request (``runtime.cut``): counted from
+its arrival, with the ``timeout_ms`` the worker will apply (the delta's, else the context's:
+``context_store.Entry``), it is answered by the cut whatever the worker does. The timeout answer is
+the stateless one for the merged document whose deadline passed while it was being read (every
+guard and query ``unknown``, the caller's ids; ``_unread``), built in a thread. A cut never kills
+a worker nor touches what a context knows: the worker finishes the question for nobody, and what
+its answer teaches (facts, satisfiability, a final answer) is kept as if it had come in time. A
+worker that overruns ``timeout_ms + SYMGUARD_GRACE_MS`` (+ 2 s to read a document) is replaced
+(its hot contexts are rebuilt from the stored documents on demand). Final answers are kept in an
+LRU keyed by the byte-exact body, like the stateless exact layer.
 
 The fast path: the workers hand back each context's facts (``solver.session.FactsView``, pure
 Python, rebuilt here in steps that yield to the event loop), kept in an LRU beside the documents.
@@ -32,36 +41,32 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
-from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request, Response
 
 from symguard.solver.errors import InvalidProblemError
-from symguard.solver.session import FactsPayload, FactsView, merge_documents
+from symguard.solver.session import DELTA_KEYS, FactsPayload, FactsView, merge_documents
 
 from . import context_worker
+from .context_store import ByteLRU, ContextStore, Entry, document_of, own_timeout, whole_entry
 from .documents import dumps, loads
 from .runtime import lifeline
+from .runtime.cut import Cutter, Turn
+from .runtime.deadline import DEFAULT_TIMEOUT_MS, unread_result
 from .settings import Settings
 
 # What a client can make the server keep, each an LRU bounded by bytes (docs/service.md): the
-# stored documents (JSON bytes: an extension's entry is its parent's key and its delta), the facts
-# views (``FactsView.nbytes``, an over-estimate, re-weighed after use) and final answers by body.
-STORE_BYTES = 32 << 20
+# stored documents (``context_store``), the facts views (``FactsView.nbytes``, an over-estimate,
+# re-weighed after use) and final answers by body.
 VIEW_BYTES = 64 << 20
 VIEW_SIZE = 256  # and at most this many views
 ANSWER_BYTES = 16 << 20
-# An extension is stored as (parent key, delta) until the deltas since the last whole document
-# outweigh it (and this floor), or the chain since it gets this deep: then whole (a checkpoint).
-# So storing costs O(delta) amortized and rebuilding a document walks a bounded chain.
-CHECKPOINT_BYTES = 64 << 10
-CHECKPOINT_DEPTH = 512
 STOP_GRACE_S = 2.0  # a context worker that has not exited this long after SIGTERM is killed
-REDIS_PREFIX = "symguard:v2:context:"  # v2: entries are chain links (``_Entry``), not documents
+READ_SLACK_MS = 2000  # a worker's limit past timeout_ms + grace: reading a stored document it lacks
+READ_DEFAULT_MS = 2000  # registering or extending without a timeout_ms: the base of that limit
 # What the event loop may read itself: a delta of at most this many queries and nothing else but
 # options, in a body of at most this many bytes. Reading and deciding cost grows with the text: a
 # 500-byte body took at most 2.7 ms of CPU on the 400-guard context (a conjunction of 40
@@ -101,105 +106,6 @@ def _unknown_context(key: Any) -> Response:
     return _json(_unknown_context_body(key), 404)
 
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _weight(hit: tuple[Any, int]) -> int:
-    return hit[1]
-
-
-class ByteLRU(Generic[K, V]):
-    """cachetools' LRU bounded by the bytes each entry is said to weigh, and optionally by count.
-    An entry heavier than the whole bound is not kept."""
-
-    def __init__(self, max_bytes: int, max_items: int | None = None) -> None:
-        self.max_items = max_items
-        self._lru: LRUCache[K, tuple[V, int]] = LRUCache(max_bytes, getsizeof=_weight)
-
-    @property
-    def total(self) -> int:
-        return int(self._lru.currsize)
-
-    def __contains__(self, key: K) -> bool:
-        return key in self._lru
-
-    def __len__(self) -> int:
-        return len(self._lru)
-
-    def keys(self) -> list[K]:
-        """Least recently used first."""
-        return list(self._lru.keys())
-
-    def get(self, key: K) -> V | None:
-        hit = self._lru.get(key)
-        return None if hit is None else hit[0]
-
-    def put(self, key: K, value: V, nbytes: int) -> None:
-        self._lru.pop(key, None)
-        if nbytes > self._lru.maxsize:
-            return
-        self._lru[key] = (value, nbytes)
-        while self.max_items is not None and len(self._lru) > self.max_items:
-            self._lru.popitem()
-
-    def reweigh(self, key: K, nbytes: int) -> None:
-        hit = self._lru.get(key)
-        if hit is not None:
-            self.put(key, hit[0], nbytes)
-
-    def pop(self, key: K) -> V | None:
-        hit = self._lru.pop(key, None)
-        return None if hit is None else hit[0]
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """How the server stores a context: a whole document (``parent`` None), or the key of the
-    context it extends and its delta (``Context.delta``). ``since``: delta bytes stored since the
-    last whole document on the chain, ``base``: that document's bytes, ``depth``: links since it."""
-
-    parent: str | None
-    part: bytes  # JSON
-    since: int = 0
-    base: int = 0
-    depth: int = 0
-
-    def to_json(self) -> bytes:
-        return json.dumps({"parent": self.parent, "part": json.loads(self.part), "since": self.since,
-                           "base": self.base, "depth": self.depth}, separators=(",", ":")).encode()
-
-    @staticmethod
-    def from_json(raw: bytes) -> _Entry | None:
-        try:
-            d = json.loads(raw)
-            parent = d["parent"]
-            if parent is not None and not isinstance(parent, str):
-                return None
-            return _Entry(parent, json.dumps(d["part"], separators=(",", ":")).encode(),
-                          int(d["since"]), int(d["base"]), int(d["depth"]))
-        except (ValueError, KeyError, TypeError, RecursionError):
-            return None  # not ours (Redis is shared): as if absent
-
-    def child(self, parent_key: str, part: dict[str, Any]) -> _Entry:
-        data = _compact(part)
-        return _Entry(parent_key, data, self.since + len(data), self.base, self.depth + 1)
-
-    def wants_whole(self, delta_bytes: int) -> bool:
-        """Whether an extension of this entry by about ``delta_bytes`` is stored whole."""
-        return (self.since + delta_bytes > max(self.base, CHECKPOINT_BYTES)
-                or self.depth + 1 >= CHECKPOINT_DEPTH)
-
-
-def _compact(doc: Any) -> bytes:
-    return json.dumps(doc, separators=(",", ":")).encode()
-
-
-def _whole(doc: dict[str, Any]) -> _Entry:
-    data = _compact(doc)
-    return _Entry(None, data, 0, len(data), 0)
-
-
 def _executor() -> ProcessPoolExecutor:
     """A single-process executor whose worker stops on SIGTERM and dies with the server (lifeline)."""
     return ProcessPoolExecutor(max_workers=1, initializer=lifeline.init_worker)
@@ -210,6 +116,7 @@ class _Slot:
 
     def __init__(self) -> None:
         self.ex = _executor()
+        self.turn = asyncio.Lock()  # one call at a time: the others wait here, where a cut can take them out
 
     def replace(self) -> None:
         old, self.ex = self.ex, _executor()
@@ -231,23 +138,16 @@ class _Slot:
 
 
 class ContextService:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, cutter: Cutter | None = None) -> None:
         self.settings = settings
+        self.cutter = cutter  # keeps a question's deadline (the server's, shared with the stateless pool)
         self.slots = [_Slot() for _ in range(max(1, settings.workers))]
-        self.store: ByteLRU[str, _Entry] = ByteLRU(STORE_BYTES)
+        self.docs = ContextStore(settings)  # key -> how to rebuild its document, here and in Redis
         self.views: ByteLRU[str, FactsView] = ByteLRU(VIEW_BYTES, VIEW_SIZE)
         self._building: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.answers: ByteLRU[str, bytes] = ByteLRU(ANSWER_BYTES)
         self.fast_answers = 0  # questions the views answered (tests, debugging)
-        self._redis: Any = None
-        if settings.redis_url:
-            import redis.asyncio as aioredis
-
-            t = settings.redis_timeout_ms / 1000
-            password = settings.redis_password.get_secret_value() if settings.redis_password else None
-            self._redis = aioredis.Redis.from_url(settings.redis_url, socket_timeout=t, password=password,
-                                                  socket_connect_timeout=t)  # as the result cache's (service.cache)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -257,46 +157,7 @@ class ContextService:
         for t in list(self._tasks):
             t.cancel()
         await asyncio.gather(*(s.stop() for s in self.slots))
-        if self._redis is not None:
-            await self._redis.aclose()
-
-    # -------------------------------------------------------------- the store
-    def _remember(self, key: str, entry: _Entry) -> None:
-        self.store.put(key, entry, len(entry.part) + len(key) + 200)
-
-    async def _put(self, key: str, entry: _Entry) -> None:
-        self._remember(key, entry)
-        if self._redis is not None:
-            with contextlib.suppress(Exception):  # Redis can make an answer faster, never fail it
-                await self._redis.set(REDIS_PREFIX + key, entry.to_json(), ex=self.settings.redis_ttl_s)
-
-    async def _entry(self, key: str) -> _Entry | None:
-        entry = self.store.get(key)
-        if entry is None and self._redis is not None:
-            try:
-                raw = await self._redis.get(REDIS_PREFIX + key)
-            except Exception:  # noqa: BLE001
-                raw = None
-            entry = _Entry.from_json(raw) if raw is not None else None
-            if entry is not None:
-                self._remember(key, entry)
-        return entry
-
-    async def document(self, key: str) -> dict[str, Any] | None:
-        """The whole document of a key: its entry, and its parents' back to a whole one, merged
-        (``solver.session.merge_documents``). None when a link is gone (evicted, expired): the
-        client registers the problem again, as for any unknown key."""
-        parts: list[dict[str, Any]] = []
-        entry = await self._entry(key)
-        for _ in range(CHECKPOINT_DEPTH + 1):
-            if entry is None:
-                return None
-            part = json.loads(entry.part)
-            if entry.parent is None:
-                return merge_documents(part, parts[::-1])
-            parts.append(part)
-            entry = await self._entry(entry.parent)
-        return None  # pragma: no cover - a chain deeper than any this server stores
+        await self.docs.close()
 
     # -------------------------------------------------------------- the facts views
     async def _adopt(self, payload: FactsPayload | None) -> None:
@@ -327,9 +188,7 @@ class ContextService:
 
     def _adopt_later(self, payload: FactsPayload | None) -> None:
         if payload is not None:
-            task = asyncio.ensure_future(self._adopt(payload))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._background(self._adopt(payload))
 
     def _by_facts(self, op: str, body: bytes, key: str, delta: dict[str, Any]) -> dict[str, Any] | None:
         """The answer of the key's view when it decides the question (module docstring), else None."""
@@ -347,32 +206,51 @@ class ContextService:
     def _slot(self, key: str) -> _Slot:
         return self.slots[int(key[:12], 16) % len(self.slots)] if _hex(key) else self.slots[0]
 
-    async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        fut: Awaitable[Any] = loop.run_in_executor(slot.ex, fn, *args)
-        try:
-            return await asyncio.wait_for(fut, limit_s)
-        except asyncio.TimeoutError:
-            slot.replace()
-            return None
+    async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any,
+                    turn: Turn | None = None) -> Any:
+        async with slot.turn:
+            if turn is not None:
+                turn.stage = "solving"  # with its worker (reading the document or solving): no longer in line
+            fut: Awaitable[Any] = asyncio.get_running_loop().run_in_executor(slot.ex, fn, *args)
+            try:
+                return await asyncio.wait_for(fut, limit_s)
+            except asyncio.TimeoutError:
+                slot.replace()
+                return None
 
-    async def _with_document(self, key: str, limit_s: float, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _with_document(self, key: str, limit_s: float, fn: Callable[..., Any], *args: Any,
+                             turn: Turn | None = None) -> Any:
         """``fn(key, *args, doc)`` on the key's worker: first without the document (the worker
-        holds the session), then with it when the worker asks. None: overran; "unknown": no such key."""
+        holds the session), then with it when the worker asks. None: overran, or the caller was
+        answered at its deadline before the document was needed; "unknown": no such key."""
         slot = self._slot(key)
-        out = await self._call(slot, limit_s, fn, key, *args, None)
+        out = await self._call(slot, limit_s, fn, key, *args, None, turn=turn)
         if out is not None and out[0] == "need":
-            doc = await self.document(key)
+            if turn is not None and turn.cut:
+                return None  # nobody waits for it: reading the document is left to the next question
+            doc = await self.docs.document(key)
             if doc is None:
                 return "unknown"
-            out = await self._call(slot, limit_s, fn, key, *args, doc)
+            out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn)
         return out
 
-    def _limit_s(self, delta: dict[str, Any]) -> float:
-        opts = delta.get("options") if isinstance(delta.get("options"), dict) else {}
-        t = opts.get("timeout_ms") if isinstance(opts, dict) else None
-        t = t if isinstance(t, int) and not isinstance(t, bool) and t > 0 else 2000
-        return (min(t, self.settings.max_timeout_ms) + self.settings.grace_ms + 2000) / 1000
+    def _limit_s(self, timeout_ms: int) -> float:
+        """How long a worker may take for one call before it is replaced."""
+        return (min(timeout_ms, self.settings.max_timeout_ms) + self.settings.grace_ms + READ_SLACK_MS) / 1000
+
+    async def _timeout(self, key: str, delta: dict[str, Any]) -> int:
+        """The ``timeout_ms`` the worker applies to ``key`` plus ``delta``: the delta's, else the
+        context's, else the default (an invalid value is refused by the worker at once)."""
+        own = own_timeout(delta)
+        if own is not None:
+            return own
+        entry = await self.docs.entry(key)
+        return (entry.timeout_ms if entry is not None else None) or DEFAULT_TIMEOUT_MS
+
+    def _background(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -------------------------------------------------------------- endpoints
     async def register(self, body: bytes) -> Response:
@@ -381,24 +259,25 @@ class ContextService:
             key = _key(doc)
             delta = {k: v for k, v in doc.items() if k != "context"}
             have_view = key in self.views
-            parent = await self._entry(key)  # stored whole when the chain would grow too long or heavy
+            parent = await self.docs.entry(key)  # stored whole when the chain would grow too long or heavy
             whole = parent is None or parent.wants_whole(len(body))
-            out = await self._with_document(key, self._limit_s(delta), context_worker.extend, delta,
-                                            have_view, whole)
+            out = await self._with_document(key, self._limit_s(own_timeout(delta) or READ_DEFAULT_MS),
+                                            context_worker.extend, delta, have_view, whole)
             if out == "unknown":
                 return _unknown_context(key)
             if out is not None and out[0] == "done":
                 _, new_key, part, is_whole, counts, payload = out
                 if part is not None:  # ``parent``: the entry as it was asked for (still there or not)
-                    await self._put(new_key, _whole(part) if is_whole or parent is None else parent.child(key, part))
+                    await self.docs.put(new_key, whole_entry(part) if is_whole or parent is None else parent.child(key, part))
                 out = ("done", new_key, counts, payload)
         else:
-            out = await self._call(self.slots[0], self._limit_s(doc), context_worker.register, doc)
+            limit = self._limit_s(own_timeout(doc) or READ_DEFAULT_MS)
+            out = await self._call(self.slots[0], limit, context_worker.register, doc)
             if out is not None and out[0] == "done":  # the session lives with the key's worker
-                out = await self._call(self._slot(out[1]), self._limit_s(doc), context_worker.register, doc)
+                out = await self._call(self._slot(out[1]), limit, context_worker.register, doc)
             if out is not None and out[0] == "done":
                 _, new_key, new_doc, counts, payload = out
-                await self._put(new_key, _whole(new_doc))
+                await self.docs.put(new_key, whole_entry(new_doc))
                 out = ("done", new_key, counts, payload)
         if out is None:
             return _json({"error": {"code": "too_large", "message": "reading the context took too long"}}, 400)
@@ -408,13 +287,17 @@ class ContextService:
         await self._adopt(payload)  # before answering: the client's next question may use it
         return _json({"context": key, **counts})
 
-    async def answer(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> Response:
+    async def answer(self, op: str, body: bytes, doc: dict[str, Any] | None = None, *,
+                     arrival: float | None = None) -> Response:
         """``op`` for the context a body names plus its delta (``doc``: the body, parsed already)."""
-        return _json(*await self.result(op, body, doc))
+        return _json(*await self.result(op, body, doc, arrival=arrival))
 
-    async def result(self, op: str, body: bytes, doc: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
-        """``answer`` as (document, HTTP status): a ``/v1/batch`` item holds the document."""
-        t0 = time.perf_counter()
+    async def result(self, op: str, body: bytes, doc: dict[str, Any] | None = None, *, arrival: float | None = None,
+                     gate: asyncio.Semaphore | None = None) -> tuple[dict[str, Any], int]:
+        """``answer`` as (document, HTTP status): a ``/v1/batch`` item holds the document, and
+        ``gate``, its batch's limit on the workers it holds at once. With ``arrival`` (when the
+        request reached the app) the answer comes by the deadline counted from there (module docstring)."""
+        t0 = time.monotonic() if arrival is None else arrival
         ek = hashlib.sha256(op.encode() + b"\0" + body).hexdigest()
         hit = self.answers.get(ek)
         if hit is not None:
@@ -430,14 +313,37 @@ class ContextService:
             if context_worker.is_final(op, res):
                 self._cache(ek, res)
             return res, 200
-        want_view = key not in self.views and key not in self._building
-        out = await self._with_document(key, self._limit_s(delta), context_worker.run, op, delta, want_view)
+        timeout_ms = await self._timeout(key, delta)
+        turn = Turn()
+
+        def work() -> Coroutine[Any, Any, tuple[dict[str, Any], int]]:
+            return self._ask(op, key, delta, ek, t0, timeout_ms, turn, gate)
+
+        if arrival is None or self.cutter is None:
+            return await work()
+
+        async def late(stage: str) -> tuple[dict[str, Any], int]:
+            note = {"arrival": "the deadline passed before the question could reach a worker",
+                    "queued": "the deadline passed while the question waited for its context's worker"}.get(stage)
+            return await self._timeout_answer(op, key, delta, t0, note)
+
+        clock = self.cutter.lag.clock(arrival, min(timeout_ms, self.settings.max_timeout_ms))
+        return await self.cutter.keep(clock, turn, work, late, self._background)
+
+    async def _ask(self, op: str, key: str, delta: dict[str, Any], ek: str, t0: float, timeout_ms: int,
+                   turn: Turn, gate: asyncio.Semaphore | None) -> tuple[dict[str, Any], int]:
+        """The worker's answer. Past the caller's cut (``turn.cut``) it still runs to the end for
+        what it teaches (facts, satisfiability, a final answer kept by body); its answer is nobody's."""
+        async with gate if gate is not None else contextlib.nullcontext():
+            want_view = key not in self.views and key not in self._building
+            out = await self._with_document(key, self._limit_s(timeout_ms), context_worker.run, op, delta,
+                                            want_view, turn=turn)
         if out == "unknown":
             return _unknown_context_body(key), 404
         if out is None:
-            res = {"op": op, "status": "unknown", "reason": "timeout", "key": key, "cached": False,
-                   "elapsed_ms": _ms(t0), "warnings": ["the worker overran its budget and was replaced"]}
-            return res, 200
+            if turn.cut:
+                return {}, 0
+            return await self._timeout_answer(op, key, delta, t0, "the worker overran its budget and was replaced")
         if out[0] == "error":
             return out[1], out[2]
         _, res, final, payload, sat = out
@@ -448,6 +354,18 @@ class ContextService:
         self._adopt_later(payload)  # not awaited: this answer is ready
         if final:
             self._cache(ek, res)
+        return res, 200
+
+    async def _timeout_answer(self, op: str, key: str, delta: dict[str, Any], t0: float,
+                              note: str | None) -> tuple[dict[str, Any], int]:
+        """The sound timeout answer for a question to ``key``: the stateless one for the merged
+        document, unread (``_unread``), built in a thread. The context's document gone: 404, as
+        for any unknown key (the client registers the problem again)."""
+        chain = await self.docs.chain(key)
+        if chain is None:
+            return _unknown_context_body(key), 404
+        res = await asyncio.to_thread(_unread, op, chain, delta, self.settings.max_timeout_ms, note)
+        res["elapsed_ms"] = _ms(t0)
         return res, 200
 
     def _cache(self, ek: str, res: dict[str, Any]) -> None:
@@ -479,12 +397,32 @@ def _key(doc: dict[str, Any]) -> str:
 
 
 def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 3)
+    return round((time.monotonic() - t0) * 1000, 3)
 
 
-def install(app: FastAPI, settings: Settings, authorized: Any, read_body: Any) -> ContextService:
-    """``POST /v1/contexts`` on ``app``; the op routes hand context bodies to the returned service."""
-    service = ContextService(settings)
+def _unread(op: str, chain: list[Entry], delta: dict[str, Any], cap_ms: int, note: str | None) -> dict[str, Any]:
+    """The stateless timeout answer for the context stored as ``chain`` plus a question's ``delta`` whose
+    deadline passed while it was being read (``runtime.deadline.unread_result``): every guard and
+    query ``unknown``, reason ``timeout``, by the ids they have in the merged document (a delta's
+    string entries numbered after the context's, as the worker numbers them). A delta the worker
+    would refuse for its shape is refused the same way."""
+    unknown = sorted(set(delta) - DELTA_KEYS)
+    if unknown:
+        raise InvalidProblemError(f"unknown field {unknown[0]!r} in a context's delta (expected symbols, "
+                                  "asserts, guards, queries, exprs, inputs, options)", where=unknown[0])
+    for k, kind in (("symbols", dict), ("options", dict), ("asserts", list), ("guards", list)):
+        if delta.get(k) is not None and not isinstance(delta[k], kind):
+            raise InvalidProblemError(f"{k} must be {'an object' if kind is dict else 'an array'}", where=k)
+    merged = merge_documents(document_of(chain), [{k: v for k, v in delta.items() if k not in ("queries", "exprs")}])
+    merged.update({k: delta[k] for k in ("queries", "exprs") if k in delta})
+    return unread_result(op, merged, cap_ms, note)
+
+
+def install(app: FastAPI, settings: Settings, authorized: Any, read_body: Any,
+            cutter: Cutter | None = None) -> ContextService:
+    """``POST /v1/contexts`` on ``app``; the op routes hand context bodies to the returned service,
+    whose questions keep their deadline with ``cutter`` (the server's)."""
+    service = ContextService(settings, cutter)
 
     # documented as a problem (what registers a context); {"context": KEY, ...delta} extends one
     body = {"requestBody": {"required": True, "content": {

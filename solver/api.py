@@ -45,6 +45,7 @@ from symguard.solver.syntax.document import load_problem
 from symguard.solver.syntax.sympy_reader import Parsed, parse_sympy
 
 _SERIAL = threading.RLock()  # z3's main context, pysmt and the IR's intern table: one caller at a time
+SERIAL = _SERIAL  # the same lock, for a caller that builds IR outside these entry points (a server's thread)
 _WATCHDOG = threading.Lock()  # a watchdog interrupts z3 only while its own call still runs
 _SLACK_S = 0.025  # the watchdog fires 25 ms after the outer limit (checker.outer_ms)
 _REFIRE_S = 0.02

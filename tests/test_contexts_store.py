@@ -1,4 +1,4 @@
-"""The server's context store (``service.contexts``): byte-bounded LRUs, extensions stored as
+"""The server's context store (``service.context_store``): byte-bounded LRUs, extensions stored as
 (parent key, delta) with checkpoints, documents rebuilt from the chain (issue 22.5)."""
 
 from __future__ import annotations
@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import json
 
+from symguard.service import context_store as cs
 from symguard.service import contexts as cx
 from symguard.service.settings import Settings
-from symguard.solver import Context
+from symguard.solver import Context, Options
 
 
 def test_byte_lru_evicts_by_bytes_and_count() -> None:
-    lru: cx.ByteLRU[str, str] = cx.ByteLRU(100, max_items=3)
+    lru: cs.ByteLRU[str, str] = cs.ByteLRU(100, max_items=3)
     lru.put("a", "A", 40)
     lru.put("b", "B", 40)
     assert lru.get("a") == "A"  # now b is the least recent
@@ -28,15 +29,15 @@ def test_byte_lru_evicts_by_bytes_and_count() -> None:
 
 
 def test_checkpoints_grow_geometrically() -> None:
-    root = cx._whole({"guards": ["s0 >= 2"] * 10})
+    root = cs.whole_entry({"guards": ["s0 >= 2"] * 10})
     entry, wholes = root, 0
     for i in range(5000):
         if entry.wants_whole(40):
-            entry, wholes = cx._whole({"guards": ["x" * 30] * (i + 1)}), wholes + 1
+            entry, wholes = cs.whole_entry({"guards": ["x" * 30] * (i + 1)}), wholes + 1
         else:
             entry = entry.child("k", {"guards": [{"id": f"g{i}", "expr": "s0 >= 3"}]})
-        assert entry.depth < cx.CHECKPOINT_DEPTH
-    assert 5000 // cx.CHECKPOINT_DEPTH <= wholes <= 5000 // cx.CHECKPOINT_DEPTH + 8
+        assert entry.depth < cs.CHECKPOINT_DEPTH
+    assert 5000 // cs.CHECKPOINT_DEPTH <= wholes <= 5000 // cs.CHECKPOINT_DEPTH + 8
 
 
 def test_a_chain_rebuilds_the_extensions_document_and_a_lost_link_is_unknown() -> None:
@@ -44,20 +45,47 @@ def test_a_chain_rebuilds_the_extensions_document_and_a_lost_link_is_unknown() -
     svc = cx.ContextService(Settings(workers=1))
 
     async def go() -> None:
-        await svc._put(ctx.key, cx._whole(ctx.document))
-        key, entry, c = ctx.key, svc.store.get(ctx.key), ctx
+        await svc.docs.put(ctx.key, cs.whole_entry(ctx.document))
+        key, entry, c = ctx.key, svc.docs.lru.get(ctx.key), ctx
         keys = []
         for i in range(20):
             c = c.extend({"guards": [f"Ne(s0, {i + 10})"], **({"symbols": {"s1": {"max": 5}}} if i == 3 else {})})
             assert entry is not None and c.delta is not None
-            await svc._put(c.key, entry.child(key, c.delta))
-            key, entry = c.key, svc.store.get(c.key)
+            await svc.docs.put(c.key, entry.child(key, c.delta))
+            key, entry = c.key, svc.docs.lru.get(c.key)
             keys.append(key)
-        assert await svc.document(key) == c.document
+        assert await svc.docs.document(key) == c.document
         assert Context(json.loads(json.dumps(c.document))).problem.symbols == c.problem.symbols
-        svc.store.pop(keys[10])  # a link evicted: the keys after it are unknown, the ones before are not
-        assert await svc.document(key) is None
-        assert await svc.document(keys[9]) is not None
+        svc.docs.lru.pop(keys[10])  # a link evicted: the keys after it are unknown, the ones before are not
+        assert await svc.docs.document(key) is None
+        assert await svc.docs.document(keys[9]) is not None
+
+    try:
+        asyncio.run(go())
+    finally:
+        asyncio.run(svc.close())
+
+
+def test_an_entry_carries_its_context_s_timeout_and_a_question_s_own_wins() -> None:
+    """The server's cut needs the ``timeout_ms`` a worker will apply without reading the context:
+    the delta's, else the context's own (set on it or inherited from the context it extends)."""
+    svc = cx.ContextService(Settings(workers=1))
+    root = cs.whole_entry({"guards": ["s0 >= 2"], "options": {"timeout_ms": 700}})
+    plain = cs.whole_entry({"guards": ["s0 >= 2"]})
+    inherits = root.child("r", {"guards": [{"id": "g1", "expr": "s0 >= 3"}]})
+    overrides = inherits.child("i", {"options": {"timeout_ms": 90}})
+    assert (root.timeout_ms, plain.timeout_ms, inherits.timeout_ms, overrides.timeout_ms) == (700, None, 700, 90)
+    assert cs.Entry.from_json(overrides.to_json()) == overrides
+    assert cs.Entry.from_json(json.dumps({**json.loads(root.to_json()), "timeout_ms": 0}).encode()) is None
+    assert cs.Entry.from_json(b'{"parent": null, "part": {}, "since": 0, "base": 0, "depth": 0}') is None
+
+    async def go() -> None:
+        await svc.docs.put("r", root)
+        await svc.docs.put("p", plain)
+        assert await svc._timeout("r", {"queries": ["s0 > 1"]}) == 700
+        assert await svc._timeout("r", {"options": {"timeout_ms": 5}}) == 5
+        assert await svc._timeout("r", {"options": {"timeout_ms": True}}) == 700  # refused by the worker at once
+        assert await svc._timeout("p", {}) == await svc._timeout("unknown", {}) == Options().timeout_ms
 
     try:
         asyncio.run(go())

@@ -298,10 +298,36 @@ def test_workers_run_below_the_server_s_priority(url: str) -> None:
         assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + dl.WORKER_NICE
 
 
-def test_batch_items_keep_their_own_clocks(url: str) -> None:
-    """A batch item's deadline counts from when it gets its worker (docs): items waiting behind
-    others in one batch are not all timed out."""
-    items = [{"op": "solve", "problem": _doc(30_000, guards=[f"s0 >= {i}"])} for i in range(4)]
+@pytest.mark.timeout(240)
+def test_a_batch_answers_within_its_items_deadline_counted_from_its_arrival(url: str) -> None:
+    """Every item's deadline counts from the batch's arrival (docs/service.md): items that hold a
+    worker past it get the worker's ready unknown, items still waiting behind them (a batch holds
+    at most ``workers`` at once) the unread one, and the batch answers at the cut."""
+    _settled(url)
+    queued, solving = (_metric(url, "symguard_deadline_cuts_total", f'stage="{s}"') for s in ("queued", "solving"))
+    items = [{"op": "redundancy", "problem": _doc(2000, guards=[f"s0 >= {i}", "s1 >= 2"])} for i in range(4)]
     r = httpx.post(f"{url}/v1/batch", json={"items": items}, timeout=60)
-    assert r.status_code == 200
-    assert [x["status"] for x in r.json()["results"]] == ["sat"] * 4
+    assert r.status_code == 200, r.text
+    got = r.json()["results"]
+    assert [(x["status"], x["reason"], x["minimal"]) for x in got] == [("unknown", "timeout", ["g0", "g1"])] * 4
+    assert sum(any("waited for a worker (all 2 busy, or held by earlier items of its batch)" in w for w in x["warnings"]) for x in got) == 2
+    assert _metric(url, "symguard_deadline_cuts_total", 'stage="solving"') == solving + 2
+    assert _metric(url, "symguard_deadline_cuts_total", 'stage="queued"') == queued + 2
+    _settled(url)  # the two blocked workers finished for nobody; the two waiting items never ran
+    fresh = [{"op": "solve", "problem": _doc(30_000, guards=[f"s0 >= {i}"])} for i in range(3)]
+    assert [x["status"] for x in httpx.post(f"{url}/v1/batch", json={"items": fresh}, timeout=60).json()["results"]] \
+        == ["sat"] * 3
+
+
+def test_the_server_s_timeout_answer_is_built_under_the_library_s_lock() -> None:
+    """It is built in a thread (a large problem would stall the event loop): while another thread
+    holds the library, it waits, and then answers."""
+    body = json.dumps(PROBLEM).encode()
+    out: list[dict[str, Any]] = []
+    with api.SERIAL:
+        t = threading.Thread(target=lambda: out.append(dl.unread_answer("solve", body, None)))
+        t.start()
+        t.join(0.5)
+        assert not out  # held up by the lock
+    t.join(60)
+    assert out and out[0]["reason"] == "timeout"

@@ -28,7 +28,8 @@ from symguard.service.settings import Settings
 # The real worker, except: a body containing KILL_WHILE_READING announces the worker's pid in
 # $SYMGUARD_TEST_PIDFILE and sleeps while "reading", once (a flag file); a problem with
 # timeout_ms == 40779 (a deadline far past the test's kill) does the same while solving;
-# timeout_ms == 777 solves "forever".
+# timeout_ms == 30777 solves "forever" (a deadline far past the client's patience: the client
+# leaves before the server would answer at the cut).
 MARKED_WORKER = (sys.executable, "-c", """
 import os, time
 import symguard.solver.api as api
@@ -54,7 +55,7 @@ real = api.compute
 def compute(op, canon, **kw):
     if canon.options.timeout_ms == 40779:
         _once()
-    if canon.options.timeout_ms == 777:
+    if canon.options.timeout_ms == 30777:
         time.sleep(600)
     return real(op, canon, **kw)
 api.compute = compute
@@ -228,7 +229,7 @@ def test_deep_nesting_and_timeout_past_the_spec_range_are_400(url: str) -> None:
 @pytest.mark.timeout(240)
 def test_an_abandoned_batch_frees_its_workers(url: str) -> None:
     _workers_up(url)
-    slow = {**PROBLEM, "options": {"timeout_ms": 777}}  # the marked worker sleeps 600 s on these
+    slow = {**PROBLEM, "options": {"timeout_ms": 30777}}  # the marked worker sleeps 600 s on these
     items = {"items": [{"op": "solve", "problem": slow} for _ in range(4)]}
     with pytest.raises(httpx.TimeoutException):
         httpx.post(f"{url}/v1/batch", json=items, timeout=1.5)

@@ -8,7 +8,10 @@ solves in worker *processes* that can be killed. One runtime serves both front e
   takes a cached result (checked: ``solver.api.check_cached``) or computes, and answers;
 - ``protocol`` — the frames both ends speak (8-byte length + pickle);
 - ``deadline`` — a request's deadline over HTTP, counted from its arrival: when the server stops
-  waiting and answers the sound timeout answer itself;
+  waiting, and the sound timeout answer for a problem nobody has read;
+- ``cut`` — how the server keeps it: a request's work raced against its clock, answered at the
+  cut by stage (in line, reading, solving), shared by the pool and by contexts;
+- ``worker`` — one worker process as the pool sees it (pipes, frames, what its death looks like);
 - ``pool`` — an asyncio pool of children with one set of rules: the deadline kept by the server
   (``deadline``) and a budget enforced from outside (``timeout_ms`` + grace, then the worker is
   killed; the operation's sound ``unknown``, reason ``timeout``), workers

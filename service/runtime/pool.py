@@ -5,7 +5,7 @@ the loop never blocks on a worker. The rules, the same for the server and for ``
 
 - **the deadline kept by the server** (a request with a ``deadline.Clock``): at the cut the
   caller gets the sound timeout answer whatever the worker is doing, and the task ends in the
-  background (``run``);
+  background (``run``, ``cut.Cutter``);
 - **budget enforced from outside**: a task has ``timeout_ms`` plus ``grace_ms`` (from the
   request's arrival, or from dispatch without a clock); past that its worker is killed, replaced,
   and the task gets the operation's sound ``unknown`` answer (reason ``timeout``) the worker
@@ -21,7 +21,8 @@ the loop never blocks on a worker. The rules, the same for the server and for ``
 - **cancellation**: a task whose caller goes away (a client that hung up) kills its worker.
 
 This module is where the runtime's foreign exceptions become symguard errors: broken pipes, OS
-errors, truncated streams and unreadable frames mean "the worker died" (``_Died``), nothing else.
+errors, truncated streams and unreadable frames mean "the worker died" (``worker.Died``), nothing
+else; a second death is ``WorkerCrashed``.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import pickle
-import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -41,14 +40,13 @@ from symguard.solver.errors import InternalError, TooLargeError
 
 from ..errors import Overloaded, error_from_body
 from ..metrics import Metrics
+from .cut import Cutter, Turn
 from .deadline import Clock, Lag, unread_answer
-from .protocol import encode, read_frame_async
+from .worker import DEFAULT_ARGV, FOREIGN, Died, Worker, child_env
 
+__all__ = ["DEFAULT_ARGV", "Done", "Limits", "WorkerCrashed", "WorkerPool", "child_env"]
 log = logging.getLogger("symguard.runtime")
 Lookup = Callable[[str, str], Awaitable[tuple[str, dict[str, Any]] | None]]  # -> (layer, canonical result)
-DEFAULT_ARGV: tuple[str, ...] = (sys.executable, "-m", "symguard.service.runtime.child")
-# what a dead pipe or a dead process looks like from here
-_FOREIGN = (EOFError, OSError, asyncio.IncompleteReadError, pickle.UnpicklingError, ValueError)
 
 
 @dataclass(frozen=True)
@@ -86,89 +84,39 @@ class WorkerCrashed(InternalError):
         self.fallback = fallback
 
 
-class _Died(Exception):
-    def __init__(self, exitcode: int | None, fallback: dict[str, Any] | None) -> None:
-        super().__init__(exitcode)
-        self.exitcode = exitcode
-        self.fallback = fallback
-
-
 @dataclass
-class _Turn:
-    """One request's progress, shared between ``run`` (which may answer at the deadline) and the
-    task that talks to the worker (which then finishes in the background)."""
+class _Turn(Turn):
+    """``cut.Turn`` with what the pool's timeout answer needs: the worker held (None in line),
+    the problem's key and the worker's ready ``unknown`` once it has read the problem."""
 
-    worker: _Worker | None = None  # the worker it holds, None while it waits in line
+    worker: Worker | None = None
     key: str | None = None
-    fallback: dict[str, Any] | None = None  # the worker's sound unknown, once it has read the problem
-    cut: bool = False  # the caller was answered at the deadline: nobody waits for the rest
-
-
-async def _quietly(work: asyncio.Task[Done]) -> None:
-    """Let a task whose caller was answered at the deadline end; its outcome is nobody's."""
-    try:
-        await asyncio.wait({work})
-    except asyncio.CancelledError:  # the pool is closing
-        work.cancel()
-        raise
-    if not work.cancelled() and work.exception() is not None:  # a death or an error after the answer went out
-        log.info("a task answered at its deadline ended with %r", work.exception())
-
-
-class _Worker:
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.tasks = 0
-        self.busy = False
-        self.gone = False  # killed, retired or dead: never goes back to the idle queue
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.returncode is None
-
-    async def send(self, obj: Any) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(encode(obj))
-        await self.proc.stdin.drain()
-
-    async def recv(self) -> Any:
-        assert self.proc.stdout is not None
-        return await read_frame_async(self.proc.stdout)
-
-    async def kill(self) -> int | None:
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.kill()
-        return await self.proc.wait()
-
-    async def stop(self, timeout: float = 2.0) -> None:
-        with contextlib.suppress(Exception):
-            await self.send(None)
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), timeout)
-        except asyncio.TimeoutError:
-            await self.kill()
+    fallback: dict[str, Any] | None = None
 
 
 class WorkerPool:
     """``limits.workers`` worker processes behind a bounded waiting line."""
 
     def __init__(self, limits: Limits, metrics: Metrics, *, argv: Sequence[str] = DEFAULT_ARGV,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, cutter: Cutter | None = None) -> None:
         self._lim = limits
         self._m = metrics
         self._argv = tuple(argv)
         self._env = env
-        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
-        self._all: set[_Worker] = set()
+        self._idle: asyncio.Queue[Worker] = asyncio.Queue()
+        self._all: set[Worker] = set()
         self._waiting = 0
         self._busy = 0
         self._closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._drained = asyncio.Event()
         self._drained.set()
-        self.lag = Lag()  # how late this server's own deadline answers have come lately
+        self.cutter = cutter or Cutter(metrics)  # keeps the deadline of a request with a clock
+
+    @property
+    def lag(self) -> Lag:
+        """How late this server's own deadline answers have come lately (``cut.Cutter``)."""
+        return self.cutter.lag
 
     # -------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -180,7 +128,7 @@ class WorkerPool:
             proc = await asyncio.create_subprocess_exec(
                 *self._argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**20,
                 env=self._env)
-            w = _Worker(proc)
+            w = Worker(proc)
             if self._lim.worker_nice:
                 with contextlib.suppress(OSError):  # lowering a child's priority needs no privilege
                     os.setpriority(os.PRIO_PROCESS, proc.pid, os.getpriority(os.PRIO_PROCESS, 0) + self._lim.worker_nice)
@@ -188,7 +136,7 @@ class WorkerPool:
                 msg = await asyncio.wait_for(w.recv(), self._lim.boot_limit_s)
                 if msg[0] != "ready":
                     raise RuntimeError(f"unexpected first message {msg[0]!r}")
-            except (asyncio.TimeoutError, RuntimeError, *_FOREIGN) as e:  # retried; the server stays up
+            except (asyncio.TimeoutError, RuntimeError, *FOREIGN) as e:  # retried; the server stays up
                 log.error("worker failed to start: %r", e)
                 self._m.worker_restarts.labels("boot").inc()
                 await w.kill()
@@ -205,7 +153,7 @@ class WorkerPool:
             self._idle.put_nowait(w)
             return
 
-    async def _watch(self, w: _Worker) -> None:
+    async def _watch(self, w: Worker) -> None:
         """An idle worker that dies (killed from outside) is replaced at once."""
         await w.proc.wait()
         if not w.gone and not w.busy:
@@ -217,7 +165,7 @@ class WorkerPool:
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
 
-    def _replace(self, w: _Worker, reason: str) -> None:
+    def _replace(self, w: Worker, reason: str) -> None:
         self._all.discard(w)
         self._m.worker_restarts.labels(reason).inc()
         if not self._closing:
@@ -262,7 +210,7 @@ class WorkerPool:
         self._all.clear()
 
     # -------------------------------------------------------------- one task
-    async def _acquire(self, bounded: bool) -> _Worker:
+    async def _acquire(self, bounded: bool) -> Worker:
         if bounded:
             self.check_capacity()
         elif self._closing:
@@ -286,7 +234,7 @@ class WorkerPool:
         self._m.workers_busy.inc()
         return w
 
-    def _release(self, w: _Worker) -> None:
+    def _release(self, w: Worker) -> None:
         w.busy = False
         self._busy -= 1
         self._m.workers_busy.dec()
@@ -308,74 +256,64 @@ class WorkerPool:
             self._idle.put_nowait(w)
 
     async def run(self, op: str, source: tuple[str, Any], lookup: Lookup | None = None, *,
-                  bounded: bool = True, clock: Clock | None = None) -> Done:
+                  bounded: bool = True, clock: Clock | None = None, gate: asyncio.Semaphore | None = None) -> Done:
         """Answer ``op`` on ``source`` (``("body", bytes)`` or ``("path", str)``) in a worker;
         ``lookup(op, key)`` consults the caches. A worker death costs one retry, not the answer.
+        ``gate`` (a ``/v1/batch``'s): held while the task waits for and holds its worker.
 
         With a ``clock`` (a request body over HTTP) the answer comes by ``clock.cut`` whatever the
-        workers do (``deadline``): past it, a request still waiting in line leaves the line, one
+        workers do (``cut.Cutter``): past it, a request still waiting in line leaves the line, one
         whose worker has not read it (or that comes too late for a worker to start) gets
-        ``deadline.unread_answer``, one whose worker is solving
-        gets the worker's ready ``unknown``; the worker finishes in the background (dropping the
-        task when it has not started solving) and goes back to the pool, or is killed at
-        ``timeout_ms`` + ``grace_ms`` as always."""
-        if clock is None:
-            return await self._attempts(op, source, lookup, bounded, None, _Turn())
-        if clock.worker_ms() <= 0:  # a worker could not even start reading: it would answer this
-            self._m.deadline_cuts.labels("arrival").inc()
-            out = unread_answer(op, source[1], self._lim.max_timeout_ms,
-                                "the deadline passed before the request could reach a worker")
-            self.lag.observe((time.monotonic() - clock.cut) * 1000)
-            return Done(out, None, None, None)
+        ``deadline.unread_answer`` (built in a thread), one whose worker is solving gets the
+        worker's ready ``unknown``; the worker finishes in the background (dropping the task when
+        it has not started solving) and goes back to the pool, or is killed at ``timeout_ms`` +
+        ``grace_ms`` as always."""
         turn = _Turn()
-        work = asyncio.get_running_loop().create_task(self._attempts(op, source, lookup, bounded, clock, turn))
-        try:
-            await asyncio.wait({work}, timeout=clock.cut_in())
-        except asyncio.CancelledError:  # the caller went away: as without a clock (its worker is killed)
-            work.cancel()
-            raise
-        if work.done():
-            return work.result()
-        turn.cut = True
-        waited = turn.worker is None
-        if waited:  # still in line: it never takes a worker
-            work.cancel()
-        self._background(_quietly(work))
-        self._m.deadline_cuts.labels("queued" if waited else "reading" if turn.fallback is None else "solving").inc()
-        if turn.fallback is not None:
-            out = turn.fallback
-        else:
-            note = (f"the deadline passed while the request waited for a worker (all {self._lim.workers} busy)"
-                    if waited else None)
-            out = unread_answer(op, source[1], self._lim.max_timeout_ms, note)
-        self.lag.observe((time.monotonic() - clock.cut) * 1000)
-        return Done(out, None, turn.key if turn.fallback is not None else None, None)
+        if clock is None:
+            return await self._attempts(op, source, lookup, bounded, None, turn, gate)
+
+        async def late(stage: str) -> Done:
+            if turn.fallback is not None:  # read by a worker: its ready unknown
+                return Done(turn.fallback, None, turn.key, None)
+            note = None
+            if stage == "arrival":
+                note = "the deadline passed before the request could reach a worker"
+            elif stage == "queued":
+                note = "the deadline passed while the request waited for a worker " + (
+                    f"(all {self._lim.workers} busy, or held by earlier items of its batch)" if gate is not None
+                    else f"(all {self._lim.workers} busy)")
+            out = await asyncio.to_thread(unread_answer, op, source[1], self._lim.max_timeout_ms, note)
+            return Done(out, None, None, None)
+
+        return await self.cutter.keep(clock, turn, lambda: self._attempts(op, source, lookup, bounded, clock, turn, gate),
+                                      late, self._background)
 
     async def _attempts(self, op: str, source: tuple[str, Any], lookup: Lookup | None, bounded: bool,
-                        clock: Clock | None, turn: _Turn) -> Done:
-        for attempt in (1, 2):
-            w = await self._acquire(bounded and attempt == 1)
-            turn.worker = w
-            try:
-                return await self._task(w, op, source, lookup, clock, turn)
-            except _Died as d:
-                if attempt == 2 or turn.cut:  # after the cut nobody waits for a retry
-                    raise WorkerCrashed(f"the worker died (exit code {d.exitcode}) while answering this "
-                                        "input, twice", exitcode=d.exitcode, fallback=d.fallback) from None
-                log.warning("worker died (exit code %s) during a %s task; retrying it once", d.exitcode, op)
-            except asyncio.CancelledError:  # mid-conversation: the worker's state is unknown, replace it
-                if not w.gone:
-                    w.gone = True
-                    with contextlib.suppress(ProcessLookupError):
-                        w.proc.kill()
-                    self._replace(w, "cancelled")
-                raise
-            finally:
-                turn.worker = None
-                self._release(w)
+                        clock: Clock | None, turn: _Turn, gate: asyncio.Semaphore | None) -> Done:
+        async with gate if gate is not None else contextlib.nullcontext():
+            for attempt in (1, 2):
+                w = await self._acquire(bounded and attempt == 1)
+                turn.worker, turn.stage = w, "reading" if turn.fallback is None else "solving"
+                try:
+                    return await self._task(w, op, source, lookup, clock, turn)
+                except Died as d:
+                    if attempt == 2 or turn.cut:  # after the cut nobody waits for a retry
+                        raise WorkerCrashed(f"the worker died (exit code {d.exitcode}) while answering this "
+                                            "input, twice", exitcode=d.exitcode, fallback=d.fallback) from None
+                    log.warning("worker died (exit code %s) during a %s task; retrying it once", d.exitcode, op)
+                except asyncio.CancelledError:  # mid-conversation: the worker's state is unknown, replace it
+                    if not w.gone:
+                        w.gone = True
+                        with contextlib.suppress(ProcessLookupError):
+                            w.proc.kill()
+                        self._replace(w, "cancelled")
+                    raise
+                finally:
+                    turn.worker, turn.stage = None, "queued"
+                    self._release(w)
         raise AssertionError("unreachable")
 
-    async def _task(self, w: _Worker, op: str, source: tuple[str, Any], lookup: Lookup | None,
+    async def _task(self, w: Worker, op: str, source: tuple[str, Any], lookup: Lookup | None,
                     clock: Clock | None, turn: _Turn) -> Done:
         t_read = time.monotonic()
         try:
@@ -385,12 +323,14 @@ class WorkerPool:
             await self._lost(w, "timeout")
             raise TooLargeError(f"the problem took more than {self._lim.prepare_limit_ms} ms to read; "
                                 "split it or simplify its expressions") from None
-        except _FOREIGN:
-            raise _Died(await self._lost(w, "crash"), None) from None
+        except FOREIGN:
+            raise Died(await self._lost(w, "crash"), None) from None
         if msg[0] == "error":
             raise error_from_body(msg[1], status=msg[2])
         _, key, timeout_ms, fallback = msg
         turn.key, turn.fallback = key, fallback
+        if fallback is not None:
+            turn.stage = "solving"
         cached = None
         if key is not None and lookup is not None and not turn.cut:
             try:
@@ -413,23 +353,17 @@ class WorkerPool:
                 raise InternalError(f"no answer within the wall limit of {time.monotonic() - t_read:.1f} s "
                                     "(timeout_ms plus grace); the worker was killed") from None
             return Done(fallback, None, key, None)
-        except _FOREIGN:
-            raise _Died(await self._lost(w, "crash"), fallback) from None
+        except FOREIGN:
+            raise Died(await self._lost(w, "crash"), fallback) from None
         if reply[0] == "error":
             raise error_from_body(reply[1], status=reply[2])
         _, result, fresh, rejected = reply
         layer = cached[0] if cached and not rejected else None
         return Done(result, fresh, key, layer, rejected)
 
-    async def _lost(self, w: _Worker, reason: str) -> int | None:
+    async def _lost(self, w: Worker, reason: str) -> int | None:
         w.gone = True
         code = await w.kill()
         self._replace(w, reason)
         return code
 
-
-def child_env(extra_path: Sequence[str] = ()) -> dict[str, str]:
-    """The environment of a worker that must import what this process imports (a test's runner)."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([*extra_path, *(p for p in sys.path if p)])
-    return env
