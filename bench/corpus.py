@@ -347,7 +347,7 @@ def cold(repeat: int) -> int:
         for name, doc in real_sets():
             path = Path(tmp) / "problem.json"
             path.write_text(json.dumps(doc))
-            runs = [json.loads(subprocess.run([sys.executable, "-c", COLD, str(path)], env=env, check=True,
+            runs = [json.loads(subprocess.run([sys.executable, "-c", COLD, str(path)], env=env, cwd=ROOT, check=True,
                                               capture_output=True, text=True).stdout) for _ in range(repeat)]
             rows.append((name, min(runs, key=lambda r: r["process_ms"])))
     rows.sort(key=lambda r: -r[1]["process_ms"])
