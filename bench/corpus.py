@@ -2,6 +2,7 @@
 
     python bench/corpus.py [--quick] [--ops solve,redundancy,shrink] [--repeat N] [FILE.json|DIR ...]
     python bench/corpus.py --budgets write|check     # the CI guard's per-set budgets (BUDGETS.json)
+    python bench/corpus.py --cold [--repeat N]         # each real set in a fresh process, imports included
 
 Without paths: every problem ``*.json`` under ``smt2_corpus/`` (the torch corpus included as it
 appears) and ``../shared/corpus_sample`` next to the checkout when present; identical problems
@@ -314,6 +315,54 @@ def budgets(mode: str) -> int:
     return 1 if over else 0
 
 
+# one redundancy run in a fresh interpreter: only symguard is imported (not this script's baselines,
+# which pull in sympy), and the CPU of the whole process is read at the end, imports included
+COLD = """
+import json, resource, sys, time
+c0 = time.process_time()
+from symguard.solver import run
+c1 = time.process_time()
+doc = json.load(open(sys.argv[1]))
+res = run("redundancy", doc)
+c2 = time.process_time()
+ru = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"process_ms": round((ru.ru_utime + ru.ru_stime) * 1000), "import_ms": round((c1 - c0) * 1000),
+                  "run_ms": round((c2 - c1) * 1000), "checks": res["stats"]["checks"],
+                  "unknown": sum(g["verdict"] == "unknown" for g in res["guards"])}))
+"""
+
+
+def cold(repeat: int) -> int:
+    """Every real set's cold CPU: a fresh ``python`` per run (interpreter start, imports, reading,
+    solving), the best of ``repeat`` runs per set; prints the slowest sets and the maximum. With
+    ``PYTHONDONTWRITEBYTECODE`` set (as in CI and in this project's shells) every import compiles
+    its module again: about 120 ms more than with cached bytecode, as an installed package has."""
+    import os
+    import subprocess
+    import tempfile
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, doc in real_sets():
+            path = Path(tmp) / "problem.json"
+            path.write_text(json.dumps(doc))
+            runs = [json.loads(subprocess.run([sys.executable, "-c", COLD, str(path)], env=env, cwd=ROOT, check=True,
+                                              capture_output=True, text=True).stdout) for _ in range(repeat)]
+            rows.append((name, min(runs, key=lambda r: r["process_ms"])))
+    rows.sort(key=lambda r: -r[1]["process_ms"])
+    bytecode = "not written (PYTHONDONTWRITEBYTECODE)" if sys.flags.dont_write_bytecode else "cached"
+    print(f"{len(rows)} real sets, best of {repeat} fresh process(es) each, bytecode {bytecode}\n")
+    print("| set | process CPU ms | imports ms | redundancy ms | z3 checks | unknown |")
+    print("|---|---|---|---|---|---|")
+    for name, r in rows[:12]:
+        print(f"| {name} | {r['process_ms']:,} | {r['import_ms']} | {r['run_ms']} | {r['checks']} | {r['unknown']} |")
+    over = [name for name, r in rows if r["process_ms"] > 1000]
+    print(f"\nmax {rows[0][1]['process_ms']:,} ms ({rows[0][0]}); median {rows[len(rows) // 2][1]['process_ms']:,} ms; "
+          f"over 1 s: {', '.join(over) or 'none'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="*")
@@ -323,9 +372,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budgets", choices=("write", "check"),
                     help="only the CI guard: record (write) or compare (check) every real set's unknown count, "
                     "deterministic counters and CPU time in smt2_corpus/BUDGETS.json")
+    ap.add_argument("--cold", action="store_true", help="only every real set's redundancy in a fresh process "
+                    "(CPU of the whole process, imports included; best of --repeat runs, default 1)")
     args = ap.parse_args(argv)
     if args.budgets:
         return budgets(args.budgets)
+    if args.cold:
+        return cold(args.repeat or 1)
     repeat = args.repeat or (1 if args.quick else 3)
     ops = [o for o in args.ops.split(",") if o]
     for op in ops:

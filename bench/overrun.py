@@ -24,7 +24,9 @@ the client, the loopback and uvicorn cost under that load, outside the promise);
 ``--contexts``: the same questions asked of contexts (each set registered once; a question's delta
 sets ``timeout_ms`` and its ``effort``, so it runs the engine on the merged problem). ``--batch N``:
 ``/v1/batch`` requests of ``N`` items each (all one deadline, different problems); the server's
-time is the batch's slowest item.
+time is the batch's slowest item. With ``--library`` it also counts the late calls that had a
+pause of Python's cyclic collector at least as long as their lateness (a process-wide pause the
+library does not control).
 """
 
 from __future__ import annotations
@@ -284,16 +286,33 @@ def _drive(url: str, jobs: list[tuple[str, int, str, bytes]], clients: int) -> l
 def _in_process(jobs: list[tuple[str, int, str, bytes]]) -> list[tuple[int, str, float, float, str]]:
     """The same requests through ``solver.run`` in this process (the body decoded first, outside the
     timing, as a library caller holds a dict): wall time of the call, twice (no server here)."""
+    import gc
+
     from symguard.solver import run
 
     run("solve", json.loads(jobs[0][3]))  # pay the imports and the first z3 context outside the timing
+    pauses: list[float] = []
+    began = [0.0]
+
+    def collector(phase: str, info: dict[str, Any]) -> None:  # Python's cyclic collector, inside a call
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((time.perf_counter() - began[0]) * 1000)
+
+    gc.callbacks.append(collector)
     rows = []
-    for size, t_ms, op, body in jobs:
-        doc = json.loads(body)
-        t0 = time.perf_counter()
-        r = run(op, doc)
-        wall = (time.perf_counter() - t0) * 1000
-        rows.append((t_ms, size, wall, wall, f"{r['status']}{'/' + r['reason'] if r.get('reason') else ''}"))
+    try:
+        for size, t_ms, op, body in jobs:
+            doc = json.loads(body)
+            pauses.clear()
+            t0 = time.perf_counter()
+            r = run(op, doc)
+            wall = (time.perf_counter() - t0) * 1000
+            rows.append((t_ms, size, wall, wall, f"{r['status']}{'/' + r['reason'] if r.get('reason') else ''}"))
+            GC.append((t_ms, wall - promise_s(t_ms / 1000) * 1000, max(pauses, default=0.0)))
+    finally:
+        gc.callbacks.remove(collector)
     return rows
 
 
@@ -301,6 +320,19 @@ def _outcome(b: dict[str, Any]) -> str:
     if "error" in b:
         return str(b["error"].get("code"))
     return f"{b['status']}{'/' + b['reason'] if b.get('reason') else ''}"
+
+
+GC: list[tuple[int, float, float]] = []  # library calls: (timeout_ms, ms past the promise, longest collector pause)
+
+
+def _gc_line() -> None:
+    """How many late library calls had a collector pause at least as long as their lateness."""
+    late = [g for g in GC if g[1] > 0]
+    if late:
+        print(f"\nlate library calls: {len(late)}, of which {sum(p >= over for _, over, p in late)} with a pause of "
+              f"Python's cyclic collector at least as long as the lateness (longest pause in any call "
+              f"{max(p for _, _, p in GC):.0f} ms)")
+    GC.clear()
 
 
 FLOOR: list[float] = []  # GET /healthz round trips next to the run's requests (client and HTTP, no work)
@@ -372,6 +404,7 @@ def small_deadlines(args: argparse.Namespace) -> int:
                 before = os.getloadavg()[0]
                 rows = _in_process(jobs())
                 _table(title, rows, (before, os.getloadavg()[0]), {})
+                _gc_line()
         return 0
     with serving({}) as url:
         if url is None:

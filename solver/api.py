@@ -123,6 +123,9 @@ def prepare(problem: Problem | Mapping[str, Any], *, started: float | None = Non
             except _Late:
                 p = unread(problem)
                 return p, canonicalize(p)
+            if late is not None and Deadline.clock() >= late:  # read, with no time left to canonicalize it
+                p = unread(problem)
+                return p, canonicalize(p)
         check_arithmetic(p)
         return p, canonicalize(p)
 
@@ -146,7 +149,7 @@ def _reader(doc: Mapping[str, Any], late: float | None) -> Callable[[str], Parse
         return None  # load_problem names the bad value
 
     def read(text: str) -> Parsed:
-        if time.monotonic() >= late:
+        if Deadline.clock() >= late:
             raise _Late
         return base(text)
 
@@ -265,7 +268,7 @@ class _Watchdog:
         self._thread.start()
 
     def _watch(self) -> None:
-        if self._done.wait(max(0.0, self._fire_at - time.monotonic())):
+        if self._done.wait(max(0.0, self._fire_at - self.deadline.clock())):
             return
         while True:
             with _WATCHDOG:
@@ -280,8 +283,9 @@ class _Watchdog:
         with _WATCHDOG:  # after this no interrupt of ours can reach the next caller's z3 work
             self._active = False
         self._done.set()
-        if self.fired:  # a z3 context kept beyond the call (a session) must not stay cancelled
-            settle(self.deadline.ctx)
+        ctx = self.deadline.made_context
+        if self.fired and ctx is not None:  # a z3 context kept beyond the call (a session) must not stay cancelled
+            settle(ctx)
 
 
 @contextmanager
@@ -302,7 +306,7 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     ``unknown(op, canon)``.
     """
     operation = _operation(op)
-    deadline = Deadline.for_options(canon.options, started=started)
+    deadline = Deadline.for_options(canon.options, started=started, entries=entries(canon))
     with _SERIAL:
         if deadline.out_of_time or _is_unread(canon):  # the time went on waiting for our turn, or on reading
             return operation.unknown(canon)
@@ -320,6 +324,11 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     if wd.fired and not res.get("incomplete"):
         return operation.unknown(canon)
     return res
+
+
+def entries(p: Problem) -> int:
+    """What an answer lists one row for (its cost once the work stops: ``checker.finish_ms``)."""
+    return len(p.asserts) + len(p.guards) + len(p.queries) + len(p.exprs)
 
 
 def unknown(op: str, canon: Problem) -> Result:
@@ -382,7 +391,7 @@ def tally(op: str, result: Result) -> list[str]:
 def run(op: str, problem: Problem | Mapping[str, Any]) -> Result:
     """Answer one operation on one problem, in-process, without a cache; thread-safe, and bounded
     by ``options.timeout_ms`` as a whole (see the module docstring)."""
-    t0, c0 = time.monotonic(), time.perf_counter()
+    t0, c0 = Deadline.clock(), time.perf_counter()
     _operation(op)
     with _SERIAL:
         p, canon = prepare(problem, started=t0)

@@ -125,7 +125,7 @@ class Context:
     # -------------------------------------------------------------- public
     def run(self, op: str, delta: Mapping[str, Any] | None = None) -> Result:
         """The result of ``op`` for this context plus ``delta`` (module docstring)."""
-        t0, started = time.perf_counter(), time.monotonic()
+        t0, started = time.perf_counter(), Deadline.clock()
         api._operation(op)
         with api._SERIAL:  # one call at a time per process, as every entry point (solver.api)
             merged, key, fast = self._merge(delta or {})
@@ -645,7 +645,7 @@ class _State:
     def simplify(self, merged: Problem, key: str, started: float | None = None) -> Result:
         """``simplify`` for a delta of only exprs, on the kept ``simplify_engine`` and in the
         context's own names (solver/ops/simplify.py ``Engine``)."""
-        deadline = Deadline.for_options(merged.options, started=started)
+        deadline = Deadline.for_options(merged.options, started=started, entries=api.entries(merged))
         engine = self.simplify_engine
         try:
             res = engine.answer(merged, deadline)
@@ -658,7 +658,7 @@ class _State:
     def evaluate(self, merged: Problem, key: str, started: float | None = None) -> Result | None:
         """``evaluate`` for a delta of queries, or None when the stateless engine must answer;
         ``OutOfTime`` past the request's outer limit (``started``: when the request began)."""
-        deadline = Deadline.for_options(merged.options, started=started)
+        deadline = Deadline.for_options(merged.options, started=started, entries=api.entries(merged))
         rows: list[dict[str, Any] | None] = []
         for q in merged.queries:
             known = self.answers.get((q.term, q.domain))

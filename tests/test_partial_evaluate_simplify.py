@@ -160,7 +160,7 @@ def test_a_context_evaluate_answers_partially_and_learns_only_final_rows() -> No
 
     real = session.Deadline.for_options
     try:
-        session.Deadline.for_options = classmethod(lambda cls, o, started=None: StopsAfter(4))  # type: ignore[method-assign, assignment, misc]
+        session.Deadline.for_options = classmethod(lambda cls, o, started=None, entries=0: StopsAfter(4))  # type: ignore[method-assign, assignment, misc]
         part = st.evaluate(merged, key)
     finally:
         session.Deadline.for_options = real  # type: ignore[method-assign]

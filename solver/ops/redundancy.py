@@ -52,6 +52,7 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from symguard.solver.ir import terms as ir
@@ -121,6 +122,10 @@ RESIDUES = True
 RESIDUE_WALK = 6_000
 RESIDUE_TOTAL = 600_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
+
+
+def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
+    return all(big.get(x, 1) % p == 0 for x, p in small.items())
 
 
 def cost(t: ir.Term) -> int:
@@ -211,10 +216,12 @@ class _Run:
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
                        "z3": 0}
-        self.residue_meter = residues.Meter(RESIDUE_TOTAL)
+        self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
+        self.later: list[dict[str, int | bool]] = []  # z3 models pooled once the levers before z3 are done
+        self.fails: set[int] = set()  # guards a point of the ranges and asserts refutes (not always true)
         self._by_term: dict[ir.Term, int] | None = None
         ranges = cheap.Facts.from_problem(problem)
         # asserts: canonical under the declared ranges only (under their own facts they are True)
@@ -226,7 +233,8 @@ class _Run:
         rw = rewrite.Rewriter(self.base_env, collapse=collapse)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
         self.pool = Pool(problem, self.can)
-        self.walk_memo = multivariate.Memo()  # the pass' comparisons, class by class (reason.multivariate)
+        self._periods: dict[ir.Term, dict[str, int]] = {}
+        self.walk_memo = multivariate.Memo(tick=deadline.ensure_time)  # the pass' comparisons, class by class (reason.multivariate)
         self.syms = [frozenset() if t is None else frozenset(ir.symbols_of(t)) for t in self.can]
         self.assert_syms: set[str] = set().union(*(ir.symbols_of(t) for t in self.can_asserts))
         # Scoped solvers pay off where z3's non-linear arithmetic would drag hundreds of definitions
@@ -353,9 +361,9 @@ class _Run:
                 status = out.status
                 self.status_reason = out.reason or "resource"
                 if status == SAT:
-                    self.learn(out.model)
-                elif status != UNSAT and self.unsat_by_cells(pending):
-                    status = UNSAT
+                    self.later.append(out.model)  # pooled after the levers before z3 (``greedy``)
+                elif status != UNSAT and self.unsat_by_cells(pending, multivariate.Memo(tick=self.deadline.ensure_time)):
+                    status = UNSAT  # (its own walk budget: the greedy pass's is the same at every effort)
         self.status = status
         if status == UNSAT:
             self.phase, self._unsat_live = "unsat", live
@@ -380,36 +388,70 @@ class _Run:
                     if cheap_first and len(idx) > 1 else idx[0]) for t, idx in groups.items()}
 
     def always_true(self, live: list[int]) -> None:
-        pending = [i for i in live if self.verdict[i] is None]
-        # telling always_true from redundant only labels a guard that greedy drops anyway:
-        # solver units for it are capped so the deletion pass keeps most of the budget
-        floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
-        for k, i in enumerate(pending):
+        """The pending guards shown not always true by a point (``fails``) or always true over
+        one symbol (``quasilinear``): no z3, so the same at every effort. The z3 checks come after
+        the levers before z3 (``always_true_z3``)."""
+        for i in live:
+            if self.verdict[i] is not None:
+                continue
+            self.deadline.ensure_time()
             if self.pool.fails_somewhere(i, verified=True) or self.pool.search(i, self.syms[i], None):
                 self.avoided += 1
                 self.levers["points"] += 1
+                self.fails.add(i)
                 continue
             chain = self.chain_counterexample(i)
             if chain is not None:
                 self.avoided += 1
-                if not chain:
+                if chain:
+                    self.fails.add(i)  # some point of the ranges and asserts fails it
+                else:
                     self.verdict[i] = ALWAYS_TRUE
                     self.levers["quasilinear"] += 1
-                continue  # else some point of the ranges and asserts fails it: greedy decides it
+
+    def always_true_z3(self, live: list[int]) -> None:
+        """``A & ~g`` unsat by z3 for the guards no point refutes: first those the levers before
+        z3 left open (an always-true one leaves the kept set for ``at_true``), then those they
+        dropped (only the label changes: ``always_true`` instead of ``redundant``). Telling
+        always_true from redundant only labels a guard that greedy drops anyway: solver units
+        for it are capped (``ALWAYS_TRUE_SHARE``) so the deletion pass keeps most of the budget."""
+        cands = [i for i in live if i not in self.fails and self.verdict[i] is None]
+        cands += [i for i in live if i not in self.fails and self.verdict[i] == REDUNDANT]
+        floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
+        for k, i in enumerate(cands):
+            if self.pool.fails_somewhere(i, verified=True):  # a z3 model since refutes it
+                self.avoided += 1
+                self.levers["points"] += 1
+                continue
             if self.deadline.remaining() < floor or self.deadline.expired:
-                continue  # greedy decides it (or labels it unknown)
-            out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(pending) - k))
+                return  # greedy decides the rest (or labels it unknown)
+            out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(cands) - k))
             self.levers["z3"] += 1
             if out.status == UNSAT:
-                self.verdict[i] = ALWAYS_TRUE
+                self.now_true(i)
             elif out.status == SAT:
                 self.learn(out.model)
             elif self.by_extremes(i, None) is not None:  # z3 left it open: split its Max/Min
-                self.verdict[i] = ALWAYS_TRUE
+                self.now_true(i)
                 self.levers["extremes"] += 1
-            elif self.by_periodic(i, [], z3_budget=self.first_budget(len(pending) - k)) is not None:
-                self.verdict[i] = ALWAYS_TRUE
+            elif self.by_periodic(i, [], z3_budget=self.first_budget(len(cands) - k)) is not None:
+                self.now_true(i)
                 self.levers["periodic"] += 1
+
+    def now_true(self, i: int) -> None:
+        """Guard ``i`` is implied by the asserts alone: out of the kept set, still a premise of
+        every later step (``at_true``); a guard already dropped only changes its label (the
+        guards whose removal it justified are implied by the asserts and their other sources)."""
+        if self.verdict[i] == REDUNDANT:
+            self.removed_core.pop(i, None)
+            self.implied[i] = []
+        else:
+            self.kept.discard(i)
+            self.kept_mask &= ~(1 << i)
+        self.candidates.discard(i)  # its facts are premises again (``banned`` spares it)
+        self.at_true.add(i)
+        self.verdict[i] = ALWAYS_TRUE
+        self.new_true.add(i)
 
     def removal_order(self, idx: list[int]) -> list[int]:
         if self.p.options.prefer == "order":
@@ -450,6 +492,17 @@ class _Run:
         # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
         # justified by the guards kept when it is made (the greedy argument of the module doc)
         rest = [i for i in order if self.decide_free(i) is None]
+        # z3 from here on: its models and always-true guards only reach the steps after the levers
+        # before z3, so what those decide is the same at every effort (a guard proven always true
+        # at a larger effort no longer widens a residue search past its share, modlattice dev sets)
+        for model in self.later:
+            self.learn(model)
+        self.new_true: set[int] = set()
+        self.always_true_z3(live)
+        rest = [i for i in rest if self.verdict[i] is None]
+        if self.new_true:  # a second turn for the levers before z3 where z3 brought new premises
+            near = frozenset().union(*(self.syms[j] for j in self.new_true))
+            rest = [i for i in rest if not self.syms[i] & near or self.decide_free(i) is None]
         retry = [i for k, i in enumerate(rest) if self.decide(i, self.first_budget(len(rest) - k)) == UNKNOWN]
         for k, i in enumerate(retry):
             self.decide(i, self.budget(len(retry) - k), last=True)
@@ -676,21 +729,41 @@ class _Run:
                         len(self.syms[j]) <= multivariate.MAX_SYMBOLS}, key=lambda g: (len(g), sorted(g)))
         groups = ([syms] if len(syms) >= 2 else []) + wider
         hints = self.p.hints
+        mine = self.periods(self.can[i])  # type: ignore[arg-type]
         for group in groups[:MULTIVARIATE_PAIRS]:
             near = [j for j in sorted(premises) if j != i and self.syms[j] and self.syms[j] <= group]
             fs = [t for t in self.can_asserts if ir.symbols_of(t) <= group]
-            fs += [self.can[j] for j in near]  # type: ignore[misc]
-            got = multivariate.counterexample(self.can[i], fs, self.base_env.ranges, hints,  # type: ignore[arg-type]
-                                              self.walk_memo)
-            if got is None:
-                continue
-            found, pt = got
-            if not found:
-                return near
-            if pt is not None and hints:
-                self.required_at(i, {**hints, **pt})
+            # first the facts whose division chains keep the guard's own periods: a fact of a
+            # longer period multiplies the cells of the walk (pooling at strides 4, 8, 16 and 32
+            # over two sizes: 1,024 cells where the guard's own 8 x 8 decide it)
+            short = [j for j in near if _divides(self.periods(self.can[j]), mine)]  # type: ignore[arg-type]
+            stages = ([short] if len(short) < len(near) else []) + [near]
+            for kept in stages:
+                got = multivariate.counterexample(self.can[i], fs + [self.can[j] for j in kept],  # type: ignore[arg-type, misc]
+                                                  self.base_env.ranges, hints, self.walk_memo)
+                if got is None:
+                    continue
+                found, pt = got
+                if not found:
+                    return kept
+                if pt is not None and hints and self.required_at(i, {**hints, **pt}):
+                    return None
+                if kept is near:
+                    return None
             return None
         return None
+
+    def periods(self, t: ir.Term) -> dict[str, int]:
+        """Per symbol, the lcm of the periods of ``t``'s one-symbol division chains (1: none)."""
+        got = self._periods.get(t)
+        if got is None:
+            got = {}
+            for n in ir.iter_dag(t):
+                sh = quasilinear.shape(n) if n.kind in ir.DIV_KINDS else None
+                if sh is not None:
+                    got[sh[0]] = math.lcm(got.get(sh[0], 1), sh[1])
+            self._periods[t] = got
+        return got
 
     def by_equalities(self, i: int) -> list[int] | None:
         """Union-find over the kept ``Eq(s, t)``/``Eq(s, k)`` guards (``equalities``), then decide.
@@ -936,7 +1009,7 @@ class _Run:
                 self.implied[i] = sorted(kept)
         self.minimal_unsat = kept
 
-    def unsat_by_cells(self, idx: list[int]) -> bool:
+    def unsat_by_cells(self, idx: list[int], memo: multivariate.Memo | None = None) -> bool:
         """Whether the asserts and the guards ``idx`` contradict each other, shown without z3: some
         guard over one to three sizes whose negation the asserts and the other guards of ``idx``
         over its sizes imply, cell of residue classes by cell (``reason.multivariate``; fewer
@@ -953,7 +1026,7 @@ class _Run:
             fs = [t for t in self.can_asserts if ir.symbols_of(t) <= syms]
             fs += [self.can[j] for j in near]  # type: ignore[misc]
             got = multivariate.counterexample(ir.mk_not(self.can[i]), fs,  # type: ignore[arg-type]
-                                              self.base_env.ranges, None, self.walk_memo)
+                                              self.base_env.ranges, None, memo or self.walk_memo)
             if got is not None and not got[0]:
                 return True
         return False

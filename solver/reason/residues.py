@@ -119,9 +119,10 @@ class Meter:
     """What one set of guards carries between searches: the periods found so far and the atom
     evaluations the set may still spend (``left``, like ``multivariate.Memo``)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, tick: Callable[[], None] | None = None) -> None:
         self.left = total
         self.periods: dict[Term, Periods | None] = {}
+        self.tick = tick  # called before each atom evaluation: the caller's wall-clock deadline may raise
 
 
 Answer = tuple[bool, dict[str, int] | list[int]] | None
@@ -137,14 +138,15 @@ def counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappin
     if budget <= 0:
         return None
     spent = [0]
-    got = _counterexample(goal, facts, ranges, near, budget, meter.periods, accept, spent)
+    got = _counterexample(goal, facts, ranges, near, budget, meter.periods, accept, spent, meter.tick)
     meter.left -= budget if got is None else min(budget, spent[0])
     return got
 
 
 def _counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, tuple[int | None, int | None]],
                     near: Mapping[str, int], budget: int, memo: dict[Term, Periods | None],
-                    accept: Callable[[dict[str, int]], bool] | None, spent: list[int]) -> Answer:
+                    accept: Callable[[dict[str, int]], bool] | None, spent: list[int],
+                    tick: Callable[[], None] | None = None) -> Answer:
     """``(False, used)``: the periodic ``facts`` (term, id) imply ``goal`` (``used``: the ids of the
     facts in the search); ``(True, point)``: their residues admit a point where the goal fails
     (a candidate, over the symbols searched, nearest ``near`` class by class); None when the goal
@@ -198,7 +200,7 @@ def _counterexample(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mappi
     if any(not p and not quasilinear.rel_holds(rel, e.value) for rel, e, p in all_atoms if e.kind == ir.CONST):
         return False, sorted(used)  # a constant atom fails: no common point at all
     order_syms = sorted(syms)
-    tables = _Tables(budget)
+    tables = _Tables(budget, tick)
     try:
         # domains: residues of x mod L_x with a point in the range, narrowed by one-symbol atoms
         dom: dict[str, list[int]] = {}
@@ -291,9 +293,10 @@ class _Tables:
     (the search meets the same residues again and again): a look-up costs one unit of the
     budget, an evaluation ``MISS_COST`` more."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, tick: Callable[[], None] | None = None) -> None:
         self.left = budget
         self.spent = 0
+        self.tick = tick
         self.memo: dict[tuple[int, tuple[int, ...]], bool] = {}
 
     def spend(self, n: int) -> None:
@@ -310,6 +313,8 @@ class _Tables:
         if self.spent > self.left:
             raise _Spent
         if got is None:
+            if self.tick is not None:
+                self.tick()
             got = self.memo[key] = _holds(rel, e, {s: at[s] % p[s] for s in p})
         return got
 

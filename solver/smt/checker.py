@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -85,6 +85,25 @@ def outer_ms(timeout_ms: int) -> int:
     return int(timeout_ms * (1 + WALL_SHARE)) + WALL_SLACK_MS
 
 
+# What answering costs once the work stops (the partial answer, mapping it back to the caller's
+# ids, returning), kept in reserve before the outer limit so the answer still leaves within it:
+# measured on the corpus, library, in-process, ~1 ms plus ~2 us per entry quiet (swin, 537
+# guards: partial report 0.6 ms, ``finish`` 0.8 ms), 3-10x that at load 6-10; reserved at about
+# ten times the quiet figure, and never more than half the outer limit (a huge problem at a tiny
+# timeout_ms answers its timeout result at once instead)
+FINISH_MS, FINISH_PER_ENTRY_MS = 8.0, 0.02
+CONTEXT_MS = 25  # the wall time a new z3 context may take (``Deadline.ctx``)
+# z3 notices its ``timeout`` late: checks given 4-8 ms of wall time answered after 12-15 ms at load
+# 5; each check gets this much less than what is left, and none starts without it
+Z3_LATE_MS = 10
+NEW_LITS_PER_TIME_CHECK = 16  # selectors translated between two looks at the outer limit (~2-8 ms)
+
+
+def finish_ms(entries: int, timeout_ms: int) -> float:
+    """The reserve (ms) for answering a problem of ``entries`` asserts, guards and queries."""
+    return min(FINISH_MS + FINISH_PER_ENTRY_MS * entries, outer_ms(timeout_ms) / 2)
+
+
 class OutOfTime(Exception):
     """The outer limit passed (or ``Deadline.interrupt`` was called) during an operation. Not a ``SymguardError``: it never reaches a caller; the library turns it into the
     operation's sound ``unknown`` result (reason ``timeout``, never cached)."""
@@ -108,28 +127,43 @@ class Deadline:
     (``ctx``): every z3 object of the operation lives in it.
     """
 
+    # the wall clock every deadline reads (monotonic seconds); tests put a clock of their own here
+    clock: Callable[[], float] = staticmethod(time.monotonic)
+
     @classmethod
-    def for_options(cls, options: Options, *, started: float | None = None) -> Deadline:
+    def for_options(cls, options: Options, *, started: float | None = None, entries: int = 0) -> Deadline:
         """An operation's deadline from its options: ``effort`` units decide, ``timeout_ms``
-        (wall clock, from ``started``) only ends the call (then the answer is partial)."""
-        return cls(options.timeout_ms, budget_units=options.effort, started=started)
+        (wall clock, from ``started``) only ends the call (then the answer is partial), early
+        enough to answer a problem of ``entries`` entries within the outer limit (``finish_ms``)."""
+        t = options.timeout_ms
+        return cls(t, budget_units=options.effort, started=started,
+                   limit_ms=outer_ms(t) - finish_ms(entries, t))
 
     def __init__(self, budget_ms: int, *, budget_units: int | None = None,
-                 limit_ms: int | None = None, started: float | None = None) -> None:
+                 limit_ms: float | None = None, started: float | None = None) -> None:
         self.budget_ms = budget_ms
         self.units = units(budget_ms) if budget_units is None else budget_units
         self.spent = 0
         limit = (outer_ms(budget_ms) if limit_ms is None else limit_ms) / 1000.0
-        self.wall_end = (time.monotonic() if started is None else started) + limit
+        self.wall_end = (self.clock() if started is None else started) + limit
         self._ctx: z3.Context | None = None
         self._stop = threading.Event()
 
     @property
     def ctx(self) -> z3.Context:
         """The operation's own z3 context, made on first use (an operation that needs no solver
-        call, most redundancy runs on the corpus, never pays the ~2 ms it takes)."""
+        call, most redundancy runs on the corpus, never pays for it). Making one is native work
+        nothing interrupts, 1-35 ms (more while the previous operation's context still awaits
+        Python's collector): it starts only with ``CONTEXT_MS`` left before the outer limit."""
         if self._ctx is None:
+            if self.wall_left_ms() < CONTEXT_MS:
+                raise OutOfTime
             self._ctx = z3.Context()
+        return self._ctx
+
+    @property
+    def made_context(self) -> z3.Context | None:
+        """The z3 context if one was made (``ctx`` makes one)."""
         return self._ctx
 
     def remaining(self) -> int:
@@ -150,12 +184,12 @@ class Deadline:
         return self.remaining() >= cost
 
     def wall_left_ms(self) -> int:
-        return max(0, int((self.wall_end - time.monotonic()) * 1000))
+        return max(0, int((self.wall_end - self.clock()) * 1000))
 
     @property
     def out_of_time(self) -> bool:
         """The outer limit passed or an interrupt came: the operation's answer would depend on load."""
-        return self._stop.is_set() or time.monotonic() >= self.wall_end
+        return self._stop.is_set() or self.clock() >= self.wall_end
 
     def ensure_time(self) -> None:
         """Raise ``OutOfTime`` once the outer limit has passed (call between pieces of work)."""
@@ -193,7 +227,7 @@ class Deadline:
         if grant <= 0:
             return None, True
         self.charge(cost)
-        wall = self.wall_left_ms()
+        wall = self.wall_left_ms() - Z3_LATE_MS
         if wall <= 0:
             raise OutOfTime
         s.set("rlimit", grant)
@@ -264,6 +298,7 @@ class Checker:
         self._lit_impl: list[z3.BoolRef] = []  # per handle: ``lit -> formula`` as handed to z3
         self._ranges_z3: list[z3.BoolRef] = []
         self._defs_z3: dict[tuple[bool, Term, Term], z3.BoolRef] = {}
+        self._new_since_check = 0
         self.checks = 0
         self.solver_ms = 0.0
         self.units = 0  # resource units this checker's checks used
@@ -319,9 +354,12 @@ class Checker:
         self._sync_definitions()
 
     def selector(self, t: Term) -> int:
-        """A handle whose literal, when assumed, makes ``t`` hold."""
+        """A handle whose literal, when assumed, makes ``t`` hold. Translating a formula is
+        Python work z3's timeout does not reach (an optimizer's 296 selectors on a Swin set: 0.2 s
+        past the deadline), so a new one is made only before the outer limit (``OutOfTime``)."""
         h = self._selectors.get(t)
         if h is None:
+            self._mind_time()
             h = self._new_lit(self.enc.formula(t), t)
             self._selectors[t] = h
         return h
@@ -330,9 +368,17 @@ class Checker:
         """A handle whose literal, when assumed, makes ``t`` fail."""
         h = self._neg_selectors.get(t)
         if h is None:
+            self._mind_time()
             h = self._new_lit(self.enc.mgr.Not(self.enc.formula(t)), t)
             self._neg_selectors[t] = h
         return h
+
+    def _mind_time(self) -> None:
+        """The outer limit, looked at every ``NEW_LITS_PER_TIME_CHECK`` new selectors (a few ms)."""
+        self._new_since_check += 1
+        if self._new_since_check >= NEW_LITS_PER_TIME_CHECK:
+            self._new_since_check = 0
+            self.deadline.ensure_time()
 
     def selected(self, handle: int) -> Term | None:
         """The IR term a ``selector`` handle switches on (None for a negation's handle)."""
