@@ -132,15 +132,17 @@ def extend(key: str, delta: dict[str, Any], have_view: bool, whole: bool,
         return _error(e)
 
 
-def run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: dict[str, Any] | None) -> tuple[Any, ...]:
+def run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: dict[str, Any] | None,
+        spent_ms: float = 0.0) -> tuple[Any, ...]:
     """``("done", result, final, facts payload or None, known satisfiable)`` or ``("need",)`` when
     the context is not held here. The payload only when asked (``want_view``) and the context is
-    known satisfiable (a view answers nothing before)."""
+    known satisfiable (a view answers nothing before). ``spent_ms``: what the request spent
+    before this call (the library's deadline counts from the request's arrival)."""
     try:
         ctx = _context(key, doc)
         if ctx is None:
             return ("need",)
-        res = ctx.run(op, delta)
+        res = ctx.run(op, delta, spent_ms=spent_ms)
         _keep(ctx)  # re-weighed: it learned while answering
         sat = ctx.known_sat()
         payload = ctx.facts_payload() if want_view and sat else None

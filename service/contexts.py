@@ -55,7 +55,7 @@ from .context_store import ByteLRU, ContextStore, Entry, document_of, own_timeou
 from .documents import dumps, loads
 from .runtime import lifeline
 from .runtime.cut import Cutter, Turn
-from .runtime.deadline import DEFAULT_TIMEOUT_MS, unread_result
+from .runtime.deadline import DEFAULT_TIMEOUT_MS, Clock, unread_result
 from .settings import Settings
 
 # What a client can make the server keep, each an LRU bounded by bytes (docs/service.md): the
@@ -207,10 +207,15 @@ class ContextService:
         return self.slots[int(key[:12], 16) % len(self.slots)] if _hex(key) else self.slots[0]
 
     async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any,
-                    turn: Turn | None = None) -> Any:
+                    turn: Turn | None = None, clock: Clock | None = None) -> Any:
+        """``fn(*args)`` on the slot's worker; with a ``clock``, ``fn(*args, spent_ms)``: the time
+        the request has already spent when the worker takes it (``Clock.spent_ms``), so that the
+        worker's own deadline ends before the server's cut and its partial answer comes in time."""
         async with slot.turn:
             if turn is not None:
                 turn.stage = "solving"  # with its worker (reading the document or solving): no longer in line
+            if clock is not None:
+                args = (*args, clock.spent_ms())
             fut: Awaitable[Any] = asyncio.get_running_loop().run_in_executor(slot.ex, fn, *args)
             try:
                 return await asyncio.wait_for(fut, limit_s)
@@ -219,19 +224,20 @@ class ContextService:
                 return None
 
     async def _with_document(self, key: str, limit_s: float, fn: Callable[..., Any], *args: Any,
-                             turn: Turn | None = None) -> Any:
-        """``fn(key, *args, doc)`` on the key's worker: first without the document (the worker
-        holds the session), then with it when the worker asks. None: overran, or the caller was
-        answered at its deadline before the document was needed; "unknown": no such key."""
+                             turn: Turn | None = None, clock: Clock | None = None) -> Any:
+        """``fn(key, *args, doc)`` on the key's worker (``_call``: a ``clock`` adds the time spent):
+        first without the document (the worker holds the session), then with it when the worker
+        asks. None: overran, or the caller was answered at its deadline before the document was
+        needed; "unknown": no such key."""
         slot = self._slot(key)
-        out = await self._call(slot, limit_s, fn, key, *args, None, turn=turn)
+        out = await self._call(slot, limit_s, fn, key, *args, None, turn=turn, clock=clock)
         if out is not None and out[0] == "need":
             if turn is not None and turn.cut:
                 return None  # nobody waits for it: reading the document is left to the next question
             doc = await self.docs.document(key)
             if doc is None:
                 return "unknown"
-            out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn)
+            out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn, clock=clock)
         return out
 
     def _limit_s(self, timeout_ms: int) -> float:
@@ -315,11 +321,13 @@ class ContextService:
             return res, 200
         timeout_ms = await self._timeout(key, delta)
         turn = Turn()
+        clock = (None if arrival is None or self.cutter is None
+                 else self.cutter.lag.clock(arrival, min(timeout_ms, self.settings.max_timeout_ms)))
 
         def work() -> Coroutine[Any, Any, tuple[dict[str, Any], int]]:
-            return self._ask(op, key, delta, ek, t0, timeout_ms, turn, gate)
+            return self._ask(op, key, delta, ek, t0, timeout_ms, turn, gate, clock)
 
-        if arrival is None or self.cutter is None:
+        if clock is None or self.cutter is None:
             return await work()
 
         async def late(stage: str) -> tuple[dict[str, Any], int]:
@@ -327,17 +335,17 @@ class ContextService:
                     "queued": "the deadline passed while the question waited for its context's worker"}.get(stage)
             return await self._timeout_answer(op, key, delta, t0, note)
 
-        clock = self.cutter.lag.clock(arrival, min(timeout_ms, self.settings.max_timeout_ms))
         return await self.cutter.keep(clock, turn, work, late, self._background)
 
     async def _ask(self, op: str, key: str, delta: dict[str, Any], ek: str, t0: float, timeout_ms: int,
-                   turn: Turn, gate: asyncio.Semaphore | None) -> tuple[dict[str, Any], int]:
-        """The worker's answer. Past the caller's cut (``turn.cut``) it still runs to the end for
-        what it teaches (facts, satisfiability, a final answer kept by body); its answer is nobody's."""
+                   turn: Turn, gate: asyncio.Semaphore | None, clock: Clock | None) -> tuple[dict[str, Any], int]:
+        """The worker's answer, its library clock started at the request's arrival (``clock``).
+        Past the caller's cut (``turn.cut``) it still runs to the end for what it teaches (facts,
+        satisfiability, a final answer kept by body); its answer is nobody's."""
         async with gate if gate is not None else contextlib.nullcontext():
             want_view = key not in self.views and key not in self._building
             out = await self._with_document(key, self._limit_s(timeout_ms), context_worker.run, op, delta,
-                                            want_view, turn=turn)
+                                            want_view, turn=turn, clock=clock)
         if out == "unknown":
             return _unknown_context_body(key), 404
         if out is None:

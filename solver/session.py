@@ -123,9 +123,11 @@ class Context:
                       len(p.asserts), len(p.guards))
 
     # -------------------------------------------------------------- public
-    def run(self, op: str, delta: Mapping[str, Any] | None = None) -> Result:
-        """The result of ``op`` for this context plus ``delta`` (module docstring)."""
-        t0, started = time.perf_counter(), Deadline.clock()
+    def run(self, op: str, delta: Mapping[str, Any] | None = None, *, spent_ms: float = 0.0) -> Result:
+        """The result of ``op`` for this context plus ``delta`` (module docstring). ``spent_ms``:
+        time the request already spent before this call (a server's queue): the deadline counts
+        from the request's start, as the stateless entry points count it."""
+        t0, started = time.perf_counter(), Deadline.clock() - max(0.0, spent_ms) / 1000
         api._operation(op)
         with api._SERIAL:  # one call at a time per process, as every entry point (solver.api)
             merged, key, fast = self._merge(delta or {})

@@ -40,7 +40,8 @@ CONTEXT: dict[str, Any] = {"symbols": {"s0": {"min": 2, "hint": 96}, "s1": {"min
                            "guards": ["Eq(Mod(s0, 16), 0)", "s0 >= 32", {"id": "ne", "expr": "Ne(s1, 1)"}]}
 
 
-def gated_run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: dict[str, Any] | None) -> Any:
+def gated_run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: dict[str, Any] | None,
+              spent_ms: float = 0.0) -> Any:
     """``context_worker.run`` in the context worker, which logs each call's timeout_ms and its
     process id, and holds the gated ones (at most 120 s) until the gate opens."""
     t = (delta.get("options") or {}).get("timeout_ms")
@@ -51,7 +52,7 @@ def gated_run(key: str, op: str, delta: dict[str, Any], want_view: bool, doc: di
             if GATE.exists():
                 break
             time.sleep(0.01)
-    return REAL_RUN(key, op, delta, want_view, doc)
+    return REAL_RUN(key, op, delta, want_view, doc, spent_ms)
 
 
 @pytest.fixture(scope="module")

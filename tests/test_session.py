@@ -180,6 +180,22 @@ def test_a_question_past_the_outer_limit_is_unknown_not_an_exception(monkeypatch
     assert again["queries"][0]["value"] is True and "incomplete" not in again
 
 
+def test_a_question_counts_its_deadline_from_the_requests_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``spent_ms`` (a server's queue before the worker took the question) starts the library's
+    clock that much earlier: the deadline is the request's, not the worker's. Under a frozen
+    clock: a question that already spent its whole outer limit is the timeout answer, the same
+    question with nothing spent is decided."""
+    from symguard.solver.smt.checker import Deadline, outer_ms
+
+    monkeypatch.setattr(Deadline, "clock", staticmethod(lambda: 1000.0))
+    ctx = Context({**TRACE, "options": {"timeout_ms": 200}})
+    late = ctx.run("evaluate", {"queries": ["s0*s1 >= 200"]}, spent_ms=outer_ms(200) + 1)
+    assert late["queries"][0]["value"] == "unknown" and late["queries"][0]["reason"] == "timeout"
+    ctx = Context({**TRACE, "options": {"timeout_ms": 200}})
+    on_time = ctx.run("evaluate", {"queries": ["s0*s1 >= 200"]}, spent_ms=0)
+    assert on_time["queries"][0]["value"] != "unknown" and "incomplete" not in on_time
+
+
 def test_a_later_integer_question_never_reuses_an_earlier_bound_literal() -> None:
     """issue 22.1: the views of one z3 session each numbered their bound literals from zero, so a
     later question's ``.o0`` was the earlier question's too, with its implication still asserted:
