@@ -64,6 +64,7 @@ from symguard.solver.reason import (
     multivariate,
     periodic,
     quasilinear,
+    regions,
     repair,
     residues,
     rewrite,
@@ -113,6 +114,9 @@ REPAIR = True
 REPAIR_EVALS = 200
 REPAIR_TOTAL = 2_000
 EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
+# ... and then on their relaxed linear regions (``reason.regions``): row combinations per guard and per pass
+REGION_WORK = 20_000
+REGION_TOTAL = 400_000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
 # symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147
@@ -212,6 +216,8 @@ class _Run:
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
                        "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL)
+        self.region_meter = regions.Meter(REGION_TOTAL)
+        self.region_cache = regions.Cache()  # relaxed formulas of the facts, quotient variables
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -483,10 +489,10 @@ class _Run:
             self.avoided += 1
             return self.drop(i, by_facts)
         by_ext = self.by_extremes(i, self.kept)
-        if by_ext is not None:
+        if by_ext is not None or self.verdict[i] == REQUIRED:
             self.levers["extremes"] += 1
             self.avoided += 1
-            return self.drop(i, by_ext)
+            return REQUIRED if by_ext is None else self.drop(i, by_ext)
         by_eqs = self.by_equalities(i)
         if by_eqs is not None:
             self.levers["equalities"] += 1
@@ -862,8 +868,17 @@ class _Run:
             assert self.env is not None
             rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i}, collapse=self.collapse)
         if not extremes.proves(tree, lambda a: self._leaf_true(rw, a)):
-            return None
+            return None if kept is None else self.by_regions(i, kept)  # the split's linear regions
         return sorted(rw.used)
+
+    def by_regions(self, i: int, kept: set[int]) -> list[int] | None:
+        """``reason.regions`` on the relaxed regions of guard ``i`` and the kept guards: the guards
+        its proof used, or None (a point it finds, verified on the original terms: ``required``)."""
+        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
+        got = regions.decide(self.can[i], facts, self.base_env.ranges, base, REGION_WORK,  # type: ignore[arg-type]
+                             self.region_meter, lambda pt: self.required_in_range(i, {**base, **pt}), self.region_cache)
+        return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
 
     def _leaf_true(self, rw: rewrite.Rewriter, a: ir.Term) -> bool:
         """A leaf of a split comparison proven: rewritten to True, or over one symbol and true on

@@ -1,0 +1,508 @@
+"""Implications between nests of ``Max``/``Min``, decided on their linear regions.
+
+A guard comparing nests of ``Max``/``Min`` over linear terms and floor divisions is a union of
+polyhedra: ``extremes.split`` turns it into an and/or tree of comparisons of the arguments
+(exact). Here each leaf is *relaxed* to linear inequalities over the symbols alone, each one a
+consequence of the leaf at every integer point (``bounds``): ``u//k`` lies in
+``[(u - k + 1)/k, u/k]``, ``Mod(u, k)`` in ``[0, k - 1]``, a ``Max`` left inside a leaf is at least
+each argument, a product of factors non-negative by construction is at least each factor times
+the others' constant lower bounds, and ``x*y >= lx*y + ly*x - lx*ly`` (``(x - lx)*(y - ly) >= 0``).
+``e <= 0`` gives ``L <= 0`` for each lower bound ``L`` of ``e``; a leaf with no usable bound is
+dropped (True). So the relaxed formula of ``facts & ~goal`` holds wherever the original does.
+
+``decide`` searches the relaxed formula like a small DPLL(T): the conjunctions are checked by
+Fourier–Motzkin elimination over the integers' rational shadow, each derived row tightened
+(``sum a_i*x_i <= b`` with ``g = gcd(a_i)`` becomes ``sum (a_i/g)*x_i <= floor(b/g)``, valid
+for integer points), and an ``or`` is split only when the point read back from the elimination
+(integers chosen nearest the hints) fails it. Every branch contradictory means no integer point
+of the original: the goal is implied, by the facts whose rows the contradictions used (each row
+carries its sources). A branch whose read-back point meets every relaxed row is a *candidate*
+counterexample: the caller checks it on the original terms (``accept``), so ``required`` rests
+on Python's evaluation, never on the relaxation. Work is counted in row combinations (``Meter``),
+the same on every machine; past its share a search answers undecided.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason import extremes
+
+CAP = 4  # lower (upper) bounds kept per term: sums and products combine them
+MAX_ROWS = 400  # rows one elimination may hold (more: undecided)
+
+Lin = tuple[tuple[tuple[str, Fraction], ...], Fraction]  # sorted (symbol, coefficient) pairs, constant
+Row = tuple[dict[str, int], int, int]  # sum c*x <= b, sources (bit j: fact j)
+
+
+class Meter:
+    """Row combinations left for a pass (shared by every search of the pass)."""
+
+    def __init__(self, total: int) -> None:
+        self.left = total
+
+
+class _Spent(Exception):
+    pass
+
+
+@dataclass
+class Formula:
+    """A conjunction of rows and of ``or`` nodes (each a list of formulas)."""
+
+    rows: list[Row] = field(default_factory=list)
+    ors: list[list[Formula]] = field(default_factory=list)
+
+    def merge(self, other: Formula) -> None:
+        self.rows += other.rows
+        self.ors += other.ors
+
+
+# ------------------------------------------------------------------ bounds of a term
+
+def _lin(coefs: Mapping[str, Fraction], c: Fraction) -> Lin:
+    return tuple(sorted((x, v) for x, v in coefs.items() if v)), Fraction(c)
+
+
+def _add(a: Lin, b: Lin, sb: Fraction = Fraction(1)) -> Lin:
+    out = dict(a[0])
+    for x, v in b[0]:
+        out[x] = out.get(x, Fraction(0)) + sb * v
+    return _lin(out, a[1] + sb * b[1])
+
+
+def _scale(a: Lin, c: Fraction) -> Lin:
+    return _lin({x: c * v for x, v in a[0]}, c * a[1])
+
+
+def _const(a: Lin) -> Fraction | None:
+    return None if a[0] else a[1]
+
+
+Bounds = tuple[list[Lin], list[Lin]]
+
+
+class Cache:
+    """Per pass: the relaxed formulas of the facts (per term and source) and the definitions of
+    the quotient variables (``q = u//k``: ``k*q <= u <= k*q + k - 1``, exact for integer ``q``)."""
+
+    def __init__(self) -> None:
+        self.formulas: dict[tuple[Term, int], Formula] = {}
+        self.defs: dict[str, list[Row]] = {}
+        self.memo: dict[Term, Bounds] = {}
+        self.quot: dict[str, tuple[Lin, int]] = {}  # in order of creation: inner quotients first
+
+    def extend(self, pt: dict[str, int]) -> dict[str, int]:
+        """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly)."""
+        out = dict(pt)
+        for name, (u, k) in self.quot.items():
+            if name not in out:
+                v = u[1] + sum(c * out.get(x, 0) for x, c in u[0])
+                out[name] = int(v) // k
+        return out
+
+
+def bounds(t: Term, cache: Cache | None = None) -> Bounds:
+    """Linear lower and upper bounds of the integer term ``t`` over its symbols and quotient
+    variables (``cache.defs``): ``L <= t <= H`` at every integer point where ``t`` is defined
+    and the quotient variables have their values (at most ``CAP`` of each). A term that is
+    linear in them (``s0 + 2*(s1//4)``) is its own single bound on both sides."""
+    cache = Cache() if cache is None else cache
+    memo = cache.memo
+    for n in ir.iter_dag(t):
+        if n not in memo:
+            memo[n] = _bounds_one(n, [memo[a] for a in n.args], cache)
+    return memo[t]
+
+
+def _dedup(xs: Sequence[Lin]) -> list[Lin]:
+    return list(dict.fromkeys(xs))[:CAP]
+
+
+def _exact(b: Bounds) -> Lin | None:
+    return b[0][0] if len(b[0]) == 1 and b[0] == b[1] else None
+
+
+def quotient(u: Lin, k: int, cache: Cache) -> Lin:
+    """The variable standing for ``u//k`` (``k > 0``), its definition recorded in ``cache``."""
+    name = "//" + repr((u, k))
+    if name not in cache.defs:
+        cache.quot[name] = (u, k)
+        q = _lin({name: Fraction(k)}, Fraction(0))
+        cache.defs[name] = [_row(_add(q, u, Fraction(-1)), 0),  # k*q - u <= 0
+                            _row(_add(_add(u, q, Fraction(-1)), _lin({}, Fraction(1 - k))), 0)]  # u - k*q <= k - 1
+    return _lin({name: Fraction(1)}, Fraction(0))
+
+
+def _bounds_one(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
+    k = n.kind
+    if k == ir.CONST:
+        c = _lin({}, Fraction(n.value))
+        return [c], [c]
+    if k == ir.SYM:
+        x = _lin({n.value: Fraction(1)}, Fraction(0))
+        return [x], [x]
+    if k == ir.ADD:
+        return (_dedup([_sum(p) for p in itertools.islice(itertools.product(*(a[0] for a in args)), CAP)]),
+                _dedup([_sum(p) for p in itertools.islice(itertools.product(*(a[1] for a in args)), CAP)]))
+    if k == ir.MUL:
+        return _product(n, args)
+    if k in (ir.MAX, ir.MIN):
+        lows = [b for a in args for b in a[0]] if k == ir.MAX else []
+        highs = [b for a in args for b in a[1]] if k == ir.MIN else []
+        # every argument bounded by a constant on the other side: the extreme is too
+        if k == ir.MAX:
+            cs = [max((c for c in map(_const, a[1]) if c is not None), default=None) for a in args]
+            if all(c is not None for c in cs):
+                highs = [_lin({}, max(cs))]  # type: ignore[type-var]
+        else:
+            cs = [min((c for c in map(_const, a[0]) if c is not None), default=None) for a in args]
+            if all(c is not None for c in cs):
+                lows = [_lin({}, min(cs))]  # type: ignore[type-var]
+        return _dedup(lows), _dedup(highs)
+    if k in (ir.FLOORDIV, ir.MOD) and n.args[1].kind == ir.CONST and n.args[1].value > 0:
+        d = n.args[1].value
+        u = _exact(args[0])
+        if u is not None and all(v.denominator == 1 for _, v in u[0]) and u[1].denominator == 1:
+            # exact: a quotient variable
+            q = quotient(u, d, cache)
+            if k == ir.FLOORDIV:
+                return [q], [q]
+            r = _add(u, _scale(q, Fraction(d)), Fraction(-1))
+            return [r], [r]
+        if k == ir.MOD:
+            return [_lin({}, Fraction(0))], [_lin({}, Fraction(d - 1))]
+        fd = Fraction(d)
+        lows = [_scale(_add(lo, _lin({}, fd - 1), Fraction(-1)), 1 / fd) for lo in args[0][0]]
+        highs = [_scale(hi, 1 / fd) for hi in args[0][1]]
+        return lows, highs
+    return [], []
+
+
+def _sum(parts: Sequence[Lin]) -> Lin:
+    out: Lin = ((), Fraction(0))
+    for p in parts:
+        out = _add(out, p)
+    return out
+
+
+def _product(n: Term, args: list[Bounds]) -> Bounds:
+    c = Fraction(1)
+    fs: list[tuple[list[Lin], list[Lin]]] = []
+    for a, b in zip(n.args, args):
+        if a.kind == ir.CONST:
+            c *= a.value
+        else:
+            fs.append(b)
+    if len(fs) > 1 and not all(extremes._nonneg(a) for a in n.args if a.kind != ir.CONST):
+        return [], []  # a product with a factor of unknown sign: no linear bound
+    if not fs:
+        v = _lin({}, c)
+        return [v], [v]
+    if len(fs) == 1:
+        lows, highs = fs[0]
+    else:
+        # each factor f >= 0 at every point; l_f its best constant lower bound (>= 0)
+        ls = [max([v for v in map(_const, f[0]) if v is not None] + [Fraction(0)]) for f in fs]
+        lows = []
+        for i, f in enumerate(fs):
+            rest = math.prod(ls[:i] + ls[i + 1:])
+            lows += [_scale(lo, rest) for lo in f[0]]  # f * P >= f * prod(l) >= lo * prod(l)
+        if len(fs) == 2 and ls[0] > 0 and ls[1] > 0:  # (x - lx)*(y - ly) >= 0
+            for lx, ly in itertools.islice(itertools.product(fs[0][0], fs[1][0]), CAP):
+                lows.append(_add(_add(_scale(lx, ls[1]), _scale(ly, ls[0])), _lin({}, ls[0] * ls[1]), Fraction(-1)))
+        highs = []
+        hs = [min([v for v in map(_const, f[1]) if v is not None], default=None) for f in fs]
+        if all(h is not None for h in hs):
+            highs = [_lin({}, math.prod(hs))]  # type: ignore[arg-type]
+        lows = _dedup(lows)
+    if c < 0:
+        lows, highs = highs, lows
+    return _dedup([_scale(x, c) for x in lows]), _dedup([_scale(x, c) for x in highs])
+
+
+# ------------------------------------------------------------------ relaxed formulas
+
+def _row(a: Lin, src: int) -> Row:
+    """``a <= 0`` as an integer row ``sum c*x <= b``."""
+    den = 1
+    for _, v in a[0]:
+        den = den * v.denominator // math.gcd(den, v.denominator)
+    den = den * a[1].denominator // math.gcd(den, a[1].denominator)
+    coefs = {x: int(v * den) for x, v in a[0]}
+    b = -a[1] * den  # a fraction only when den misses it: never, den covers the constant
+    return coefs, int(b), src
+
+
+def formula(t: Term, src: int = 0, cache: Cache | None = None) -> Formula:
+    """The relaxed formula of the condition ``t`` (rows tagged ``src``): true wherever ``t`` is."""
+    cache = Cache() if cache is None else cache
+    k = t.kind
+    if k == ir.BCONST:
+        return Formula() if t.value else Formula(rows=[({}, -1, src)])
+    if k == ir.AND:
+        out = Formula()
+        for a in t.args:
+            out.merge(formula(a, src, cache))
+        return out
+    if k == ir.OR:
+        return Formula(ors=[[formula(a, src, cache) for a in t.args]])
+    if k == ir.NOT and t.args[0].kind in (ir.AND, ir.OR):
+        flip = ir.mk_or if t.args[0].kind == ir.AND else ir.mk_and
+        return formula(flip(*(ir.mk_not(a) for a in t.args[0].args)), src, cache)
+    if k not in (ir.LE, ir.EQ, ir.NOT) or (k == ir.NOT and t.args[0].kind not in (ir.LE, ir.EQ)):
+        return Formula()  # a Boolean symbol, an iff: no linear consequence
+    tree = extremes.split(t)
+    return _tree(t if tree is None else tree, src, cache)
+
+
+def _tree(tree: extremes.Tree, src: int, cache: Cache) -> Formula:
+    if isinstance(tree, Term):
+        return _leaf(tree, src, cache)
+    kind, parts = tree
+    if kind == "and":
+        out = Formula()
+        for p in parts:
+            out.merge(_tree(p, src, cache))
+        return out
+    return Formula(ors=[[_tree(p, src, cache) for p in parts]])
+
+
+def _leaf(t: Term, src: int, cache: Cache) -> Formula:
+    k = t.kind
+    if k == ir.BCONST:
+        return formula(t, src, cache)
+    if k == ir.LE:  # e <= 0: every lower bound of e is <= 0
+        return Formula(rows=[_row(lo, src) for lo in bounds(t.args[0], cache)[0]])
+    if k == ir.EQ:
+        lows, highs = bounds(t.args[0], cache)
+        return Formula(rows=[_row(lo, src) for lo in lows] + [_row(_scale(h, Fraction(-1)), src) for h in highs])
+    a = t.args[0]
+    if k == ir.NOT and a.kind == ir.LE:  # e >= 1: 1 - H <= 0 for every upper bound H
+        return Formula(rows=[_row(_add(_lin({}, Fraction(1)), h, Fraction(-1)), src)
+                             for h in bounds(a.args[0], cache)[1]])
+    if k == ir.NOT and a.kind == ir.EQ:  # e <= -1 or e >= 1
+        lows, highs = bounds(a.args[0], cache)
+        below = Formula(rows=[_row(_add(lo, _lin({}, Fraction(1))), src) for lo in lows])
+        above = Formula(rows=[_row(_add(_lin({}, Fraction(1)), h, Fraction(-1)), src) for h in highs])
+        if not below.rows or not above.rows:
+            return Formula()  # one side unconstrained: the disjunction says nothing linear
+        return Formula(ors=[[below, above]])
+    return Formula()
+
+
+# ------------------------------------------------------------------ Fourier–Motzkin
+
+def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, int],
+              meter: Meter, limit: list[int]) -> tuple[bool, int | dict[str, int] | None]:
+    """Integer-tightened Fourier–Motzkin on ``rows``: ``(False, sources)`` when they contradict
+    each other (no integer point), else ``(True, point)`` with an integer point of every row read
+    back (values nearest ``prefer``), or ``(True, None)`` when reading one back failed (the rows
+    may still have no integer point: undecided). Raises ``_Spent`` past the budget."""
+    idx = {x: k for k, x in enumerate(names)}
+    n = len(names)
+    cur: dict[tuple[int, ...], tuple[int, int]] = {}
+    for coefs, b, src in rows:
+        vec = [0] * n
+        for x, v in coefs.items():
+            vec[idx[x]] += v
+        bad = _put(cur, vec, b, src)
+        if bad is not None:
+            return False, bad
+    levels: list[tuple[int, list[tuple[tuple[int, ...], int]]]] = []
+    alive = set(range(n))
+    while alive:
+        counts = {j: [0, 0] for j in alive}
+        for vec in cur:
+            for j in alive:
+                if vec[j] > 0:
+                    counts[j][0] += 1
+                elif vec[j] < 0:
+                    counts[j][1] += 1
+        j = min(alive, key=lambda v: (counts[v][0] * counts[v][1] - counts[v][0] - counts[v][1], v))
+        alive.discard(j)
+        pos = [(v, b, s) for v, (b, s) in cur.items() if v[j] > 0]
+        neg = [(v, b, s) for v, (b, s) in cur.items() if v[j] < 0]
+        levels.append((j, [(v, b) for v, b, _ in pos + neg]))
+        nxt = {v: bs for v, bs in cur.items() if v[j] == 0}
+        for (p, bp, sp), (q, bq, sq) in itertools.product(pos, neg):
+            limit[0] -= 1
+            meter.left -= 1
+            if limit[0] < 0 or meter.left < 0:
+                raise _Spent
+            a, c = p[j], -q[j]
+            vec = [c * x + a * y for x, y in zip(p, q)]
+            bad = _put(nxt, vec, c * bp + a * bq, sp | sq)
+            if bad is not None:
+                return False, bad
+        if len(nxt) > MAX_ROWS:
+            raise _Spent
+        cur = nxt
+    # read a point back: the last variable eliminated first
+    val = [0] * n
+    for j, rs in reversed(levels):
+        lo, hi = None, None
+        for v, b in rs:
+            rest = b - sum(v[k] * val[k] for k in range(n) if k != j and v[k])
+            if v[j] > 0:
+                top = rest // v[j]
+                hi = top if hi is None else min(hi, top)
+            else:
+                bot = -(rest // -v[j])
+                lo = bot if lo is None else max(lo, bot)
+        want = prefer.get(names[j], 0)
+        if lo is not None and hi is not None and lo > hi:
+            return True, None
+        v = want if lo is None else max(want, lo)
+        val[j] = v if hi is None else min(v, hi)
+    return True, {x: val[k] for k, x in enumerate(names)}
+
+
+def _put(rows: dict[tuple[int, ...], tuple[int, int]], vec: list[int], b: int, src: int) -> int | None:
+    """Adds the tightened row; its sources when it is ``0 <= b`` with ``b < 0``."""
+    g = 0
+    for v in vec:
+        g = math.gcd(g, v)
+    if g == 0:
+        return src if b < 0 else None
+    key = tuple(v // g for v in vec)
+    b //= g
+    old = rows.get(key)
+    if old is None or b < old[0]:
+        rows[key] = (b, src)
+    return None
+
+
+# ------------------------------------------------------------------ the search
+
+def _holds(f: Formula, pt: Mapping[str, int]) -> bool:
+    if not all(sum(c * pt.get(x, 0) for x, c in coefs.items()) <= b for coefs, b, _ in f.rows):
+        return False
+    return all(any(_holds(p, pt) for p in node) for node in f.ors)
+
+
+def decide(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, tuple[int | None, int | None]],
+           prefer: Mapping[str, int], limit: int, meter: Meter,
+           accept: Callable[[dict[str, int]], bool] = lambda pt: False,
+           cache: Cache | None = None) -> tuple[bool, set[int] | dict[str, int]] | None:
+    """Is ``goal`` implied by the ``facts`` (``(term, source)``; source -1: no name) within
+    ``ranges``? ``(False, sources)``: implied, by the facts named (their rows' contradictions
+    cover every branch of ``facts & ~goal``); ``(True, point)``: a point (the symbols' values)
+    every relaxed fact and the relaxed negated goal hold at, accepted by ``accept`` (the caller's
+    check on the original terms); None: undecided (open branches, or the budget: at most
+    ``limit`` row combinations, and the ``meter``'s pass total).
+
+    Facts enter the search lazily: a branch starts with the negated goal and the ranges, and a
+    fact joins when the branch's read-back point violates it (a fact the point meets cannot be
+    the reason the branch is open), so the eliminations stay small on sets of hundreds of guards."""
+    cache = Cache() if cache is None else cache
+    top = formula(ir.mk_not(goal), 0, cache)
+    pending: list[Formula] = []
+    for t, j in facts:
+        key = (t, j)
+        f = cache.formulas.get(key)
+        if f is None:
+            f = cache.formulas[key] = formula(t, 1 << j if j >= 0 else 0, cache)
+        if f.rows or f.ors:
+            pending.append(f)
+    rows = list(top.rows)
+    for x in sorted(ranges):
+        lo, hi = ranges[x]
+        if lo is not None:
+            rows.append(({x: -1}, -lo, 0))
+        if hi is not None:
+            rows.append(({x: 1}, hi, 0))
+    syms = tuple(sorted(ranges))
+    search = _Search(cache, cache.extend({**{x: 0 for x in syms}, **prefer}), meter, [limit], accept, syms)
+    try:
+        got = search.run(rows, top.ors, tuple(pending))
+    except _Spent:
+        return None
+    if got is None:
+        return None
+    if isinstance(got, dict):
+        return True, got
+    return False, {j for j in range(got.bit_length()) if got >> j & 1}
+
+
+JOIN = 8  # facts a branch takes in at once
+
+
+class _Search:
+    def __init__(self, cache: Cache, prefer: dict[str, int], meter: Meter, budget: list[int],
+                 accept: Callable[[dict[str, int]], bool], syms: tuple[str, ...]) -> None:
+        self.cache, self.prefer, self.meter, self.budget = cache, prefer, meter, budget
+        self.accept, self.syms = accept, syms
+
+    def point(self, rows: list[Row]) -> tuple[bool, int | dict[str, int] | None]:
+        """Eliminate ``rows`` with the definitions of the quotient variables they name."""
+        defs = self.cache.defs
+        names: set[str] = set()
+        for coefs, _, _ in rows:
+            names.update(coefs)
+        todo = [x for x in names if x in defs]
+        extra: list[Row] = []
+        while todo:
+            x = todo.pop()
+            for r in defs[x]:
+                extra.append(r)
+                for y in r[0]:
+                    if y not in names:
+                        names.add(y)
+                        if y in defs:
+                            todo.append(y)
+        feasible, got = eliminate(rows + extra, sorted(names), self.prefer, self.meter, self.budget)
+        if isinstance(got, dict):
+            got = self.cache.extend({**{x: self.prefer.get(x, 0) for x in self.syms}, **got})
+        return feasible, got
+
+    def run(self, rows: list[Row], ors: list[list[Formula]], pending: tuple[Formula, ...]) -> int | dict[str, int] | None:
+        """Sources of a contradiction in every branch (int), an accepted point, or None."""
+        while True:
+            feasible, got = self.point(rows)
+            if not feasible:
+                return got  # type: ignore[return-value]
+            pt = got if isinstance(got, dict) else None
+            if pt is None:
+                break
+            late = [k for k, f in enumerate(pending) if not _holds(f, pt)][:JOIN]
+            if not late:
+                break
+            rows = rows + [r for k in late for r in pending[k].rows]
+            ors = ors + [o for k in late for o in pending[k].ors]
+            pending = tuple(f for k, f in enumerate(pending) if k not in late)
+        pick = 0
+        if pt is not None:
+            open_ = [k for k, node in enumerate(ors) if not any(_holds(p, pt) for p in node)]
+            if not open_:
+                return {x: pt[x] for x in self.syms} if self.accept({x: pt[x] for x in self.syms}) else None
+            pick = open_[0]
+        elif not ors:
+            return None
+        node, rest = ors[pick], ors[:pick] + ors[pick + 1:]
+        # the part the read-back point fails least first, so a branch holding a counterexample is met early
+        order = sorted(range(len(node)), key=lambda k: (_misses(node[k], pt), k))
+        srcs = 0
+        undecided = False
+        for k in order:
+            part = node[k]
+            got2 = self.run(rows + part.rows, rest + part.ors, pending)
+            if isinstance(got2, dict):
+                return got2
+            if got2 is None:
+                undecided = True
+            else:
+                srcs |= got2
+        return None if undecided else srcs
+
+
+def _misses(f: Formula, pt: Mapping[str, int] | None) -> int:
+    if pt is None:
+        return 0
+    return sum(1 for coefs, b, _ in f.rows if sum(c * pt.get(x, 0) for x, c in coefs.items()) > b)
