@@ -115,8 +115,8 @@ REPAIR_EVALS = 200
 REPAIR_TOTAL = 2_000
 EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
 # ... and then on their relaxed linear regions (``reason.regions``): row combinations per guard and per pass
-REGION_WORK = 20_000
-REGION_TOTAL = 400_000
+REGION_WORK = 10000
+REGION_TOTAL = 150000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
 # symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147
@@ -489,10 +489,10 @@ class _Run:
             self.avoided += 1
             return self.drop(i, by_facts)
         by_ext = self.by_extremes(i, self.kept)
-        if by_ext is not None or self.verdict[i] == REQUIRED:
+        if by_ext is not None:
             self.levers["extremes"] += 1
             self.avoided += 1
-            return REQUIRED if by_ext is None else self.drop(i, by_ext)
+            return self.drop(i, by_ext)
         by_eqs = self.by_equalities(i)
         if by_eqs is not None:
             self.levers["equalities"] += 1
@@ -518,6 +518,11 @@ class _Run:
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
+        by_reg = self.by_regions(i, self.kept)  # a Max/Min nest on its linear regions (``reason.regions``)
+        if by_reg is not None or self.verdict[i] == REQUIRED:
+            self.levers["extremes"] += 1
+            self.avoided += 1
+            return REQUIRED if by_reg is None else self.drop(i, by_reg)
         return None
 
     def by_residues(self, i: int) -> list[int] | None:
@@ -868,12 +873,14 @@ class _Run:
             assert self.env is not None
             rw = rewrite.Rewriter(self.env, banned=(self.candidates - kept) | {i}, collapse=self.collapse)
         if not extremes.proves(tree, lambda a: self._leaf_true(rw, a)):
-            return None if kept is None else self.by_regions(i, kept)  # the split's linear regions
+            return None
         return sorted(rw.used)
 
     def by_regions(self, i: int, kept: set[int]) -> list[int] | None:
         """``reason.regions`` on the relaxed regions of guard ``i`` and the kept guards: the guards
         its proof used, or None (a point it finds, verified on the original terms: ``required``)."""
+        if not EXTREMES or extremes.split(self.can[i]) is None:  # type: ignore[arg-type]
+            return None
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
         got = regions.decide(self.can[i], facts, self.base_env.ranges, base, REGION_WORK,  # type: ignore[arg-type]

@@ -97,15 +97,35 @@ class Cache:
         self.defs: dict[str, list[Row]] = {}
         self.memo: dict[Term, Bounds] = {}
         self.quot: dict[str, tuple[Lin, int]] = {}  # in order of creation: inner quotients first
+        # m = Max(a_1, ...) (or Min): rows m >= a_k (m <= a_k) in ``defs``, the or-node "m is one of
+        # them" here; ``vals`` evaluates any auxiliary variable at a point
+        self.def_ors: dict[str, list[Formula]] = {}
+        self.extreme: dict[str, tuple[bool, tuple[Lin, ...]]] = {}
 
     def extend(self, pt: dict[str, int]) -> dict[str, int]:
-        """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly)."""
-        out = dict(pt)
-        for name, (u, k) in self.quot.items():
-            if name not in out:
-                v = u[1] + sum(c * out.get(x, 0) for x, c in u[0])
-                out[name] = int(v) // k
-        return out
+        """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly, on demand)."""
+        return _Point(self, pt)
+
+
+class _Point(dict):  # type: ignore[type-arg]
+    """A point whose quotient variables are evaluated when first read."""
+
+    def __init__(self, cache: Cache, pt: Mapping[str, int]) -> None:
+        super().__init__(pt)
+        self.cache = cache
+
+    def lin(self, u: Lin) -> int:
+        return int(u[1] + sum(c * self[x] for x, c in u[0]))
+
+    def __missing__(self, name: str) -> int:
+        got = self.cache.quot.get(name)
+        if got is not None:
+            v = self.lin(got[0]) // got[1]
+        else:
+            is_max, args = self.cache.extreme[name]
+            v = (max if is_max else min)(self.lin(a) for a in args)
+        self[name] = v
+        return v
 
 
 def bounds(t: Term, cache: Cache | None = None) -> Bounds:
@@ -140,6 +160,22 @@ def quotient(u: Lin, k: int, cache: Cache) -> Lin:
     return _lin({name: Fraction(1)}, Fraction(0))
 
 
+def _integral(u: Lin) -> bool:
+    return all(v.denominator == 1 for _, v in u[0]) and u[1].denominator == 1
+
+
+def extreme(is_max: bool, args: Sequence[Lin], cache: Cache) -> Lin:
+    """The variable standing for ``Max(args)`` (``Min``), its definition recorded in ``cache``."""
+    name = ("max" if is_max else "min") + repr(tuple(args))
+    if name not in cache.defs:
+        m = _lin({name: Fraction(1)}, Fraction(0))
+        sign = Fraction(-1) if is_max else Fraction(1)  # Max: a - m <= 0; Min: m - a <= 0
+        cache.defs[name] = [_row(_scale(_add(m, a, Fraction(-1)), sign), 0) for a in args]
+        cache.def_ors[name] = [Formula(rows=[_row(_scale(_add(m, a, Fraction(-1)), -sign), 0)]) for a in args]
+        cache.extreme[name] = (is_max, tuple(args))
+    return _lin({name: Fraction(1)}, Fraction(0))
+
+
 def _bounds_one(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
     k = n.kind
     if k == ir.CONST:
@@ -154,6 +190,10 @@ def _bounds_one(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
     if k == ir.MUL:
         return _product(n, args)
     if k in (ir.MAX, ir.MIN):
+        exact = [_exact(a) for a in args]
+        if all(u is not None and _integral(u) for u in exact):
+            m = extreme(k == ir.MAX, exact, cache)  # type: ignore[arg-type]
+            return [m], [m]
         lows = [b for a in args for b in a[0]] if k == ir.MAX else []
         highs = [b for a in args for b in a[1]] if k == ir.MIN else []
         # every argument bounded by a constant on the other side: the extreme is too
@@ -169,7 +209,7 @@ def _bounds_one(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
     if k in (ir.FLOORDIV, ir.MOD) and n.args[1].kind == ir.CONST and n.args[1].value > 0:
         d = n.args[1].value
         u = _exact(args[0])
-        if u is not None and all(v.denominator == 1 for _, v in u[0]) and u[1].denominator == 1:
+        if u is not None and _integral(u):
             # exact: a quotient variable
             q = quotient(u, d, cache)
             if k == ir.FLOORDIV:
@@ -317,32 +357,40 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
             return False, bad
     levels: list[tuple[int, list[tuple[tuple[int, ...], int]]]] = []
     alive = set(range(n))
+    pos_n = [0] * n
+    neg_n = [0] * n
+    for vec in cur:
+        for k, v in enumerate(vec):
+            if v > 0:
+                pos_n[k] += 1
+            elif v < 0:
+                neg_n[k] += 1
     while alive:
-        counts = {j: [0, 0] for j in alive}
-        for vec in cur:
-            for j in alive:
-                if vec[j] > 0:
-                    counts[j][0] += 1
-                elif vec[j] < 0:
-                    counts[j][1] += 1
-        j = min(alive, key=lambda v: (counts[v][0] * counts[v][1] - counts[v][0] - counts[v][1], v))
+        j = min(alive, key=lambda v: (pos_n[v] * neg_n[v] - pos_n[v] - neg_n[v], v))
         alive.discard(j)
         pos = [(v, b, s) for v, (b, s) in cur.items() if v[j] > 0]
         neg = [(v, b, s) for v, (b, s) in cur.items() if v[j] < 0]
         levels.append((j, [(v, b) for v, b, _ in pos + neg]))
         nxt = {v: bs for v, bs in cur.items() if v[j] == 0}
-        for (p, bp, sp), (q, bq, sq) in itertools.product(pos, neg):
-            limit[0] -= 1
-            meter.left -= 1
+        cost = len(cur) + len(pos) * len(neg)  # the scan, and one combination per pair
+        if cost:
+            limit[0] -= cost
+            meter.left -= cost
             if limit[0] < 0 or meter.left < 0:
                 raise _Spent
+        for (p, bp, sp), (q, bq, sq) in itertools.product(pos, neg):
             a, c = p[j], -q[j]
-            vec = [c * x + a * y for x, y in zip(p, q)]
-            bad = _put(nxt, vec, c * bp + a * bq, sp | sq)
+            bad = _put(nxt, [c * x + a * y for x, y in zip(p, q)], c * bp + a * bq, sp | sq)
             if bad is not None:
                 return False, bad
         if len(nxt) > MAX_ROWS:
             raise _Spent
+        for vec in cur:  # the counts of the rows that remain
+            if vec not in nxt:
+                _count(pos_n, neg_n, vec, -1)
+        for vec in nxt:
+            if vec not in cur:
+                _count(pos_n, neg_n, vec, 1)
         cur = nxt
     # read a point back: the last variable eliminated first
     val = [0] * n
@@ -356,7 +404,10 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
             else:
                 bot = -(rest // -v[j])
                 lo = bot if lo is None else max(lo, bot)
-        want = prefer.get(names[j], 0)
+        try:
+            want = prefer[names[j]]  # a quotient variable of a ``Cache.extend`` point: its value there
+        except KeyError:
+            want = 0
         if lo is not None and hi is not None and lo > hi:
             return True, None
         v = want if lo is None else max(want, lo)
@@ -364,15 +415,24 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
     return True, {x: val[k] for k, x in enumerate(names)}
 
 
+def _count(pos_n: list[int], neg_n: list[int], vec: tuple[int, ...], d: int) -> None:
+    for k, v in enumerate(vec):
+        if v > 0:
+            pos_n[k] += d
+        elif v < 0:
+            neg_n[k] += d
+
+
 def _put(rows: dict[tuple[int, ...], tuple[int, int]], vec: list[int], b: int, src: int) -> int | None:
     """Adds the tightened row; its sources when it is ``0 <= b`` with ``b < 0``."""
-    g = 0
-    for v in vec:
-        g = math.gcd(g, v)
+    g = math.gcd(*vec)
     if g == 0:
         return src if b < 0 else None
-    key = tuple(v // g for v in vec)
-    b //= g
+    if g == 1:
+        key = tuple(vec)
+    else:
+        key = tuple([v // g for v in vec])
+        b //= g
     old = rows.get(key)
     if old is None or b < old[0]:
         rows[key] = (b, src)
@@ -382,7 +442,7 @@ def _put(rows: dict[tuple[int, ...], tuple[int, int]], vec: list[int], b: int, s
 # ------------------------------------------------------------------ the search
 
 def _holds(f: Formula, pt: Mapping[str, int]) -> bool:
-    if not all(sum(c * pt.get(x, 0) for x, c in coefs.items()) <= b for coefs, b, _ in f.rows):
+    if not all(sum(c * pt[x] for x, c in coefs.items()) <= b for coefs, b, _ in f.rows):
         return False
     return all(any(_holds(p, pt) for p in node) for node in f.ors)
 
@@ -441,30 +501,44 @@ class _Search:
         self.accept, self.syms = accept, syms
 
     def point(self, rows: list[Row]) -> tuple[bool, int | dict[str, int] | None]:
-        """Eliminate ``rows`` with the definitions of the quotient variables they name."""
-        defs = self.cache.defs
+        """Eliminate ``rows`` (with the definitions of the auxiliary variables they name: see
+        ``run``), the point read back extended to every auxiliary variable."""
         names: set[str] = set()
         for coefs, _, _ in rows:
             names.update(coefs)
-        todo = [x for x in names if x in defs]
-        extra: list[Row] = []
-        while todo:
-            x = todo.pop()
-            for r in defs[x]:
-                extra.append(r)
-                for y in r[0]:
-                    if y not in names:
-                        names.add(y)
-                        if y in defs:
-                            todo.append(y)
-        feasible, got = eliminate(rows + extra, sorted(names), self.prefer, self.meter, self.budget)
+        feasible, got = eliminate(rows, sorted(names), self.prefer, self.meter, self.budget)
         if isinstance(got, dict):
             got = self.cache.extend({**{x: self.prefer.get(x, 0) for x in self.syms}, **got})
         return feasible, got
 
-    def run(self, rows: list[Row], ors: list[list[Formula]], pending: tuple[Formula, ...]) -> int | dict[str, int] | None:
+    def activate(self, rows: list[Row], ors: list[list[Formula]],
+                 active: frozenset[str]) -> tuple[list[Row], list[list[Formula]], frozenset[str]]:
+        """The definitions of the auxiliary variables ``rows`` name (and those theirs name) joined:
+        rows, and for a ``Max``/``Min`` the or-node saying which argument it is."""
+        defs, def_ors = self.cache.defs, self.cache.def_ors
+        todo = sorted({x for coefs, _, _ in rows for x in coefs if x in defs and x not in active})
+        if not todo:
+            return rows, ors, active
+        rows, ors, seen = list(rows), list(ors), set(active)
+        while todo:
+            x = todo.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            new = list(defs[x])
+            node = def_ors.get(x)
+            if node is not None:
+                ors.append(node)
+                new += [r for part in node for r in part.rows]  # their variables too (not the rows)
+            rows += defs[x]
+            todo += [y for coefs, _, _ in new for y in coefs if y in defs and y not in seen]
+        return rows, ors, frozenset(seen)
+
+    def run(self, rows: list[Row], ors: list[list[Formula]], pending: tuple[Formula, ...],
+            active: frozenset[str] = frozenset()) -> int | dict[str, int] | None:
         """Sources of a contradiction in every branch (int), an accepted point, or None."""
         while True:
+            rows, ors, active = self.activate(rows, ors, active)
             feasible, got = self.point(rows)
             if not feasible:
                 return got  # type: ignore[return-value]
@@ -492,7 +566,7 @@ class _Search:
         undecided = False
         for k in order:
             part = node[k]
-            got2 = self.run(rows + part.rows, rest + part.ors, pending)
+            got2 = self.run(rows + part.rows, rest + part.ors, pending, active)
             if isinstance(got2, dict):
                 return got2
             if got2 is None:
@@ -505,4 +579,4 @@ class _Search:
 def _misses(f: Formula, pt: Mapping[str, int] | None) -> int:
     if pt is None:
         return 0
-    return sum(1 for coefs, b, _ in f.rows if sum(c * pt.get(x, 0) for x, c in coefs.items()) > b)
+    return sum(1 for coefs, b, _ in f.rows if sum(c * pt[x] for x, c in coefs.items()) > b)
