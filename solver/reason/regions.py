@@ -188,7 +188,7 @@ def _bounds_one(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
         return (_dedup([_sum(p) for p in itertools.islice(itertools.product(*(a[0] for a in args)), CAP)]),
                 _dedup([_sum(p) for p in itertools.islice(itertools.product(*(a[1] for a in args)), CAP)]))
     if k == ir.MUL:
-        return _product(n, args)
+        return _product(n, args, cache)
     if k in (ir.MAX, ir.MIN):
         exact = [_exact(a) for a in args]
         if all(u is not None and _integral(u) for u in exact):
@@ -232,15 +232,43 @@ def _sum(parts: Sequence[Lin]) -> Lin:
     return out
 
 
-def _product(n: Term, args: list[Bounds]) -> Bounds:
+def const_low(t: Term) -> int | None:
+    """A constant lower bound of ``t`` at every point, by its construction (``Max(1, x)``: 1)."""
+    k = t.kind
+    if k == ir.CONST:
+        return int(t.value)
+    if k == ir.MAX:
+        got = [v for v in map(const_low, t.args) if v is not None]
+        return max(got) if got else None
+    if k in (ir.MIN, ir.ADD):
+        vals = [const_low(a) for a in t.args]
+        if any(v is None for v in vals):
+            return None
+        return min(vals) if k == ir.MIN else sum(vals)  # type: ignore[type-var,arg-type]
+    if k == ir.MUL:
+        vals = [const_low(a) for a in t.args]
+        if any(v is None or v < 0 for v in vals):
+            return None
+        return math.prod(vals)  # type: ignore[arg-type]
+    if k == ir.FLOORDIV and t.args[1].kind == ir.CONST and t.args[1].value > 0:
+        v = const_low(t.args[0])
+        return None if v is None else v // t.args[1].value
+    if k == ir.MOD and t.args[1].kind == ir.CONST and t.args[1].value > 0:
+        return 0
+    return None
+
+
+def _product(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
     c = Fraction(1)
     fs: list[tuple[list[Lin], list[Lin]]] = []
+    terms: list[Term] = []
     for a, b in zip(n.args, args):
         if a.kind == ir.CONST:
             c *= a.value
         else:
             fs.append(b)
-    if len(fs) > 1 and not all(extremes._nonneg(a) for a in n.args if a.kind != ir.CONST):
+            terms.append(a)
+    if len(fs) > 1 and not all(extremes._nonneg(a) for a in terms):
         return [], []  # a product with a factor of unknown sign: no linear bound
     if not fs:
         v = _lin({}, c)
@@ -249,7 +277,7 @@ def _product(n: Term, args: list[Bounds]) -> Bounds:
         lows, highs = fs[0]
     else:
         # each factor f >= 0 at every point; l_f its best constant lower bound (>= 0)
-        ls = [max([v for v in map(_const, f[0]) if v is not None] + [Fraction(0)]) for f in fs]
+        ls = [Fraction(max(const_low(t) or 0, 0)) for t in terms]
         lows = []
         for i, f in enumerate(fs):
             rest = math.prod(ls[:i] + ls[i + 1:])
@@ -462,13 +490,33 @@ def decide(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, t
     fact joins when the branch's read-back point violates it (a fact the point meets cannot be
     the reason the branch is open), so the eliminations stay small on sets of hundreds of guards."""
     cache = Cache() if cache is None else cache
+    syms = tuple(sorted(ranges))
+    budget = [limit]
+    search = _Search(cache, cache.extend({**{x: 0 for x in syms}, **prefer}), meter, budget, accept, syms)
+    search.tags = 1 + max((j for _, j in facts), default=0)  # decision tags sit above the facts' bits
+    try:
+        got = _attempt(search, goal, facts, ranges, cache.formulas)
+    except _Spent:
+        return None
+    if got is None:
+        return None
+    if isinstance(got, dict):
+        return True, got
+    return False, {j for j in range(min(got.bit_length(), search.tags)) if got >> j & 1}
+
+
+def _attempt(search: _Search, goal: Term, facts: Sequence[tuple[Term, int]],
+             ranges: Mapping[str, tuple[int | None, int | None]],
+             formulas: dict[tuple[Term, int], Formula]) -> int | dict[str, int] | None:
+    cache = search.cache
     top = formula(ir.mk_not(goal), 0, cache)
     pending: list[Formula] = []
     for t, j in facts:
         key = (t, j)
-        f = cache.formulas.get(key)
+        f = formulas.get(key)
         if f is None:
-            f = cache.formulas[key] = formula(t, 1 << j if j >= 0 else 0, cache)
+            f = formulas[key] = formula(t, 1 << j if j >= 0 else 0, cache)
+            search.charge(len(f.rows) + len(f.ors))
         if f.rows or f.ors:
             pending.append(f)
     rows = list(top.rows)
@@ -478,17 +526,7 @@ def decide(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, t
             rows.append(({x: -1}, -lo, 0))
         if hi is not None:
             rows.append(({x: 1}, hi, 0))
-    syms = tuple(sorted(ranges))
-    search = _Search(cache, cache.extend({**{x: 0 for x in syms}, **prefer}), meter, [limit], accept, syms)
-    try:
-        got = search.run(rows, top.ors, tuple(pending))
-    except _Spent:
-        return None
-    if got is None:
-        return None
-    if isinstance(got, dict):
-        return True, got
-    return False, {j for j in range(got.bit_length()) if got >> j & 1}
+    return search.run(rows, top.ors, tuple(pending))
 
 
 JOIN = 8  # facts a branch takes in at once
@@ -499,6 +537,14 @@ class _Search:
                  accept: Callable[[dict[str, int]], bool], syms: tuple[str, ...]) -> None:
         self.cache, self.prefer, self.meter, self.budget = cache, prefer, meter, budget
         self.accept, self.syms = accept, syms
+        self.rejected: dict[str, int] | None = None  # the last point ``accept`` turned down
+        self.tags = 0
+
+    def charge(self, work: int) -> None:
+        self.budget[0] -= work
+        self.meter.left -= work
+        if self.budget[0] < 0 or self.meter.left < 0:
+            raise _Spent
 
     def point(self, rows: list[Row]) -> tuple[bool, int | dict[str, int] | None]:
         """Eliminate ``rows`` (with the definitions of the auxiliary variables they name: see
@@ -535,8 +581,12 @@ class _Search:
         return rows, ors, frozenset(seen)
 
     def run(self, rows: list[Row], ors: list[list[Formula]], pending: tuple[Formula, ...],
-            active: frozenset[str] = frozenset()) -> int | dict[str, int] | None:
-        """Sources of a contradiction in every branch (int), an accepted point, or None."""
+            active: frozenset[str] = frozenset(), depth: int = 0) -> int | dict[str, int] | None:
+        """Sources of a contradiction in every branch (int), an accepted point, or None.
+
+        The rows an ``or`` part adds carry a decision tag (bit ``tags + depth``): a branch whose
+        contradiction does not name its own tag contradicts without the part, so the node's
+        other parts fail alike and are skipped (backjumping)."""
         while True:
             rows, ors, active = self.activate(rows, ors, active)
             feasible, got = self.point(rows)
@@ -555,7 +605,11 @@ class _Search:
         if pt is not None:
             open_ = [k for k, node in enumerate(ors) if not any(_holds(p, pt) for p in node)]
             if not open_:
-                return {x: pt[x] for x in self.syms} if self.accept({x: pt[x] for x in self.syms}) else None
+                cand = {x: pt[x] for x in self.syms}
+                if self.accept(cand):
+                    return cand
+                self.rejected = cand
+                return None
             pick = open_[0]
         elif not ors:
             return None
@@ -564,16 +618,24 @@ class _Search:
         order = sorted(range(len(node)), key=lambda k: (_misses(node[k], pt), k))
         srcs = 0
         undecided = False
+        tag = 1 << (self.tags + depth)
         for k in order:
-            part = node[k]
-            got2 = self.run(rows + part.rows, rest + part.ors, pending, active)
+            part = _tagged(node[k], tag)  # its nested or-nodes too: a split on them is this part's
+            got2 = self.run(rows + part.rows, rest + part.ors, pending, active, depth + 1)
             if isinstance(got2, dict):
                 return got2
             if got2 is None:
                 undecided = True
+            elif not got2 & tag:
+                return got2  # contradictory without this part: so with any other
             else:
-                srcs |= got2
+                srcs |= got2 & ~tag
         return None if undecided else srcs
+
+
+def _tagged(f: Formula, tag: int) -> Formula:
+    return Formula(rows=[(c, b, src | tag) for c, b, src in f.rows],
+                   ors=[[_tagged(p, tag) for p in node] for node in f.ors])
 
 
 def _misses(f: Formula, pt: Mapping[str, int] | None) -> int:
