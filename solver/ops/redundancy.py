@@ -115,8 +115,8 @@ REPAIR_EVALS = 200
 REPAIR_TOTAL = 2_000
 EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
 # ... and then on their relaxed linear regions (``reason.regions``): row combinations per guard and per pass
-REGION_WORK = 10000
-REGION_TOTAL = 150000
+REGION_WORK = 4000
+REGION_TOTAL = 300000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
 # symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147

@@ -36,6 +36,8 @@ from symguard.solver.reason import extremes
 
 CAP = 4  # lower (upper) bounds kept per term: sums and products combine them
 MAX_ROWS = 400  # rows one elimination may hold (more: undecided)
+READ_TRIES = 64  # values tried in reading a point back from an elimination
+READ_WIDTH = 4  # ... on each side of the preferred value, per variable
 
 Lin = tuple[tuple[tuple[str, Fraction], ...], Fraction]  # sorted (symbol, coefficient) pairs, constant
 Row = tuple[dict[str, int], int, int]  # sum c*x <= b, sources (bit j: fact j)
@@ -420,9 +422,17 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
             if vec not in cur:
                 _count(pos_n, neg_n, vec, 1)
         cur = nxt
-    # read a point back: the last variable eliminated first
+    # read a point back: the last variable eliminated first, each nearest ``prefer`` within the
+    # bounds its rows leave; an empty interval (the rational shadow has no integer point there)
+    # backtracks to the earlier choices, a few values each
     val = [0] * n
-    for j, rs in reversed(levels):
+    order = list(reversed(levels))
+    tries = [READ_TRIES]
+
+    def pick(p: int) -> bool:
+        if p == len(order):
+            return True
+        j, rs = order[p]
         lo, hi = None, None
         for v, b in rs:
             rest = b - sum(v[k] * val[k] for k in range(n) if k != j and v[k])
@@ -432,14 +442,30 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
             else:
                 bot = -(rest // -v[j])
                 lo = bot if lo is None else max(lo, bot)
+        if lo is not None and hi is not None and lo > hi:
+            return False
         try:
             want = prefer[names[j]]  # a quotient variable of a ``Cache.extend`` point: its value there
         except KeyError:
             want = 0
-        if lo is not None and hi is not None and lo > hi:
-            return True, None
-        v = want if lo is None else max(want, lo)
-        val[j] = v if hi is None else min(v, hi)
+        first = want if lo is None else max(want, lo)
+        first = first if hi is None else min(first, hi)
+        for d in range(READ_WIDTH):
+            for v in ((first + d, first - d) if d else (first,)):
+                if (lo is not None and v < lo) or (hi is not None and v > hi):
+                    continue
+                tries[0] -= 1
+                if tries[0] < 0:
+                    return False
+                val[j] = v
+                if pick(p + 1):
+                    return True
+        return False
+
+    limit[0] -= READ_TRIES  # the read-back's share, charged whatever it uses
+    meter.left -= READ_TRIES
+    if not pick(0):
+        return True, None
     return True, {x: val[k] for k, x in enumerate(names)}
 
 
