@@ -115,8 +115,9 @@ REPAIR_EVALS = 200
 REPAIR_TOTAL = 2_000
 EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
 # ... and then on their relaxed linear regions (``reason.regions``): row combinations per guard and per pass
-REGION_WORK = 4000
-REGION_TOTAL = 300000
+REGION_WORK = 20_000
+REGION_MIN = 2_000
+REGION_TOTAL = 300_000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
 # symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147
@@ -883,7 +884,8 @@ class _Run:
             return None
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
-        got = regions.decide(self.can[i], facts, self.base_env.ranges, base, REGION_WORK,  # type: ignore[arg-type]
+        share = min(REGION_WORK, max(REGION_MIN, REGION_TOTAL // max(1, self.hard)))  # the pass' work split over its guards
+        got = regions.decide(self.can[i], facts, self.base_env.ranges, base, share,  # type: ignore[arg-type]
                              self.region_meter, lambda pt: self.required_in_range(i, {**base, **pt}), self.region_cache)
         return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
 
