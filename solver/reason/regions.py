@@ -636,7 +636,7 @@ class _Search:
                     return cand
                 self.rejected = cand
                 return None
-            pick = open_[0]
+            pick = min(open_, key=lambda k: (len(ors[k]), k))  # the fewest parts first
         elif not ors:
             return None
         node, rest = ors[pick], ors[:pick] + ors[pick + 1:]
