@@ -201,12 +201,14 @@ def _bounds_one(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
         # every argument bounded by a constant on the other side: the extreme is too
         if k == ir.MAX:
             cs = [max((c for c in map(_const, a[1]) if c is not None), default=None) for a in args]
-            if all(c is not None for c in cs):
-                highs = [_lin({}, max(cs))]  # type: ignore[type-var]
+            top = [c for c in cs if c is not None]
+            if len(top) == len(cs):
+                highs = [_lin({}, max(top))]
         else:
             cs = [min((c for c in map(_const, a[0]) if c is not None), default=None) for a in args]
-            if all(c is not None for c in cs):
-                lows = [_lin({}, min(cs))]  # type: ignore[type-var]
+            bot = [c for c in cs if c is not None]
+            if len(bot) == len(cs):
+                lows = [_lin({}, min(bot))]
         return _dedup(lows), _dedup(highs)
     if k in (ir.FLOORDIV, ir.MOD) and n.args[1].kind == ir.CONST and n.args[1].value > 0:
         d = n.args[1].value
@@ -282,7 +284,7 @@ def _product(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
         ls = [Fraction(max(const_low(t) or 0, 0)) for t in terms]
         lows = []
         for i, f in enumerate(fs):
-            rest = math.prod(ls[:i] + ls[i + 1:])
+            rest = Fraction(math.prod(ls[:i] + ls[i + 1:]))
             lows += [_scale(lo, rest) for lo in f[0]]  # f * P >= f * prod(l) >= lo * prod(l)
         if len(fs) == 2 and ls[0] > 0 and ls[1] > 0:  # (x - lx)*(y - ly) >= 0
             for lx, ly in itertools.islice(itertools.product(fs[0][0], fs[1][0]), CAP):
@@ -389,8 +391,8 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
     alive = set(range(n))
     pos_n = [0] * n
     neg_n = [0] * n
-    for vec in cur:
-        for k, v in enumerate(vec):
+    for row in cur:
+        for k, v in enumerate(row):
             if v > 0:
                 pos_n[k] += 1
             elif v < 0:
@@ -415,12 +417,12 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
                 return False, bad
         if len(nxt) > MAX_ROWS:
             raise _Spent
-        for vec in cur:  # the counts of the rows that remain
-            if vec not in nxt:
-                _count(pos_n, neg_n, vec, -1)
-        for vec in nxt:
-            if vec not in cur:
-                _count(pos_n, neg_n, vec, 1)
+        for row in cur:  # the counts of the rows that remain
+            if row not in nxt:
+                _count(pos_n, neg_n, row, -1)
+        for row in nxt:
+            if row not in cur:
+                _count(pos_n, neg_n, row, 1)
         cur = nxt
     # read a point back: the last variable eliminated first, each nearest ``prefer`` within the
     # bounds its rows leave; an empty interval (the rational shadow has no integer point there)
@@ -451,13 +453,13 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
         first = want if lo is None else max(want, lo)
         first = first if hi is None else min(first, hi)
         for d in range(READ_WIDTH):
-            for v in ((first + d, first - d) if d else (first,)):
-                if (lo is not None and v < lo) or (hi is not None and v > hi):
+            for w in ((first + d, first - d) if d else (first,)):
+                if (lo is not None and w < lo) or (hi is not None and w > hi):
                     continue
                 tries[0] -= 1
                 if tries[0] < 0:
                     return False
-                val[j] = v
+                val[j] = w
                 if pick(p + 1):
                     return True
         return False
