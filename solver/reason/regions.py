@@ -452,16 +452,18 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
             want = 0
         first = want if lo is None else max(want, lo)
         first = first if hi is None else min(first, hi)
-        for d in range(READ_WIDTH):
-            for w in ((first + d, first - d) if d else (first,)):
-                if (lo is not None and w < lo) or (hi is not None and w > hi):
-                    continue
-                tries[0] -= 1
-                if tries[0] < 0:
-                    return False
-                val[j] = w
-                if pick(p + 1):
-                    return True
+        # nearest the preferred value first, then the interval's ends (where rows are tight)
+        cands = [first + d for d in range(1, READ_WIDTH)] + [first - d for d in range(1, READ_WIDTH)]
+        cands = [first] + [w for w in (lo, hi) if w is not None] + sorted(cands, key=lambda w: (abs(w - first), w))
+        for w in dict.fromkeys(cands):
+            if (lo is not None and w < lo) or (hi is not None and w > hi):
+                continue
+            tries[0] -= 1
+            if tries[0] < 0:
+                return False
+            val[j] = w
+            if pick(p + 1):
+                return True
         return False
 
     limit[0] -= READ_TRIES  # the read-back's share, charged whatever it uses
