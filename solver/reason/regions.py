@@ -103,6 +103,7 @@ class Cache:
         # them" here; ``vals`` evaluates any auxiliary variable at a point
         self.def_ors: dict[str, list[Formula]] = {}
         self.extreme: dict[str, tuple[bool, tuple[Lin, ...]]] = {}
+        self.mul: dict[str, tuple[Lin, Lin]] = {}  # p = x*y, both factors >= 0
 
     def extend(self, pt: dict[str, int]) -> dict[str, int]:
         """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly, on demand)."""
@@ -121,8 +122,11 @@ class _Point(dict):  # type: ignore[type-arg]
 
     def __missing__(self, name: str) -> int:
         got = self.cache.quot.get(name)
+        mul = self.cache.mul.get(name)
         if got is not None:
             v = self.lin(got[0]) // got[1]
+        elif mul is not None:
+            v = self.lin(mul[0]) * self.lin(mul[1])
         else:
             is_max, args = self.cache.extreme[name]
             v = (max if is_max else min)(self.lin(a) for a in args)
@@ -236,6 +240,22 @@ def _sum(parts: Sequence[Lin]) -> Lin:
     return out
 
 
+def product(x: Lin, y: Lin, ls: list[int], cache: Cache) -> Lin:
+    """The variable standing for ``x*y`` (both ``>= 0`` at every point, ``ls`` their constant
+    lower bounds): its rows are the linear consequences ``p >= lx*y``, ``p >= ly*x`` and
+    ``p >= ly*x + lx*y - lx*ly`` (``(x - lx)*(y - ly) >= 0``); the search splits it where a
+    point's ``p`` is not the product (``_Search.refine``)."""
+    name = "mul" + repr((x, y))
+    if name not in cache.defs:
+        p = _lin({name: Fraction(1)}, Fraction(0))
+        lx, ly = Fraction(ls[0]), Fraction(ls[1])
+        lows = [_scale(y, lx), _scale(x, ly),
+                _add(_add(_scale(x, ly), _scale(y, lx)), _lin({}, lx * ly), Fraction(-1))]
+        cache.defs[name] = [_row(_add(lo, p, Fraction(-1)), 0) for lo in dict.fromkeys(lows)]
+        cache.mul[name] = (x, y)
+    return _lin({name: Fraction(1)}, Fraction(0))
+
+
 def const_low(t: Term) -> int | None:
     """A constant lower bound of ``t`` at every point, by its construction (``Max(1, x)``: 1)."""
     k = t.kind
@@ -279,6 +299,9 @@ def _product(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
         return [v], [v]
     if len(fs) == 1:
         lows, highs = fs[0]
+    elif len(fs) == 2 and all(_exact(f) is not None and _integral(_exact(f)) for f in fs):  # type: ignore[arg-type]
+        pv = product(_exact(fs[0]), _exact(fs[1]), [max(const_low(t) or 0, 0) for t in terms], cache)  # type: ignore[arg-type]
+        lows = highs = [pv]
     else:
         # each factor f >= 0 at every point; l_f its best constant lower bound (>= 0)
         ls = [Fraction(max(const_low(t) or 0, 0)) for t in terms]
@@ -312,7 +335,7 @@ def _row(a: Lin, src: int) -> Row:
     return coefs, int(b), src
 
 
-def formula(t: Term, src: int = 0, cache: Cache | None = None) -> Formula:
+def formula(t: Term, src: int = 0, cache: Cache | None = None, whole: bool = False) -> Formula:
     """The relaxed formula of the condition ``t`` (rows tagged ``src``): true wherever ``t`` is."""
     cache = Cache() if cache is None else cache
     k = t.kind
@@ -321,17 +344,24 @@ def formula(t: Term, src: int = 0, cache: Cache | None = None) -> Formula:
     if k == ir.AND:
         out = Formula()
         for a in t.args:
-            out.merge(formula(a, src, cache))
+            out.merge(formula(a, src, cache, whole))
         return out
     if k == ir.OR:
-        return Formula(ors=[[formula(a, src, cache) for a in t.args]])
+        return Formula(ors=[[formula(a, src, cache, whole) for a in t.args]])
     if k == ir.NOT and t.args[0].kind in (ir.AND, ir.OR):
         flip = ir.mk_or if t.args[0].kind == ir.AND else ir.mk_and
-        return formula(flip(*(ir.mk_not(a) for a in t.args[0].args)), src, cache)
+        return formula(flip(*(ir.mk_not(a) for a in t.args[0].args)), src, cache, whole)
     if k not in (ir.LE, ir.EQ, ir.NOT) or (k == ir.NOT and t.args[0].kind not in (ir.LE, ir.EQ)):
         return Formula()  # a Boolean symbol, an iff: no linear consequence
-    tree = extremes.split(t)
+    # ``whole``: a comparison with a product is not split (the split moves a Max out of a product
+    # into products with arguments of unknown sign, with no linear form): the product stays one
+    # variable, which the search refines (``_Search.refine``)
+    tree = None if whole and _has_product(t) else extremes.split(t)
     return _tree(t if tree is None else tree, src, cache)
+
+
+def _has_product(t: Term) -> bool:
+    return any(n.kind == ir.MUL and sum(1 for a in n.args if a.kind != ir.CONST) > 1 for n in ir.iter_dag(t))
 
 
 def _tree(tree: extremes.Tree, src: int, cache: Cache) -> Formula:
@@ -499,6 +529,18 @@ def _put(rows: dict[tuple[int, ...], tuple[int, int]], vec: list[int], b: int, s
 
 # ------------------------------------------------------------------ the search
 
+def _value(u: Lin, pt: Mapping[str, int]) -> int:
+    return int(u[1] + sum(c * pt[x] for x, c in u[0]))
+
+
+def _collect(f: Formula, out: set[str]) -> None:
+    for coefs, _, _ in f.rows:
+        out.update(coefs)
+    for node in f.ors:
+        for part in node:
+            _collect(part, out)
+
+
 def _holds(f: Formula, pt: Mapping[str, int]) -> bool:
     if not all(sum(c * pt[x] for x, c in coefs.items()) <= b for coefs, b, _ in f.rows):
         return False
@@ -539,7 +581,10 @@ def _attempt(search: _Search, goal: Term, facts: Sequence[tuple[Term, int]],
              ranges: Mapping[str, tuple[int | None, int | None]],
              formulas: dict[tuple[Term, int], Formula]) -> int | dict[str, int] | None:
     cache = search.cache
-    top = formula(ir.mk_not(goal), 0, cache)
+    top = formula(ir.mk_not(goal), 0, cache, whole=True)
+    named: set[str] = set()
+    _collect(top, named)
+    search.goal_products = sorted(x for x in named if x in cache.mul)
     pending: list[Formula] = []
     for t, j in facts:
         key = (t, j)
@@ -569,6 +614,7 @@ class _Search:
         self.accept, self.syms = accept, syms
         self.rejected: dict[str, int] | None = None  # the last point ``accept`` turned down
         self.tags = 0
+        self.goal_products: list[str] = []  # product variables the negated goal names (``refine``)
 
     def charge(self, work: int) -> None:
         self.budget[0] -= work
@@ -610,6 +656,32 @@ class _Search:
             todo += [y for coefs, _, _ in new for y in coefs if y in defs and y not in seen]
         return rows, ors, frozenset(seen)
 
+    def refine(self, pt: Mapping[str, int]) -> list[Formula] | None:
+        """For a product variable of the goal whose value at ``pt`` is not the product of its
+        factors there, the or-node splitting its smaller factor ``x`` at its value ``v``:
+        ``x <= v - 1`` with ``p <= (v - 1)*y``, ``x == v`` with ``p == v*y`` (exact), ``x >= v + 1``
+        with ``p >= (v + 1)*y`` (each valid as ``y >= 0``): the parts cover every point."""
+        for name in self.goal_products:
+            x, y = self.cache.mul[name]
+            xv, yv = _value(x, pt), _value(y, pt)
+            if pt[name] == xv * yv:
+                continue
+            if abs(yv) < abs(xv):
+                x, y, xv = y, x, yv
+            p = _lin({name: Fraction(1)}, Fraction(0))
+
+            def le(a: Lin, b: Lin) -> Row:
+                return _row(_add(a, b, Fraction(-1)), 0)
+
+            def k(v: int) -> Lin:
+                return _lin({}, Fraction(v))
+
+            at = Formula(rows=[le(x, k(xv)), le(k(xv), x), le(p, _scale(y, Fraction(xv))), le(_scale(y, Fraction(xv)), p)])
+            below = Formula(rows=[le(x, k(xv - 1)), le(p, _scale(y, Fraction(xv - 1)))])
+            above = Formula(rows=[le(k(xv + 1), x), le(_scale(y, Fraction(xv + 1)), p)])
+            return [at, below, above]
+        return None
+
     def run(self, rows: list[Row], ors: list[list[Formula]], pending: tuple[Formula, ...],
             active: frozenset[str] = frozenset(), depth: int = 0) -> int | dict[str, int] | None:
         """Sources of a contradiction in every branch (int), an accepted point, or None.
@@ -634,6 +706,11 @@ class _Search:
         pick = 0
         if pt is not None:
             open_ = [k for k, node in enumerate(ors) if not any(_holds(p, pt) for p in node)]
+            if not open_:
+                cut = self.refine(pt)
+                if cut is not None:
+                    ors = ors + [cut]
+                    open_ = [len(ors) - 1]
             if not open_:
                 cand = {x: pt[x] for x in self.syms}
                 if self.accept(cand):
