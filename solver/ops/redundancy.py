@@ -41,7 +41,9 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   points near the hints, re-checked against everything, proves ``required``);
 * ``extremes``: a comparison split at its ``Max``/``Min`` into an and/or tree of comparisons of
   their arguments, each needed leaf rewritten to True under the facts (``reason.extremes``); the
-  kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too;
+  kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too; a nest the split
+  leaves open is searched on its linear regions (``reason.regions``: Fourier-Motzkin over the
+  relaxed rows; implied when every region contradicts, a verified point makes it ``required``);
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
