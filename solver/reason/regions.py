@@ -39,6 +39,8 @@ MAX_ROWS = 400  # rows one elimination may hold (more: undecided)
 READ_TRIES = 64  # values tried in reading a point back from an elimination
 READ_WIDTH = 4  # ... on each side of the preferred value, per variable
 
+# auxiliary variables (quotients, extremes, products) are named from their definitions after a
+# ".": SMT-LIB reserves that prefix for solvers, so no symbol of a problem can share the name
 Lin = tuple[tuple[tuple[str, Fraction], ...], Fraction]  # sorted (symbol, coefficient) pairs, constant
 Row = tuple[dict[str, int], int, int]  # sum c*x <= b, sources (bit j: fact j)
 
@@ -157,7 +159,7 @@ def _exact(b: Bounds) -> Lin | None:
 
 def quotient(u: Lin, k: int, cache: Cache) -> Lin:
     """The variable standing for ``u//k`` (``k > 0``), its definition recorded in ``cache``."""
-    name = "//" + repr((u, k))
+    name = ".//" + repr((u, k))
     if name not in cache.defs:
         cache.quot[name] = (u, k)
         q = _lin({name: Fraction(k)}, Fraction(0))
@@ -172,7 +174,7 @@ def _integral(u: Lin) -> bool:
 
 def extreme(is_max: bool, args: Sequence[Lin], cache: Cache) -> Lin:
     """The variable standing for ``Max(args)`` (``Min``), its definition recorded in ``cache``."""
-    name = ("max" if is_max else "min") + repr(tuple(args))
+    name = (".max" if is_max else ".min") + repr(tuple(args))
     if name not in cache.defs:
         m = _lin({name: Fraction(1)}, Fraction(0))
         sign = Fraction(-1) if is_max else Fraction(1)  # Max: a - m <= 0; Min: m - a <= 0
@@ -245,7 +247,7 @@ def product(x: Lin, y: Lin, ls: list[int], cache: Cache) -> Lin:
     lower bounds): its rows are the linear consequences ``p >= lx*y``, ``p >= ly*x`` and
     ``p >= ly*x + lx*y - lx*ly`` (``(x - lx)*(y - ly) >= 0``); the search splits it where a
     point's ``p`` is not the product (``_Search.refine``)."""
-    name = "mul" + repr((x, y))
+    name = ".mul" + repr((x, y))
     if name not in cache.defs:
         p = _lin({name: Fraction(1)}, Fraction(0))
         lx, ly = Fraction(ls[0]), Fraction(ls[1])
