@@ -886,7 +886,8 @@ class _Run:
             return None
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
-        share = min(REGION_WORK, max(REGION_MIN, REGION_TOTAL // max(1, self.hard)))  # the pass' work split over its guards
+        # the pass' work split over its guards, twice over: most stop long before their share
+        share = min(REGION_WORK, max(REGION_MIN, 2 * REGION_TOTAL // max(1, self.hard)))
         got = regions.decide(self.can[i], facts, self.base_env.ranges, base, share,  # type: ignore[arg-type]
                              self.region_meter, lambda pt: self.required_in_range(i, {**base, **pt}), self.region_cache)
         return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
