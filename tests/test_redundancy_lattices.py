@@ -16,9 +16,9 @@ from symguard.solver.ir.pyeval import holds
 
 SYNTHETIC = Path(__file__).resolve().parent.parent / "smt2_corpus" / "synthetic"
 # unknown guards at the default effort when the residue search (reason.residues) and the Max/Min
-# split (reason.extremes) came in (before them: 34, 7 and 21); the nested Max/Min set 10 -> 3 with
+# split (reason.extremes) came in (before them: 34, 7 and 21); the nested Max/Min set 10 -> 1 with
 # the relaxed linear regions (reason.regions)
-UNKNOWN = {"held_modlattice_11": 0, "held_modlattice_22": 0, "held_nestmaxmin_12": 3}
+UNKNOWN = {"held_modlattice_11": 0, "held_modlattice_22": 0, "held_nestmaxmin_12": 1}
 
 
 @pytest.mark.parametrize("name", sorted(UNKNOWN))

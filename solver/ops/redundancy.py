@@ -220,7 +220,6 @@ class _Run:
                        "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL)
         self.region_meter = regions.Meter(REGION_TOTAL)
-        self.region_cache = regions.Cache()  # relaxed formulas of the facts, quotient variables
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -231,6 +230,8 @@ class _Run:
                                  collapse=collapse)
         self.can_asserts = [plain.rewrite(c.term) for c in problem.asserts if c.term is not None]
         self.base_env = facts.facts_env(ranges.ranges, [(t, None) for t in self.can_asserts])
+        self.region_cache = regions.Cache(  # relaxed formulas of the facts, auxiliary variables
+            {x: lo for x, (lo, _) in self.base_env.ranges.items() if lo is not None})
         self.env: facts.Env | None = None  # base facts plus those of every greedy candidate
         rw = rewrite.Rewriter(self.base_env, collapse=collapse)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
@@ -882,7 +883,7 @@ class _Run:
     def by_regions(self, i: int, kept: set[int]) -> list[int] | None:
         """``reason.regions`` on the relaxed regions of guard ``i`` and the kept guards: the guards
         its proof used, or None (a point it finds, verified on the original terms: ``required``)."""
-        if not EXTREMES or extremes.split(self.can[i]) is None:  # type: ignore[arg-type]
+        if not EXTREMES or not any(n.kind in (ir.MAX, ir.MIN) for n in ir.iter_dag(self.can[i])):  # type: ignore[arg-type]
             return None
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]

@@ -96,7 +96,8 @@ class Cache:
     """Per pass: the relaxed formulas of the facts (per term and source) and the definitions of
     the quotient variables (``q = u//k``: ``k*q <= u <= k*q + k - 1``, exact for integer ``q``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lows: Mapping[str, int] | None = None) -> None:
+        self.lows = dict(lows or {})  # symbols' lower bounds (their ranges): a product's factor signs
         self.formulas: dict[tuple[Term, int], Formula] = {}
         self.defs: dict[str, list[Row]] = {}
         self.memo: dict[Term, Bounds] = {}
@@ -258,30 +259,38 @@ def product(x: Lin, y: Lin, ls: list[int], cache: Cache) -> Lin:
     return _lin({name: Fraction(1)}, Fraction(0))
 
 
-def const_low(t: Term) -> int | None:
-    """A constant lower bound of ``t`` at every point, by its construction (``Max(1, x)``: 1)."""
+def const_low(t: Term, lows: Mapping[str, int] | None = None) -> int | None:
+    """A constant lower bound of ``t`` at every point, by its construction (``Max(1, x)``: 1) and
+    the symbols' lower bounds ``lows``."""
     k = t.kind
     if k == ir.CONST:
         return int(t.value)
+    if k == ir.SYM:
+        return None if lows is None else lows.get(t.value)
     if k == ir.MAX:
-        got = [v for v in map(const_low, t.args) if v is not None]
+        got = [v for v in (const_low(a, lows) for a in t.args) if v is not None]
         return max(got) if got else None
     if k in (ir.MIN, ir.ADD):
-        vals = [const_low(a) for a in t.args]
+        vals = [const_low(a, lows) for a in t.args]
         if any(v is None for v in vals):
             return None
         return min(vals) if k == ir.MIN else sum(vals)  # type: ignore[type-var,arg-type]
     if k == ir.MUL:
-        vals = [const_low(a) for a in t.args]
+        vals = [const_low(a, lows) for a in t.args]
         if any(v is None or v < 0 for v in vals):
             return None
         return math.prod(vals)  # type: ignore[arg-type]
     if k == ir.FLOORDIV and t.args[1].kind == ir.CONST and t.args[1].value > 0:
-        v = const_low(t.args[0])
+        v = const_low(t.args[0], lows)
         return None if v is None else v // t.args[1].value
     if k == ir.MOD and t.args[1].kind == ir.CONST and t.args[1].value > 0:
         return 0
     return None
+
+
+def _at_least(t: Term, v: int, lows: Mapping[str, int]) -> bool:
+    low = const_low(t, lows)
+    return low is not None and low >= v
 
 
 def _product(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
@@ -294,7 +303,7 @@ def _product(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
         else:
             fs.append(b)
             terms.append(a)
-    if len(fs) > 1 and not all(extremes._nonneg(a) for a in terms):
+    if len(fs) > 1 and not all(_at_least(a, 0, cache.lows) or extremes._nonneg(a) for a in terms):
         return [], []  # a product with a factor of unknown sign: no linear bound
     if not fs:
         v = _lin({}, c)
@@ -302,11 +311,11 @@ def _product(n: Term, args: list[Bounds], cache: Cache) -> Bounds:
     if len(fs) == 1:
         lows, highs = fs[0]
     elif len(fs) == 2 and all(_exact(f) is not None and _integral(_exact(f)) for f in fs):  # type: ignore[arg-type]
-        pv = product(_exact(fs[0]), _exact(fs[1]), [max(const_low(t) or 0, 0) for t in terms], cache)  # type: ignore[arg-type]
+        pv = product(_exact(fs[0]), _exact(fs[1]), [max(const_low(t, cache.lows) or 0, 0) for t in terms], cache)  # type: ignore[arg-type]
         lows = highs = [pv]
     else:
         # each factor f >= 0 at every point; l_f its best constant lower bound (>= 0)
-        ls = [Fraction(max(const_low(t) or 0, 0)) for t in terms]
+        ls = [Fraction(max(const_low(t, cache.lows) or 0, 0)) for t in terms]
         lows = []
         for i, f in enumerate(fs):
             rest = Fraction(math.prod(ls[:i] + ls[i + 1:]))
@@ -563,7 +572,7 @@ def decide(goal: Term, facts: Sequence[tuple[Term, int]], ranges: Mapping[str, t
     Facts enter the search lazily: a branch starts with the negated goal and the ranges, and a
     fact joins when the branch's read-back point violates it (a fact the point meets cannot be
     the reason the branch is open), so the eliminations stay small on sets of hundreds of guards."""
-    cache = Cache() if cache is None else cache
+    cache = Cache({x: lo for x, (lo, _) in ranges.items() if lo is not None}) if cache is None else cache
     syms = tuple(sorted(ranges))
     budget = [limit]
     search = _Search(cache, cache.extend({**{x: 0 for x in syms}, **prefer}), meter, budget, accept, syms)
