@@ -883,8 +883,9 @@ class _Run:
     def by_regions(self, i: int, kept: set[int]) -> list[int] | None:
         """``reason.regions`` on the relaxed regions of guard ``i`` and the kept guards: the guards
         its proof used, or None (a point it finds, verified on the original terms: ``required``)."""
-        if not EXTREMES or not any(n.kind in (ir.MAX, ir.MIN) for n in ir.iter_dag(self.can[i])):  # type: ignore[arg-type]
-            return None
+        if not EXTREMES or any(s.is_bool for s in self.p.symbols) or \
+                not any(n.kind in (ir.MAX, ir.MIN) for n in ir.iter_dag(self.can[i])):  # type: ignore[arg-type]
+            return None  # integer points only (the base point below has no Boolean values)
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
         # the pass' work split over its guards, twice over: most stop long before their share
