@@ -2,26 +2,30 @@
 
 A guard comparing nests of ``Max``/``Min`` over linear terms and floor divisions is a union of
 polyhedra: ``extremes.split`` turns it into an and/or tree of comparisons of the arguments
-(exact). Here each leaf is *relaxed* to linear inequalities over the symbols alone, each one a
-consequence of the leaf at every integer point (``bounds``): ``u//k`` lies in
-``[(u - k + 1)/k, u/k]``, ``Mod(u, k)`` in ``[0, k - 1]``, a ``Max`` left inside a leaf is at least
-each argument, a product of factors non-negative by construction is at least each factor times
-the others' constant lower bounds, and ``x*y >= lx*y + ly*x - lx*ly`` (``(x - lx)*(y - ly) >= 0``).
-``e <= 0`` gives ``L <= 0`` for each lower bound ``L`` of ``e``; a leaf with no usable bound is
-dropped (True). So the relaxed formula of ``facts & ~goal`` holds wherever the original does.
+(exact). Each leaf then becomes integer rows (``bounds``), each a consequence of the leaf at
+every integer point. Exact where the term is linear in auxiliary variables with their
+definitions: ``q = u//k`` (``k*q <= u <= k*q + k - 1``; ``Mod(u, k) = u - k*q``), ``m = Max(a_i)``
+(``m >= a_i`` and the or-node "m is one of them"; ``Min`` alike) and ``p = x*y`` of two factors
+non-negative by construction or by the symbols' lower bounds (``p >= lx*y``, ``p >= ly*x``,
+``(x - lx)*(y - ly) >= 0``). Elsewhere by linear bounds: ``u//k`` in ``[(u - k + 1)/k, u/k]``,
+``Mod(u, k)`` in ``[0, k - 1]``, a ``Max`` at least each argument; ``e <= 0`` gives ``L <= 0`` for
+each lower bound ``L`` of ``e``, and a leaf with no usable bound is dropped (True). So the relaxed
+formula of ``facts & ~goal`` holds wherever the original does.
 
-``decide`` searches the relaxed formula like a small DPLL(T): the conjunctions are checked by
-Fourier–Motzkin elimination over the integers' rational shadow, each derived row tightened
-(``sum a_i*x_i <= b`` with ``g = gcd(a_i)`` becomes ``sum (a_i/g)*x_i <= floor(b/g)``, valid
-for integer points), and an ``or`` is split only when the point read back from the elimination
-(integers chosen nearest the hints) fails it. Every branch contradictory means no integer point
-of the original: the goal is implied, by the facts whose rows the contradictions used (each row
-carries its sources). A branch whose read-back point meets every relaxed row is a *candidate*
-counterexample: the caller checks it on the original terms (``accept``), so ``required`` rests
-on Python's evaluation, never on the relaxation. Work is counted in row combinations (``Meter``),
-the same on every machine; past its share a search answers undecided.
+``decide`` searches it like a small DPLL(T): a branch's rows are checked by Fourier–Motzkin
+elimination, each derived row tightened (``sum a_i*x_i <= b`` with ``g = gcd(a_i)`` becomes
+``sum (a_i/g)*x_i <= floor(b/g)``, valid for integer points); an ``or`` is split only when the
+integer point read back from the elimination (nearest the hints) fails it, and facts join a
+branch only when that point violates them. Rows carry their sources (one bit per fact) and the
+decision tags of the parts that added them: a contradiction without a part's tag holds without
+the part (backjumping). Every branch contradictory means no integer point of the original: the
+goal is implied by the facts the contradictions name. A branch whose point meets every relaxed
+row is a *candidate* counterexample, checked by the caller on the original terms (``accept``):
+``required`` rests on Python's evaluation, never on the relaxation. For the negated goal a
+product stays one variable, split at a point's factor value where the point's product is wrong
+(``_Search.refine``). Work is counted (row combinations, scans, read-back tries: ``Meter``), the
+same on every machine; past its share a search answers undecided.
 """
-
 from __future__ import annotations
 
 import itertools
