@@ -41,7 +41,9 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   points near the hints, re-checked against everything, proves ``required``);
 * ``extremes``: a comparison split at its ``Max``/``Min`` into an and/or tree of comparisons of
   their arguments, each needed leaf rewritten to True under the facts (``reason.extremes``); the
-  kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too;
+  kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too; a nest the split
+  leaves open is searched on its linear regions (``reason.regions``: Fourier-Motzkin over the
+  relaxed rows; implied when every region contradicts, a verified point makes it ``required``);
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
@@ -65,6 +67,7 @@ from symguard.solver.reason import (
     multivariate,
     periodic,
     quasilinear,
+    regions,
     repair,
     residues,
     rewrite,
@@ -114,6 +117,10 @@ REPAIR = True
 REPAIR_EVALS = 200
 REPAIR_TOTAL = 2_000
 EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), leaves decided by rewriting
+# ... and then on their relaxed linear regions (``reason.regions``): row combinations per guard and per pass
+REGION_WORK = 20_000
+REGION_MIN = 2_000
+REGION_TOTAL = 300_000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
 # symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147
@@ -217,6 +224,7 @@ class _Run:
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
                        "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
+        self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -229,6 +237,8 @@ class _Run:
                                  collapse=collapse)
         self.can_asserts = [plain.rewrite(c.term) for c in problem.asserts if c.term is not None]
         self.base_env = facts.facts_env(ranges.ranges, [(t, None) for t in self.can_asserts])
+        self.region_cache = regions.Cache(  # relaxed formulas of the facts, auxiliary variables
+            {x: lo for x, (lo, _) in self.base_env.ranges.items() if lo is not None})
         self.env: facts.Env | None = None  # base facts plus those of every greedy candidate
         rw = rewrite.Rewriter(self.base_env, collapse=collapse)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
@@ -565,6 +575,11 @@ class _Run:
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
+        by_reg = self.by_regions(i, self.kept)  # a Max/Min nest on its linear regions (``reason.regions``)
+        if by_reg is not None or self.verdict[i] == REQUIRED:
+            self.levers["extremes"] += 1
+            self.avoided += 1
+            return REQUIRED if by_reg is None else self.drop(i, by_reg)
         return None
 
     def by_residues(self, i: int) -> list[int] | None:
@@ -937,6 +952,20 @@ class _Run:
         if not extremes.proves(tree, lambda a: self._leaf_true(rw, a)):
             return None
         return sorted(rw.used)
+
+    def by_regions(self, i: int, kept: set[int]) -> list[int] | None:
+        """``reason.regions`` on the relaxed regions of guard ``i`` and the kept guards: the guards
+        its proof used, or None (a point it finds, verified on the original terms: ``required``)."""
+        if not EXTREMES or any(s.is_bool for s in self.p.symbols) or \
+                not any(n.kind in (ir.MAX, ir.MIN) for n in ir.iter_dag(self.can[i])):  # type: ignore[arg-type]
+            return None  # integer points only (the base point below has no Boolean values)
+        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
+        # the pass' work split over its guards, twice over: most stop long before their share
+        share = min(REGION_WORK, max(REGION_MIN, 2 * REGION_TOTAL // max(1, self.hard)))
+        got = regions.decide(self.can[i], facts, self.base_env.ranges, base, share,  # type: ignore[arg-type]
+                             self.region_meter, lambda pt: self.required_in_range(i, {**base, **pt}), self.region_cache)
+        return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
 
     def _leaf_true(self, rw: rewrite.Rewriter, a: ir.Term) -> bool:
         """A leaf of a split comparison proven: rewritten to True, or over one symbol and true on
