@@ -676,6 +676,10 @@ HELDOUT.update({
 # corpus has little of (padding to a chunk or window multiple, ceil-mode pooling of the sequence,
 # strided downsampling and upsampling back to the input length) and for a video model (frames as a
 # third size). Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
+# Tried and left out, neither mode traces on torch 2.13: Longformer (its chunking views go through an
+# unbacked size), EnCodec (conv padding computed in tensors: ``ceil`` of a tensor, then a
+# data-dependent branch), UnivNet (an op that needs concrete sizes); Reformer's compile mode refuses
+# a data-dependent branch (export works).
 
 def _quiet_logging() -> None:
     """Let dynamo skip logger calls in ``forward`` (it refuses them with fullgraph: "logging.Logger
@@ -697,19 +701,6 @@ def funnel(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     cfg = FunnelConfig(vocab_size=128, block_sizes=[1, 1, 1], num_decoder_layers=1, d_model=16, n_head=2, d_head=8,
                        d_inner=32, hidden_dropout=0.0, attention_dropout=0.0, attention_type="factorized")
     return _Hidden(FunnelModel(cfg), ("input_ids",)), (torch.randint(0, 128, (3, *t)),)
-
-
-def longformer(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``LongformerModel`` (attention window 8, 2 layers): the sequence padded to a window
-    multiple by ``(w - n % w) % w``, sliding-chunk attention over overlapping chunks of the padded
-    length, the padding cropped off the output."""
-    from transformers import LongformerConfig, LongformerModel
-    _quiet_logging()
-    cfg = LongformerConfig(attention_window=8, vocab_size=128, hidden_size=32, num_hidden_layers=2,
-                           num_attention_heads=2, intermediate_size=64, max_position_embeddings=600,
-                           hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
-    return _Hidden(LongformerModel(cfg, add_pooling_layer=False), ("input_ids", "attention_mask")), (
-        torch.randint(3, 128, (3, *t)), torch.ones(3, *t, dtype=torch.long))
 
 
 def reformer(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -770,16 +761,6 @@ def dac(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Hidden(DacModel(cfg), ("input_values",), out="audio_values"), (torch.randn(2, 1, *t),)
 
 
-def encodec(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``EncodecModel`` (strides 4/3/2 at 8 kHz, causal convs, 1 LSTM layer): every conv pads
-    the input so its frames cover it, from ``ceil((n - k + p) / s + 1)`` (reflect padding), the
-    decoder's transposed convs trimmed, the output cropped to the input length."""
-    from transformers import EncodecConfig, EncodecModel
-    cfg = EncodecConfig(target_bandwidths=[12.0], sampling_rate=8000, hidden_size=16, num_filters=4,
-                        upsampling_ratios=[4, 3, 2], num_lstm_layers=1, codebook_size=16)
-    return _Hidden(EncodecModel(cfg), ("input_values",), out="audio_values"), (torch.randn(2, 1, *t),)
-
-
 def timesformer(thw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``TimesformerModel`` (patch 6, 4 frames, divided space-time attention) on a video of
     batch x frames x channels x height x width: the position embeddings resized to the patch grid,
@@ -811,17 +792,6 @@ def textnet(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Hidden(TextNetModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
 
 
-def univnet(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``UnivNetModel`` (a vocoder; hop 8 from upsampling 2/4): location-variable convolutions
-    unfold the waveform into hop-sized pieces, the kernel predictor's output reshaped per frame,
-    transposed convs up to ``frames * hop``."""
-    from transformers import UnivNetConfig, UnivNetModel
-    cfg = UnivNetConfig(model_in_channels=8, model_hidden_channels=8, num_mel_bins=16, resblock_kernel_sizes=[3, 3],
-                        resblock_stride_sizes=[2, 4], resblock_dilation_sizes=[[1, 3], [1, 3]],
-                        kernel_predictor_num_blocks=1, kernel_predictor_hidden_channels=8)
-    return _Hidden(UnivNetModel(cfg), ("input_features",), out="waveforms"), (torch.randn(2, *t, 16),)
-
-
 def swiftformer(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``SwiftFormerModel`` (4 stages of one block, narrow widths): a stem of two k3 s2 p1
     convs, k3 s2 p1 downsampling embeddings between stages, depthwise conv encoders and efficient
@@ -845,14 +815,11 @@ def big_bird(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 
 
 _SEQ = {0: {0: (2, 64), 1: (2, 512)}}
-_SEQ_MASK = {0: {0: (2, 64), 1: (2, 512)}, 1: {0: (2, 64), 1: (2, 512)}}
 _WAVE = {0: {0: (2, 64), 2: (400, 160000)}}
 _IMG32 = {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}}
 HELDOUT.update({
     "funnel_fact_b3_37": (("HF FunnelModel (3 blocks, factorized attention, ceil-mode pooling of the sequence, "
                            "1 decoder layer), 37 tokens"), _sized(funnel, 37), {0: {0: (2, 64), 1: (4, 512)}}),
-    "longformer_w8_29": ("HF LongformerModel (attention window 8, padded to a window multiple), 29 tokens",
-                         _sized(longformer, 29), _SEQ_MASK),
     "reformer_c4_c8_40": ("HF ReformerModel (local chunks 4, LSH chunks 8), 40 tokens (a chunk multiple)",
                           _sized(reformer, 40), _SEQ),
     "canine_r4_41": ("HF CanineModel (downsampling rate 4, local attention stride 8), 41 characters",
@@ -864,10 +831,6 @@ HELDOUT.update({
     "sew_sq3_1733": ("HF SEWModel (conv strides 5/2/2, squeeze factor 3), 1733 samples",
                      _sized(sew, 1733), {0: {0: (2, 64), 1: (400, 160000)}}),
     "dac_s2_3_2_997": ("HF DacModel (encoder strides 2/3/2, 2 codebooks), 997 samples", _sized(dac, 997), _WAVE),
-    "encodec_s4_3_2_1001": ("HF EncodecModel (strides 4/3/2 at 8 kHz, causal convs, reflect padding), 1001 samples",
-                            _sized(encodec, 1001), _WAVE),
-    "univnet_h8_13": ("HF UnivNetModel (hop 8, location-variable convolutions), 13 frames",
-                      _sized(univnet, 13), {0: {0: (2, 64), 1: (2, 4000)}}),
     "timesformer_p6_f4_41x27": ("HF TimesformerModel (patch 6, 4 frames, divided space-time), 4 frames of 41x27",
                                 _sized(timesformer, 4, 41, 27),
                                 {0: {0: (2, 64), 1: (2, 64), 3: (16, 1024), 4: (16, 1024)}}),
