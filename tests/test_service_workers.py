@@ -34,7 +34,7 @@ def compute(op, canon, **kw):
     if canon.options.timeout_ms == 4778:
         time.sleep(1.5)
     if canon.options.timeout_ms == {GATED_MS}:
-        for _ in range(6000):
+        for _ in range(4000):  # 40 s at most, well before the worker's kill at 60.3 s
             if os.path.exists({GATE!r}):
                 break
             time.sleep(0.01)
@@ -117,6 +117,19 @@ def test_timeout_answers_are_not_cached(url: str) -> None:
     assert r["reason"] == "timeout" and r["cached"] is False
 
 
+def _wait_for(url: str, busy: int, waiting: int, threads: list[threading.Thread],
+              done: list[httpx.Response]) -> None:
+    """Until the pool shows ``busy`` workers busy and ``waiting`` requests in line (bounded)."""
+    for _ in range(3000):
+        if _metric(url, "symguard_workers_busy") == busy and _metric(url, "symguard_queue_depth") == waiting:
+            return
+        assert all(t.is_alive() for t in threads), ([(r.status_code, r.text[:200]) for r in done],
+                                                   httpx.get(url + "/readyz").text)
+        threading.Event().wait(0.01)
+    raise AssertionError(f"never {busy} busy and {waiting} waiting: readyz {httpx.get(url + '/readyz').text}, "
+                         f"busy {_metric(url, 'symguard_workers_busy')}, waiting {_metric(url, 'symguard_queue_depth')}")
+
+
 def test_full_queue_is_503_with_retry_after(url: str) -> None:
     _all_workers_up(url)
     done: list[httpx.Response] = []
@@ -126,18 +139,13 @@ def test_full_queue_is_503_with_retry_after(url: str) -> None:
         done.append(httpx.post(f"{url}/v1/solve", json={**PROBLEM, "guards": [f"s0 >= {i}"],
                                                         "options": {"timeout_ms": GATED_MS}}, timeout=120))
 
-    threads = [threading.Thread(target=ask, args=(i,)) for i in range(3)]
+    threads: list[threading.Thread] = []
     try:
-        for t in threads:  # 2 workers busy + 1 waiting = the bound (queue_size=1)
-            t.start()
-        for _ in range(3000):
-            if _metric(url, "symguard_workers_busy") == 2 and _metric(url, "symguard_queue_depth") == 1:
-                break
-            assert any(t.is_alive() for t in threads), [(r.status_code, r.text[:300]) for r in done]
-            threading.Event().wait(0.01)
-        else:
-            raise AssertionError("the line did not fill: busy "
-                                 f"{_metric(url, 'symguard_workers_busy')}, waiting {_metric(url, 'symguard_queue_depth')}")
+        # one at a time, each in place before the next: 2 workers busy, then 1 waiting = the bound
+        for i, (busy, waiting) in enumerate([(1, 0), (2, 0), (2, 1)]):
+            threads.append(threading.Thread(target=ask, args=(i,)))
+            threads[-1].start()
+            _wait_for(url, busy, waiting, threads, done)
         refused = httpx.post(f"{url}/v1/solve", json={**PROBLEM, "options": {"timeout_ms": 1998}}, timeout=60)
     finally:
         open(GATE, "w").close()
