@@ -123,3 +123,18 @@ def write(tmp: Path, name: str, doc: dict[str, Any]) -> Path:
 
 def post(client: httpx.Client, op: str, doc: Any) -> httpx.Response:
     return client.post(f"/v1/{op}", json=doc)
+
+
+def metric(url: str, name: str, label: str = "") -> float:
+    """The sum of a Prometheus metric's samples (those whose line contains ``label``)."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in httpx.get(url + "/metrics").text.splitlines()
+               if line.startswith(name) and label in line and not line.startswith("#"))
+
+
+def wait_until(cond: Any, what: str, limit_s: float = 120) -> None:
+    """Poll ``cond()`` until it holds; past ``limit_s`` fail naming ``what`` (a bound, not a timing)."""
+    end = time.monotonic() + limit_s
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)

@@ -24,7 +24,9 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
+from service_helpers import metric as _metric
 from service_helpers import running_server
+from service_helpers import wait_until as _wait
 
 from symguard.service import context_worker, contexts
 from symguard.service.context_store import whole_entry
@@ -66,19 +68,6 @@ def url() -> Iterator[str]:
         contexts.context_worker.run = REAL_RUN  # type: ignore[assignment]
         GATE.unlink(missing_ok=True)
         CALLS.unlink(missing_ok=True)
-
-
-def _metric(url: str, name: str, label: str = "") -> float:
-    return sum(float(line.rsplit(" ", 1)[1]) for line in httpx.get(url + "/metrics").text.splitlines()
-               if line.startswith(name) and label in line and not line.startswith("#"))
-
-
-def _wait(cond: Any, what: str, limit_s: float = 120) -> None:
-    end = time.monotonic() + limit_s
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def _log() -> list[tuple[str, str]]:

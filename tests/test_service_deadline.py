@@ -23,7 +23,9 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
+from service_helpers import metric as _metric
 from service_helpers import running_server
+from service_helpers import wait_until as _wait
 
 from symguard.service.runtime import deadline as dl
 from symguard.service.settings import Settings
@@ -68,19 +70,6 @@ OPS = ("solve", "redundancy", "evaluate", "shrink", "simplify")
 def url() -> Iterator[str]:
     with running_server(Settings(workers=2, grace_ms=6000, queue_size=8), worker_argv=BLOCKING_WORKER) as u:
         yield u
-
-
-def _metric(url: str, name: str, label: str = "") -> float:
-    return sum(float(line.rsplit(" ", 1)[1]) for line in httpx.get(url + "/metrics").text.splitlines()
-               if line.startswith(name) and label in line and not line.startswith("#"))
-
-
-def _wait(cond: Any, what: str, limit_s: float = 120) -> None:
-    end = time.monotonic() + limit_s
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def _settled(url: str) -> None:
