@@ -221,3 +221,23 @@ def test_a_one_symbol_guard_is_always_true_through_an_assert_over_two_symbols() 
     res = run("redundancy", {"symbols": {"s0": {"min": 0, "max": 100}, "s1": {"min": 0, "max": 100}},
                              "asserts": ["2 <= s0 < s1 <= 64"], "guards": ["s1 >= 3", "s0 > 4"]})
     assert [g["verdict"] for g in res["guards"]] == ["always_true", "required"]
+
+
+def test_a_pass_that_settled_satisfiability_beats_one_that_did_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Of the two passes, one whose status is ``unknown`` (its effort share ran out in the
+    satisfiability check) is never the answer when the other settled it, even with as many
+    ``unknown`` guards and a smaller ``minimal``: a caller keeps every guard of an answer whose
+    status is unknown (a real Swin trace was answered so, every guard kept)."""
+    import symguard.solver.ops.redundancy as red
+
+    def answer(status: str, minimal: list[str]) -> dict[str, Any]:
+        return {"status": status, "minimal": minimal, "stats": {"walk": 0},
+                "guards": [{"id": "g0", "verdict": "unknown"}, {"id": "g1", "verdict": "redundant"},
+                           {"id": "g2", "verdict": "required"}]}
+
+    from symguard.solver.smt.checker import Deadline
+
+    passes = iter([(answer("unknown", ["g0"]), 3), (answer("sat", ["g0", "g2"]), 3)])
+    monkeypatch.setattr(red, "_collapsed", lambda problem, deadline, collapse: next(passes))
+    out = red.redundancy(None, Deadline(60_000, budget_units=600_000))  # type: ignore[arg-type]
+    assert out["status"] == "sat" and out["minimal"] == ["g0", "g2"] and out["stats"]["passes"] == 2

@@ -150,8 +150,8 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     product divided by one of its own factors cancels — the Swin class), then, only when guards
     are left ``unknown``, on the units the first pass left, with the chains as written (the facts
     other guards state about their sub-terms stay visible; ``COLLAPSE_FIRST`` swaps the order).
-    The answer with fewer ``unknown`` guards (then the smaller ``minimal``, then the first) is
-    returned: each is sound on its own, and the choice depends on the effort alone. A second
+    The answer that settled satisfiability, then with fewer ``unknown`` guards (then the smaller
+    ``minimal``, then the first) is returned: each is sound on its own, and the choice depends on the effort alone. A second
     pass cut by the deadline makes the answer ``incomplete`` (another machine might have
     finished it).
 
@@ -179,7 +179,9 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     second, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST)
     if second.get("incomplete"):
         return _spent({**first, "incomplete": True}, deadline, 2)
-    best = min((first, second), key=lambda r: (_unknowns(r), len(r["minimal"])))
+    # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
+    # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
+    best = min((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
     walk = first["stats"]["walk"] + second["stats"]["walk"]
     return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
 
