@@ -429,15 +429,21 @@ class _Run:
         for it are capped (``ALWAYS_TRUE_SHARE``) so the deletion pass keeps most of the budget."""
         cands = [i for i in live if i not in self.fails and self.verdict[i] is None]
         cands += [i for i in live if i not in self.fails and self.verdict[i] == REDUNDANT]
+        # each check is sized by every guard still to settle (as greedy sizes its own) and never
+        # past what is left of the share: one hard candidate must not take greedy's units (a Swin
+        # trace: one check took twice the share, greedy then left 19 guards unknown instead of 3)
+        pending = sum(1 for i in live if self.verdict[i] in (None, REDUNDANT))
         floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(cands):
             if self.pool.fails_somewhere(i, verified=True):  # a z3 model since refutes it
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
-            if self.deadline.remaining() < floor or self.deadline.expired:
+            share = int(self.deadline.remaining() - floor)
+            if share <= 0 or self.deadline.expired:
                 return  # greedy decides the rest (or labels it unknown)
-            out = self.z3check(self.A + [self.neg(i)], budget=self.first_budget(len(cands) - k))
+            budget = min(share, self.first_budget(max(1, pending - k)))
+            out = self.z3check(self.A + [self.neg(i)], budget=budget)
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.now_true(i)
@@ -446,7 +452,7 @@ class _Run:
             elif self.by_extremes(i, None) is not None:  # z3 left it open: split its Max/Min
                 self.now_true(i)
                 self.levers["extremes"] += 1
-            elif self.by_periodic(i, [], z3_budget=self.first_budget(len(cands) - k)) is not None:
+            elif self.by_periodic(i, [], z3_budget=budget) is not None:
                 self.now_true(i)
                 self.levers["periodic"] += 1
 
