@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
+from symguard.solver import api
 from symguard.solver.ir.problem import DEFAULT_EFFORT
 from symguard.solver.smt.checker import Deadline, OutOfTime
 
@@ -18,3 +22,16 @@ class StopsAfter(Deadline):
         self.calls += 1
         if self.calls >= self.after:
             raise OutOfTime
+
+
+def library_unread(op: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """What the library answers when its deadline passes while ``doc`` is being read."""
+    gone = time.monotonic() - 3600
+    problem, canon = api.prepare(doc, started=gone)
+    return api.finish(op, api.compute(op, canon.problem, started=gone), problem, canon, cached=False, elapsed_ms=0)
+
+
+def same_answer(got: dict[str, Any], want: dict[str, Any]) -> bool:
+    """Equal answers, but for their timing and warnings (a server's cut adds a note)."""
+    drop = ("elapsed_ms", "warnings")
+    return {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in want.items() if k not in drop}

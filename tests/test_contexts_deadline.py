@@ -24,6 +24,8 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
+from deadline_helpers import library_unread as _library_unread
+from deadline_helpers import same_answer as _same
 from service_helpers import metric as _metric
 from service_helpers import running_server
 from service_helpers import wait_until as _wait
@@ -31,7 +33,6 @@ from service_helpers import wait_until as _wait
 from symguard.service import context_worker, contexts
 from symguard.service.context_store import whole_entry
 from symguard.service.settings import Settings
-from symguard.solver import api
 
 GATE = Path(tempfile.gettempdir()) / f"symguard-test-ctx-gate-{uuid.uuid4().hex}"
 CALLS = Path(tempfile.gettempdir()) / f"symguard-test-ctx-calls-{uuid.uuid4().hex}"
@@ -78,18 +79,6 @@ def _log() -> list[tuple[str, str]]:
 
 def _calls() -> list[str]:
     return [t for t, _ in _log()]
-
-
-def _library_unread(op: str, doc: dict[str, Any]) -> dict[str, Any]:
-    """What the library answers when its deadline passes while ``doc`` is being read."""
-    gone = time.monotonic() - 3600
-    problem, canon = api.prepare(doc, started=gone)
-    return api.finish(op, api.compute(op, canon.problem, started=gone), problem, canon, cached=False, elapsed_ms=0)
-
-
-def _same(got: dict[str, Any], want: dict[str, Any]) -> bool:
-    drop = ("elapsed_ms", "warnings")
-    return {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in want.items() if k not in drop}
 
 
 def _register(url: str, doc: dict[str, Any]) -> str:

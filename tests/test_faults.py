@@ -24,7 +24,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 import httpx
 import pytest
 from service_helpers import free_port, running_server
+from service_helpers import wait_until as _wait
 
 from symguard.service.cli import main
 from symguard.service.settings import Settings
@@ -66,14 +66,6 @@ def _metric(url: str, name: str, label: str = "") -> float:
         if line.startswith(name) and label in line and not line.startswith("#"):
             total += float(line.rsplit(" ", 1)[1])
     return total
-
-
-def _wait(cond: Any, what: str, limit_s: float = 120) -> None:
-    deadline = time.monotonic() + limit_s
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 @pytest.mark.timeout(240)

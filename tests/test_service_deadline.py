@@ -23,6 +23,8 @@ from urllib.parse import urlparse
 
 import httpx
 import pytest
+from deadline_helpers import library_unread as _library_unread
+from deadline_helpers import same_answer as _same
 from service_helpers import metric as _metric
 from service_helpers import running_server
 from service_helpers import wait_until as _wait
@@ -80,18 +82,6 @@ def _settled(url: str) -> None:
 
 def _doc(timeout_ms: int, **extra: Any) -> dict[str, Any]:
     return {**PROBLEM, **extra, "options": {"timeout_ms": timeout_ms}}
-
-
-def _library_unread(op: str, doc: dict[str, Any]) -> dict[str, Any]:
-    """What the library answers when its deadline passes while ``doc`` is being read."""
-    gone = time.monotonic() - 3600
-    problem, canon = api.prepare(doc, started=gone)
-    return api.finish(op, api.compute(op, canon.problem, started=gone), problem, canon, cached=False, elapsed_ms=0)
-
-
-def _same(got: dict[str, Any], want: dict[str, Any]) -> bool:
-    drop = ("elapsed_ms", "warnings")
-    return {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in want.items() if k not in drop}
 
 
 # ------------------------------------------------------------------ the pieces

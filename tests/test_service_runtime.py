@@ -14,7 +14,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from service_helpers import running_server
+from service_helpers import wait_until as _wait
 
 from symguard.service.settings import Settings
 
@@ -79,14 +79,6 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _pidfile() -> Path:
     return Path(os.environ["SYMGUARD_TEST_PIDFILE"])
-
-
-def _wait(cond: Any, what: str, limit_s: float = 120) -> None:
-    deadline = time.monotonic() + limit_s
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def _workers_up(url: str) -> None:
