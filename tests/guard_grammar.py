@@ -12,9 +12,23 @@ from typing import Any
 from hypothesis import strategies as st
 
 from symguard.solver import load_problem
+from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import holds
+from symguard.solver.ir.terms import Term
 
 NAMES = ["x", "y", "z"]
+X, Y = ir.mk_sym("x"), ir.mk_sym("y")
+
+
+def linear_leaves() -> st.SearchStrategy[Term]:
+    """IR leaves over ``x`` and ``y`` for the Max/Min nests of the extremes and regions tests:
+    the symbols, small constants, linear terms and quotients by small positive constants."""
+    return st.one_of(
+        st.sampled_from([X, Y]),
+        st.integers(-6, 6).map(ir.mk_int),
+        st.builds(lambda a, b, c: ir.mk_add(ir.mk_mul(ir.mk_int(a), X), ir.mk_mul(ir.mk_int(b), Y), ir.mk_int(c)),
+                  st.integers(-3, 3), st.integers(-3, 3), st.integers(-5, 5)),
+        st.builds(lambda s, d: ir.mk_floordiv(s, ir.mk_int(d)), st.sampled_from([X, Y]), st.integers(1, 4)))
 
 
 def terms(names: list[str]) -> st.SearchStrategy[str]:

@@ -4,6 +4,7 @@ never proves a comparison that fails somewhere."""
 
 from __future__ import annotations
 
+from guard_grammar import X, Y, linear_leaves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,20 +13,8 @@ from symguard.solver.ir.pyeval import evaluate
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import extremes
 
-X, Y = ir.mk_sym("x"), ir.mk_sym("y")
-
-
-def _leaves() -> st.SearchStrategy[Term]:
-    return st.one_of(
-        st.sampled_from([X, Y]),
-        st.integers(-6, 6).map(ir.mk_int),
-        st.builds(lambda a, b, c: ir.mk_add(ir.mk_mul(ir.mk_int(a), X), ir.mk_mul(ir.mk_int(b), Y), ir.mk_int(c)),
-                  st.integers(-3, 3), st.integers(-3, 3), st.integers(-5, 5)),
-        st.builds(lambda s, d: ir.mk_floordiv(s, ir.mk_int(d)), st.sampled_from([X, Y]), st.integers(1, 4)))
-
-
 nests = st.recursive(
-    _leaves(),
+    linear_leaves(),
     lambda inner: st.one_of(
         st.builds(lambda a: ir.mk_max(*a), st.lists(inner, min_size=2, max_size=3)),
         st.builds(lambda a: ir.mk_min(*a), st.lists(inner, min_size=2, max_size=3)),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+from guard_grammar import X, Y, linear_leaves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,17 +17,7 @@ from symguard.solver.ir.pyeval import evaluate
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import regions
 
-X, Y = ir.mk_sym("x"), ir.mk_sym("y")
 BOX = range(-6, 7)
-
-
-def _leaves() -> st.SearchStrategy[Term]:
-    return st.one_of(
-        st.sampled_from([X, Y]),
-        st.integers(-6, 6).map(ir.mk_int),
-        st.builds(lambda a, b, c: ir.mk_add(ir.mk_mul(ir.mk_int(a), X), ir.mk_mul(ir.mk_int(b), Y), ir.mk_int(c)),
-                  st.integers(-3, 3), st.integers(-3, 3), st.integers(-5, 5)),
-        st.builds(lambda s, d: ir.mk_floordiv(s, ir.mk_int(d)), st.sampled_from([X, Y]), st.integers(1, 4)))
 
 
 def _nests(products: bool) -> st.SearchStrategy[Term]:
@@ -43,7 +34,7 @@ def _nests(products: bool) -> st.SearchStrategy[Term]:
                 st.builds(lambda a, b: ir.mk_mul(ir.mk_max(ir.ONE, a), ir.mk_max(ir.ONE, b)), inner, inner),
                 st.builds(lambda a, b, m: ir.mk_mul(a, ir.mk_mod(b, ir.mk_int(m))), inner, inner, st.integers(1, 4))]
         return st.one_of(*parts)
-    return st.recursive(_leaves(), grow, max_leaves=7)
+    return st.recursive(linear_leaves(), grow, max_leaves=7)
 
 
 nests = _nests(True)
