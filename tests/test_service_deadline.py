@@ -25,8 +25,8 @@ import httpx
 import pytest
 from deadline_helpers import library_unread as _library_unread
 from deadline_helpers import same_answer as _same
+from service_helpers import idle_workers, running_server
 from service_helpers import metric as _metric
-from service_helpers import running_server
 from service_helpers import wait_until as _wait
 
 from symguard.service.runtime import deadline as dl
@@ -75,9 +75,9 @@ def url() -> Iterator[str]:
 
 
 def _settled(url: str) -> None:
-    """Both workers up and idle: what a test left behind has ended."""
-    _wait(lambda: httpx.get(url + "/readyz").json()["workers"] == 2 and _metric(url, "symguard_workers_busy") == 0,
-          "both workers idle")
+    """Both workers up and idle: what a test left behind has ended (``idle_workers`` reads in the
+    order that makes it true on return)."""
+    idle_workers(url, 2)
 
 
 def _doc(timeout_ms: int, **extra: Any) -> dict[str, Any]:
