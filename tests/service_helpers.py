@@ -138,3 +138,35 @@ def wait_until(cond: Any, what: str, limit_s: float = 120) -> None:
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def idle_workers(url: str, n: int = 2, *, get: Any = httpx.get, interval_s: float = 0.05, limit_s: float = 120) -> None:
+    """Wait until the server's ``n`` workers are up and idle and nothing waits in line (the test
+    sends nothing meanwhile; ``get`` is the HTTP call, injectable for the test of this function).
+
+    The order of the reads is what makes it true on return: first one ``/metrics`` snapshot (no
+    worker busy, no request waiting), then ``/readyz`` (``n`` workers). A worker that leaves the
+    pool (killed at ``timeout_ms`` + grace, recycled, dead) leaves it before or as it is released,
+    so once none is busy every worker ``/readyz`` counts is idle. The other order (``/readyz``
+    first) can pass with one worker and the other's replacement still booting: ``/readyz`` counted
+    a worker busy with what an earlier test left, which was killed before ``/metrics`` saw it
+    released; requests then sent expecting ``n`` free workers wait, or meet a full line (503)."""
+    end = time.monotonic() + limit_s
+    while True:
+        text = get(url + "/metrics").text
+        quiet = all(gauge(text, name) == 0 for name in ("symguard_workers_busy", "symguard_queue_depth"))
+        if quiet and get(url + "/readyz").json().get("workers") == n:
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"the {n} workers never came back idle: readyz {get(url + '/readyz').text}, "
+                                 f"busy {gauge(text, 'symguard_workers_busy')}, "
+                                 f"waiting {gauge(text, 'symguard_queue_depth')}")
+        time.sleep(interval_s)
+
+
+def gauge(metrics_text: str, name: str) -> float:
+    """One unlabelled sample of a Prometheus text snapshot (``nan`` when absent)."""
+    for line in metrics_text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return float("nan")

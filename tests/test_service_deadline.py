@@ -10,6 +10,7 @@ what became of the workers, never at how long it took.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -25,8 +26,8 @@ import httpx
 import pytest
 from deadline_helpers import library_unread as _library_unread
 from deadline_helpers import same_answer as _same
+from service_helpers import idle_workers, running_server
 from service_helpers import metric as _metric
-from service_helpers import running_server
 from service_helpers import wait_until as _wait
 
 from symguard.service.runtime import deadline as dl
@@ -75,9 +76,9 @@ def url() -> Iterator[str]:
 
 
 def _settled(url: str) -> None:
-    """Both workers up and idle: what a test left behind has ended."""
-    _wait(lambda: httpx.get(url + "/readyz").json()["workers"] == 2 and _metric(url, "symguard_workers_busy") == 0,
-          "both workers idle")
+    """Both workers up and idle: what a test left behind has ended (``idle_workers`` reads in the
+    order that makes it true on return)."""
+    idle_workers(url, 2)
 
 
 def _doc(timeout_ms: int, **extra: Any) -> dict[str, Any]:
@@ -130,6 +131,102 @@ def test_the_lag_cuts_earlier_within_bounds_and_fades() -> None:
     assert lag.clock(now[0], 30_000).early_ms == pytest.approx(10_000 / 2**10)
     c = lag.clock(now[0], 250)
     assert c.cut == pytest.approx(now[0] + (outer_ms(250) - dl.SEND_RESERVE_MS - c.early_ms) / 1000)
+
+
+def _ahead(clock: dl.Clock, wanted: bool = True, fail: bool = False,
+           now: dict[str, Any] | None | bool = False) -> tuple[Any, list[str]]:
+    """A ``cut.Ahead`` whose builds say when they ran (no clock read: what is asserted is the order);
+    ``now``: what its build on the event loop gives (False: it has none)."""
+    from symguard.service.runtime.cut import Ahead
+
+    log: list[str] = []
+
+    async def build() -> dict[str, Any]:
+        log.append("built")
+        if fail:
+            raise ValueError("bad input")
+        return {"warnings": []}
+
+    def at_once() -> dict[str, Any] | None:
+        log.append("built now")
+        return now if isinstance(now, dict) else None
+
+    return Ahead(clock, build, lambda: wanted, now=None if now is False else at_once), log
+
+
+def test_the_timeout_answer_is_built_ahead_when_the_cut_is_near_and_nobody_has_read_the_problem() -> None:
+    async def main() -> None:
+        ahead, log = _ahead(dl.Clock(time.monotonic(), 1))  # the cut is nearer than UNREAD_LEAD_MS: at once
+        await asyncio.sleep(0)
+        assert log == ["built"] and ahead.begun  # before anyone asked for it
+        out = await ahead.result()
+        assert out == {"warnings": []} and log == ["built"]  # the cut takes it: not built twice
+        ahead.cancel()
+
+    asyncio.run(main())
+
+
+def test_the_timeout_answer_is_not_built_ahead_when_a_worker_has_read_the_problem_or_the_cut_is_far() -> None:
+    async def main() -> None:
+        read, log = _ahead(dl.Clock(time.monotonic(), 1), wanted=False)  # the worker's own unknown is there
+        far, far_log = _ahead(dl.Clock(time.monotonic(), 30_000))  # its lead begins 32 s from now
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert log == [] and far_log == [] and not read.begun and not far.begun
+        assert await far.result() == {"warnings": []} and far_log == ["built"]  # a cut that came anyway: built then
+        read.cancel()
+
+    asyncio.run(main())
+
+
+def test_a_timeout_answer_needed_at_once_is_built_on_the_loop_when_the_library_is_free() -> None:
+    async def main() -> None:
+        for now, want in (({"warnings": ["on the loop"]}, ["built now"]), (None, ["built now", "built"])):
+            ahead, log = _ahead(dl.Clock(time.monotonic(), 1), now=now)
+            out = await ahead.result()  # at once, before the lead's task ran: a request with no time for a worker
+            assert log == want and out == (now or {"warnings": []})
+            ahead.cancel()
+            await asyncio.sleep(0)
+            assert log == want  # the lead's build never began
+
+    asyncio.run(main())
+    body = json.dumps(PROBLEM).encode()
+    assert _same(dl.unread_answer_now("solve", body, None), dl.unread_answer("solve", body, None))
+    held, free = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with api.SERIAL:
+            held.set()
+            free.wait(60)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(60)
+    try:
+        assert dl.unread_answer_now("solve", body, None) is None  # the loop never waits for the lock
+    finally:
+        free.set()
+        t.join(60)
+
+
+def test_a_timeout_answer_built_ahead_raises_the_build_s_error_at_the_cut_and_never_unseen() -> None:
+    import gc
+
+    async def main() -> None:
+        unseen: list[str] = []
+        asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: unseen.append(ctx["message"]))
+        ahead, log = _ahead(dl.Clock(time.monotonic(), 1), fail=True)
+        await asyncio.sleep(0)
+        with pytest.raises(ValueError, match="bad input"):
+            await ahead.result()
+        unasked, _ = _ahead(dl.Clock(time.monotonic(), 1), fail=True)  # the worker answered: nobody asks
+        await asyncio.sleep(0)
+        unasked.cancel()
+        del unasked
+        gc.collect()
+        assert log == ["built"] and unseen == []
+
+    asyncio.run(main())
 
 
 @pytest.mark.parametrize("op", OPS)

@@ -12,7 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from service_helpers import running_server
+from hypothesis import example, given
+from hypothesis import strategies as st
+from service_helpers import gauge, idle_workers, running_server
 
 from symguard.service.settings import Settings
 
@@ -65,19 +67,9 @@ def _metric(url: str, name: str) -> float:
     return total
 
 
-def _all_workers_up(url: str, n: int = 2) -> None:
-    """Wait until replacements of killed workers have booted (they take a second or two) and no
-    worker is still busy with a request answered at its deadline."""
-    for _ in range(1200):
-        if httpx.get(url + "/readyz").json()["workers"] == n and _metric(url, "symguard_workers_busy") == 0:
-            return
-        threading.Event().wait(0.05)
-    raise AssertionError("workers did not come back")
-
-
 @pytest.mark.parametrize("op", ["solve", "redundancy", "evaluate", "shrink"])
 def test_overrun_is_killed_and_answered_unknown_while_others_are_served(url: str, op: str) -> None:
-    _all_workers_up(url)
+    idle_workers(url)  # what an earlier test left has ended
     before = _metric(url, 'symguard_worker_restarts_total{reason="timeout"}')
     slow: dict[str, Any] = {}
 
@@ -119,9 +111,10 @@ def test_timeout_answers_are_not_cached(url: str) -> None:
 
 def _wait_for(url: str, busy: int, waiting: int, threads: list[threading.Thread],
               done: list[httpx.Response]) -> None:
-    """Until the pool shows ``busy`` workers busy and ``waiting`` requests in line (bounded)."""
+    """Until the pool shows ``busy`` workers busy and ``waiting`` requests in line (one snapshot, bounded)."""
     for _ in range(3000):
-        if _metric(url, "symguard_workers_busy") == busy and _metric(url, "symguard_queue_depth") == waiting:
+        text = httpx.get(url + "/metrics").text
+        if gauge(text, "symguard_workers_busy") == busy and gauge(text, "symguard_queue_depth") == waiting:
             return
         assert all(t.is_alive() for t in threads), ([(r.status_code, r.text[:200]) for r in done],
                                                    httpx.get(url + "/readyz").text)
@@ -131,7 +124,7 @@ def _wait_for(url: str, busy: int, waiting: int, threads: list[threading.Thread]
 
 
 def test_full_queue_is_503_with_retry_after(url: str) -> None:
-    _all_workers_up(url)
+    idle_workers(url)  # what an earlier test left has ended
     done: list[httpx.Response] = []
 
     def ask(i: int) -> None:  # distinct problems: none can be answered from a cache; each holds its
@@ -158,8 +151,56 @@ def test_full_queue_is_503_with_retry_after(url: str) -> None:
     assert {r.json()["status"] for r in done} == {"sat"}
 
 
+# What an earlier test can leave in a pool of 2 workers, as the steps the pool takes (pool.py):
+# a busy worker is released back to idle; or recycled as it is released (gone at once, its
+# replacement boots later); or killed (gone), then released, then replaced.
+_ENDINGS = {"idle": ("release",), "recycle": ("release+gone", "boot"), "kill": ("gone", "release", "boot")}
+
+
+class _Pool:
+    """A pool as ``/metrics`` and ``/readyz`` show it, taking one scripted step after some reads."""
+
+    def __init__(self, steps: list[tuple[int, str]]) -> None:
+        self.alive, self.busy = 2, sum(step == "release" or step == "release+gone" for _, step in steps)
+        self.steps, self.reads = sorted(steps, key=lambda s: s[0]), 0  # (after how many reads, step)
+
+    def get(self, url: str) -> httpx.Response:
+        r = (httpx.Response(200, text=f"symguard_workers_busy {self.busy}.0\nsymguard_queue_depth 0.0\n")
+             if url.endswith("/metrics") else httpx.Response(200, json={"workers": self.alive}))
+        self.reads += 1
+        while self.steps and self.steps[0][0] <= self.reads:
+            step = self.steps.pop(0)[1]
+            self.busy -= "release" in step
+            self.alive += (step == "boot") - ("gone" in step)
+        return r
+
+
+@st.composite
+def _leftovers(draw: st.DrawFn) -> list[tuple[int, str]]:
+    """Each busy worker's steps, interleaved in any order, any number of reads apart."""
+    todo = [list(_ENDINGS[e]) for e in draw(st.lists(st.sampled_from(sorted(_ENDINGS)), min_size=1, max_size=2))]
+    steps, at = [], 0
+    while any(todo):
+        w = draw(st.sampled_from([i for i, t in enumerate(todo) if t]))
+        at += draw(st.integers(0, 3))
+        steps.append((at, todo[w].pop(0)))
+    return steps
+
+
+@given(_leftovers())
+@example([(1, "gone"), (1, "release"), (9, "boot")])  # the loaded run's: killed between the two reads
+def test_idle_workers_returns_only_when_every_worker_is_free(steps: list[tuple[int, str]]) -> None:
+    """``idle_workers`` returns only when both workers are up and idle, however the end of what an
+    earlier test left interleaves with its reads. Reading ``/readyz`` before ``/metrics`` (as this
+    module did) returned with one worker and the other's replacement booting: in a loaded run the
+    full-queue test's own requests then met a line of one free worker, and one of them got the 503."""
+    pool = _Pool(steps)
+    idle_workers("http://pool", 2, get=pool.get, interval_s=0, limit_s=60)
+    assert (pool.alive, pool.busy) == (2, 0)
+
+
 def test_workers_are_recycled(url: str) -> None:
-    _all_workers_up(url)
+    idle_workers(url)  # what an earlier test left has ended
     before = _metric(url, 'symguard_worker_restarts_total{reason="recycle"}')
     with httpx.Client(base_url=url, timeout=60) as c:
         for i in range(8):  # distinct problems: each one reaches a worker
@@ -169,7 +210,7 @@ def test_workers_are_recycled(url: str) -> None:
 
 
 def test_concurrent_requests_for_one_problem_are_computed_once(url: str) -> None:
-    _all_workers_up(url)
+    idle_workers(url)  # what an earlier test left has ended
     before = _metric(url, 'symguard_cache_hits_total{layer="coalesced"}')
     doc = {**PROBLEM, "options": {"timeout_ms": 4778}}
     renamed = {"symbols": {"a": {"min": 2}, "b": {"min": 2}},

@@ -33,6 +33,16 @@ SEND_RESERVE_MS = 15
 # The worker's clock ends this long before the server's cut: the worker turns its result into the
 # caller's (ids, names), pickles it and the pipe carries it back before the server gives up on it.
 RETURN_RESERVE_MS = 25
+# The server starts building a request's unread answer this long before its cut when no worker has
+# read the problem by then (``cut.Ahead``): the build is ~14 us of CPU per KB of body (2 ms for a
+# 150 KB problem) on a quiet core, but at load 8 on 2 cores it took 30-180 ms of wall, waiting for
+# the CPU; built after the cut, the answer came that late (bench/overrun.py --deadline).
+UNREAD_LEAD_MS = 250
+# An unread answer that must be built at once (the cut has come: a request with no time for a
+# worker at all, or one whose lead was missed) is built on the event loop for bodies up to this
+# size (at most ~4 ms of CPU), when the library's lock is free: on a loaded host the hop to a
+# thread and back cost more than that (one run at load 8: cut to answer p50 39 -> 28 ms, p90 96 -> 69).
+UNREAD_ON_LOOP_BYTES = 256 * 1024
 # The server's workers run this much below the server's priority: the server's event loop keeps
 # every request's deadline and needs little CPU, but needs it on time; on a host whose cores the
 # workers saturate it would otherwise wait its turn behind them. Alone on a host a niced worker
@@ -140,6 +150,19 @@ def unread_answer(op: str, body: bytes, cap_ms: int | None, note: str | None = N
     from ..documents import loads
 
     return unread_result(op, loads(body), cap_ms, note)
+
+
+def unread_answer_now(op: str, body: bytes, cap_ms: int | None) -> dict[str, Any] | None:
+    """``unread_answer`` at once, or None when the library's lock is held (by a thread building
+    another): for the event loop, which must never wait for the lock."""
+    from symguard.solver import api
+
+    if not api.SERIAL.acquire(blocking=False):
+        return None
+    try:  # the lock is reentrant: unread_result takes it again
+        return unread_answer(op, body, cap_ms)
+    finally:
+        api.SERIAL.release()
 
 
 def unread_result(op: str, doc: Any, cap_ms: int | None, note: str | None = None) -> dict[str, Any]:

@@ -40,8 +40,8 @@ from symguard.solver.errors import InternalError, TooLargeError
 
 from ..errors import Overloaded, error_from_body
 from ..metrics import Metrics
-from .cut import Cutter, Turn
-from .deadline import Clock, Lag, unread_answer
+from .cut import Ahead, Cutter, Turn
+from .deadline import UNREAD_ON_LOOP_BYTES, Clock, Lag, unread_answer, unread_answer_now
 from .worker import DEFAULT_ARGV, FOREIGN, Died, Worker, child_env
 
 __all__ = ["DEFAULT_ARGV", "Done", "Limits", "WorkerCrashed", "WorkerPool", "child_env"]
@@ -264,29 +264,37 @@ class WorkerPool:
         With a ``clock`` (a request body over HTTP) the answer comes by ``clock.cut`` whatever the
         workers do (``cut.Cutter``): past it, a request still waiting in line leaves the line, one
         whose worker has not read it (or that comes too late for a worker to start) gets
-        ``deadline.unread_answer`` (built in a thread), one whose worker is solving gets the
-        worker's ready ``unknown``; the worker finishes in the background (dropping the task when
+        ``deadline.unread_answer`` (built in a thread ahead of the cut when no worker has read the
+        problem ``deadline.UNREAD_LEAD_MS`` before it, else at the cut, on the event loop for a
+        small body: ``cut.Ahead``), one whose worker is
+        solving gets the worker's ready ``unknown``; the worker finishes in the background (dropping the task when
         it has not started solving) and goes back to the pool, or is killed at ``timeout_ms`` +
         ``grace_ms`` as always."""
         turn = _Turn()
         if clock is None:
             return await self._attempts(op, source, lookup, bounded, None, turn, gate)
+        # the unread answer, built ahead of the cut if no worker has read the problem by then (cut.Ahead)
+        body, cap = source[1], self._lim.max_timeout_ms
+        ahead = Ahead(clock, lambda: asyncio.to_thread(unread_answer, op, body, cap), lambda: turn.fallback is None,
+                      now=(lambda: unread_answer_now(op, body, cap)) if len(body) <= UNREAD_ON_LOOP_BYTES else None)
 
         async def late(stage: str) -> Done:
             if turn.fallback is not None:  # read by a worker: its ready unknown
                 return Done(turn.fallback, None, turn.key, None)
-            note = None
+            out = await ahead.result()
             if stage == "arrival":
-                note = "the deadline passed before the request could reach a worker"
+                out["warnings"].append("the deadline passed before the request could reach a worker")
             elif stage == "queued":
-                note = "the deadline passed while the request waited for a worker " + (
+                out["warnings"].append("the deadline passed while the request waited for a worker " + (
                     f"(all {self._lim.workers} busy, or held by earlier items of its batch)" if gate is not None
-                    else f"(all {self._lim.workers} busy)")
-            out = await asyncio.to_thread(unread_answer, op, source[1], self._lim.max_timeout_ms, note)
+                    else f"(all {self._lim.workers} busy)"))
             return Done(out, None, None, None)
 
-        return await self.cutter.keep(clock, turn, lambda: self._attempts(op, source, lookup, bounded, clock, turn, gate),
-                                      late, self._background)
+        try:
+            return await self.cutter.keep(clock, turn, lambda: self._attempts(op, source, lookup, bounded, clock, turn,
+                                                                              gate), late, self._background)
+        finally:
+            ahead.cancel()
 
     async def _attempts(self, op: str, source: tuple[str, Any], lookup: Lookup | None, bounded: bool,
                         clock: Clock | None, turn: _Turn, gate: asyncio.Semaphore | None) -> Done:
