@@ -23,8 +23,9 @@ the client, the loopback and uvicorn cost under that load, outside the promise);
 
 ``--contexts``: the same questions asked of contexts (each set registered once; a question's delta
 sets ``timeout_ms`` and its ``effort``, so it runs the engine on the merged problem). ``--batch N``:
-``/v1/batch`` requests of ``N`` items each (all one deadline, different problems); the server's
-time is the batch's slowest item. With ``--library`` it also counts the late calls that had a
+``/v1/batch`` requests of ``N`` items each (all one deadline, different problems; with ``--contexts``
+questions to contexts); the server's time is the batch's slowest item. ``--loaded-only``: only the
+run with ``--hogs`` and ``--clients``. With ``--library`` it also counts the late calls that had a
 pause of Python's cyclic collector at least as long as their lateness (a process-wide pause the
 library does not control).
 """
@@ -164,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="--deadline: rounds over problems x ops x deadlines")
     ap.add_argument("--library", action="store_true", help="--deadline: in-process (solver.run) instead of over HTTP, quiet and loaded")
     ap.add_argument("--contexts", action="store_true", help="--deadline: questions to registered contexts")
-    ap.add_argument("--batch", type=int, default=0, help="--deadline: /v1/batch requests of this many items")
+    ap.add_argument("--batch", type=int, default=0, help="--deadline: /v1/batch requests of this many items "
+                    "(with --contexts: of context questions)")
+    ap.add_argument("--loaded-only", action="store_true", help="--deadline: only the last run (hogs, --clients)")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.deadline:
@@ -411,13 +414,13 @@ def small_deadlines(args: argparse.Namespace) -> int:
             return 1
         if args.contexts:
             jobs = _as_contexts(url, docs, jobs)
-        elif args.batch:
+        if args.batch:
             jobs = _as_batches(args.batch, jobs)
         _drive(url, jobs()[:20], 1)  # warm the workers
         FLOOR.clear()
         runs = [("quiet, 1 client", 0, 1), (f"{args.hogs} busy-loop processes, 1 client", args.hogs, 1),
                 (f"{args.hogs} busy-loop processes, {args.clients} clients", args.hogs, args.clients)]
-        for title, n, clients in runs:
+        for title, n, clients in runs[-1:] if args.loaded_only else runs:
             with hogs(n, args.hog_s):
                 before, cuts = os.getloadavg()[0], _cuts(url)
                 rows = _drive(url, jobs(), clients)

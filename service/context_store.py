@@ -181,6 +181,20 @@ class ContextStore:
                 self.remember(key, entry)
         return entry
 
+    def local_chain(self, key: str) -> list[Entry] | None:
+        """``chain`` from this server's memory alone, at once (for the event loop, which must not
+        wait for Redis): None when a link is not here (or is gone)."""
+        out: list[Entry] = []
+        entry = self.lru.get(key)
+        for _ in range(CHECKPOINT_DEPTH + 1):
+            if entry is None:
+                return None
+            out.append(entry)
+            if entry.parent is None:
+                return out
+            entry = self.lru.get(entry.parent)
+        return None  # pragma: no cover - a chain deeper than any this server stores
+
     async def document(self, key: str) -> dict[str, Any] | None:
         """The whole document of a key (``document_of`` its ``chain``). None when a link is gone
         (evicted, expired): the client registers the problem again, as for any unknown key."""

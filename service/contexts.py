@@ -19,7 +19,11 @@ A question is under the server's deadline like a stateless request (``runtime.cu
 its arrival, with the ``timeout_ms`` the worker will apply (the delta's, else the context's:
 ``context_store.Entry``), it is answered by the cut whatever the worker does. The timeout answer is
 the stateless one for the merged document whose deadline passed while it was being read (every
-guard and query ``unknown``, the caller's ids; ``_unread``), built in a thread. A cut never kills
+guard and query ``unknown``, the caller's ids; ``_unread``), built as the stateless one is
+(``cut.Ahead``): in a thread, begun ``UNREAD_LEAD_MS`` before the cut while no worker holds the
+question (in line, or its worker still reading the stored document, which is not under the
+question's deadline), else at the cut, on the event loop when it is small, its chain is in this
+server's memory and the library's lock is free. A cut never kills
 a worker nor touches what a context knows: the worker finishes the question for nobody, and what
 its answer teaches (facts, satisfiability, a final answer) is kept as if it had come in time. A
 worker that overruns ``timeout_ms + SYMGUARD_GRACE_MS`` (+ 2 s to read a document) is replaced
@@ -47,6 +51,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response
 
+from symguard.solver import api
 from symguard.solver.errors import InvalidProblemError
 from symguard.solver.session import DELTA_KEYS, FactsPayload, FactsView, merge_documents
 
@@ -54,8 +59,8 @@ from . import context_worker
 from .context_store import ByteLRU, ContextStore, Entry, document_of, own_timeout, whole_entry
 from .documents import dumps, loads
 from .runtime import lifeline
-from .runtime.cut import Cutter, Turn
-from .runtime.deadline import DEFAULT_TIMEOUT_MS, Clock, unread_result
+from .runtime.cut import Ahead, Cutter, Turn
+from .runtime.deadline import DEFAULT_TIMEOUT_MS, UNREAD_ON_LOOP_BYTES, Clock, unread_result
 from .settings import Settings
 
 # What a client can make the server keep, each an LRU bounded by bytes (docs/service.md): the
@@ -207,13 +212,15 @@ class ContextService:
         return self.slots[int(key[:12], 16) % len(self.slots)] if _hex(key) else self.slots[0]
 
     async def _call(self, slot: _Slot, limit_s: float, fn: Callable[..., Any], *args: Any,
-                    turn: Turn | None = None, clock: Clock | None = None) -> Any:
+                    turn: Turn | None = None, clock: Clock | None = None, stage: str = "solving") -> Any:
         """``fn(*args)`` on the slot's worker; with a ``clock``, ``fn(*args, spent_ms)``: the time
         the request has already spent when the worker takes it (``Clock.spent_ms``), so that the
-        worker's own deadline ends before the server's cut and its partial answer comes in time."""
+        worker's own deadline ends before the server's cut and its partial answer comes in time.
+        ``stage``: "reading" when the worker is sent the stored document (reading it is not under
+        the question's deadline: its answer may come after the cut)."""
         async with slot.turn:
             if turn is not None:
-                turn.stage = "solving"  # with its worker (reading the document or solving): no longer in line
+                turn.stage = stage  # with its worker: no longer in line
             if clock is not None:
                 args = (*args, clock.spent_ms())
             fut: Awaitable[Any] = asyncio.get_running_loop().run_in_executor(slot.ex, fn, *args)
@@ -237,7 +244,7 @@ class ContextService:
             doc = await self.docs.document(key)
             if doc is None:
                 return "unknown"
-            out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn, clock=clock)
+            out = await self._call(slot, limit_s, fn, key, *args, doc, turn=turn, clock=clock, stage="reading")
         return out
 
     def _limit_s(self, timeout_ms: int) -> float:
@@ -329,13 +336,23 @@ class ContextService:
 
         if clock is None or self.cutter is None:
             return await work()
+        # the merged unread answer, built ahead of the cut while no worker holds the question (cut.Ahead);
+        # a worker solving it answers by the cut itself, with its partial answer (its clock began at arrival)
+        ahead = Ahead(clock, lambda: self._unread_answer(op, key, delta), lambda: turn.stage != "solving",
+                      now=lambda: self._unread_now(op, key, delta, len(body)))
 
         async def late(stage: str) -> tuple[dict[str, Any], int]:
+            res, status = await ahead.result()
             note = {"arrival": "the deadline passed before the question could reach a worker",
                     "queued": "the deadline passed while the question waited for its context's worker"}.get(stage)
-            return await self._timeout_answer(op, key, delta, t0, note)
+            if status == 200:
+                res = {**res, "warnings": [*res["warnings"], *([note] if note else [])], "elapsed_ms": _ms(t0)}
+            return res, status
 
-        return await self.cutter.keep(clock, turn, work, late, self._background)
+        try:
+            return await self.cutter.keep(clock, turn, work, late, self._background)
+        finally:
+            ahead.cancel()
 
     async def _ask(self, op: str, key: str, delta: dict[str, Any], ek: str, t0: float, timeout_ms: int,
                    turn: Turn, gate: asyncio.Semaphore | None, clock: Clock | None) -> tuple[dict[str, Any], int]:
@@ -366,15 +383,36 @@ class ContextService:
 
     async def _timeout_answer(self, op: str, key: str, delta: dict[str, Any], t0: float,
                               note: str | None) -> tuple[dict[str, Any], int]:
+        """The sound timeout answer for a question to ``key`` (``_unread_answer``) with ``note``."""
+        res, status = await self._unread_answer(op, key, delta, note)
+        if status == 200:
+            res["elapsed_ms"] = _ms(t0)
+        return res, status
+
+    async def _unread_answer(self, op: str, key: str, delta: dict[str, Any],
+                             note: str | None = None) -> tuple[dict[str, Any], int]:
         """The sound timeout answer for a question to ``key``: the stateless one for the merged
         document, unread (``_unread``), built in a thread. The context's document gone: 404, as
         for any unknown key (the client registers the problem again)."""
         chain = await self.docs.chain(key)
         if chain is None:
             return _unknown_context_body(key), 404
-        res = await asyncio.to_thread(_unread, op, chain, delta, self.settings.max_timeout_ms, note)
-        res["elapsed_ms"] = _ms(t0)
-        return res, 200
+        return await asyncio.to_thread(_unread, op, chain, delta, self.settings.max_timeout_ms, note), 200
+
+    def _unread_now(self, op: str, key: str, delta: dict[str, Any], body_bytes: int) -> tuple[dict[str, Any], int] | None:
+        """``_unread_answer`` at once on the event loop (the cut has come and it was not built ahead),
+        or None when it cannot be: a link of the chain is not in this server's memory (Redis is a
+        wait), the merged document is large (``UNREAD_ON_LOOP_BYTES``), or another thread holds
+        the library's lock (the loop never waits for it). Then it is built in a thread."""
+        chain = self.docs.local_chain(key)
+        if chain is None or body_bytes + sum(len(e.part) for e in chain) > UNREAD_ON_LOOP_BYTES:
+            return None
+        if not api.SERIAL.acquire(blocking=False):
+            return None
+        try:  # reentrant: unread_result takes it again
+            return _unread(op, chain, delta, self.settings.max_timeout_ms, None), 200
+        finally:
+            api.SERIAL.release()
 
     def _cache(self, ek: str, res: dict[str, Any]) -> None:
         data = dumps(res).encode("utf-8", "backslashreplace")

@@ -407,3 +407,172 @@ def test_the_server_s_timeout_answer_is_built_under_the_library_s_lock() -> None
         assert not out  # held up by the lock
     t.join(60)
     assert out and out[0]["reason"] == "timeout"
+
+
+# ------------------------------------------------------------------ contexts: the timeout answer built ahead
+
+CTX: dict[str, Any] = {"symbols": {"s0": {"min": 2, "hint": 96}}, "guards": ["Eq(Mod(s0, 16), 0)", "s0 >= 32"]}
+CTX_KEY = "ab" * 32
+CTX_FINAL: dict[str, Any] = {"status": "sat", "reason": None, "warnings": [], "cached": False}
+
+
+def _ctx_service(monkeypatch: pytest.MonkeyPatch, worker: Any, held: bool = True) -> tuple[Any, list[Any]]:
+    """A ``ContextService`` (made inside a running loop) whose one context worker is a thread running
+    ``worker`` in place of ``context_worker.run``, with ``CTX_KEY`` stored (``held``: its session is in
+    the worker too). Its log, in the order the event loop saw it: ``("cut", stage)`` when the cut
+    came, ``"begun"`` when the merged unread answer's build (in a thread) began, ``"on the loop"``
+    when it was built on the event loop itself. No clock is read: what is asserted is the order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from symguard.service import contexts
+    from symguard.service.context_store import whole_entry
+    from symguard.service.metrics import Metrics
+    from symguard.service.runtime.cut import Cutter
+
+    log: list[Any] = []
+    service = contexts.ContextService(Settings(workers=1), Cutter(Metrics()))
+    service.slots[0].ex.shutdown()  # never started a process
+    service.slots[0].ex = ThreadPoolExecutor(1)  # type: ignore[assignment]
+    service.docs.remember(CTX_KEY, whole_entry(CTX))
+    cutter = service.cutter
+    assert cutter is not None
+    real_unread, real_answer, real_late = contexts._unread, service._unread_answer, cutter._late
+
+    def unread(*a: Any) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            log.append("on the loop")
+        return real_unread(*a)
+
+    async def unread_answer(*a: Any) -> Any:
+        log.append("begun")
+        return await real_answer(*a)
+
+    async def late(clock: Any, stage: str, answer: Any) -> Any:
+        log.append(("cut", stage))
+        return await real_late(clock, stage, answer)
+
+    def run(key: str, op: str, delta: Any, want_view: bool, doc: Any, spent_ms: float = 0.0) -> Any:
+        if doc is None and not held:
+            return ("need",)
+        return worker(doc)
+
+    monkeypatch.setattr(contexts, "_unread", unread)
+    monkeypatch.setattr(contexts.context_worker, "run", run)
+    monkeypatch.setattr(service, "_unread_answer", unread_answer)
+    monkeypatch.setattr(cutter, "_late", late)
+    return service, log
+
+
+def _question(timeout_ms: int) -> tuple[bytes, dict[str, Any]]:
+    doc = {"context": CTX_KEY, "guards": ["s0 <= 4096"], "queries": ["s0 > 3"], "options": {"timeout_ms": timeout_ms}}
+    return json.dumps(doc).encode(), doc
+
+
+def _ctx_unread(op: str, doc: dict[str, Any]) -> dict[str, Any]:
+    from symguard.service import contexts
+    from symguard.service.context_store import whole_entry
+
+    return contexts._unread(op, [whole_entry(CTX)], {k: v for k, v in doc.items() if k != "context"}, 60_000, None)
+
+
+def test_a_context_question_waiting_in_line_has_its_timeout_answer_built_before_the_cut(monkeypatch) -> None:
+    """Nobody holds the question (its context's worker is busy): the merged unread answer is begun
+    before the cut (the cut is nearer than ``UNREAD_LEAD_MS``: at once), the cut takes it, and the
+    question never reaches the worker."""
+    called: list[Any] = []
+
+    async def main() -> None:
+        def worker(doc: Any) -> Any:
+            called.append(doc)
+            return ("done", dict(CTX_FINAL), True, None, True)
+
+        service, log = _ctx_service(monkeypatch, worker)
+        body, doc = _question(100)
+        async with service.slots[0].turn:  # the worker is busy with another question
+            res, status = await service.result("solve", body, doc, arrival=time.monotonic())
+        assert status == 200 and log == ["begun", ("cut", "queued")], log
+        assert _same(res, _ctx_unread("solve", doc)) and res["reason"] == "timeout"
+        assert res["warnings"][-1] == "the deadline passed while the question waited for its context's worker"
+        await asyncio.sleep(0.05)
+        assert called == []  # taken out of the line at the cut
+        await service.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("library_busy", [False, True])
+def test_a_context_question_its_worker_holds_is_built_at_the_cut_and_its_answer_is_still_kept(
+        monkeypatch, library_busy: bool) -> None:
+    """The worker holds the question when its lead comes (it answers by the cut itself, with its
+    partial answer): nothing is built ahead. The cut then builds the merged unread answer on the
+    event loop, or in a thread when another thread holds the library's lock (the loop never waits
+    for it). The worker is not stopped: its late final answer is kept, and the same question is
+    then answered from it."""
+    go, lock_held, release_lock = threading.Event(), threading.Event(), threading.Event()
+
+    def worker(doc: Any) -> Any:
+        go.wait(60)
+        return ("done", dict(CTX_FINAL), True, None, True)
+
+    def hold() -> None:
+        with api.SERIAL:
+            lock_held.set()
+            release_lock.wait(60)
+
+    async def main() -> None:
+        service, log = _ctx_service(monkeypatch, worker)
+        real_answer = service._unread_answer
+
+        async def begun_then_free(*a: Any) -> Any:  # the thread's build waits for the lock: then let it go
+            out = real_answer(*a)
+            release_lock.set()
+            return await out
+
+        monkeypatch.setattr(service, "_unread_answer", begun_then_free)
+        holder = threading.Thread(target=hold)
+        if library_busy:
+            holder.start()
+            lock_held.wait(60)
+        body, doc = _question(1000)  # its lead begins ~0.85 s after arrival, when the worker holds it
+        res, status = await service.result("solve", body, doc, arrival=time.monotonic())
+        want = [("cut", "solving"), "begun"] if library_busy else [("cut", "solving"), "on the loop"]
+        assert status == 200 and log == want, log
+        assert _same(res, _ctx_unread("solve", doc)) and res["reason"] == "timeout"
+        go.set()
+        for _ in range(600):
+            if not service._tasks:
+                break
+            await asyncio.sleep(0.05)
+        again, _ = await service.result("solve", body, doc, arrival=time.monotonic())
+        assert again["cached"] is True and again["status"] == "sat"
+        release_lock.set()
+        if library_busy:
+            holder.join(60)
+        await service.close()
+
+    asyncio.run(main())
+
+
+def test_a_context_question_whose_worker_reads_the_stored_document_has_its_answer_built_ahead(monkeypatch) -> None:
+    """A worker without the context's session is sent the stored document, and reading it is not
+    under the question's deadline: the question is at stage ``reading``, and its merged unread
+    answer is begun at its lead, before the cut."""
+    go = threading.Event()
+    docs: list[Any] = []
+
+    def worker(doc: Any) -> Any:
+        docs.append(doc)
+        go.wait(60)
+        return ("done", dict(CTX_FINAL), True, None, True)
+
+    async def main() -> None:
+        service, log = _ctx_service(monkeypatch, worker, held=False)
+        body, doc = _question(1000)
+        res, status = await service.result("solve", body, doc, arrival=time.monotonic())
+        assert status == 200 and log == ["begun", ("cut", "reading")], log
+        assert _same(res, _ctx_unread("solve", doc))
+        assert docs == [CTX]  # it was sent the document
+        go.set()
+        await service.close()
+
+    asyncio.run(main())
