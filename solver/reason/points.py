@@ -7,7 +7,8 @@ the point stays valid while the kept set shrinks, so one point can decide severa
 
 The pool starts from the hints (PyTorch's trace-time sizes) and small deterministic moves away
 from them (one or two symbols at a time, which break few guards at once), and grows with every
-model z3 returns. Masks are computed on the terms the solver uses (``rewrite``'s canonical forms,
+model z3 returns. A symbol without a hint that an equality defines (a trace's stride,
+``src0 == 3*s0*s1``) follows its definition at every point that does not move it (``complete``). Masks are computed on the terms the solver uses (``rewrite``'s canonical forms,
 one pass over their shared DAG per point); before a point decides anything, ``verify`` re-checks
 the claim on the original terms with ``pyeval`` — exactly the semantics of docs/problem-format.md §1.2.
 """
