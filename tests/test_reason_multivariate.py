@@ -152,6 +152,19 @@ def test_three_symbols_agree_with_brute_force(goal: Term, fs: list[Term], data: 
         assert pt in bad
 
 
+@settings(max_examples=300, deadline=None)
+@given(comparisons(third=True), st.lists(comparisons(third=True), max_size=2), st.integers(1, 600), st.data())
+def test_one_three_symbol_walk_leaves_half_the_share(goal: Term, fs: list[Term], share: int,
+                                                     data: st.DataObject) -> None:
+    """Whatever a walk over three symbols decides, it spends at most half of what is left of the
+    set's share for such walks (and the charge of its last comparison): walks that stay open
+    cannot starve the ones after them (``WIDE_SPLIT``)."""
+    box = _box(data.draw, ("x", "y", "z"), 40)
+    memo = multivariate.Memo(wide=share)
+    multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3, "z": 2}, memo)
+    assert memo.left_wide >= share - share // multivariate.WIDE_SPLIT - multivariate.TIGHT_EXTREMES_COST
+
+
 _polys = st.dictionaries(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 1)),
                          st.integers(-4, 4).filter(bool), min_size=1, max_size=4)
 

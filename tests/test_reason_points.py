@@ -68,3 +68,43 @@ def test_seed_points_respect_ranges_and_asserts() -> None:
     assert pool.points[0] == {"s": 4, "t": 6}
     for pt in pool.points:
         assert 2 <= pt["s"] <= 9 and pt["t"] >= 2 and pt["t"] % 2 == 0
+
+
+# ---------------------------------------------------------------- symbols a guard defines
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 64), st.integers(1, 64), st.integers(1, 4), st.integers(-3, 3), st.booleans())
+def test_a_symbol_without_hint_follows_its_definition(h0: int, h1: int, c: int, k: int, chained: bool) -> None:
+    """Strides a trace gives no hint for (``src0 == c*s0*s1 + k``; ``src1 == src0 + s1``: defined
+    through another hintless symbol) take their defined value at the base point and at every
+    seeded point that moves only the sizes, so those points satisfy the definitions; the moves
+    of a defined symbol itself are kept (they are the points where its definition fails)."""
+    guards = [f"src0 == {c}*s0*s1 + {k}"] + (["src1 == src0 + s1"] if chained else []) + ["s0 >= 1"]
+    syms: dict[str, Any] = {"s0": {"min": 1, "hint": h0}, "s1": {"min": 1, "hint": h1}, "src0": {}}
+    if chained:
+        syms["src1"] = {}
+    p = load_problem({"symbols": syms, "guards": guards})
+    pool = Pool(p, [g.term for g in p.guards])
+    base = pool.base
+    assert base["src0"] == c * h0 * h1 + k and (not chained or base["src1"] == base["src0"] + h1)
+    assert all(holds(g.term, base) for g in p.guards)
+    pool.seed_points(24)  # the one-symbol moves (the first 24 points)
+    src0 = p.guards[0].term
+    assert any((pt["s0"], pt["s1"]) != (h0, h1) for pt in pool.points)
+    for pt in pool.points:
+        if not holds(src0, pt):  # only a move of src0 itself breaks its definition
+            assert (pt["s0"], pt["s1"]) == (h0, h1) and pt["src0"] != base["src0"]
+    assert any(not holds(src0, pt) for pt in pool.points)  # ... and those moves are seeded
+
+
+def test_definitions_in_a_cycle_or_of_hinted_symbols_are_left_alone() -> None:
+    p = load_problem({"symbols": {"a": {}, "b": {}, "s": {"min": 1, "hint": 5}},
+                      "guards": ["a == b + 1", "b == a - 1", "s == 2*a"]})
+    pool = Pool(p, [g.term for g in p.guards])
+    assert pool.base["s"] == 5  # hinted: never overwritten
+    assert pool.base["a"] == pool.base["b"] + 1  # one of the two is defined by the other, not both
+
+
+def test_a_definition_that_does_not_divide_is_not_used() -> None:
+    p = load_problem({"symbols": {"x": {"min": 0}, "s": {"min": 1, "hint": 5}}, "guards": ["2*x == s"]})
+    pool = Pool(p, [g.term for g in p.guards])
+    assert pool.base["x"] == 0  # 5 is odd: the low end of the range, as without the definition

@@ -78,6 +78,10 @@ PEEL_ROUNDS = 1
 TIGHT_EXTREMES_COST = 4
 MAX_PEEL = 5_000  # comparisons per set on those pieces (the VitDet class needs ~1,500 per walk)
 MAX_TOTAL_WIDE = 5_000
+# ... and one three-symbol walk never takes more than half of what is left of that share: a
+# Swin trace with a dynamic batch (and stride symbols) had two walks that stayed open spend
+# 2,500 each, and the product identity after them (64 comparisons) found the share gone
+WIDE_SPLIT = 2
 
 _Atom = tuple[str, Term]
 _Class = tuple[int, int | None, int | None, frozenset[int], frozenset[int]]  # r, qlo, qhi, excluded, atoms used
@@ -204,6 +208,7 @@ class _Walk:
         self.peeling = False  # evaluating the pieces of a cut cell (``_cell``)
         if (memo.left if self.n <= 2 else memo.left_wide) <= 0:
             raise _Open
+        self.cap = MAX_WALK if self.n <= 2 else min(MAX_WALK_WIDE, memo.left_wide // WIDE_SPLIT)
         self.sym_ranges: Box = tuple(ranges.get(s, (None, None)) for s in self.syms)
         self.near = near
         # the negated goal first (a class where the goal holds ends at once); a fact this
@@ -253,11 +258,11 @@ class _Walk:
         self.work += n
         if self.n <= 2:
             self.memo.left -= n
-            if self.work > MAX_WALK or self.memo.left < 0:
+            if self.work > self.cap or self.memo.left < 0:
                 raise _Open
         else:
             self.memo.left_wide -= n
-            if self.work > MAX_WALK_WIDE or self.memo.left_wide < 0:
+            if self.work > self.cap or self.memo.left_wide < 0:
                 raise _Open
 
     def _own(self, x: _Expr, res: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -7,7 +7,8 @@ the point stays valid while the kept set shrinks, so one point can decide severa
 
 The pool starts from the hints (PyTorch's trace-time sizes) and small deterministic moves away
 from them (one or two symbols at a time, which break few guards at once), and grows with every
-model z3 returns. Masks are computed on the terms the solver uses (``rewrite``'s canonical forms,
+model z3 returns. A symbol without a hint that an equality defines (a trace's stride,
+``src0 == 3*s0*s1``) follows its definition at every point that does not move it (``complete``). Masks are computed on the terms the solver uses (``rewrite``'s canonical forms,
 one pass over their shared DAG per point); before a point decides anything, ``verify`` re-checks
 the claim on the original terms with ``pyeval`` — exactly the semantics of docs/problem-format.md §1.2.
 """
@@ -55,6 +56,9 @@ class Pool:
         self._last: tuple[object, int] = (None, 0)
         self._orders: dict[Term, list[Term]] = {}  # original terms: their DAG, children first
         self._alone_fns: dict[int, Any] = {}
+        self._defs = _definitions(problem)
+        ints = [s for s in problem.symbols if not s.is_bool]
+        self.base: dict[str, Value] = self.complete({s.name: _base(s.lo, s.hi, s.hint) for s in ints}, ())
 
     # -------------------------------------------------------------- building
     def add(self, point: dict[str, Value]) -> bool:
@@ -72,6 +76,33 @@ class Pool:
         self.points.append(point)
         self.masks.append(self._mask(point))
         return True
+
+    def complete(self, point: dict[str, Value], moved: Iterable[str]) -> dict[str, Value]:
+        """``point`` with each symbol that has no hint and that an assert or a guard defines
+        (``c*x + t == 0``, ``x`` not in ``t``: a stride ``src0 == 3*s0*s1``) set to its defined
+        value at the point, unless ``moved`` names it. Such a symbol otherwise sits at the low end
+        of its range wherever the others move, and every point breaks its definition: no point
+        satisfies every guard, and none proves a guard ``required`` while the definition is kept."""
+        if not self._defs:
+            return point
+        pt = dict(point)
+        fixed = set(moved)
+        for x, c, rest in self._defs:  # in dependency order (``_definitions``)
+            if x in fixed:
+                continue
+            v = self._value(rest, pt)
+            if v is not None and not isinstance(v, bool) and v % c == 0:
+                pt[x] = -v // c
+        return pt
+
+    def _value(self, t: Term, pt: dict[str, Value]) -> Value | None:
+        order = self._orders.get(t)
+        if order is None:
+            order = self._orders[t] = ir.iter_dag(t)
+        val: dict[Term, Value | None] = {}
+        for n in order:
+            val[n] = step(n, [val[a] for a in n.args], pt)
+        return val[t]
 
     def mask_of(self, point: dict[str, Value]) -> int:
         """The failing guards at any point (not added to the pool; a cache of the last one)."""
@@ -102,20 +133,21 @@ class Pool:
         ints = [s for s in self.p.symbols if not s.is_bool]
         if not ints or any(s.is_bool for s in self.p.symbols):
             return
-        base = {s.name: _base(s.lo, s.hi, s.hint) for s in ints}
+        base = self.base
         self.add(dict(base))
-        cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}
+        cands = {s.name: _moves(s.lo, s.hi, base[s.name]) for s in ints}  # type: ignore[arg-type]
         for s in ints:  # one symbol at a time
             for v in _spread(cands[s.name], MOVES_PER_SYMBOL):
-                self.add({**base, s.name: v})
+                self.add(self.complete({**base, s.name: v}, (s.name,)))
         movable = [s for s in ints if cands[s.name]]
         tries = 0
         while movable and len(self.points) < limit and tries < 4 * limit:  # a few symbols at a time
             tries += 1
             pt = dict(base)
-            for s in self.rng.sample(movable, min(len(movable), self.rng.choice((2, 2, 3)))):
+            moved = self.rng.sample(movable, min(len(movable), self.rng.choice((2, 2, 3))))
+            for s in moved:
                 pt[s.name] = self.rng.choice(cands[s.name])
-            self.add(pt)
+            self.add(self.complete(pt, [s.name for s in moved]))
 
     def search(self, i: int, syms: Iterable[str], kept_mask: int | None) -> dict[str, Value] | None:
         """Targeted: move only guard ``i``'s symbols (from the hints) looking for a point where
@@ -124,8 +156,8 @@ class Pool:
         names = sorted(n for n in syms if n in ints)
         if self._fast is None or not names or any(s.is_bool for s in self.p.symbols):
             return None
-        base = {n: _base(s.lo, s.hi, s.hint) for n, s in ints.items()}
-        vals = {n: _targets(ints[n].lo, ints[n].hi, base[n]) for n in names}
+        base = self.base
+        vals = {n: _targets(ints[n].lo, ints[n].hi, base[n]) for n in names}  # type: ignore[arg-type]
         rng = random.Random(i)
         if len(names) == 1:
             combos = [{names[0]: v} for v in vals[names[0]]]
@@ -134,7 +166,7 @@ class Pool:
         bit = 1 << i
         alone = self._alone(i)
         for c in combos:
-            pt = {**base, **c}
+            pt = self.complete({**base, **c}, c)
             at = [pt[n] for n in self._names]
             try:
                 if alone is not None and not alone(at):
@@ -275,6 +307,49 @@ def _bits(mask: int) -> Iterable[int]:
             yield i
         mask >>= 1
         i += 1
+
+
+def _definitions(problem: Problem) -> list[tuple[str, int, Term]]:
+    """``(x, c, t)`` per integer symbol ``x`` without a hint that an assert, else a guard, states
+    as ``c*x + t == 0`` with ``x`` not in ``t`` (the first such entry that closes no cycle through
+    the definitions before it), ordered so that a definition comes after those its ``t`` reads."""
+    hintless = {s.name for s in problem.symbols if not s.is_bool and s.hint is None}
+    found: dict[str, tuple[int, Term, frozenset[str]]] = {}
+
+    def reads(x: str) -> set[str]:
+        """The hintless symbols ``x``'s value depends on, transitively (``x`` when undefined)."""
+        out, todo = set(), [x]
+        while todo:
+            y = todo.pop()
+            if y not in out:
+                out.add(y)
+                todo += found[y][2] if y in found else ()
+        return out
+
+    for c in [*problem.asserts, *problem.guards]:
+        t = c.term
+        if t is None or t.kind != ir.EQ or not hintless:
+            continue
+        coefs, k = ir.linear(t.args[0])
+        for m, a in sorted(coefs.items(), key=lambda mc: mc[0].skey):
+            if m.kind != ir.SYM or m.value not in hintless or m.value in found:
+                continue
+            rest = {n: b for n, b in coefs.items() if n is not m}
+            used = frozenset().union(*(ir.symbols_of(n) for n in rest)) & hintless
+            if any(m.value in reads(y) for y in used):  # ``x`` in ``t``, or a cycle
+                continue
+            found[m.value] = (a, ir.from_linear(rest, k), used)
+            break
+    out: list[tuple[str, int, Term]] = []
+    done: set[str] = set()
+    while len(done) < len(found):  # each round places the definitions whose inputs are placed
+        ready = [x for x in sorted(found) if x not in done and found[x][2] & set(found) <= done]
+        if not ready:  # (never: ``found`` has no cycle)
+            break
+        for x in ready:
+            out.append((x, found[x][0], found[x][1]))
+            done.add(x)
+    return out
 
 
 def _base(lo: int | None, hi: int | None, hint: int | None) -> int:
