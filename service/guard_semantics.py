@@ -24,6 +24,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from symguard.service.guard_float_exact import FloatWalk
+
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 FLOAT_EXACT = 1 << 53  # |n| <= 2**53: an integer a double holds exactly
@@ -88,8 +90,8 @@ class _Walk:
             if self.cpp:  # a size or int argument read into an int64
                 iv = (max(iv[0], INT64_MIN), min(iv[1], INT64_MAX))
             return iv
-        if k in _ROUNDING:
-            return self._rounded_division(e)
+        if k in _ROUNDING or k == "RoundToInt":
+            return self._rounded(e)
         if k not in _ARITH:
             return None
         args = [self.term(a) for a in e.args]
@@ -166,6 +168,17 @@ class _Walk:
         if d[1] < 0:
             hi = 0
         return (lo, hi)
+
+    def _rounded(self, e: Any) -> Interval | None:
+        """A rounding function: of an exactly computed float (``guard_float_exact``: then the
+        rounding sees the exact value), else of one true division (``_rounded_division``)."""
+        r = FloatWalk(self.term).value(e.args[0]) if len(e.args) == 1 else None
+        if r is not None:
+            out = (math.floor(r[0]), math.ceil(r[1]))
+            return out if self.fits(out) else None
+        if _kind(e) == "RoundToInt":
+            return None  # round of an inexact quotient: not modelled
+        return self._rounded_division(e)
 
     def _rounded_division(self, e: Any) -> Interval | None:
         """``FloorToInt(IntTrueDiv(a, b))`` and kin: exact when ``|a| + |b| < 2**53``.
@@ -333,10 +346,10 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     return False
 
 
-_PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs"}
+_PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs", "round": "RoundToInt"}
 _PY_ATTRS = {("math", "floor"): "FloorToInt", ("math", "ceil"): "CeilToInt", ("math", "trunc"): "TruncToInt",
              ("torch", "sym_float"): "ToFloat"}
-_INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt"}
+_INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"}
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 
 

@@ -14,10 +14,12 @@ import ast
 import math
 import operator
 from collections.abc import Callable
+from decimal import Decimal
 
 from symguard.solver.errors import ParseError, TooLargeError, UnsupportedError
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_affine as fa
 from symguard.solver.syntax import float_compare as fc
 from symguard.solver.syntax.sympy_calls import _FLOAT_ONLY
 from symguard.solver.syntax.sympy_domain import _lazy
@@ -46,9 +48,11 @@ class _FloatReader(_Walk):
                 if not math.isfinite(v):
                     raise self.err(UnsupportedError, node, f"float literal {v!r} inside a float expression")
                 return fc.exact_literal(v)
-            if not v.is_integer() or abs(v) > 2**53:
-                raise self.err(UnsupportedError, node, f"float literal {v!r} (only integral floats up to 2**53)")
-            return fc.Exact(ir.mk_int(int(v)))
+            if not fa.decimal_exact(v):
+                raise self.err(UnsupportedError, node, f"float literal {v!r} under a rounding function: its double "
+                               f"is {_decimal(v)}, and arithmetic with it rounds at every size (only literals "
+                               "whose decimal is exactly their double, such as 0.5 or 1.25, are read)")
+            return fc.exact_literal(v)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             name = self.name_(node.func)
             if name == "IntTrueDiv":
@@ -71,9 +75,15 @@ class _FloatReader(_Walk):
                                    "IntTrueDiv(a, b) is read exactly)")
                 a_node, b_node = self.args_(node, name, 2)
                 x, y = self.real_(a_node, depth), self.real_(b_node, depth)
+                ex, ey = fa.exact(x), fa.exact(y)
+                c = None if ey is None else fa.constant(ey)
+                if ex is not None and c is not None:  # by a literal: the affine value divided
+                    self.domain.append(ir.mk_ne(ir.mk_int(c.numerator), ir.ZERO))
+                    return fa.div(ex, c) if c else fc.Exact(ir.ZERO)
                 if not (isinstance(x, (fc.Rounded, fc.Exact)) and isinstance(y, (fc.Rounded, fc.Exact))
                         and _is_one(x.den) and _is_one(y.den)):
-                    raise self.err(UnsupportedError, node, "FloatTrueDiv of a rounded float (two roundings)")
+                    raise self.err(UnsupportedError, node, "FloatTrueDiv by a non-constant float of a value that "
+                                   "is not an integer (a symbolic divisor: not an affine value)")
                 self.domain.append(ir.mk_ne(y.num, ir.ZERO))
                 return fc.Rounded(x.num, y.num)
             if name == "Identity":
@@ -102,18 +112,40 @@ class _FloatReader(_Walk):
             inner = self.real_(node.operand, depth, compare)
             return fc.negate(inner) if isinstance(node.op, ast.USub) else inner
         if _is_real(node):  # a float expression of another shape (sums of floats, ...)
-            for sub in ast.walk(node):  # name the float function or literal when there is one
+            for sub in ast.walk(node):  # name the float function when there is one
                 if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
                         sub.func.id in _FLOAT_ONLY or sub.func.id.startswith("OpaqueUnaryFn_")):
                     raise self.err(UnsupportedError, sub, f"unsupported function {sub.func.id} (a float function)")
-                if not compare and isinstance(sub, ast.Constant) and isinstance(sub.value, float):
-                    raise self.err(UnsupportedError, sub, f"float literal {sub.value!r}")
-            raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC if compare
-                           else "float arithmetic (more than one rounding step)")
+            if compare:
+                raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+                return self.affine_(node, depth)
+            raise self.err(UnsupportedError, node, "float arithmetic other than + - * and FloatTrueDiv by a "
+                           "literal under a rounding function (a '/', '//', '%' or '**' on a float)")
         if compare and _has_true_div(node):
             raise self.err(UnsupportedError, node, "sympy's exact rational '/' compared with a float (write "
                            "IntTrueDiv(a, b) for Python's float division, or compare with an integer)")
         return fc.Exact(self.int_(node, depth))  # an integer: exact (under a rounding function: itself)
+
+    def affine_(self, node: ast.BinOp, depth: int) -> fc.Value:
+        """``x + y``, ``x - y``, ``x * y`` of floats under a rounding function: the exact rational
+        (``float_affine``), while it stays ``num / den`` with a literal ``den``."""
+        x, y = self.real_(node.left, depth), self.real_(node.right, depth)
+        ex, ey = fa.exact(x), fa.exact(y)
+        for v, e, n in ((x, ex, node.left), (y, ey, node.right)):
+            if e is None:
+                what = ("Max/Min/Abs/Where of floats" if isinstance(v, (fc.Pick, fc.Extreme))
+                        else "IntTrueDiv or FloatTrueDiv by a symbolic divisor")
+                raise self.err(UnsupportedError, n, f"{what} inside float arithmetic (not an affine value with a "
+                               "literal denominator)")
+        assert ex is not None and ey is not None
+        if isinstance(node.op, ast.Mult):
+            out = fa.mul(ex, ey)
+            if out is None:
+                raise self.err(UnsupportedError, node, "a product of two non-constant floats (only a product "
+                               "with a literal is read)")
+            return out
+        return fa.add(ex, ey, -1 if isinstance(node.op, ast.Sub) else 1)
 
     def float_compare(self, node: ast.AST, ops: list[str], operands: list[ast.expr], depth: int) -> Term:
         """A comparison (or chain) with a float in it, exact where each pair has a literal side:
@@ -187,6 +219,13 @@ def _literal(node: ast.AST) -> int | float | None:
 def _as_value(x: fc.Value | Term) -> fc.Value:
     """The non-literal operand of a float comparison as a value: an integer term is exact."""
     return fc.Exact(x) if isinstance(x, Term) else x
+
+
+def _decimal(v: float) -> str:
+    """The exact decimal value of the double ``v`` (every double has a finite one), cut at 40
+    significant digits."""
+    d = Decimal(v)
+    return str(d) if len(d.as_tuple().digits) <= 40 else f"{d:.40g}…"
 
 
 def _is_one(d: Term | int) -> bool:
