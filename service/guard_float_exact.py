@@ -27,6 +27,7 @@ Every other kind (a float function, a division by a symbol, ``Where``) is None: 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -67,7 +68,7 @@ def _exact(r: FloatRange) -> FloatRange | None:
 def _literal(e: Any) -> Fraction | None:
     if getattr(e, "is_Float", False):
         v = float(e)
-        return Fraction(v) if v == v and abs(v) != float("inf") else None
+        return Fraction(v) if math.isfinite(v) else None
     if getattr(e, "is_Integer", False):
         return Fraction(int(e))
     return None

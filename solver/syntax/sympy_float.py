@@ -76,10 +76,10 @@ class _FloatReader(_Walk):
                 a_node, b_node = self.args_(node, name, 2)
                 x, y = self.real_(a_node, depth), self.real_(b_node, depth)
                 ex, ey = fa.exact(x), fa.exact(y)
-                c = None if ey is None else fa.constant(ey)
-                if ex is not None and c is not None:  # by a literal: the affine value divided
-                    self.domain.append(ir.mk_ne(ir.mk_int(c.numerator), ir.ZERO))
-                    return fa.div(ex, c) if c else fc.Exact(ir.ZERO)
+                lit = None if ey is None else fa.constant(ey)
+                if ex is not None and lit is not None:  # by a literal: the affine value divided
+                    self.domain.append(ir.mk_ne(ir.mk_int(lit.numerator), ir.ZERO))
+                    return fa.div(ex, lit) if lit else fc.Exact(ir.ZERO)
                 if not (isinstance(x, (fc.Rounded, fc.Exact)) and isinstance(y, (fc.Rounded, fc.Exact))
                         and _is_one(x.den) and _is_one(y.den)):
                     raise self.err(UnsupportedError, node, "FloatTrueDiv by a non-constant float of a value that "
