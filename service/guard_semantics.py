@@ -251,10 +251,31 @@ class _Walk:
             return all(_within(iv, -FLOAT_EXACT, FLOAT_EXACT) for iv in ivs)  # type: ignore[arg-type]
         if k in ("Max", "Min", "Abs", "Identity"):
             return all(self._float_value(a) for a in e.args)
+        if k in ("Add", "Mul", "FloatTrueDiv") and _floaty(e):
+            if self.cpp:  # C++ may contract or reorder rounded steps: only where none rounds
+                return FloatWalk(self.term).value(e) is not None
+            return self._chain(e)
         if _floaty(e):
             return False  # float arithmetic, FloatTrueDiv, a float function: more than one rounding
         iv = self.term(e)  # an integer among floats
         return iv is not None and (not self.cpp or _within(iv, -FLOAT_EXACT, FLOAT_EXACT))
+
+
+    def _chain(self, e: Any) -> bool:
+        """Python's double arithmetic of one float with literals (``-0.5 + float(n)``), which symguard
+        reads step by step as Python rounds it (``float_compare.Chain``): exact at any size when the
+        one non-literal operand is (``printed_as_read`` checks the steps are the ones read)."""
+        k = _kind(e)
+        lits = [a for a in e.args if getattr(a, "is_Float", False) or getattr(a, "is_Integer", False)]
+        rest = [a for a in e.args if a not in lits]
+        if len(rest) != 1 or len(e.args) != 2 or (k == "FloatTrueDiv" and rest[0] is not e.args[0]):
+            return False
+        if not all(math.isfinite(float(c)) and float(c) != 0 for c in lits):
+            return False
+        x = rest[0]
+        if _kind(x) in ("Add", "Mul", "FloatTrueDiv") and _floaty(x):
+            return self._chain(x)
+        return self._float_value(x)
 
 
 _FLOAT_KINDS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "FloatPow", "TruncToFloat", "RoundDecimal"}

@@ -86,7 +86,8 @@ def test_cpp_mod_of_a_negative_is_opaque() -> None:
 
 
 def test_unknown_kinds_and_floats_are_opaque() -> None:
-    assert not executed_exactly(sympy.Ge(sympy.Float(0.5) * x, 1), {x: (0, 10)})
+    assert not executed_exactly(sympy.Ge(sympy.Float(0.5) * x * y, 1), {x: (0, 10), y: (0, 10)})  # two variables
+    assert executed_exactly(sympy.Ge(sympy.Float(0.5) * x, 1), {x: (0, 10)})  # Python's 0.5*x, read as it rounds
     assert not executed_exactly(sympy.Ge(sympy.Rational(1, 2) * x, 1), {x: (0, 10)})
     assert not executed_exactly(sympy.Ge(sympy.Symbol("f", real=True), 1), {})
 
@@ -535,3 +536,46 @@ def test_the_exactness_bound_by_brute_force_next_to_it(c1: float, c2: float, d: 
             assert cpp_affine(getattr(F, rnd)(f), {x: v}) == want, (f, v, window)
         if py_ok or cpp_ok:
             assert _read(sympy.Eq(getattr(F, rnd)(f), want, evaluate=False), {x: v, y: 0}) is True
+
+
+def compared_chains(depth: int) -> st.SearchStrategy[Any]:
+    """Python's double arithmetic of one converted size with literals (any double: compared, each
+    step's rounding is what symguard reads)."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    leaf = st.one_of(st.sampled_from([x, 2 * x, uneval(FloorDiv, x, 7)]).map(lambda a: uneval(ToFloat, a)),
+                     st.sampled_from([3, -2, 4]).map(lambda d: uneval(IntTrueDiv, x, d)))
+    if depth == 0:
+        return leaf
+    sub = compared_chains(depth - 1)
+    lit = st.sampled_from([0.5, -0.5, 0.1, 1.5, 3.0, 1e300]).map(sympy.Float)
+    return st.one_of(leaf, st.tuples(sub, lit).map(lambda p: p[0] + p[1]), st.tuples(sub, lit).map(lambda p: p[1] * p[0]),
+                     st.tuples(sub, lit).map(lambda p: p[1] - p[0]),
+                     st.tuples(sub, lit).map(lambda p: uneval(FloatTrueDiv, *p)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(compared_chains(2), st.sampled_from([0.0, 0.5, 1.0, 2.5, 0.3, -1.0, 1e300]).map(sympy.Float),
+       st.sampled_from(["Ge", "Gt", "Lt", "Le", "Eq", "Ne"]), affine_ranges(),
+       st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+def test_compared_float_arithmetic_computes_what_symguard_reads(f: Any, lit: Any, rel: str, r: Any,
+                                                               extra: list[int]) -> None:
+    """Python: symguard reads each step rounded as Python rounds it, at any size; C++ only where no
+    step rounds (it may contract ``a*x + c`` into one rounding)."""
+    import torch
+
+    g = getattr(sympy, rel)(f, lit, evaluate=False)
+    assume(isinstance(g, sympy.Rel))
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    assume(py_ok or cpp_ok)
+    code = PythonPrinter().doprint(g)
+    for env in points(r, extra + EDGES + [-v for v in EDGES]):
+        want = _read(g, env)
+        if py_ok:
+            try:
+                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
+            except (ZeroDivisionError, OverflowError):
+                got = None
+            assert got == want, (code, env)
+        if cpp_ok:
+            assert want is not None and cpp_affine(g, env) == want, (g, env)

@@ -130,7 +130,7 @@ def test_the_rotary_grid_guards_read_as_integers() -> None:
     ("CeilToInt(FloatTrueDiv(ToFloat(x) - 0.5, ToFloat(y))) > 1", 10, "symbolic divisor"),
     ("CeilToInt(Max(ToFloat(x), 1.0) - 0.5) > 1", 10, "Max/Min/Abs/Where"),
     ("CeilToInt(ToFloat(x) % 2.0) > 1", 10, "'%'"),
-    ("ToFloat(x) - 0.5 >= 1.0", 0, "compared exactly"),  # compared: Python's two roundings, not modelled
+    ("ToFloat(x) - ToFloat(y) >= 1.0", 0, "compared exactly"),  # compared: two variables' roundings
 ])
 def test_what_leaves_the_affine_class_is_refused_where_it_is(text: str, offset: int, says: str) -> None:
     with pytest.raises(UnsupportedError) as e:
@@ -176,3 +176,57 @@ def test_rotary_guards_are_premises_and_redundant_by_brute_force() -> None:
     for n, m in product(BOX, BOX):
         ok = {f"g{i}": bool(eval(code, {"math": math}, {"n": n, "m": m})) for i, (_, code) in enumerate(GUARDS)}
         assert all(ok[g] for g in kept) == all(ok.values()), (n, m, ans["minimal"])
+
+
+# ------------------------------------------------------------------ compared with a literal: Python's own roundings
+
+OVERFLOW_EDGE = 2**1024 - 2**970  # |float(n)| raises OverflowError from here on
+CHAIN_LITERALS = [0.5, -0.5, 0.1, 1.5, 3.0, -7.0, 1e300, 2.0**-1074, 1e-300, 3]
+
+
+def chains(depth: int) -> st.SearchStrategy[tuple[str, str]]:
+    """One converted integer with literal steps: symguard text, Python code."""
+    if depth == 0:
+        return st.one_of(
+            st.sampled_from([("ToFloat(a)", "float(a)"), ("IntTrueDiv(a, 3)", "(a / 3)"), ("IntTrueDiv(a, -2)", "(a / -2)"),
+                             ("ToFloat(2*a)", "float(2*a)"), ("a", "a")]))
+    sub = chains(depth - 1)
+    lit = st.sampled_from(CHAIN_LITERALS)
+    return st.one_of(
+        sub,
+        st.tuples(sub, lit).map(lambda p: (f"({p[0][0]}) + {p[1]!r}", f"({p[0][1]} + {p[1]!r})")),
+        st.tuples(sub, lit).map(lambda p: (f"{p[1]!r} - ({p[0][0]})", f"({p[1]!r} - {p[0][1]})")),
+        st.tuples(sub, lit).map(lambda p: (f"({p[0][0]}) - {p[1]!r}", f"({p[0][1]} - {p[1]!r})")),
+        st.tuples(sub, lit).map(lambda p: (f"{p[1]!r}*({p[0][0]})", f"({p[1]!r}*{p[0][1]})")),
+        st.tuples(sub, lit).map(lambda p: (f"FloatTrueDiv({p[0][0]}, {p[1]!r})", f"({p[0][1]} / {p[1]!r})")),
+        sub.map(lambda p: (f"-({p[0]})", f"(-{p[1]})")),
+    )
+
+
+BIG = st.one_of(st.integers(-(2**70), 2**70), st.sampled_from(
+    [0, 1, -1, 2**53 + 1, -(2**53) - 1, 2**52 + 1, OVERFLOW_EDGE - 1, -OVERFLOW_EDGE + 1, OVERFLOW_EDGE,
+     2 * OVERFLOW_EDGE, (OVERFLOW_EDGE - 1) // 2, 3 * OVERFLOW_EDGE - 1]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(chains(3), st.sampled_from(["<", "<=", ">", ">=", "==", "!="]),
+       st.sampled_from([0.0, 1.0, 2.5, -0.3, 1e300, 2**53, 2**53 + 1, 7, 1e-300, math.inf]), BIG)
+def test_a_compared_chain_is_pythons_evaluation(f: tuple[str, str], op: str, lit: float, a: int) -> None:
+    """Each step rounds as Python's does (the comparison is bisected on Python's own arithmetic):
+    symguard's reading is Python's value at every size, overflow (a failing guard) included."""
+    text, code = f
+    try:
+        want: bool | None = bool(eval(f"{code} {op} {lit!r}", {"inf": math.inf}, {"a": a}))
+    except OverflowError:
+        want = None
+    p = parse_sympy(f"{text} {op} {lit!r}".replace("inf", "1e309"))
+    got = bool(evaluate(p.term, {"a": a})) if evaluate(p.domain, {"a": a}) else None
+    assert got == want, (text, op, lit, a)
+
+
+def test_a_compared_chain_refuses_what_can_make_a_nan_or_two_variables() -> None:
+    for text, offset in [("ToFloat(a)*0.0 >= 1.0", 11), ("ToFloat(a) + ToFloat(b) >= 1.0", 0),
+                         ("IntTrueDiv(a, b) + 0.5 > 1.0", 0), ("ToFloat(a) + 1e309 > 1.0", 13)]:
+        with pytest.raises(UnsupportedError) as e:
+            parse_sympy(text)
+        assert e.value.offset == offset, (text, e.value)

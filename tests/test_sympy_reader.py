@@ -42,6 +42,8 @@ ACCEPTED = [
     # float arithmetic under a rounding function, read as the exact affine value (test_sympy_float_affine)
     "CeilToInt(FloatTrueDiv(ToFloat((s0//7)) - 0.5, 1.0)) >= 2", "FloorToInt(0.5*ToFloat(s0) + 0.25) > 1",
     "CeilToInt(IntTrueDiv(s0, 2) + 1) > 0", "FloorToInt(FloatTrueDiv(ToFloat(s0), 2.5)) > 1",
+    # one converted integer's float arithmetic compared with a literal: Python's roundings, step by step
+    "IntTrueDiv(s0, 2) + 1.0 >= 2.0", "2.0 <= 1.0 + IntTrueDiv(s0, 2)", "ToFloat(s0) - 0.5 >= 1.0",
 ]
 
 
@@ -103,12 +105,12 @@ def test_piecewise_domain_is_coverage() -> None:
     ("FloorToInt(ToFloat(s0) // 2.0) > 0", UnsupportedError, 11),  # Python's float floor division
     ("CeilToInt(s0/2) > 0", UnsupportedError, 10),
     ("CeilToInt(FloatTrueDiv(IntTrueDiv(s0, 2), ToFloat(s1))) > 0", UnsupportedError, 10),
-    ("IntTrueDiv(s0, 2) + 1 > 0", UnsupportedError, 0),
+    ("IntTrueDiv(s0, s1) + 1 > 0", UnsupportedError, 0),
     ("s1 < IntTrueDiv(s0, 3)", UnsupportedError, 5),
     # a float compared with anything but a literal, or after arithmetic (test_sympy_reader_float reads the rest)
     ("ToFloat(s0) >= s1", UnsupportedError, 0),
-    ("IntTrueDiv(s0, 2) + 1.0 >= 2.0", UnsupportedError, 0),
-    ("2.0 <= 1.0 + IntTrueDiv(s0, 2)", UnsupportedError, 7),
+    ("IntTrueDiv(s0, 2) + ToFloat(s1) >= 2.0", UnsupportedError, 0),
+    ("2.0 <= 1.0 + IntTrueDiv(s0, s1)", UnsupportedError, 13),
     ("FloatTrueDiv(ToFloat(s0), ToFloat(s1)) >= 1.0", UnsupportedError, 0),
     ("s0/2 >= 1.5", UnsupportedError, 0),  # sympy's exact '/' against a float
     ("Max(1.0, IntTrueDiv(s0, 2)) + 1 > 2", UnsupportedError, 0),

@@ -69,6 +69,9 @@ class _FloatReader(_Walk):
                     self.domain.append(fc.no_overflow(a, ir.ONE))
                 return fc.Rounded(a, ir.ONE)
             if name == "FloatTrueDiv":
+                if compare and _literal(node.args[1] if len(node.args) == 2 else node) is not None:
+                    a_node, b_node = self.args_(node, name, 2)
+                    return self.chain_(node, a_node, b_node, "div", depth)
                 if compare:
                     raise self.err(UnsupportedError, node, "FloatTrueDiv compared: float(a) and float(b) are "
                                    "rounded before the division (more than one rounding step; "
@@ -116,6 +119,12 @@ class _FloatReader(_Walk):
                 if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
                         sub.func.id in _FLOAT_ONLY or sub.func.id.startswith("OpaqueUnaryFn_")):
                     raise self.err(UnsupportedError, sub, f"unsupported function {sub.func.id} (a float function)")
+            if compare and isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+                left = _literal(node.left) is not None
+                x_node, c_node = (node.right, node.left) if left else (node.left, node.right)
+                step = "mul" if isinstance(node.op, ast.Mult) else "rsub" if left and isinstance(node.op, ast.Sub) \
+                    else "sub" if isinstance(node.op, ast.Sub) else "add"
+                return self.chain_(node, x_node, c_node, step, depth)
             if compare:
                 raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC)
             if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
@@ -146,6 +155,38 @@ class _FloatReader(_Walk):
                                "with a literal is read)")
             return out
         return fa.add(ex, ey, -1 if isinstance(node.op, ast.Sub) else 1)
+
+    def chain_(self, node: ast.AST, x_node: ast.AST, c_node: ast.AST, step: str, depth: int) -> fc.Value:
+        """A float compared with a literal, computed from one converted integer by steps with a
+        literal (``x + c``, ``c - x``, ``x * c``, ``x / c``): ``fc.Chain``, which compares it
+        exactly as Python computes it (each step rounded)."""
+        c = _literal(c_node)
+        if c is None or _literal(x_node) is not None:
+            raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC + " (in arithmetic, exactly one side must be "
+                           "a literal and the other one converted integer)")
+        try:
+            cf = float(c)  # Python converts an int operand of a float operation so
+        except OverflowError:
+            cf = math.inf
+        if not math.isfinite(cf) or (cf == 0 and step in ("mul", "div")):
+            raise self.err(UnsupportedError, c_node, f"float arithmetic with {c!r} compared (an infinity or a "
+                           "product with zero can make a NaN; a division by zero raises)")
+        x = self.real_(x_node, depth + 1, compare=True)
+        if isinstance(x, fc.Rounded) and x.den.kind == ir.CONST:
+            x = fc.Chain(x.num, x.den.value)
+        elif isinstance(x, fc.Exact) and x.den == 1 and x.num.kind != ir.CONST:  # an int operand: float(x)
+            self.domain.append(fc.no_overflow(x.num, ir.ONE))
+            x = fc.Chain(x.num, 1)
+        if not isinstance(x, fc.Chain):
+            raise self.err(UnsupportedError, x_node, FLOAT_ARITHMETIC + " (in arithmetic, the non-literal side "
+                           "must be ToFloat(a), IntTrueDiv(a, k) with a literal k, an integer, or arithmetic on one)")
+        if step == "rsub":  # c - x is c + (-x): IEEE subtraction is the addition of the negation
+            steps: tuple[tuple[str, float], ...] = (("neg", 0.0), ("add", cf))
+        elif step == "sub":
+            steps = (("add", -cf),)
+        else:
+            steps = ((step, cf),)
+        return fc.Chain(x.num, x.den, (*x.steps, *steps))
 
     def float_compare(self, node: ast.AST, ops: list[str], operands: list[ast.expr], depth: int) -> Term:
         """A comparison (or chain) with a float in it, exact where each pair has a literal side:
@@ -232,8 +273,9 @@ def _is_one(d: Term | int) -> bool:
     return d == 1 if isinstance(d, int) else d is ir.ONE
 
 
-FLOAT_ARITHMETIC = ("float arithmetic (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), float "
-                    "literals, integers and Max/Min/Abs/Where/Identity of them are compared exactly")
+FLOAT_ARITHMETIC = ("float arithmetic compared (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), "
+                    "float literals, integers, arithmetic of one of them with literals (ToFloat(a) - 0.5 >= 1.0) "
+                    "and Max/Min/Abs/Where/Identity of those are compared exactly")
 _RELATION_FNS: dict[str, Callable[[Term, Term], Term]] = {
     "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne,
 }
