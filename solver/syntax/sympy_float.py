@@ -1,10 +1,12 @@
-"""Float-valued syntax in the reference reader: read only where one rounding step makes it exact.
+"""Float-valued syntax in the reference reader: read only where the reading is exact.
 
 A float (``IntTrueDiv``, ``ToFloat``, ``FloatTrueDiv``, a float literal, ``Max``/``Min``/``Abs``/
 ``Where``/``Identity`` of those) is accepted under a rounding function (``CeilToInt`` and the like:
-each leaf read as its exact rational, ``real_``) or compared with a literal
-(``float_compare``: Python's correctly rounded double compared exactly, ``syntax.float_compare``).
-docs/pytorch-functions.md states when that equals PyTorch's float computation; anything else is
+each leaf read as its exact rational, ``real_``, and ``+ - *``/``FloatTrueDiv`` by constants as
+the exact affine rational, ``float_affine``) or compared with a literal (``float_compare``:
+Python's correctly rounded double compared exactly, and one converted integer's arithmetic with
+literals rounded step by step as Python does, ``fc.Chain``). docs/pytorch-functions.md states
+when the rounding functions' reading equals PyTorch's float computation; anything else is
 ``unsupported``.
 """
 
@@ -31,14 +33,16 @@ class _FloatReader(_Walk):
     """The float-reading half of ``sympy_ast._Parser``."""
 
     def real_(self, node: ast.AST, depth: int, compare: bool = False) -> fc.Value:
-        """A float-valued expression computed with at most one rounding from an exact rational.
+        """A float-valued expression.
 
         Under a rounding function (``compare`` False) every leaf is read as its exact rational
-        (docs/pytorch-functions.md says when PyTorch's floats agree). Compared with a literal
-        (``compare``, ``float_compare``) it is read exactly: ``IntTrueDiv``/``ToFloat`` are
-        correctly rounded and their ``OverflowError`` joins the domain, any float literal is its
-        double, an integer is exact (Python compares ints and floats exactly), and a
-        ``FloatTrueDiv`` of rounded operands is refused (up to three roundings)."""
+        and arithmetic by constants exactly (``affine_``; docs/pytorch-functions.md says when
+        PyTorch's floats agree). Compared with a literal (``compare``, ``float_compare``) it is
+        read as Python computes it: ``IntTrueDiv``/``ToFloat`` are correctly rounded and their
+        ``OverflowError`` joins the domain, any float literal is its double, an integer is exact
+        (Python compares ints and floats exactly), arithmetic of one of those with literals is a
+        ``Chain`` of rounded steps (``chain_``), and a ``FloatTrueDiv`` of rounded operands is
+        refused (up to three roundings)."""
         if depth > MAX_DEPTH:
             raise self.err(TooLargeError, node, f"expression nested deeper than {MAX_DEPTH} levels")
         depth += 1
