@@ -216,6 +216,18 @@ def rotary_grid_unbounded(x: torch.Tensor) -> torch.Tensor:
     return r
 
 
+def rotary_compare(x: torch.Tensor) -> torch.Tensor:
+    """Float arithmetic on a size compared with a literal: symguard rounds each step as Python
+    does, so with Python guards these are premises at any size."""
+    n = x.shape[0]
+    r = x[:1] + 1 if n // 7 - 0.5 >= 1.0 else x[:1] - 1
+    if n < 10**18:
+        r = r * 2
+    if n * 0.5 + 0.25 < 1e18:  # implied by n < 10**18; its own boundary is near 2 * 10**18
+        r = r + 5
+    return r
+
+
 # lazy branches and zero divisors -----------------------------------------------------------
 
 def lazy_ite(x: torch.Tensor, k: int) -> torch.Tensor:
@@ -429,6 +441,8 @@ CASES: list[Case] = [
     Case("rotary_grid", rotary_grid, _one, (30,), points("rotary_grid", (30,), [[*SIZES, *_near(2**50)]]), cpp=True),
     Case("rotary_grid_unbounded", rotary_grid_unbounded, _one, (30,),
          points("rotary_grid_unbounded", (30,), [[*SIZES, *_near(7 * 2**52, 8), *_near(2**52)]]), cpp=True),
+    Case("rotary_compare", rotary_compare, _one, (30,),
+         points("rotary_compare", (30,), [[*SIZES, *_near(10**18, 3), *_near(2 * 10**18, 3)]]), cpp=True),
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
     Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
     Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),
