@@ -24,6 +24,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from symguard.service.guard_float_exact import FloatWalk
+
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 FLOAT_EXACT = 1 << 53  # |n| <= 2**53: an integer a double holds exactly
@@ -88,8 +90,8 @@ class _Walk:
             if self.cpp:  # a size or int argument read into an int64
                 iv = (max(iv[0], INT64_MIN), min(iv[1], INT64_MAX))
             return iv
-        if k in _ROUNDING:
-            return self._rounded_division(e)
+        if k in _ROUNDING or k == "RoundToInt":
+            return self._rounded(e)
         if k not in _ARITH:
             return None
         args = [self.term(a) for a in e.args]
@@ -167,6 +169,17 @@ class _Walk:
             hi = 0
         return (lo, hi)
 
+    def _rounded(self, e: Any) -> Interval | None:
+        """A rounding function: of an exactly computed float (``guard_float_exact``: then the
+        rounding sees the exact value), else of one true division (``_rounded_division``)."""
+        r = FloatWalk(self.term).value(e.args[0]) if len(e.args) == 1 else None
+        if r is not None:
+            out = (math.floor(r[0]), math.ceil(r[1]))
+            return out if self.fits(out) else None
+        if _kind(e) == "RoundToInt":
+            return None  # round of an inexact quotient: not modelled
+        return self._rounded_division(e)
+
     def _rounded_division(self, e: Any) -> Interval | None:
         """``FloorToInt(IntTrueDiv(a, b))`` and kin: exact when ``|a| + |b| < 2**53``.
 
@@ -238,10 +251,31 @@ class _Walk:
             return all(_within(iv, -FLOAT_EXACT, FLOAT_EXACT) for iv in ivs)  # type: ignore[arg-type]
         if k in ("Max", "Min", "Abs", "Identity"):
             return all(self._float_value(a) for a in e.args)
+        if k in ("Add", "Mul", "FloatTrueDiv") and _floaty(e):
+            if self.cpp:  # C++ may contract or reorder rounded steps: only where none rounds
+                return FloatWalk(self.term).value(e) is not None
+            return self._chain(e)
         if _floaty(e):
             return False  # float arithmetic, FloatTrueDiv, a float function: more than one rounding
         iv = self.term(e)  # an integer among floats
         return iv is not None and (not self.cpp or _within(iv, -FLOAT_EXACT, FLOAT_EXACT))
+
+
+    def _chain(self, e: Any) -> bool:
+        """Python's double arithmetic of one float with literals (``-0.5 + float(n)``), which symguard
+        reads step by step as Python rounds it (``float_compare.Chain``): exact at any size when the
+        one non-literal operand is (``printed_as_read`` checks the steps are the ones read)."""
+        k = _kind(e)
+        lits = [a for a in e.args if getattr(a, "is_Float", False) or getattr(a, "is_Integer", False)]
+        rest = [a for a in e.args if a not in lits]
+        if len(rest) != 1 or len(e.args) != 2 or (k == "FloatTrueDiv" and rest[0] is not e.args[0]):
+            return False
+        if not all(math.isfinite(float(c)) and float(c) != 0 for c in lits):
+            return False
+        x = rest[0]
+        if _kind(x) in ("Add", "Mul", "FloatTrueDiv") and _floaty(x):
+            return self._chain(x)
+        return self._float_value(x)
 
 
 _FLOAT_KINDS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "FloatPow", "TruncToFloat", "RoundDecimal"}
@@ -333,10 +367,10 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     return False
 
 
-_PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs"}
+_PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs", "round": "RoundToInt"}
 _PY_ATTRS = {("math", "floor"): "FloorToInt", ("math", "ceil"): "CeilToInt", ("math", "trunc"): "TruncToInt",
              ("torch", "sym_float"): "ToFloat"}
-_INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt"}
+_INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"}
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -85,7 +86,8 @@ def test_cpp_mod_of_a_negative_is_opaque() -> None:
 
 
 def test_unknown_kinds_and_floats_are_opaque() -> None:
-    assert not executed_exactly(sympy.Ge(sympy.Float(0.5) * x, 1), {x: (0, 10)})
+    assert not executed_exactly(sympy.Ge(sympy.Float(0.5) * x * y, 1), {x: (0, 10), y: (0, 10)})  # two variables
+    assert executed_exactly(sympy.Ge(sympy.Float(0.5) * x, 1), {x: (0, 10)})  # Python's 0.5*x, read as it rounds
     assert not executed_exactly(sympy.Ge(sympy.Rational(1, 2) * x, 1), {x: (0, 10)})
     assert not executed_exactly(sympy.Ge(sympy.Symbol("f", real=True), 1), {})
 
@@ -375,3 +377,205 @@ def test_float_comparisons_are_found_for_the_bridge() -> None:
     assert compares_floats(sympy.Lt(sympy.Max(ToFloat(x), 2), 3))
     assert not compares_floats(sympy.Ge(2 * CeilToInt(IntTrueDiv(x, 2)), x))
     assert not compares_floats(sympy.Ge(x, y))
+
+
+# ------------------------------------------------------------------ float arithmetic under a rounding function
+
+def cpp_affine(e: Any, env: dict[Any, int]) -> Any:
+    """What CppPrinter's code computes for rounded float arithmetic: ``static_cast<double>`` of an
+    int64, IEEE doubles rounded to nearest in printed order (``expr.args``; an integer operand of a
+    double operation converted), ``std::lrint`` half to even, int64 results that must not overflow."""
+    k = type(e).__name__
+    if e.is_Float:
+        return float(e)
+    if k == "ToFloat":
+        return float(cpp(e.args[0], env))
+    if k == "IntTrueDiv":
+        return float(cpp(e.args[0], env)) / float(cpp(e.args[1], env))
+    if k == "FloatTrueDiv":
+        return cpp_affine(e.args[0], env) / cpp_affine(e.args[1], env)
+    rounding = {"FloorToInt": math.floor, "CeilToInt": math.ceil, "TruncToInt": math.trunc, "RoundToInt": round}
+    if k in rounding:
+        return _i64(rounding[k](cpp_affine(e.args[0], env)))
+    ops = {"Add": operator.add, "Mul": operator.mul, "Equality": operator.eq, "Unequality": operator.ne,
+           "StrictLessThan": operator.lt, "LessThan": operator.le, "StrictGreaterThan": operator.gt,
+           "GreaterThan": operator.ge}
+    if k not in ops:
+        return cpp(e, env)  # integer code
+    vals = [cpp_affine(a, env) for a in e.args]
+    if k not in ("Add", "Mul"):
+        return ops[k](*vals)
+    acc = vals[0]
+    for v in vals[1:]:
+        acc = ops[k](acc, v)
+        if isinstance(acc, int):
+            _i64(acc)
+    return acc
+
+
+AFFINE_LITERALS = [0.5, -0.5, 0.25, 1.5, -0.75, 1.0, 2.0, 4.0, 0.125]
+
+
+def affine_floats(depth: int) -> st.SearchStrategy[Any]:
+    """Float arithmetic PyTorch prints for sizes: converted integers, true division by a literal,
+    sums, products and true division by float literals."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    ints = st.sampled_from([x, y, uneval(FloorDiv, x, 7), x - y, 2 * x])
+    lit = st.sampled_from(AFFINE_LITERALS).map(sympy.Float)
+    leaf = st.one_of(ints.map(lambda a: uneval(ToFloat, a)),
+                     st.tuples(ints, st.sampled_from([2, -4, 3, 8])).map(lambda p: uneval(IntTrueDiv, *p)))
+    if depth == 0:
+        return leaf
+    sub = affine_floats(depth - 1)
+    return st.one_of(
+        leaf,
+        st.tuples(sub, st.one_of(sub, lit)).map(lambda p: p[0] + p[1]),
+        st.tuples(sub, lit).map(lambda p: p[1] * p[0]),
+        st.tuples(sub, st.sampled_from([1.0, 2.0, 0.5, -4.0, 3.0]).map(sympy.Float)).map(
+            lambda p: uneval(FloatTrueDiv, *p)),
+    )
+
+
+EDGES = [2**52 - 1, 2**52, 2**52 + 1, 2**53 - 1, 2**53, 2**53 + 1, 7 * 2**52 + 3, 2**62, INT64_MAX]
+affine_bounds = st.one_of(st.integers(-50, 50), st.sampled_from([-inf, inf, *EDGES, *(-v for v in EDGES)]))
+
+
+@st.composite
+def affine_ranges(draw: Any) -> dict[Any, tuple[float, float]]:
+    out = {}
+    for s in (x, y):
+        a, b = draw(affine_bounds), draw(affine_bounds)
+        lo, hi = min(a, b), max(a, b)
+        out[s] = (-inf if lo == inf else lo, inf if hi == -inf else hi)
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(affine_floats(2), st.sampled_from(["FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"]),
+       st.sampled_from(["Ge", "Eq", "Lt", "Ne"]), st.one_of(st.integers(-3, 3).map(sympy.Integer), st.just(y)),
+       affine_ranges(), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+def test_rounded_float_arithmetic_claimed_exact_is_exact(f: Any, rnd: str, rel: str, other: Any, r: Any,
+                                                         extra: list[int]) -> None:
+    """A guard the walk calls exact computes, as PyTorch's printed Python and C++ code, the value
+    symguard reads (the exact rational rounded) at the corners of its ranges and next to 2**52,
+    2**53 and 2**63, where a double sum or conversion would round first."""
+    import torch
+    from torch.utils._sympy import functions as F
+
+    g = getattr(sympy, rel)(getattr(F, rnd)(f), other, evaluate=False)
+    assume(isinstance(g, sympy.Rel))
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    assume(py_ok or cpp_ok)
+    code = PythonPrinter().doprint(g)
+    for env in points(r, extra + EDGES + [-v for v in EDGES]):
+        want = _read(g, env)
+        if py_ok:
+            try:
+                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
+            except ZeroDivisionError:
+                got = None
+            assert got == want, (code, env)
+        if cpp_ok:
+            assert want is not None and cpp_affine(g, env) == want, (g, env)
+
+
+def test_the_rotary_guard_is_exact_below_2_52_and_opaque_past_it() -> None:
+    """``math.ceil(-0.5 + float(n))``: ``n - 0.5`` is a double while ``|n| < 2**52``; at
+    ``n = 2**52 + 1`` it is a tie that rounds to even, and the ceiling is one too small."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    g = sympy.Ge(CeilToInt(uneval(FloatTrueDiv, ToFloat(x) - 0.5, sympy.Float(1.0))), y)
+    small, past = {x: (2, 2**52 - 1), y: (0, 10)}, {x: (2, 2**52 + 1), y: (0, 10)}
+    assert executed_exactly(g, small) and executed_exactly(g, small, "cpp")
+    assert not executed_exactly(g, past) and not executed_exactly(g, past, "cpp")
+    assert not executed_exactly(g, {x: (2, inf), y: (0, 10)})  # Dynamo's unbounded sizes
+    n = 2**52 + 1
+    assert math.ceil(-0.5 + float(n)) == n - 1  # past the bound Python's double is wrong
+    for v in (2**52 - 1, 2**52 - 2, 3):
+        assert math.ceil(-0.5 + float(v)) == v
+
+
+def test_rounding_arithmetic_stays_opaque_where_a_step_rounds() -> None:
+    """A division by a literal that is not a power of two, a quotient by a non-power of two inside
+    a sum: each step rounds, so the guard is opaque whatever the ranges."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    small = {x: (2, 100), y: (2, 100)}
+    assert not executed_exactly(sympy.Ge(FloorToInt(uneval(FloatTrueDiv, ToFloat(x), sympy.Float(2.5))), 2), small)
+    assert not executed_exactly(sympy.Ge(FloorToInt(IntTrueDiv(x, 3) + 0.5), 2), small)
+    assert not executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x)), 2), small)  # 0.1 is not read
+    assert executed_exactly(sympy.Ge(FloorToInt(IntTrueDiv(x, 4) + 0.5), 2), small)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(AFFINE_LITERALS), st.sampled_from(AFFINE_LITERALS + [0.0]),
+       st.sampled_from([1.0, 2.0, 0.5, -4.0]), st.sampled_from(["FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"]),
+       st.integers(49, 55), st.integers(-4, 4), st.booleans())
+def test_the_exactness_bound_by_brute_force_next_to_it(c1: float, c2: float, d: float, rnd: str, k: int,
+                                                       nudge: int, neg: bool) -> None:
+    """``Rnd(FloatTrueDiv(c1*float(x) + c2, d))`` on a window of 17 sizes ending next to ``2**k``
+    (``k`` around 53, where the double sum starts to round): if the walk calls the window exact,
+    Python's and the C++ code's value is the exact one at every one of its points."""
+    import torch
+    from torch.utils._sympy import functions as F
+
+    f = uneval(F.FloatTrueDiv, sympy.Float(c1) * ToFloat(x) + sympy.Float(c2), sympy.Float(d))
+    g = sympy.Eq(getattr(F, rnd)(f), y, evaluate=False)
+    hi = 2**k + nudge
+    window = (-hi, -hi + 16) if neg else (hi - 16, hi)
+    r = {x: window, y: (-inf, inf)}
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    code = PythonPrinter().doprint(f)
+    fn = {"FloorToInt": math.floor, "CeilToInt": math.ceil, "TruncToInt": math.trunc, "RoundToInt": round}[rnd]
+    for v in range(window[0], window[1] + 1):
+        want = fn((Fraction(c1) * v + Fraction(c2)) / Fraction(d))
+        if py_ok:
+            assert fn(eval(code, {"torch": torch}, {"x": v})) == want, (code, v, window)
+        if cpp_ok:
+            assert cpp_affine(getattr(F, rnd)(f), {x: v}) == want, (f, v, window)
+        if py_ok or cpp_ok:
+            assert _read(sympy.Eq(getattr(F, rnd)(f), want, evaluate=False), {x: v, y: 0}) is True
+
+
+def compared_chains(depth: int) -> st.SearchStrategy[Any]:
+    """Python's double arithmetic of one converted size with literals (any double: compared, each
+    step's rounding is what symguard reads)."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    leaf = st.one_of(st.sampled_from([x, 2 * x, uneval(FloorDiv, x, 7)]).map(lambda a: uneval(ToFloat, a)),
+                     st.sampled_from([3, -2, 4]).map(lambda d: uneval(IntTrueDiv, x, d)))
+    if depth == 0:
+        return leaf
+    sub = compared_chains(depth - 1)
+    lit = st.sampled_from([0.5, -0.5, 0.1, 1.5, 3.0, 1e300]).map(sympy.Float)
+    return st.one_of(leaf, st.tuples(sub, lit).map(lambda p: p[0] + p[1]), st.tuples(sub, lit).map(lambda p: p[1] * p[0]),
+                     st.tuples(sub, lit).map(lambda p: p[1] - p[0]),
+                     st.tuples(sub, lit).map(lambda p: uneval(FloatTrueDiv, *p)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(compared_chains(2), st.sampled_from([0.0, 0.5, 1.0, 2.5, 0.3, -1.0, 1e300]).map(sympy.Float),
+       st.sampled_from(["Ge", "Gt", "Lt", "Le", "Eq", "Ne"]), affine_ranges(),
+       st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+def test_compared_float_arithmetic_computes_what_symguard_reads(f: Any, lit: Any, rel: str, r: Any,
+                                                               extra: list[int]) -> None:
+    """Python: symguard reads each step rounded as Python rounds it, at any size; C++ only where no
+    step rounds (it may contract ``a*x + c`` into one rounding)."""
+    import torch
+
+    g = getattr(sympy, rel)(f, lit, evaluate=False)
+    assume(isinstance(g, sympy.Rel))
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    assume(py_ok or cpp_ok)
+    code = PythonPrinter().doprint(g)
+    for env in points(r, extra + EDGES + [-v for v in EDGES]):
+        want = _read(g, env)
+        if py_ok:
+            try:
+                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
+            except (ZeroDivisionError, OverflowError):
+                got = None
+            assert got == want, (code, env)
+        if cpp_ok:
+            assert want is not None and cpp_affine(g, env) == want, (g, env)

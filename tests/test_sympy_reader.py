@@ -39,6 +39,11 @@ ACCEPTED = [
     "(s0 & 7) + (s0 | 8) + (s0 ^ -3) + ~s0 > 0", "LShift(s0, 3) > RShift(s1, 2)", "(s0 << 2) + (s1 >> 1) > 0",
     "Where(Eq(s0, 2), s0, s1) > 2", "IsNonOverlappingAndDenseIndicator(s0, s1, 1, s0) > 0",
     "Identity(s0 + 1) > 2", "FloorToInt(FloatTrueDiv(ToFloat(s0), 2.0)) > 1", "2*((s0 + 1)) > 2", "Eq(PowByNatural(s0, 3), 8)",
+    # float arithmetic under a rounding function, read as the exact affine value (test_sympy_float_affine)
+    "CeilToInt(FloatTrueDiv(ToFloat((s0//7)) - 0.5, 1.0)) >= 2", "FloorToInt(0.5*ToFloat(s0) + 0.25) > 1",
+    "CeilToInt(IntTrueDiv(s0, 2) + 1) > 0", "FloorToInt(FloatTrueDiv(ToFloat(s0), 2.5)) > 1",
+    # one converted integer's float arithmetic compared with a literal: Python's roundings, step by step
+    "IntTrueDiv(s0, 2) + 1.0 >= 2.0", "2.0 <= 1.0 + IntTrueDiv(s0, 2)", "ToFloat(s0) - 0.5 >= 1.0",
 ]
 
 
@@ -94,19 +99,22 @@ def test_piecewise_domain_is_coverage() -> None:
     ("OpaqueUnaryFn_sqrt(s0) > 2", UnsupportedError, 0),
     ("s0 + OpaqueUnaryFn_log2(ToFloat(s1)) > 2", UnsupportedError, 5),
     ("IntTrueDiv(s0, 2) > IntTrueDiv(s1, 3)", UnsupportedError, 0),
-    ("CeilToInt(IntTrueDiv(s0, 2) + 1) > 0", UnsupportedError, 10),
+    ("CeilToInt(IntTrueDiv(s0, s1) + 1) > 0", UnsupportedError, 10),  # a symbolic divisor in float arithmetic
+    ("CeilToInt(ToFloat(s0)*ToFloat(s1)) > 0", UnsupportedError, 10),  # not affine
+    ("FloorToInt(ToFloat(s0)*0.1) > 0", UnsupportedError, 23),  # 0.1's double is not 0.1
+    ("FloorToInt(ToFloat(s0) // 2.0) > 0", UnsupportedError, 11),  # Python's float floor division
     ("CeilToInt(s0/2) > 0", UnsupportedError, 10),
     ("CeilToInt(FloatTrueDiv(IntTrueDiv(s0, 2), ToFloat(s1))) > 0", UnsupportedError, 10),
-    ("IntTrueDiv(s0, 2) + 1 > 0", UnsupportedError, 0),
+    ("IntTrueDiv(s0, s1) + 1 > 0", UnsupportedError, 0),
     ("s1 < IntTrueDiv(s0, 3)", UnsupportedError, 5),
     # a float compared with anything but a literal, or after arithmetic (test_sympy_reader_float reads the rest)
     ("ToFloat(s0) >= s1", UnsupportedError, 0),
-    ("IntTrueDiv(s0, 2) + 1.0 >= 2.0", UnsupportedError, 0),
-    ("2.0 <= 1.0 + IntTrueDiv(s0, 2)", UnsupportedError, 7),
+    ("IntTrueDiv(s0, 2) + ToFloat(s1) >= 2.0", UnsupportedError, 0),
+    ("2.0 <= 1.0 + IntTrueDiv(s0, s1)", UnsupportedError, 13),
     ("FloatTrueDiv(ToFloat(s0), ToFloat(s1)) >= 1.0", UnsupportedError, 0),
     ("s0/2 >= 1.5", UnsupportedError, 0),  # sympy's exact '/' against a float
     ("Max(1.0, IntTrueDiv(s0, 2)) + 1 > 2", UnsupportedError, 0),
-    ("FloorToInt(FloatTrueDiv(ToFloat(s0), 2.5)) > 1", UnsupportedError, 37),
+    ("FloorToInt(FloatTrueDiv(ToFloat(s0), 0.3)) > 1", UnsupportedError, 37),
     ("Where(s0 > 1, ToFloat(s0), 1) + 1 > 0", UnsupportedError, 0),
     ("FloatPow(ToFloat(s0), 2.0) > 1", UnsupportedError, 0),
     ("BitwiseFn_bitwise_and(s0, s1) > 0", UnsupportedError, 0),

@@ -189,6 +189,45 @@ def float_threshold(x: torch.Tensor) -> torch.Tensor:
     return r * 20
 
 
+def rotary_grid(x: torch.Tensor) -> torch.Tensor:
+    """A 2-D rotary position grid's sizes (DINOv3-style ``ceil(n // p - 0.5)``): float arithmetic
+    on a converted size, rounded back. Below the ``2**50`` bound every step is exact, so the three
+    guards are premises (two are redundant)."""
+    n = x.shape[0]
+    if n > 2**50:
+        return x[:1] * 0
+    h = math.ceil((n // 7 - 0.5) / 1.0)
+    r = x[:1] + 1 if h >= 2 else x[:1] - 1
+    if h != 1:
+        r = r * 2
+    if math.floor(n * 0.5 + 0.25) >= 3:
+        r = r + 5
+    return r
+
+
+def rotary_grid_unbounded(x: torch.Tensor) -> torch.Tensor:
+    """The same without a bound: ``n // 7 - 0.5`` rounds past ``2**52`` (``n`` near ``7 * 2**52``),
+    so the guards are opaque and kept."""
+    n = x.shape[0]
+    h = math.ceil((n // 7 - 0.5) / 1.0)
+    r = x[:1] + 1 if h >= 2 else x[:1] - 1
+    if math.floor(n * 0.5 + 0.25) >= 3:
+        r = r + 5
+    return r
+
+
+def rotary_compare(x: torch.Tensor) -> torch.Tensor:
+    """Float arithmetic on a size compared with a literal: symguard rounds each step as Python
+    does, so with Python guards these are premises at any size."""
+    n = x.shape[0]
+    r = x[:1] + 1 if n // 7 - 0.5 >= 1.0 else x[:1] - 1
+    if n < 10**18:
+        r = r * 2
+    if n * 0.5 + 0.25 < 1e18:  # implied by n < 10**18; its own boundary is near 2 * 10**18
+        r = r + 5
+    return r
+
+
 # lazy branches and zero divisors -----------------------------------------------------------
 
 def lazy_ite(x: torch.Tensor, k: int) -> torch.Tensor:
@@ -399,6 +438,11 @@ CASES: list[Case] = [
     Case("truediv_parity", truediv_parity, _one, (10,), points("truediv_parity", (10,), [SIZES]), cpp=True),
     Case("ceil_ratio", ceil_ratio, _two, (10, 3), points("ceil_ratio", (10, 3), [SIZES, SIZES], pairs=_P2)),
     Case("float_threshold", float_threshold, _one, (10,), points("float_threshold", (10,), [SIZES])),
+    Case("rotary_grid", rotary_grid, _one, (30,), points("rotary_grid", (30,), [[*SIZES, *_near(2**50)]]), cpp=True),
+    Case("rotary_grid_unbounded", rotary_grid_unbounded, _one, (30,),
+         points("rotary_grid_unbounded", (30,), [[*SIZES, *_near(7 * 2**52, 8), *_near(2**52)]]), cpp=True),
+    Case("rotary_compare", rotary_compare, _one, (30,),
+         points("rotary_compare", (30,), [[*SIZES, *_near(10**18, 3), *_near(2 * 10**18, 3)]]), cpp=True),
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
     Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
     Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),

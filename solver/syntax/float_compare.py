@@ -69,7 +69,19 @@ class Extreme:
     args: tuple[Value, ...]
 
 
-Value = Rounded | Exact | Pick | Extreme
+@dataclass(frozen=True)
+class Chain:
+    """Python's double arithmetic on one converted integer, compared with a literal: ``x =
+    num / den`` correctly rounded (``float(num)`` for ``den`` 1), then each step in order, each
+    one correctly rounded: ``("add", c)`` is ``x + c``, ``("mul", c)`` ``x * c``, ``("div", c)``
+    ``x / c`` (``c`` a non-zero finite double), ``("neg", 0.0)`` is ``-x``."""
+
+    num: Term
+    den: int
+    steps: tuple[tuple[str, float], ...] = ()
+
+
+Value = Rounded | Exact | Pick | Extreme | Chain
 Literal = int | float  # the other side: any int, any double (infinities included)
 
 
@@ -87,6 +99,8 @@ def negate(v: Value) -> Value:
         return Exact(ir.mk_neg(v.num), v.den)
     if isinstance(v, Pick):
         return Pick(v.cond, negate(v.then), negate(v.other))
+    if isinstance(v, Chain):
+        return Chain(v.num, v.den, (*v.steps, ("neg", 0.0)))
     return Extreme("min" if v.kind == "max" else "max", tuple(negate(a) for a in v.args))
 
 
@@ -193,6 +207,8 @@ def compare(op: str, v: Value, c: Literal) -> Term:
     ``v`` is defined and does not overflow (the caller's domain)."""
     if isinstance(v, Exact):
         return _exact(op, v, c)
+    if isinstance(v, Chain):
+        return _chain(op, v, c)
     if isinstance(v, Pick):
         return ir.mk_ite(v.cond, compare(op, v.then, c), compare(op, v.other, c))
     if op == "!=":
@@ -215,3 +231,43 @@ def compare(op: str, v: Value, c: Literal) -> Term:
     if not _is_double(c):
         return ir.FALSE  # a double never equals a value that is not one
     return ir.mk_and(_rounded_at_least(v, c, False), ir.mk_not(_rounded_at_least(v, c, True)))
+
+
+def chain_value(v: Chain, t: int) -> float:
+    """What Python computes for ``v`` at ``num = t`` (``|t / den| < OVERFLOW``: no exception; a
+    step may overflow to an infinity, never to a NaN: no step multiplies by 0 or adds an infinity)."""
+    x = t / v.den
+    for step, c in v.steps:
+        x = x + c if step == "add" else x * c if step == "mul" else x / c if step == "div" else -x
+    return x
+
+
+def _chain(op: str, v: Chain, c: Literal) -> Term:
+    """``v op c`` exactly as Python evaluates it: ``chain_value`` is monotone in ``t``, so where it
+    is ``>= c`` (or ``<``, ...) is a half-line of integers, found by bisection over the domain
+    ``|t| < OVERFLOW * |den|`` with Python's own arithmetic; ``==`` is two half-lines."""
+    if op == "==":
+        return ir.mk_and(_chain(">=", v, c), _chain("<=", v, c))
+    if op == "!=":
+        return ir.mk_not(_chain("==", v, c))
+    rel = _PY_OPS[op]
+
+    def holds(t: int) -> bool:
+        return bool(rel(chain_value(v, t), c))
+
+    lo, hi = -(OVERFLOW * abs(v.den) - 1), OVERFLOW * abs(v.den) - 1
+    first, last = holds(lo), holds(hi)
+    if first == last:  # a monotone predicate equal at both ends is constant
+        return ir.mk_bool(first)
+    a, b = lo, hi  # holds(a) == first != holds(b): narrow to neighbours
+    while b - a > 1:
+        mid = (a + b) // 2
+        if holds(mid) == first:
+            a = mid
+        else:
+            b = mid
+    return ir.mk_ge(v.num, ir.mk_int(b)) if last else ir.mk_le(v.num, ir.mk_int(a))
+
+
+_PY_OPS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+           ">=": lambda x, y: x >= y}

@@ -1,10 +1,12 @@
-"""Float-valued syntax in the reference reader: read only where one rounding step makes it exact.
+"""Float-valued syntax in the reference reader: read only where the reading is exact.
 
 A float (``IntTrueDiv``, ``ToFloat``, ``FloatTrueDiv``, a float literal, ``Max``/``Min``/``Abs``/
 ``Where``/``Identity`` of those) is accepted under a rounding function (``CeilToInt`` and the like:
-each leaf read as its exact rational, ``real_``) or compared with a literal
-(``float_compare``: Python's correctly rounded double compared exactly, ``syntax.float_compare``).
-docs/pytorch-functions.md states when that equals PyTorch's float computation; anything else is
+each leaf read as its exact rational, ``real_``, and ``+ - *``/``FloatTrueDiv`` by constants as
+the exact affine rational, ``float_affine``) or compared with a literal (``float_compare``:
+Python's correctly rounded double compared exactly, and one converted integer's arithmetic with
+literals rounded step by step as Python does, ``fc.Chain``). docs/pytorch-functions.md states
+when the rounding functions' reading equals PyTorch's float computation; anything else is
 ``unsupported``.
 """
 
@@ -14,10 +16,12 @@ import ast
 import math
 import operator
 from collections.abc import Callable
+from decimal import Decimal
 
 from symguard.solver.errors import ParseError, TooLargeError, UnsupportedError
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_affine as fa
 from symguard.solver.syntax import float_compare as fc
 from symguard.solver.syntax.sympy_calls import _FLOAT_ONLY
 from symguard.solver.syntax.sympy_domain import _lazy
@@ -29,14 +33,16 @@ class _FloatReader(_Walk):
     """The float-reading half of ``sympy_ast._Parser``."""
 
     def real_(self, node: ast.AST, depth: int, compare: bool = False) -> fc.Value:
-        """A float-valued expression computed with at most one rounding from an exact rational.
+        """A float-valued expression.
 
         Under a rounding function (``compare`` False) every leaf is read as its exact rational
-        (docs/pytorch-functions.md says when PyTorch's floats agree). Compared with a literal
-        (``compare``, ``float_compare``) it is read exactly: ``IntTrueDiv``/``ToFloat`` are
-        correctly rounded and their ``OverflowError`` joins the domain, any float literal is its
-        double, an integer is exact (Python compares ints and floats exactly), and a
-        ``FloatTrueDiv`` of rounded operands is refused (up to three roundings)."""
+        and arithmetic by constants exactly (``affine_``; docs/pytorch-functions.md says when
+        PyTorch's floats agree). Compared with a literal (``compare``, ``float_compare``) it is
+        read as Python computes it: ``IntTrueDiv``/``ToFloat`` are correctly rounded and their
+        ``OverflowError`` joins the domain, any float literal is its double, an integer is exact
+        (Python compares ints and floats exactly), arithmetic of one of those with literals is a
+        ``Chain`` of rounded steps (``chain_``), and a ``FloatTrueDiv`` of rounded operands is
+        refused (up to three roundings)."""
         if depth > MAX_DEPTH:
             raise self.err(TooLargeError, node, f"expression nested deeper than {MAX_DEPTH} levels")
         depth += 1
@@ -46,9 +52,11 @@ class _FloatReader(_Walk):
                 if not math.isfinite(v):
                     raise self.err(UnsupportedError, node, f"float literal {v!r} inside a float expression")
                 return fc.exact_literal(v)
-            if not v.is_integer() or abs(v) > 2**53:
-                raise self.err(UnsupportedError, node, f"float literal {v!r} (only integral floats up to 2**53)")
-            return fc.Exact(ir.mk_int(int(v)))
+            if not fa.decimal_exact(v):
+                raise self.err(UnsupportedError, node, f"float literal {v!r} under a rounding function: its double "
+                               f"is {_decimal(v)}, and arithmetic with it rounds at every size (only literals "
+                               "whose decimal is exactly their double, such as 0.5 or 1.25, are read)")
+            return fc.exact_literal(v)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             name = self.name_(node.func)
             if name == "IntTrueDiv":
@@ -65,15 +73,24 @@ class _FloatReader(_Walk):
                     self.domain.append(fc.no_overflow(a, ir.ONE))
                 return fc.Rounded(a, ir.ONE)
             if name == "FloatTrueDiv":
+                if compare and _literal(node.args[1] if len(node.args) == 2 else node) is not None:
+                    a_node, b_node = self.args_(node, name, 2)
+                    return self.chain_(node, a_node, b_node, "div", depth)
                 if compare:
                     raise self.err(UnsupportedError, node, "FloatTrueDiv compared: float(a) and float(b) are "
                                    "rounded before the division (more than one rounding step; "
                                    "IntTrueDiv(a, b) is read exactly)")
                 a_node, b_node = self.args_(node, name, 2)
                 x, y = self.real_(a_node, depth), self.real_(b_node, depth)
+                ex, ey = fa.exact(x), fa.exact(y)
+                lit = None if ey is None else fa.constant(ey)
+                if ex is not None and lit is not None:  # by a literal: the affine value divided
+                    self.domain.append(ir.mk_ne(ir.mk_int(lit.numerator), ir.ZERO))
+                    return fa.div(ex, lit) if lit else fc.Exact(ir.ZERO)
                 if not (isinstance(x, (fc.Rounded, fc.Exact)) and isinstance(y, (fc.Rounded, fc.Exact))
                         and _is_one(x.den) and _is_one(y.den)):
-                    raise self.err(UnsupportedError, node, "FloatTrueDiv of a rounded float (two roundings)")
+                    raise self.err(UnsupportedError, node, "FloatTrueDiv by a non-constant float of a value that "
+                                   "is not an integer (a symbolic divisor: not an affine value)")
                 self.domain.append(ir.mk_ne(y.num, ir.ZERO))
                 return fc.Rounded(x.num, y.num)
             if name == "Identity":
@@ -102,18 +119,78 @@ class _FloatReader(_Walk):
             inner = self.real_(node.operand, depth, compare)
             return fc.negate(inner) if isinstance(node.op, ast.USub) else inner
         if _is_real(node):  # a float expression of another shape (sums of floats, ...)
-            for sub in ast.walk(node):  # name the float function or literal when there is one
+            for sub in ast.walk(node):  # name the float function when there is one
                 if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
                         sub.func.id in _FLOAT_ONLY or sub.func.id.startswith("OpaqueUnaryFn_")):
                     raise self.err(UnsupportedError, sub, f"unsupported function {sub.func.id} (a float function)")
-                if not compare and isinstance(sub, ast.Constant) and isinstance(sub.value, float):
-                    raise self.err(UnsupportedError, sub, f"float literal {sub.value!r}")
-            raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC if compare
-                           else "float arithmetic (more than one rounding step)")
+            if compare and isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+                left = _literal(node.left) is not None
+                x_node, c_node = (node.right, node.left) if left else (node.left, node.right)
+                step = "mul" if isinstance(node.op, ast.Mult) else "rsub" if left and isinstance(node.op, ast.Sub) \
+                    else "sub" if isinstance(node.op, ast.Sub) else "add"
+                return self.chain_(node, x_node, c_node, step, depth)
+            if compare:
+                raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+                return self.affine_(node, depth)
+            raise self.err(UnsupportedError, node, "float arithmetic other than + - * and FloatTrueDiv by a "
+                           "literal under a rounding function (a '/', '//', '%' or '**' on a float)")
         if compare and _has_true_div(node):
             raise self.err(UnsupportedError, node, "sympy's exact rational '/' compared with a float (write "
                            "IntTrueDiv(a, b) for Python's float division, or compare with an integer)")
         return fc.Exact(self.int_(node, depth))  # an integer: exact (under a rounding function: itself)
+
+    def affine_(self, node: ast.BinOp, depth: int) -> fc.Value:
+        """``x + y``, ``x - y``, ``x * y`` of floats under a rounding function: the exact rational
+        (``float_affine``), while it stays ``num / den`` with a literal ``den``."""
+        x, y = self.real_(node.left, depth), self.real_(node.right, depth)
+        ex, ey = fa.exact(x), fa.exact(y)
+        for v, e, n in ((x, ex, node.left), (y, ey, node.right)):
+            if e is None:
+                what = ("Max/Min/Abs/Where of floats" if isinstance(v, (fc.Pick, fc.Extreme))
+                        else "IntTrueDiv or FloatTrueDiv by a symbolic divisor")
+                raise self.err(UnsupportedError, n, f"{what} inside float arithmetic (not an affine value with a "
+                               "literal denominator)")
+        assert ex is not None and ey is not None
+        if isinstance(node.op, ast.Mult):
+            out = fa.mul(ex, ey)
+            if out is None:
+                raise self.err(UnsupportedError, node, "a product of two non-constant floats (only a product "
+                               "with a literal is read)")
+            return out
+        return fa.add(ex, ey, -1 if isinstance(node.op, ast.Sub) else 1)
+
+    def chain_(self, node: ast.AST, x_node: ast.AST, c_node: ast.AST, step: str, depth: int) -> fc.Value:
+        """A float compared with a literal, computed from one converted integer by steps with a
+        literal (``x + c``, ``c - x``, ``x * c``, ``x / c``): ``fc.Chain``, which compares it
+        exactly as Python computes it (each step rounded)."""
+        c = _literal(c_node)
+        if c is None or _literal(x_node) is not None:
+            raise self.err(UnsupportedError, node, FLOAT_ARITHMETIC + " (in arithmetic, exactly one side must be "
+                           "a literal and the other one converted integer)")
+        try:
+            cf = float(c)  # Python converts an int operand of a float operation so
+        except OverflowError:
+            cf = math.inf
+        if not math.isfinite(cf) or (cf == 0 and step in ("mul", "div")):
+            raise self.err(UnsupportedError, c_node, f"float arithmetic with {c!r} compared (an infinity or a "
+                           "product with zero can make a NaN; a division by zero raises)")
+        x = self.real_(x_node, depth + 1, compare=True)
+        if isinstance(x, fc.Rounded) and x.den.kind == ir.CONST:
+            x = fc.Chain(x.num, x.den.value)
+        elif isinstance(x, fc.Exact) and x.den == 1 and x.num.kind != ir.CONST:  # an int operand: float(x)
+            self.domain.append(fc.no_overflow(x.num, ir.ONE))
+            x = fc.Chain(x.num, 1)
+        if not isinstance(x, fc.Chain):
+            raise self.err(UnsupportedError, x_node, FLOAT_ARITHMETIC + " (in arithmetic, the non-literal side "
+                           "must be ToFloat(a), IntTrueDiv(a, k) with a literal k, an integer, or arithmetic on one)")
+        if step == "rsub":  # c - x is c + (-x): IEEE subtraction is the addition of the negation
+            steps: tuple[tuple[str, float], ...] = (("neg", 0.0), ("add", cf))
+        elif step == "sub":
+            steps = (("add", -cf),)
+        else:
+            steps = ((step, cf),)
+        return fc.Chain(x.num, x.den, (*x.steps, *steps))
 
     def float_compare(self, node: ast.AST, ops: list[str], operands: list[ast.expr], depth: int) -> Term:
         """A comparison (or chain) with a float in it, exact where each pair has a literal side:
@@ -189,12 +266,20 @@ def _as_value(x: fc.Value | Term) -> fc.Value:
     return fc.Exact(x) if isinstance(x, Term) else x
 
 
+def _decimal(v: float) -> str:
+    """The exact decimal value of the double ``v`` (every double has a finite one), cut at 40
+    significant digits."""
+    d = Decimal(v)
+    return str(d) if len(d.as_tuple().digits) <= 40 else f"{d:.40g}…"
+
+
 def _is_one(d: Term | int) -> bool:
     return d == 1 if isinstance(d, int) else d is ir.ONE
 
 
-FLOAT_ARITHMETIC = ("float arithmetic (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), float "
-                    "literals, integers and Max/Min/Abs/Where/Identity of them are compared exactly")
+FLOAT_ARITHMETIC = ("float arithmetic compared (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), "
+                    "float literals, integers, arithmetic of one of them with literals (ToFloat(a) - 0.5 >= 1.0) "
+                    "and Max/Min/Abs/Where/Identity of those are compared exactly")
 _RELATION_FNS: dict[str, Callable[[Term, Term], Term]] = {
     "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne,
 }

@@ -49,6 +49,8 @@ def _round_real(name: str, r: fc.Value) -> Term:
         return _round_ratio(name, r.num, ir.mk_int(r.den))
     if isinstance(r, fc.Pick):
         return ir.mk_ite(r.cond, _round_real(name, r.then), _round_real(name, r.other))
+    if isinstance(r, fc.Chain):  # built only for a comparison (sympy_float reads arithmetic affinely here)
+        raise TypeError("a compared float chain under a rounding function")
     parts = [_round_real(name, a) for a in r.args]
     return ir.mk_max(*parts) if r.kind == "max" else ir.mk_min(*parts)
 
