@@ -1,0 +1,20 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s58": ["s58"], "l_x0_": ["s4", 1, "s58"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s58": 997}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s58 Int)
+(assert (>= s4 2))
+(assert (>= s58 2))
+(assert (! (<= s4 15) :named g0))
+(assert (! (not (= (+ (div s58 2) (- 1)) 0)) :named g1))
+(assert (! (<= (+ (- (div s58 2)) 2) 0) :named g2))
+(assert (! (not (= (div (+ (div s58 2) (- 2)) 3) 0)) :named g3))
+(assert (! (<= (+ (- (div (+ (div s58 2) (- 2)) 3)) 1) 0) :named g4))
+(assert (! (not (= (div (+ (div (+ (div s58 2) (- 2)) 3) (- 1)) 2) 0)) :named g5))
+(assert (! (<= (+ (- (div (+ (div (+ (div s58 2) (- 2)) 3) (- 1)) 2)) 1) 0) :named g6))
+(assert (! (let ((?x0 (+ (div (+ (div (+ (div s58 2) (- 2)) 3) (- 1)) 2) 1))) (let ((?x1 (* ?x0 s4)) (?x2 (- (* ?x0 s4)))) (and (not (= ?x1 0)) (not (= (ite (<= (+ ?x2 1) 0) (mod s4 ?x1) (- (mod (- s4) ?x2))) 0))))) :named g7))
+(assert (! (<= (+ (* 12 (div (+ (div (+ (div s58 2) (- 2)) 3) (- 1)) 2)) (- s58) 11) 0) :named g8))
+(check-sat)

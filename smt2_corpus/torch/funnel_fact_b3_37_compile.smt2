@@ -1,0 +1,26 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s40": ["s40"], "l_x0_": ["s4", "s40"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 3, "s40": 37}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s40 Int)
+(assert (>= s4 2))
+(assert (>= s40 2))
+(assert (! (<= (+ (- s40) 3) 0) :named g0))
+(assert (! (<= (+ (* 2 (div (+ s40 (- 1)) 2)) (- s40) 1) 0) :named g1))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 2) 1))) (let ((?x1 (- (* s4 ?x0))) (?x2 (* s4 ?x0))) (and (not (= (ite (<= (+ ?x1 1) 0) (mod s4 ?x2) (- (mod (- s4) ?x1))) 0)) (not (= ?x2 0))))) :named g2))
+(assert (! (= (+ (div (+ s40 1) 2) (- (div (+ s40 (- 1)) 2)) (- 1)) 0) :named g3))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 2) 1))) (and (not (= (ite (<= (+ (- (* s4 ?x0)) 1) 0) (mod (* 2 s4) (* 2 s4 ?x0)) (- (mod (* (- 2) s4) (* (- 2) s4 ?x0)))) 0)) (not (= (* s4 ?x0) 0)))) :named g4))
+(assert (! (<= (+ (- (div (+ s40 (- 1)) 2)) 2) 0) :named g5))
+(assert (! (let ((?x0 (+ s40 (- 1)))) (<= (+ (* 2 (div ?x0 4)) (- (div ?x0 2))) 0)) :named g6))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 4) 1))) (let ((?x1 (* s4 ?x0)) (?x2 (- (* s4 ?x0)))) (and (not (= ?x1 0)) (not (= (ite (<= (+ ?x2 1) 0) (mod s4 ?x1) (- (mod (- s4) ?x2))) 0))))) :named g7))
+(assert (! (= (+ (div (+ (div (+ s40 1) 2) 1) 2) (- (div (+ s40 (- 1)) 4)) (- 1)) 0) :named g8))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 4) 1))) (and (not (= (* s4 ?x0) 0)) (not (= (ite (<= (+ (- (* s4 ?x0)) 1) 0) (mod (* 2 s4) (* 2 s4 ?x0)) (- (mod (* (- 2) s4) (* (- 2) s4 ?x0)))) 0)))) :named g9))
+(assert (! (let ((?x0 (div (+ s40 1) 2))) (let ((?x1 (ite (<= ?x0 0) 1 ?x0))) (not (= (+ (* 2 ?x1) (- (* (+ ?x0 1) ?x1))) 0)))) :named g10))
+(assert (! (let ((?x0 (div (+ s40 1) 2))) (let ((?x1 (ite (<= ?x0 0) 1 ?x0))) (<= (+ (* 2 ?x1) (- (* (+ ?x0 1) ?x1))) 0))) :named g11))
+(assert (! (not (= (+ (div (+ s40 (- 1)) 4) (- 1)) 0)) :named g12))
+(assert (! (let ((?x0 (div (+ s40 (- 1)) 4))) (let ((?x1 (- ?x0))) (and (not (= (ite (<= (+ ?x1 1) 0) (mod ?x0 (* 4 ?x0)) (- (mod ?x1 (* (- 4) ?x0)))) 0)) (not (= ?x0 0))))) :named g13))
+(assert (! (<= (+ (* (- 4) (div (+ s40 (- 1)) 4)) s40 (- 4)) 0) :named g14))
+(check-sat)
