@@ -287,7 +287,7 @@ class Simplifier:
         for t, c in coefs.items():
             if t.kind != ir.ITE or c not in (1, -1):
                 continue
-            then, other = t.args[1], t.args[2]
+            then = t.args[1]
             if then.kind != ir.FLOORDIV:
                 continue
             x, d = then.args
