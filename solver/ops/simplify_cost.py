@@ -8,10 +8,17 @@ costs no more than the bound need not be printed at all.
 from __future__ import annotations
 
 from symguard.solver.ir import terms as ir
+from symguard.solver.reason.simplify_terms import DIV_WEIGHT
 
 
 def _key(c: dict[str, int]) -> tuple[int, int]:
     return (c["divs"], c["ops"])
+
+
+def no_costlier(a: dict[str, int], b: dict[str, int]) -> bool:
+    """``a`` costs no more than ``b`` in both orders ``simplify`` promises: divisions first, and
+    with a division weighed as ``DIV_WEIGHT`` operations."""
+    return _key(a) <= _key(b) and DIV_WEIGHT * a["divs"] + a["ops"] <= DIV_WEIGHT * b["divs"] + b["ops"]
 
 
 def least_cost(t: ir.Term) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from symguard.solver.ir.problem import Problem, Query
 from symguard.solver.ir.pyeval import Value, evaluate, holds
 from symguard.solver.ops.operation import Audit, Back, Result
 from symguard.solver.ops.selfcheck import hint_model
-from symguard.solver.ops.simplify_cost import _key
+from symguard.solver.ops.simplify_cost import no_costlier
 from symguard.solver.ops.simplify_values import Model
 from symguard.solver.reason import simplify_equalities as eqs
 from symguard.solver.smt.checker import UNSAT
@@ -86,7 +86,7 @@ def _map_back(res: Result, back: Back) -> Result:
         before = cost(q.text) if syntax == "sympy" else cost(to_sympy(q.term))
         if row["form"] is None or not row["proved"]:
             row.update(form=q.text, proved=False, cost={"before": before, "after": before})
-        elif _key(row["cost"]) > _key(before):  # never costlier than the text as sent: the text is its own form
+        elif not no_costlier(row["cost"], before):  # never costlier than the text as sent: the text is its own form
             row.update(form=q.text if syntax == "sympy" else to_sympy(q.term), cost={"before": before, "after": before})
         else:
             row["form"] = rename(row["form"])

@@ -80,7 +80,10 @@ def compare_division(m: Term) -> Term | None:
 
 
 def compare_bounded(m: Term, bounds: Bounds) -> Term | None:
-    """``c*t + R + k <= 0`` is ``t <= floor((-k - R)/c)`` when that is one number on ``R``'s interval."""
+    """``c*t + R + k <= 0`` is ``t <= floor((-k - R)/c)`` when that is one number on ``R``'s interval.
+    Monomials whose coefficient ``c`` divides (``c*S``) stay beside ``t``: ``c*(t + S) + R + k <= 0``
+    is ``t + S <= floor((-k - R)/c)`` (``t + S`` is an integer), so ``2*(x//p) + 2*c + y <= 0``
+    with ``-1 <= y <= 0`` is ``x//p + c <= 0``, whose quotient the next rule multiplies out."""
     if m.kind != ir.LE:
         return None
     coefs, k = ir.linear(m.args[0])
@@ -89,18 +92,23 @@ def compare_bounded(m: Term, bounds: Bounds) -> Term | None:
     for t, c in sorted(coefs.items(), key=lambda tc: (-abs(tc[1]), tc[0].skey)):
         if abs(c) < 2:
             break
-        rest = ir.from_linear({n: v for n, v in coefs.items() if n is not t}, 0)
+        side = {n: v // c for n, v in coefs.items() if n is not t and v % c == 0}
+        rest = ir.from_linear({n: v for n, v in coefs.items() if n is not t and n not in side}, 0)
+        if rest.kind == ir.CONST:  # nothing bounded to absorb (the content is the constructors')
+            continue
         lo, hi = bounds(rest)
         if lo is None or hi is None:
             continue
-        if c > 0:  # c*t <= -k - R
+        side[t] = 1
+        ts = ir.from_linear(side, 0)
+        if c > 0:  # c*(t + S) <= -k - R
             a, b = (-k - hi) // c, (-k - lo) // c
             if a == b:
-                return ir.mk_le(t, ir.mk_int(a))
-        else:  # |c|*t >= k + R
+                return ir.mk_le(ts, ir.mk_int(a))
+        else:  # |c|*(t + S) >= k + R
             a, b = _cdiv(k + lo, -c), _cdiv(k + hi, -c)
             if a == b:
-                return ir.mk_le(ir.mk_int(a), t)
+                return ir.mk_le(ir.mk_int(a), ts)
     return None
 
 

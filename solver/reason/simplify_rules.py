@@ -239,11 +239,13 @@ class Simplifier:
     # -------------------------------------------------------------- rules
     def _le(self, m: Term) -> Term | None:
         return (alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval) or self._divided_bound(m)
-                or self._one_term(m))
+                or self._trunc_bound(m) or self._one_term(m))
 
     def _divided_bound(self, m: Term) -> Term | None:
         """``x//d + r <= 0`` with a symbolic ``d > 0`` (proven): ``x + r*d + 1 <= d`` (``x//d <= -r``
-        iff ``x < (1 - r)*d``), and ``r - x//d <= 0`` as ``r*d <= x``; when cheaper."""
+        iff ``x < (1 - r)*d``), and ``r - x//d <= 0`` as ``r*d <= x``; when cheaper. With
+        ``d < 0`` (proven) the division turns the inequality: ``x//d <= z`` iff ``x/d < z + 1`` iff
+        ``x >= d*z + d + 1``, and ``x//d >= z`` iff ``x <= d*z``."""
         coefs, k = ir.linear(m.args[0])
         for q, c in coefs.items():
             if q.kind != ir.FLOORDIV or c not in (1, -1) or q.args[1].kind == ir.CONST:
@@ -252,11 +254,64 @@ class Simplifier:
             if any(n.has_div for n in rest):
                 continue
             x, d = q.args
-            if not self._proven_of(_positive, (d,), lambda: ir.mk_lt(ir.ZERO, d)):  # noqa: B023 - called at once
-                continue
             rd = expand(ir.mk_mul(ir.from_linear(rest, k), d))
-            new = ir.mk_le(ir.mk_add(x, rd, ir.ONE), d) if c == 1 else ir.mk_le(rd, x)
+            if self._proven_of(_positive, (d,), lambda: ir.mk_lt(ir.ZERO, d)):  # noqa: B023 - called at once
+                new = ir.mk_le(ir.mk_add(x, rd, ir.ONE), d) if c == 1 else ir.mk_le(rd, x)
+            elif self._proven_of(_negative, (d,), lambda: ir.mk_lt(d, ir.ZERO)):  # noqa: B023
+                # c == 1: x//d <= -r, so x >= -r*d + d + 1; c == -1: x//d >= r, so x <= r*d
+                new = ir.mk_le(ir.mk_add(d, ir.ONE), ir.mk_add(x, rd)) if c == 1 else ir.mk_le(x, rd)
+            else:
+                continue
             if cheaper(new, m):
+                return new
+        return None
+
+    def _sign(self, d: Term) -> int:
+        """1 when ``d > 0`` is proven, -1 when ``d < 0`` is, 0 otherwise."""
+        if self._proven_of(_positive, (d,), lambda: ir.mk_lt(ir.ZERO, d)):
+            return 1
+        if self._proven_of(_negative, (d,), lambda: ir.mk_lt(d, ir.ZERO)):
+            return -1
+        return 0
+
+    def _trunc_bound(self, m: Term) -> Term | None:
+        """``±TruncDiv(x, d) + r <= 0`` (``r`` without divisions) with the sign of ``d`` proven and
+        the bound's side of zero proven: one bound on ``x``. ``TruncDiv`` reads as
+        ``Piecewise((x//d, x*d >= 0), (CeilDiv(x, d), True))``; it is recognized as that term
+        under the context (the rewriter's spelling of ``mk_truncdiv(x, d)``), whatever its
+        divisor. ``trunc(x/d) >= z`` is, for ``d > 0``: ``x >= z*d`` when ``z >= 1`` (only the
+        floor branch reaches ``z``), ``x > (z - 1)*d`` when ``z <= 0`` (only the ceiling branch can
+        fall below it); for ``d < 0`` the same of ``-x`` and ``-d``: ``x <= z*d``, ``x < z*d - d``.
+        ``trunc(x/d) <= z`` is the negation of ``trunc(x/d) >= z + 1``."""
+        coefs, k = ir.linear(m.args[0])
+        for t, c in coefs.items():
+            if t.kind != ir.ITE or c not in (1, -1):
+                continue
+            then = t.args[1]
+            if then.kind != ir.FLOORDIV:
+                continue
+            x, d = then.args
+            if self.rw.rewrite(ir.mk_truncdiv(x, d)) is not t:
+                continue
+            rest = {n: v for n, v in coefs.items() if n is not t}
+            if any(n.has_div or n.kind == ir.ITE for n in rest):
+                continue
+            r = ir.from_linear(rest, k)
+            # c == -1: trunc >= r; c == 1: trunc <= -r, the negation of trunc >= 1 - r
+            z = r if c == -1 else ir.mk_sub(ir.ONE, r)
+            sd = self._sign(d)
+            if not sd:
+                continue
+            if self._proven_of(_positive, (z,), lambda: ir.mk_lt(ir.ZERO, z)):  # noqa: B023
+                zd = expand(ir.mk_mul(z, d))
+                ge = ir.mk_le(zd, x) if sd > 0 else ir.mk_le(x, zd)
+            elif self._proven_of(_non_positive, (z,), lambda: ir.mk_le(z, ir.ZERO)):  # noqa: B023
+                zd = expand(ir.mk_mul(ir.mk_sub(z, ir.ONE), d))
+                ge = ir.mk_lt(zd, x) if sd > 0 else ir.mk_lt(x, zd)
+            else:
+                continue
+            new = ge if c == -1 else ir.mk_not(ge)
+            if new.kind == ir.BCONST or cheaper(new, m):
                 return new
         return None
 
@@ -276,12 +331,74 @@ class Simplifier:
     def _bool_rule(self, m: Term) -> Term | None:
         k = m.kind
         if k == ir.AND:
-            got = alg.conjunction(m)
+            got = alg.conjunction(m) or self._quotient_interval(m)
         elif k == ir.OR:
             got = alg.disjunction(m)
         else:
             got = None
         return got if got is not None else self._one_term(m)
+
+    def _quotient_interval(self, m: Term) -> Term | None:
+        """``Eq(x//d, q)`` with the bounds of ``Mod(x, d)`` in one conjunction, for a symbolic ``d``
+        (its sign proven) or a symbolic ``q`` (without divisions): the equation is the interval
+        ``d*q <= x <= d*q + d - 1`` (``d > 0``; ``d*q + d + 1 <= x <= d*q`` for ``d < 0``), and
+        under it ``Mod(x, d) = x - d*q`` (``x = d*(x//d) + Mod(x, d)``), so each bound of the
+        remainder is a bound of ``x``. An end of the interval a remainder bound implies goes
+        (proven: the bounds compared under the context). Taken when cheaper."""
+        parts = list(m.args)
+        for eq in parts:
+            if eq.kind != ir.EQ:
+                continue
+            coefs, k = ir.linear(eq.args[0])
+            quot = [(t, c) for t, c in coefs.items() if t.kind == ir.FLOORDIV and c in (1, -1)]
+            if len(quot) != 1:
+                continue
+            t, c = quot[0]
+            rest = {n: v for n, v in coefs.items() if n is not t}
+            if any(n.has_div for n in rest):
+                continue
+            x, d = t.args
+            if d.kind == ir.CONST and not rest:
+                continue  # a literal equation: ``conjunction``'s
+            q = ir.from_linear({n: -c * v for n, v in rest.items()}, -c * k)  # x//d == q
+            r = ir.mk_mod(x, d)
+            mods = [a for a in parts if a is not eq and a.kind == ir.LE and r in ir.linear(a.args[0])[0]]
+            if not mods:
+                continue
+            sd = self._sign(d)
+            if not sd:
+                continue
+            dq = expand(ir.mk_mul(d, q))
+            if sd > 0:
+                ends = [ir.mk_le(dq, x), ir.mk_le(x, ir.mk_add(dq, d, ir.mk_int(-1)))]
+            else:
+                ends = [ir.mk_le(ir.mk_add(dq, d, ir.ONE), x), ir.mk_le(x, dq)]
+            moved = []
+            for a in mods:
+                mc, mk = ir.linear(a.args[0])
+                v = mc[r]
+                other = {n: w for n, w in mc.items() if n is not r}
+                moved.append(ir.mk_le(expand(ir.mk_add(ir.from_linear(other, mk), ir.mk_mul(ir.mk_int(v), ir.mk_sub(x, dq)))), ir.ZERO))
+            kept = [e for e in ends if not any(self._implies(b, e, x) for b in moved)]
+            others = [a for a in parts if a is not eq and a not in mods]
+            new = ir.mk_and(*kept, *moved, *others)
+            if new.kind == ir.BCONST or cheaper(new, m):
+                return new
+        return None
+
+    def _implies(self, a: Term, b: Term, x: Term) -> bool:
+        """``a`` implies ``b`` for two bounds ``±x + s <= 0`` on the same side of ``x``: the other
+        bound's rest is no larger (proven under the context)."""
+        if a.kind != ir.LE or b.kind != ir.LE:
+            return False
+        ac, ak = ir.linear(a.args[0])
+        bc, bk = ir.linear(b.args[0])
+        ca, cb = ac.get(x), bc.get(x)
+        if ca is None or ca != cb or ca not in (1, -1):
+            return False
+        sa = ir.from_linear({n: v for n, v in ac.items() if n is not x}, ak)
+        sb = ir.from_linear({n: v for n, v in bc.items() if n is not x}, bk)
+        return self._proven(ir.mk_le(sb, sa))  # x + sa <= 0 and sb <= sa give x + sb <= 0
 
     def _mod(self, m: Term) -> Term:
         a, b = m.args
@@ -489,6 +606,14 @@ def _both_positive(a: int, b: int) -> bool:
 
 def _positive(a: int) -> bool:
     return a > 0
+
+
+def _negative(a: int) -> bool:
+    return a < 0
+
+
+def _non_positive(a: int) -> bool:
+    return a <= 0
 
 
 def _zero(a: int) -> bool:
