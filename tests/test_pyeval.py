@@ -88,3 +88,14 @@ def test_a_printed_and_tests_before_it_divides() -> None:
     t = parse_sympy("And(Ne(zz, 0), Eq(Mod(n, zz), 0))").term
     assert to_sympy(t).index("Ne(zz, 0)") < to_sympy(t).index("Mod(n, zz)")
     assert defined(t) is ir.TRUE
+
+
+def test_a_printed_and_puts_divisions_by_literals_before_symbolic_divisors() -> None:
+    """A division by a non-zero literal cannot raise, so its operand guards the ones after it: a
+    simplified ``And`` keeps the input's domain even when the rewriting reordered the operands."""
+    t = ir.mk_and(parse_sympy("4*x <= y//z").term, parse_sympy("x//2 < Mod(x, 2)").term)
+    text = to_sympy(t)
+    assert text.index("Mod(x, 2)") < text.index("y//z"), text
+    env = {"x": 2, "y": 1, "z": 0}  # the first operand is false: the division by z is never evaluated
+    assert holds(defined(t), env) and holds(parse_sympy(text).domain, env)
+    assert holds(parse_sympy("And(FloorDiv(x, 2) < Mod(x, 2), 2*x <= FloorDiv(FloorDiv(y, z), 2))").domain, env)

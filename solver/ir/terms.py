@@ -537,8 +537,14 @@ def print_order(args: Sequence[Term]) -> list[Term]:
     """The operands of an AND/OR in the order printers spell them: those that cannot divide by
     zero first, then the others (each group in the node's order). Printed ``x and y`` evaluates
     left to right (docs/problem-format.md §1.2), so a test like ``Ne(k, 0)`` guards the divisions
-    after it; ``pyeval.defined`` is the domain of exactly this order."""
-    return sorted(args, key=operator.attrgetter("has_div"))
+    after it; ``pyeval.defined`` is the domain of exactly this order. A division by a non-zero
+    literal cannot divide by zero: ``x//2 < 1 and 4*x <= y//z`` keeps the test that guards ``z``
+    first wherever the rewriting put it."""
+    return sorted(args, key=_may_divide_by_zero)
+
+
+def _may_divide_by_zero(t: Term) -> bool:
+    return t.has_div and any(not (d.args[1].kind == CONST and d.args[1].value != 0) for d in divisions_of(t))
 
 
 def mk_or(*ts: Term) -> Term:
