@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import holds
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import index_algebra
 from symguard.solver.reason import simplify_algebra as alg
@@ -57,6 +58,7 @@ from symguard.solver.reason.simplify_terms import cheaper, rebuild
 
 MAX_PASSES = 4  # rule rounds per node (each round strictly changes the node; four is ample)
 MAX_EXTREME_ARGS = 8  # Max/Min arguments compared pairwise through the oracle
+MAX_ENUMERATED = 64  # values of a one-symbol condition's range evaluated by ``_enumerated``
 DECIDE_DEPTH = 2  # floor divisions eliminated from one comparison by ``Decider``
 
 
@@ -321,12 +323,34 @@ class Simplifier:
         (``simplify_intervals``)."""
         if not (m.has_div or m.kind in (ir.AND, ir.OR, ir.NOT)):
             return None
-        got = one_term.solve(m)
+        got = one_term.solve(m) or self._enumerated(m)
         if got is None:
             return None
         t, spans = got
         new = one_term.render(t, spans, self.rw.interval(t))
         return new if new is not None and (new.kind == ir.BCONST or cheaper(new, m)) else None
+
+    def _enumerated(self, m: Term) -> tuple[Term, one_term.Spans] | None:
+        """A condition on one symbol whose range holds at most ``MAX_ENUMERATED`` values and whose
+        divisors are non-zero literals (``And(12 <= x, Mod(x, 4) <= 0)`` on ``[-13, 13]``, where a
+        bound the range clipped has left no quotient equation to join): its set, by evaluating it
+        at every value of the range (exact: outside the range the symbol never is)."""
+        syms = ir.symbols_of(m)
+        if len(syms) != 1 or any(d.args[1].kind != ir.CONST or d.args[1].value == 0 for d in ir.divisions_of(m)):
+            return None
+        name = next(iter(syms))
+        x = ir.mk_sym(name)
+        lo, hi = self.rw.interval(x)
+        if lo is None or hi is None or hi - lo >= MAX_ENUMERATED:
+            return None
+        spans: list[tuple[int, int]] = []
+        for v in range(lo, hi + 1):
+            if holds(m, {name: v}):
+                if spans and spans[-1][1] == v - 1:
+                    spans[-1] = (spans[-1][0], v)
+                else:
+                    spans.append((v, v))
+        return x, tuple(spans)
 
     def _bool_rule(self, m: Term) -> Term | None:
         k = m.kind
