@@ -47,6 +47,7 @@ READ_WIDTH = 4  # ... on each side of the preferred value, per variable
 # ".": SMT-LIB reserves that prefix for solvers, so no symbol of a problem can share the name
 Lin = tuple[tuple[tuple[str, Fraction], ...], Fraction]  # sorted (symbol, coefficient) pairs, constant
 Row = tuple[dict[str, int], int, int]  # sum c*x <= b, sources (bit j: fact j)
+IntLin = tuple[tuple[tuple[str, int], ...], int]  # an integral ``Lin`` in ints (evaluation without Fractions)
 
 
 class Meter:
@@ -118,32 +119,56 @@ class Cache:
         self.def_ors: dict[str, list[Formula]] = {}
         self.extreme: dict[str, tuple[bool, tuple[Lin, ...]]] = {}
         self.mul: dict[str, tuple[Lin, Lin]] = {}  # p = x*y, both factors >= 0
+        self.specs: dict[str, tuple[int, tuple[IntLin, ...], int]] = {}  # evaluation, in ints (``_Point``)
 
     def extend(self, pt: dict[str, int]) -> dict[str, int]:
         """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly, on demand)."""
         return _Point(self, pt)
 
+    def spec(self, name: str) -> tuple[int, tuple[IntLin, ...], int]:
+        """How ``_Point`` evaluates the auxiliary variable ``name``: (0: quotient, 1: product,
+        2: Max, 3: Min), its linear forms in ints, the divisor."""
+        got = self.quot.get(name)
+        if got is not None:
+            return 0, (_ints(got[0]),), got[1]
+        mul = self.mul.get(name)
+        if mul is not None:
+            return 1, (_ints(mul[0]), _ints(mul[1])), 0
+        is_max, args = self.extreme[name]
+        return (2 if is_max else 3), tuple(_ints(a) for a in args), 0
+
+
+def _ints(u: Lin) -> IntLin:
+    return tuple((x, int(v)) for x, v in u[0]), int(u[1])
+
 
 class _Point(dict):  # type: ignore[type-arg]
-    """A point whose quotient variables are evaluated when first read."""
+    """A point whose auxiliary variables are evaluated when first read (in ints: every
+    auxiliary variable is defined by integral linear forms)."""
 
     def __init__(self, cache: Cache, pt: Mapping[str, int]) -> None:
         super().__init__(pt)
         self.cache = cache
 
-    def lin(self, u: Lin) -> int:
-        return int(u[1] + sum(c * self[x] for x, c in u[0]))
+    def lin(self, u: IntLin) -> int:
+        v = u[1]
+        for x, c in u[0]:
+            v += c * self[x]
+        return v
 
     def __missing__(self, name: str) -> int:
-        got = self.cache.quot.get(name)
-        mul = self.cache.mul.get(name)
-        if got is not None:
-            v = self.lin(got[0]) // got[1]
-        elif mul is not None:
-            v = self.lin(mul[0]) * self.lin(mul[1])
+        spec = self.cache.specs.get(name)
+        if spec is None:
+            spec = self.cache.specs[name] = self.cache.spec(name)
+        kind, forms, k = spec
+        if kind == 0:
+            v = self.lin(forms[0]) // k
+        elif kind == 1:
+            v = self.lin(forms[0]) * self.lin(forms[1])
+        elif kind == 2:
+            v = max(self.lin(a) for a in forms)
         else:
-            is_max, args = self.cache.extreme[name]
-            v = (max if is_max else min)(self.lin(a) for a in args)
+            v = min(self.lin(a) for a in forms)
         self[name] = v
         return v
 
@@ -423,50 +448,72 @@ def _leaf(t: Term, src: int, cache: Cache) -> Formula:
 
 # ------------------------------------------------------------------ Fourier–Motzkin
 
+Sparse = tuple[tuple[int, int], ...]  # a row's non-zero (variable index, coefficient) pairs, by index
+
+
 def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, int],
               meter: Meter, limit: list[int]) -> tuple[bool, int | dict[str, int] | None]:
     """Integer-tightened Fourier–Motzkin on ``rows``: ``(False, sources)`` when they contradict
     each other (no integer point), else ``(True, point)`` with an integer point of every row read
     back (values nearest ``prefer``), or ``(True, None)`` when reading one back failed (the rows
-    may still have no integer point: undecided). Raises ``_Spent`` past the budget."""
+    may still have no integer point: undecided). Raises ``_Spent`` past the budget.
+
+    Rows are sparse (a guard's rows name 1-4 of the branch's variables): the work counted is the
+    rows scanned and the pairs combined per eliminated variable, whatever their width."""
     idx = {x: k for k, x in enumerate(names)}
     n = len(names)
-    cur: dict[tuple[int, ...], tuple[int, int]] = {}
+    cur: dict[Sparse, tuple[int, int]] = {}
     for coefs, b, src in rows:
-        vec = [0] * n
+        vec: dict[int, int] = {}
         for x, v in coefs.items():
-            vec[idx[x]] += v
-        bad = _put(cur, vec, b, src)
+            k = idx[x]
+            vec[k] = vec.get(k, 0) + v
+        bad = _put(cur, sorted(vec.items()), b, src)
         if bad is not None:
             return False, bad
-    levels: list[tuple[int, list[tuple[tuple[int, ...], int]]]] = []
+    levels: list[tuple[int, list[tuple[Sparse, int]]]] = []
     alive = set(range(n))
     pos_n = [0] * n
     neg_n = [0] * n
     for row in cur:
-        for k, v in enumerate(row):
-            if v > 0:
-                pos_n[k] += 1
-            elif v < 0:
-                neg_n[k] += 1
+        _count(pos_n, neg_n, row, 1)
     while alive:
         j = min(alive, key=lambda v: (pos_n[v] * neg_n[v] - pos_n[v] - neg_n[v], v))
         alive.discard(j)
-        pos = [(v, b, s) for v, (b, s) in cur.items() if v[j] > 0]
-        neg = [(v, b, s) for v, (b, s) in cur.items() if v[j] < 0]
-        levels.append((j, [(v, b) for v, b, _ in pos + neg]))
-        nxt = {v: bs for v, bs in cur.items() if v[j] == 0}
+        pos: list[tuple[Sparse, int, int, int]] = []
+        neg: list[tuple[Sparse, int, int, int]] = []
+        nxt: dict[Sparse, tuple[int, int]] = {}
+        for v, (b, s) in cur.items():
+            a = _coef(v, j)
+            if a > 0:
+                pos.append((v, a, b, s))
+            elif a < 0:
+                neg.append((v, -a, b, s))
+            else:
+                nxt[v] = (b, s)
+        levels.append((j, [(v, b) for v, _, b, _ in pos + neg]))
         cost = len(cur) + len(pos) * len(neg)  # the scan, and one combination per pair
         if cost:
             limit[0] -= cost
             meter.spend(cost)
             if limit[0] < 0 or meter.left < 0:
                 raise _Spent
-        for (p, bp, sp), (q, bq, sq) in itertools.product(pos, neg):
-            a, c = p[j], -q[j]
-            bad = _put(nxt, [c * x + a * y for x, y in zip(p, q)], c * bp + a * bq, sp | sq)
-            if bad is not None:
-                return False, bad
+        for p, a, bp, sp in pos:
+            for q, c, bq, sq in neg:
+                comb: dict[int, int] = {}
+                for k, x in p:
+                    if k != j:
+                        comb[k] = c * x
+                for k, y in q:
+                    if k != j:
+                        w = comb.get(k, 0) + a * y
+                        if w:
+                            comb[k] = w
+                        else:
+                            del comb[k]
+                bad = _put(nxt, sorted(comb.items()), c * bp + a * bq, sp | sq)
+                if bad is not None:
+                    return False, bad
         if len(nxt) > MAX_ROWS:
             raise _Spent
         for row in cur:  # the counts of the rows that remain
@@ -489,12 +536,18 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
         j, rs = order[p]
         lo, hi = None, None
         for v, b in rs:
-            rest = b - sum(v[k] * val[k] for k in range(n) if k != j and v[k])
-            if v[j] > 0:
-                top = rest // v[j]
+            rest = b
+            aj = 0
+            for k, c in v:
+                if k == j:
+                    aj = c
+                else:
+                    rest -= c * val[k]
+            if aj > 0:
+                top = rest // aj
                 hi = top if hi is None else min(hi, top)
             else:
-                bot = -(rest // -v[j])
+                bot = -(rest // -aj)
                 lo = bot if lo is None else max(lo, bot)
         if lo is not None and hi is not None and lo > hi:
             return False
@@ -525,23 +578,32 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
     return True, {x: val[k] for k, x in enumerate(names)}
 
 
-def _count(pos_n: list[int], neg_n: list[int], vec: tuple[int, ...], d: int) -> None:
-    for k, v in enumerate(vec):
+def _coef(v: Sparse, j: int) -> int:
+    for k, c in v:
+        if k == j:
+            return c
+    return 0
+
+
+def _count(pos_n: list[int], neg_n: list[int], vec: Sparse, d: int) -> None:
+    for k, v in vec:
         if v > 0:
             pos_n[k] += d
-        elif v < 0:
+        else:
             neg_n[k] += d
 
 
-def _put(rows: dict[tuple[int, ...], tuple[int, int]], vec: list[int], b: int, src: int) -> int | None:
-    """Adds the tightened row; its sources when it is ``0 <= b`` with ``b < 0``."""
-    g = math.gcd(*vec)
-    if g == 0:
+def _put(rows: dict[Sparse, tuple[int, int]], vec: list[tuple[int, int]], b: int, src: int) -> int | None:
+    """Adds the tightened row (its non-zero pairs, by index); its sources when it is ``0 <= b``
+    with ``b < 0``."""
+    vec = [(k, v) for k, v in vec if v]
+    if not vec:
         return src if b < 0 else None
+    g = math.gcd(*(v for _, v in vec))
     if g == 1:
         key = tuple(vec)
     else:
-        key = tuple([v // g for v in vec])
+        key = tuple([(k, v // g) for k, v in vec])
         b //= g
     old = rows.get(key)
     if old is None or b < old[0]:
@@ -711,9 +773,12 @@ class _Search:
         The rows an ``or`` part adds carry a decision tag (bit ``tags + depth``): a branch whose
         contradiction does not name its own tag contradicts without the part, so the node's
         other parts fail alike and are skipped (backjumping)."""
+        done = -1  # rows only grow here: a join that added or-nodes alone leaves the elimination as it was
         while True:
             rows, ors, active = self.activate(rows, ors, active)
-            feasible, got = self.point(rows)
+            if len(rows) != done:
+                feasible, got = self.point(rows)
+                done = len(rows)
             if not feasible:
                 return got  # type: ignore[return-value]
             pt = got if isinstance(got, dict) else None
