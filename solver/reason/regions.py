@@ -21,7 +21,9 @@ decision tags of the parts that added them: a contradiction without a part's tag
 the part (backjumping). Every branch contradictory means no integer point of the original: the
 goal is implied by the facts the contradictions name. A branch whose point meets every relaxed
 row is a *candidate* counterexample, checked by the caller on the original terms (``accept``):
-``required`` rests on Python's evaluation, never on the relaxation. For the negated goal a
+``required`` rests on Python's evaluation, never on the relaxation. Where no integer point is
+read back a rational one guides the joins and splits alike, and a fractional variable ``x = v``
+of it is split into ``x <= floor(v)`` or ``x >= floor(v) + 1`` (branch and bound). For the negated goal a
 product stays one variable, split at a point's factor value where the point's product is wrong
 (``_Search.refine``). Work is counted (row combinations, scans, read-back tries: ``Meter``), the
 same on every machine; past its share a search answers undecided.
@@ -454,9 +456,10 @@ Sparse = tuple[tuple[int, int], ...]  # a row's non-zero (variable index, coeffi
 def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, int],
               meter: Meter, limit: list[int]) -> tuple[bool, int | dict[str, int] | None]:
     """Integer-tightened Fourier–Motzkin on ``rows``: ``(False, sources)`` when they contradict
-    each other (no integer point), else ``(True, point)`` with an integer point of every row read
-    back (values nearest ``prefer``), or ``(True, None)`` when reading one back failed (the rows
-    may still have no integer point: undecided). Raises ``_Spent`` past the budget.
+    each other (no integer point), else ``(True, point)`` with a point of every row read back
+    (values nearest ``prefer``): an integer one when a bounded search finds it, else a rational
+    one (``Fraction`` values where no integer fits: the caller branches on them), or
+    ``(True, None)`` when neither was read. Raises ``_Spent`` past the budget.
 
     Rows are sparse (a guard's rows name 1-4 of the branch's variables): the work counted is the
     rows scanned and the pairs combined per eliminated variable, whatever their width."""
@@ -465,9 +468,8 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
     cur: dict[Sparse, tuple[int, int]] = {}
     for coefs, b, src in rows:
         vec: dict[int, int] = {}
-        for x, v in coefs.items():
-            k = idx[x]
-            vec[k] = vec.get(k, 0) + v
+        for name, coef in coefs.items():
+            vec[idx[name]] = vec.get(idx[name], 0) + coef
         bad = _put(cur, sorted(vec.items()), b, src)
         if bad is not None:
             return False, bad
@@ -483,15 +485,15 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
         pos: list[tuple[Sparse, int, int, int]] = []
         neg: list[tuple[Sparse, int, int, int]] = []
         nxt: dict[Sparse, tuple[int, int]] = {}
-        for v, (b, s) in cur.items():
-            a = _coef(v, j)
+        for row, (b, s) in cur.items():
+            a = _coef(row, j)
             if a > 0:
-                pos.append((v, a, b, s))
+                pos.append((row, a, b, s))
             elif a < 0:
-                neg.append((v, -a, b, s))
+                neg.append((row, -a, b, s))
             else:
-                nxt[v] = (b, s)
-        levels.append((j, [(v, b) for v, _, b, _ in pos + neg]))
+                nxt[row] = (b, s)
+        levels.append((j, [(row, b) for row, _, b, _ in pos + neg]))
         cost = len(cur) + len(pos) * len(neg)  # the scan, and one combination per pair
         if cost:
             limit[0] -= cost
@@ -501,12 +503,12 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
         for p, a, bp, sp in pos:
             for q, c, bq, sq in neg:
                 comb: dict[int, int] = {}
-                for k, x in p:
+                for k, pk in p:
                     if k != j:
-                        comb[k] = c * x
-                for k, y in q:
+                        comb[k] = c * pk
+                for k, qk in q:
                     if k != j:
-                        w = comb.get(k, 0) + a * y
+                        w = comb.get(k, 0) + a * qk
                         if w:
                             comb[k] = w
                         else:
@@ -573,9 +575,39 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
 
     limit[0] -= READ_TRIES  # the read-back's share, charged whatever it uses
     meter.spend(READ_TRIES)
-    if not pick(0):
-        return True, None
-    return True, {x: val[k] for k, x in enumerate(names)}
+    if pick(0):
+        return True, {x: val[k] for k, x in enumerate(names)}
+    # no integer point read back: a rational one (each level's rows are implied by the next
+    # level's, so its interval is never empty), an integer value wherever its interval has one;
+    # the search branches on a fractional variable (``x <= floor(v)`` or ``x >= ceil(v)``)
+    rat: list[Fraction] = [Fraction(0)] * n
+    for j, rs in order:
+        qlo: Fraction | None = None
+        qhi: Fraction | None = None
+        for row, b in rs:
+            rest = Fraction(b)
+            aj = 0
+            for k, c in row:
+                if k == j:
+                    aj = c
+                else:
+                    rest -= c * rat[k]
+            if aj > 0:
+                qhi = rest / aj if qhi is None else min(qhi, rest / aj)
+            else:
+                qlo = rest / aj if qlo is None else max(qlo, rest / aj)
+        if qlo is not None and qhi is not None and qlo > qhi:
+            return True, None
+        want = Fraction(prefer.get(names[j], 0))
+        ilo = None if qlo is None else math.ceil(qlo)
+        ihi = None if qhi is None else math.floor(qhi)
+        if ilo is None or ihi is None or ilo <= ihi:
+            near: Fraction = want if ilo is None or want >= ilo else Fraction(ilo)
+            rat[j] = near if ihi is None or near <= ihi else Fraction(ihi)
+        else:
+            assert qlo is not None
+            rat[j] = qlo
+    return True, {x: (int(rat[k]) if rat[k].denominator == 1 else rat[k]) for k, x in enumerate(names)}  # type: ignore[misc]
 
 
 def _coef(v: Sparse, j: int) -> int:
@@ -793,6 +825,12 @@ class _Search:
         pick = 0
         if pt is not None:
             open_ = [k for k, node in enumerate(ors) if not any(_holds(p, pt) for p in node)]
+            frac = None if open_ else _fractional(pt, rows)
+            if frac is not None:  # a rational point: branch on a variable's integrality
+                x, v = frac
+                lo = math.floor(v)
+                ors = ors + [[Formula(rows=[({x: 1}, lo, 0)]), Formula(rows=[({x: -1}, -lo - 1, 0)])]]
+                open_ = [len(ors) - 1]
             if not open_:
                 cut = self.refine(pt)
                 if cut is not None:
@@ -825,6 +863,16 @@ class _Search:
             else:
                 srcs |= got2 & ~tag
         return None if undecided else srcs
+
+
+def _fractional(pt: Mapping[str, int | Fraction], rows: list[Row]) -> tuple[str, Fraction] | None:
+    """A variable of ``rows`` whose value at ``pt`` is not an integer (the first by name)."""
+    names = sorted({x for coefs, _, _ in rows for x in coefs})
+    for x in names:
+        v = pt[x]
+        if isinstance(v, Fraction) and v.denominator != 1:
+            return x, v
+    return None
 
 
 def _tagged(f: Formula, tag: int) -> Formula:
