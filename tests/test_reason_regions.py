@@ -198,3 +198,19 @@ def test_a_rational_region_without_integer_points_is_branched_on() -> None:
     goal = ir.mk_ge(a, ir.mk_int(7))  # false on the whole box: implied only as the facts contradict
     ranges = {"a": (-6, 6), "b": (-6, 6)}
     assert regions.decide(goal, facts, ranges, {"a": 0, "b": 0}, 20_000, regions.Meter(10**6)) == (False, {0, 1, 2})
+
+
+@settings(max_examples=300, deadline=None)
+@given(linear_nests)
+def test_dominated_arguments_leave_a_covering_choice(t: Term) -> None:
+    """The or-node "the extreme is one of its arguments" without the arguments another bounds
+    (``Cache.choice``) still holds at every point of the lower bounds, for every Max/Min of the
+    nest (the nested ones too)."""
+    cache = regions.Cache({"x": -2, "y": 1})
+    regions.bounds(t, cache)
+    pts = [cache.extend({"x": x, "y": y}) for x in range(-2, 9) for y in range(1, 12)]
+    for name in list(cache.def_ors):
+        node = cache.choice(name, regions.Meter(10**6), [])
+        assert node and len(node) <= len(cache.def_ors[name])
+        for pt in pts:
+            assert any(regions._holds(part, pt) for part in node), (t, name, pt)

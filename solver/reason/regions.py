@@ -44,6 +44,7 @@ CAP = 4  # lower (upper) bounds kept per term: sums and products combine them
 MAX_ROWS = 400  # rows one elimination may hold (more: undecided)
 READ_TRIES = 64  # values tried in reading a point back from an elimination
 READ_WIDTH = 4  # ... on each side of the preferred value, per variable
+DOMINANCE_WORK = 400  # row combinations to show that one argument of a Max/Min bounds another
 
 # auxiliary variables (quotients, extremes, products) are named from their definitions after a
 # ".": SMT-LIB reserves that prefix for solvers, so no symbol of a problem can share the name
@@ -122,10 +123,54 @@ class Cache:
         self.extreme: dict[str, tuple[bool, tuple[Lin, ...]]] = {}
         self.mul: dict[str, tuple[Lin, Lin]] = {}  # p = x*y, both factors >= 0
         self.specs: dict[str, tuple[int, tuple[IntLin, ...], int]] = {}  # evaluation, in ints (``_Point``)
+        self.choices: dict[str, list[Formula]] = {}  # ``def_ors`` without the dominated arguments (``choice``)
 
     def extend(self, pt: dict[str, int]) -> dict[str, int]:
         """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly, on demand)."""
         return _Point(self, pt)
+
+    def choice(self, name: str, meter: Meter, samples: Sequence[dict[str, int]]) -> list[Formula]:
+        """The or-node "``name`` is one of its arguments" without the arguments another one
+        bounds at every point of the symbols' lower bounds (``Max(s, s//4)`` is ``s``): each
+        argument dropped is never the only extreme, so the parts left still cover every point.
+        Decided once per pass, shared by every guard's search; an argument above the other at
+        one of the ``samples`` (points of the symbols, evaluated exactly) is not checked further."""
+        got = self.choices.get(name)
+        if got is None:
+            node = self.def_ors[name]
+            is_max, args = self.extreme[name]
+            keep = list(range(len(args)))
+            for k in range(len(args)):
+                for other in keep:
+                    lo, hi = (args[k], args[other]) if is_max else (args[other], args[k])
+                    if other != k and all(pt.lin(_ints(lo)) <= pt.lin(_ints(hi)) for pt in samples) and \
+                            self._below(lo, hi, meter):
+                        keep.remove(k)
+                        break
+            got = self.choices[name] = [node[k] for k in keep]
+        return got
+
+    def _below(self, lo: Lin, hi: Lin, meter: Meter) -> bool:
+        """``lo <= hi`` at every integer point of the lower bounds: ``hi - lo <= -1`` with the
+        auxiliary variables' definition rows (relaxed: their or-nodes left out) contradicts."""
+        rows = [_row(_add(_add(hi, lo, Fraction(-1)), _lin({}, Fraction(1))), 0)]
+        names: set[str] = set()
+        todo = [x for x, _ in hi[0] + lo[0]]
+        while todo:
+            x = todo.pop()
+            if x in names:
+                continue
+            names.add(x)
+            if x in self.defs:
+                rows += self.defs[x]
+                todo += [y for coefs, _, _ in self.defs[x] for y in coefs]
+            elif x in self.lows:
+                rows.append(({x: -1}, -self.lows[x], 0))
+        try:
+            feasible, _ = eliminate(rows, sorted(names), {}, meter, [DOMINANCE_WORK], read=False)
+        except _Spent:
+            return False
+        return not feasible
 
     def spec(self, name: str) -> tuple[int, tuple[IntLin, ...], int]:
         """How ``_Point`` evaluates the auxiliary variable ``name``: (0: quotient, 1: product,
@@ -454,7 +499,7 @@ Sparse = tuple[tuple[int, int], ...]  # a row's non-zero (variable index, coeffi
 
 
 def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, int],
-              meter: Meter, limit: list[int]) -> tuple[bool, int | dict[str, int] | None]:
+              meter: Meter, limit: list[int], read: bool = True) -> tuple[bool, int | dict[str, int] | None]:
     """Integer-tightened Fourier–Motzkin on ``rows``: ``(False, sources)`` when they contradict
     each other (no integer point), else ``(True, point)`` with a point of every row read back
     (values nearest ``prefer``): an integer one when a bounded search finds it, else a rational
@@ -477,24 +522,31 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
     alive = set(range(n))
     pos_n = [0] * n
     neg_n = [0] * n
+    occ: list[dict[Sparse, None]] = [{} for _ in range(n)]  # the rows naming each variable, in order
     for row in cur:
         _count(pos_n, neg_n, row, 1)
+        for k, _ in row:
+            occ[k][row] = None
     while alive:
         j = min(alive, key=lambda v: (pos_n[v] * neg_n[v] - pos_n[v] - neg_n[v], v))
         alive.discard(j)
         pos: list[tuple[Sparse, int, int, int]] = []
         neg: list[tuple[Sparse, int, int, int]] = []
-        nxt: dict[Sparse, tuple[int, int]] = {}
-        for row, (b, s) in cur.items():
+        for row in occ[j]:
+            b, s = cur.pop(row)
             a = _coef(row, j)
             if a > 0:
                 pos.append((row, a, b, s))
-            elif a < 0:
-                neg.append((row, -a, b, s))
             else:
-                nxt[row] = (b, s)
+                neg.append((row, -a, b, s))
+            _count(pos_n, neg_n, row, -1)
+            for k, _ in row:
+                if k != j:
+                    del occ[k][row]
         levels.append((j, [(row, b) for row, _, b, _ in pos + neg]))
-        cost = len(cur) + len(pos) * len(neg)  # the scan, and one combination per pair
+        # the variables' counts, the rows naming this one, and one combination per pair: the rows
+        # that do not name it stay as they are (an occurrence index, no scan of the others)
+        cost = len(alive) + len(pos) + len(neg) + len(pos) * len(neg)
         if cost:
             limit[0] -= cost
             meter.spend(cost)
@@ -513,18 +565,19 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
                             comb[k] = w
                         else:
                             del comb[k]
-                bad = _put(nxt, sorted(comb.items()), c * bp + a * bq, sp | sq)
+                before = len(cur)
+                bad = _put(cur, sorted(comb.items()), c * bp + a * bq, sp | sq)
                 if bad is not None:
                     return False, bad
-        if len(nxt) > MAX_ROWS:
+                if len(cur) > before:  # a new row: the last key
+                    row = next(reversed(cur))
+                    _count(pos_n, neg_n, row, 1)
+                    for k, _ in row:
+                        occ[k][row] = None
+        if len(cur) > MAX_ROWS:
             raise _Spent
-        for row in cur:  # the counts of the rows that remain
-            if row not in nxt:
-                _count(pos_n, neg_n, row, -1)
-        for row in nxt:
-            if row not in cur:
-                _count(pos_n, neg_n, row, 1)
-        cur = nxt
+    if not read:
+        return True, None
     # read a point back: the last variable eliminated first, each nearest ``prefer`` within the
     # bounds its rows leave; an empty interval (the rational shadow has no integer point there)
     # backtracks to the earlier choices, a few values each
@@ -731,6 +784,9 @@ class _Search:
         self.rejected: dict[str, int] | None = None  # the last point ``accept`` turned down
         self.tags = 0
         self.goal_products: list[str] = []  # product variables the negated goal names (``refine``)
+        # points an argument of a Max/Min must not exceed another at to be checked for dominance
+        lows = {x: cache.lows.get(x, 0) for x in syms}
+        self.samples = [_Point(cache, p) for p in (prefer, lows, {x: 2 * v + 1 for x, v in lows.items()})]
 
     def charge(self, work: int) -> None:
         self.budget[0] -= work
@@ -764,11 +820,14 @@ class _Search:
                 continue
             seen.add(x)
             new = list(defs[x])
-            node = def_ors.get(x)
-            if node is not None:
-                ors.append(node)
-                new += [r for part in node for r in part.rows]  # their variables too (not the rows)
             rows += defs[x]
+            if x in def_ors:
+                node = self.cache.choice(x, self.meter, self.samples)
+                if len(node) == 1:
+                    rows += node[0].rows
+                else:
+                    ors.append(node)
+                new += [r for part in node for r in part.rows]  # their variables too (not the rows)
             todo += [y for coefs, _, _ in new for y in coefs if y in defs and y not in seen]
         return rows, ors, frozenset(seen)
 
