@@ -129,7 +129,7 @@ class Cache:
         """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly, on demand)."""
         return _Point(self, pt)
 
-    def choice(self, name: str, meter: Meter, samples: Sequence[dict[str, int]]) -> list[Formula]:
+    def choice(self, name: str, meter: Meter, samples: Sequence[_Point]) -> list[Formula]:
         """The or-node "``name`` is one of its arguments" without the arguments another one
         bounds at every point of the symbols' lower bounds (``Max(s, s//4)`` is ``s``): each
         argument dropped is never the only extreme, so the parts left still cover every point.
