@@ -831,12 +831,12 @@ class _Search:
             todo += [y for coefs, _, _ in new for y in coefs if y in defs and y not in seen]
         return rows, ors, frozenset(seen)
 
-    def refine(self, pt: Mapping[str, int]) -> list[Formula] | None:
-        """For a product variable of the goal whose value at ``pt`` is not the product of its
+    def refine(self, pt: Mapping[str, int], names: Sequence[str]) -> list[Formula] | None:
+        """For a product variable (of ``names``) whose value at ``pt`` is not the product of its
         factors there, the or-node splitting its smaller factor ``x`` at its value ``v``:
         ``x <= v - 1`` with ``p <= (v - 1)*y``, ``x == v`` with ``p == v*y`` (exact), ``x >= v + 1``
         with ``p >= (v + 1)*y`` (each valid as ``y >= 0``): the parts cover every point."""
-        for name in self.goal_products:
+        for name in names:
             x, y = self.cache.mul[name]
             xv, yv = _value(x, pt), _value(y, pt)
             if pt[name] == xv * yv:
@@ -891,7 +891,7 @@ class _Search:
                 ors = ors + [[Formula(rows=[({x: 1}, lo, 0)]), Formula(rows=[({x: -1}, -lo - 1, 0)])]]
                 open_ = [len(ors) - 1]
             if not open_:
-                cut = self.refine(pt)
+                cut = self.refine(pt, self.goal_products)
                 if cut is not None:
                     ors = ors + [cut]
                     open_ = [len(ors) - 1]
@@ -900,7 +900,13 @@ class _Search:
                 if self.accept(cand):
                     return cand
                 self.rejected = cand
-                return None
+                # the point may fail a fact only through a product the relaxation left free:
+                # refined there, the branch goes on (no other product: undecided)
+                cut = self.refine(pt, sorted({x for coefs, _, _ in rows for x in coefs if x in self.cache.mul}))
+                if cut is None:
+                    return None
+                ors = ors + [cut]
+                open_ = [len(ors) - 1]
             pick = min(open_, key=lambda k: (len(ors[k]), k))  # the fewest parts first
         elif not ors:
             return None
