@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import value
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import extremes
 
@@ -114,6 +115,7 @@ class Cache:
     def __init__(self, lows: Mapping[str, int] | None = None) -> None:
         self.lows = dict(lows or {})  # symbols' lower bounds (their ranges): a product's factor signs
         self.formulas: dict[tuple[Term, int], Formula] = {}
+        self.wholes: dict[tuple[Term, int], Formula] = {}  # a fact with a product, the product one variable
         self.defs: dict[str, list[Row]] = {}
         self.memo: dict[Term, Bounds] = {}
         self.quot: dict[str, tuple[Lin, int]] = {}  # in order of creation: inner quotients first
@@ -754,6 +756,7 @@ def _attempt(search: _Search, goal: Term, facts: Sequence[tuple[Term, int]],
     named: set[str] = set()
     _collect(top, named)
     search.goal_products = sorted(x for x in named if x in cache.mul)
+    search.with_products = [(t, j) for t, j in facts if _has_product(t)]
     pending: list[Formula] = []
     for t, j in facts:
         key = (t, j)
@@ -784,6 +787,7 @@ class _Search:
         self.rejected: dict[str, int] | None = None  # the last point ``accept`` turned down
         self.tags = 0
         self.goal_products: list[str] = []  # product variables the negated goal names (``refine``)
+        self.with_products: list[tuple[Term, int]] = []  # facts with a product (``whole``)
         # points an argument of a Max/Min must not exceed another at to be checked for dominance
         lows = {x: cache.lows.get(x, 0) for x in syms}
         self.samples = [_Point(cache, p) for p in (prefer, lows, {x: 2 * v + 1 for x, v in lows.items()})]
@@ -830,6 +834,22 @@ class _Search:
                 new += [r for part in node for r in part.rows]  # their variables too (not the rows)
             todo += [y for coefs, _, _ in new for y in coefs if y in defs and y not in seen]
         return rows, ors, frozenset(seen)
+
+    def whole(self, cand: dict[str, int], active: frozenset[str]) -> tuple[str, Formula] | None:
+        """The first fact with a product that ``cand`` fails on its original terms, relaxed with
+        the product as one variable (``formula(whole=True)``: the split form the branch holds
+        may have dropped the product's comparison), unless the branch has it (its mark in
+        ``active``); None when there is none."""
+        for k, (t, j) in enumerate(self.with_products):
+            mark = f"#whole {k}"  # no auxiliary variable (".") or symbol is named so
+            if mark in active or value(t, cand) is not False:
+                continue
+            f = self.cache.wholes.get((t, j))
+            if f is None:
+                f = self.cache.wholes[t, j] = formula(t, 1 << j if j >= 0 else 0, self.cache, whole=True)
+                self.charge(len(f.rows) + len(f.ors))
+            return mark, f
+        return None
 
     def refine(self, pt: Mapping[str, int], names: Sequence[str]) -> list[Formula] | None:
         """For a product variable (of ``names``) whose value at ``pt`` is not the product of its
@@ -904,7 +924,11 @@ class _Search:
                 # refined there, the branch goes on (no other product: undecided)
                 cut = self.refine(pt, sorted({x for coefs, _, _ in rows for x in coefs if x in self.cache.mul}))
                 if cut is None:
-                    return None
+                    more = self.whole(cand, active)
+                    if more is None:
+                        return None
+                    mark, f = more
+                    return self.run(rows + f.rows, ors + f.ors, pending, active | {mark}, depth)
                 ors = ors + [cut]
                 open_ = [len(ors) - 1]
             pick = min(open_, key=lambda k: (len(ors[k]), k))  # the fewest parts first
