@@ -177,3 +177,40 @@ def test_the_budget_is_counted() -> None:
     meter = regions.Meter(10**6)
     assert regions.decide(goal, facts, {"x": (None, None), "y": (None, None)}, {"x": 5, "y": 20}, 1, meter) is None
     assert meter.left < 10**6
+
+
+def test_a_rational_region_without_integer_points_is_branched_on() -> None:
+    """``3a - 2b <= 6``, ``3a + 5b <= -3``, ``3a - b >= 4`` have rational points (``a = 2/3``,
+    ``b = -2``) and no integer one: the elimination reads back a rational point, and the search
+    splits a fractional variable at its floor until every integer case contradicts."""
+    a, b = ir.mk_sym("a"), ir.mk_sym("b")
+
+    def lin(p: int, q: int) -> Term:
+        return ir.mk_add(ir.mk_mul(ir.mk_int(p), a), ir.mk_mul(ir.mk_int(q), b))
+
+    facts = [(ir.mk_le(lin(3, -2), ir.mk_int(6)), 0), (ir.mk_le(lin(3, 5), ir.mk_int(-3)), 1),
+             (ir.mk_ge(lin(3, -1), ir.mk_int(4)), 2)]
+    rows = [({"a": 3, "b": -2}, 6, 1), ({"a": 3, "b": 5}, -3, 2), ({"a": -3, "b": 1}, -4, 4)]
+    rows += [({x: s}, 6, 0) for x in "ab" for s in (1, -1)]
+    feasible, got = regions.eliminate(rows, ["a", "b"], {"a": 0, "b": 0}, regions.Meter(10**6), [10**6])
+    assert feasible and isinstance(got, dict) and any(v.denominator != 1 for v in got.values())  # type: ignore[union-attr]
+    assert all(sum(c * got[x] for x, c in co.items()) <= r for co, r, _ in rows)
+    goal = ir.mk_ge(a, ir.mk_int(7))  # false on the whole box: implied only as the facts contradict
+    ranges = {"a": (-6, 6), "b": (-6, 6)}
+    assert regions.decide(goal, facts, ranges, {"a": 0, "b": 0}, 20_000, regions.Meter(10**6)) == (False, {0, 1, 2})
+
+
+@settings(max_examples=300, deadline=None)
+@given(linear_nests)
+def test_dominated_arguments_leave_a_covering_choice(t: Term) -> None:
+    """The or-node "the extreme is one of its arguments" without the arguments another bounds
+    (``Cache.choice``) still holds at every point of the lower bounds, for every Max/Min of the
+    nest (the nested ones too)."""
+    cache = regions.Cache({"x": -2, "y": 1})
+    regions.bounds(t, cache)
+    pts = [cache.extend({"x": x, "y": y}) for x in range(-2, 9) for y in range(1, 12)]
+    for name in list(cache.def_ors):
+        node = cache.choice(name, regions.Meter(10**6), [])
+        assert node and len(node) <= len(cache.def_ors[name])
+        for pt in pts:
+            assert any(regions._holds(part, pt) for part in node), (t, name, pt)

@@ -21,7 +21,9 @@ decision tags of the parts that added them: a contradiction without a part's tag
 the part (backjumping). Every branch contradictory means no integer point of the original: the
 goal is implied by the facts the contradictions name. A branch whose point meets every relaxed
 row is a *candidate* counterexample, checked by the caller on the original terms (``accept``):
-``required`` rests on Python's evaluation, never on the relaxation. For the negated goal a
+``required`` rests on Python's evaluation, never on the relaxation. Where no integer point is
+read back a rational one guides the joins and splits alike, and a fractional variable ``x = v``
+of it is split into ``x <= floor(v)`` or ``x >= floor(v) + 1`` (branch and bound). For the negated goal a
 product stays one variable, split at a point's factor value where the point's product is wrong
 (``_Search.refine``). Work is counted (row combinations, scans, read-back tries: ``Meter``), the
 same on every machine; past its share a search answers undecided.
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from symguard.solver.ir import terms as ir
+from symguard.solver.ir.pyeval import value
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import extremes
 
@@ -42,11 +45,13 @@ CAP = 4  # lower (upper) bounds kept per term: sums and products combine them
 MAX_ROWS = 400  # rows one elimination may hold (more: undecided)
 READ_TRIES = 64  # values tried in reading a point back from an elimination
 READ_WIDTH = 4  # ... on each side of the preferred value, per variable
+DOMINANCE_WORK = 400  # row combinations to show that one argument of a Max/Min bounds another
 
 # auxiliary variables (quotients, extremes, products) are named from their definitions after a
 # ".": SMT-LIB reserves that prefix for solvers, so no symbol of a problem can share the name
 Lin = tuple[tuple[tuple[str, Fraction], ...], Fraction]  # sorted (symbol, coefficient) pairs, constant
 Row = tuple[dict[str, int], int, int]  # sum c*x <= b, sources (bit j: fact j)
+IntLin = tuple[tuple[tuple[str, int], ...], int]  # an integral ``Lin`` in ints (evaluation without Fractions)
 
 
 class Meter:
@@ -110,6 +115,7 @@ class Cache:
     def __init__(self, lows: Mapping[str, int] | None = None) -> None:
         self.lows = dict(lows or {})  # symbols' lower bounds (their ranges): a product's factor signs
         self.formulas: dict[tuple[Term, int], Formula] = {}
+        self.wholes: dict[tuple[Term, int], Formula] = {}  # a fact with a product, the product one variable
         self.defs: dict[str, list[Row]] = {}
         self.memo: dict[Term, Bounds] = {}
         self.quot: dict[str, tuple[Lin, int]] = {}  # in order of creation: inner quotients first
@@ -118,32 +124,100 @@ class Cache:
         self.def_ors: dict[str, list[Formula]] = {}
         self.extreme: dict[str, tuple[bool, tuple[Lin, ...]]] = {}
         self.mul: dict[str, tuple[Lin, Lin]] = {}  # p = x*y, both factors >= 0
+        self.specs: dict[str, tuple[int, tuple[IntLin, ...], int]] = {}  # evaluation, in ints (``_Point``)
+        self.choices: dict[str, list[Formula]] = {}  # ``def_ors`` without the dominated arguments (``choice``)
 
     def extend(self, pt: dict[str, int]) -> dict[str, int]:
         """``pt`` with every quotient variable at its value (``u//k`` evaluated exactly, on demand)."""
         return _Point(self, pt)
 
+    def choice(self, name: str, meter: Meter, samples: Sequence[_Point]) -> list[Formula]:
+        """The or-node "``name`` is one of its arguments" without the arguments another one
+        bounds at every point of the symbols' lower bounds (``Max(s, s//4)`` is ``s``): each
+        argument dropped is never the only extreme, so the parts left still cover every point.
+        Decided once per pass, shared by every guard's search; an argument above the other at
+        one of the ``samples`` (points of the symbols, evaluated exactly) is not checked further."""
+        got = self.choices.get(name)
+        if got is None:
+            node = self.def_ors[name]
+            is_max, args = self.extreme[name]
+            keep = list(range(len(args)))
+            for k in range(len(args)):
+                for other in keep:
+                    lo, hi = (args[k], args[other]) if is_max else (args[other], args[k])
+                    if other != k and all(pt.lin(_ints(lo)) <= pt.lin(_ints(hi)) for pt in samples) and \
+                            self._below(lo, hi, meter):
+                        keep.remove(k)
+                        break
+            got = self.choices[name] = [node[k] for k in keep]
+        return got
+
+    def _below(self, lo: Lin, hi: Lin, meter: Meter) -> bool:
+        """``lo <= hi`` at every integer point of the lower bounds: ``hi - lo <= -1`` with the
+        auxiliary variables' definition rows (relaxed: their or-nodes left out) contradicts."""
+        rows = [_row(_add(_add(hi, lo, Fraction(-1)), _lin({}, Fraction(1))), 0)]
+        names: set[str] = set()
+        todo = [x for x, _ in hi[0] + lo[0]]
+        while todo:
+            x = todo.pop()
+            if x in names:
+                continue
+            names.add(x)
+            if x in self.defs:
+                rows += self.defs[x]
+                todo += [y for coefs, _, _ in self.defs[x] for y in coefs]
+            elif x in self.lows:
+                rows.append(({x: -1}, -self.lows[x], 0))
+        try:
+            feasible, _ = eliminate(rows, sorted(names), {}, meter, [DOMINANCE_WORK], read=False)
+        except _Spent:
+            return False
+        return not feasible
+
+    def spec(self, name: str) -> tuple[int, tuple[IntLin, ...], int]:
+        """How ``_Point`` evaluates the auxiliary variable ``name``: (0: quotient, 1: product,
+        2: Max, 3: Min), its linear forms in ints, the divisor."""
+        got = self.quot.get(name)
+        if got is not None:
+            return 0, (_ints(got[0]),), got[1]
+        mul = self.mul.get(name)
+        if mul is not None:
+            return 1, (_ints(mul[0]), _ints(mul[1])), 0
+        is_max, args = self.extreme[name]
+        return (2 if is_max else 3), tuple(_ints(a) for a in args), 0
+
+
+def _ints(u: Lin) -> IntLin:
+    return tuple((x, int(v)) for x, v in u[0]), int(u[1])
+
 
 class _Point(dict):  # type: ignore[type-arg]
-    """A point whose quotient variables are evaluated when first read."""
+    """A point whose auxiliary variables are evaluated when first read (in ints: every
+    auxiliary variable is defined by integral linear forms)."""
 
     def __init__(self, cache: Cache, pt: Mapping[str, int]) -> None:
         super().__init__(pt)
         self.cache = cache
 
-    def lin(self, u: Lin) -> int:
-        return int(u[1] + sum(c * self[x] for x, c in u[0]))
+    def lin(self, u: IntLin) -> int:
+        v = u[1]
+        for x, c in u[0]:
+            v += c * self[x]
+        return v
 
     def __missing__(self, name: str) -> int:
-        got = self.cache.quot.get(name)
-        mul = self.cache.mul.get(name)
-        if got is not None:
-            v = self.lin(got[0]) // got[1]
-        elif mul is not None:
-            v = self.lin(mul[0]) * self.lin(mul[1])
+        spec = self.cache.specs.get(name)
+        if spec is None:
+            spec = self.cache.specs[name] = self.cache.spec(name)
+        kind, forms, k = spec
+        if kind == 0:
+            v = self.lin(forms[0]) // k
+        elif kind == 1:
+            v = self.lin(forms[0]) * self.lin(forms[1])
+        elif kind == 2:
+            v = max(self.lin(a) for a in forms)
         else:
-            is_max, args = self.cache.extreme[name]
-            v = (max if is_max else min)(self.lin(a) for a in args)
+            v = min(self.lin(a) for a in forms)
         self[name] = v
         return v
 
@@ -423,59 +497,89 @@ def _leaf(t: Term, src: int, cache: Cache) -> Formula:
 
 # ------------------------------------------------------------------ Fourier–Motzkin
 
+Sparse = tuple[tuple[int, int], ...]  # a row's non-zero (variable index, coefficient) pairs, by index
+
+
 def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, int],
-              meter: Meter, limit: list[int]) -> tuple[bool, int | dict[str, int] | None]:
+              meter: Meter, limit: list[int], read: bool = True) -> tuple[bool, int | dict[str, int] | None]:
     """Integer-tightened Fourier–Motzkin on ``rows``: ``(False, sources)`` when they contradict
-    each other (no integer point), else ``(True, point)`` with an integer point of every row read
-    back (values nearest ``prefer``), or ``(True, None)`` when reading one back failed (the rows
-    may still have no integer point: undecided). Raises ``_Spent`` past the budget."""
+    each other (no integer point), else ``(True, point)`` with a point of every row read back
+    (values nearest ``prefer``): an integer one when a bounded search finds it, else a rational
+    one (``Fraction`` values where no integer fits: the caller branches on them), or
+    ``(True, None)`` when neither was read. Raises ``_Spent`` past the budget.
+
+    Rows are sparse (a guard's rows name 1-4 of the branch's variables): the work counted is the
+    rows scanned and the pairs combined per eliminated variable, whatever their width."""
     idx = {x: k for k, x in enumerate(names)}
     n = len(names)
-    cur: dict[tuple[int, ...], tuple[int, int]] = {}
+    cur: dict[Sparse, tuple[int, int]] = {}
     for coefs, b, src in rows:
-        vec = [0] * n
-        for x, v in coefs.items():
-            vec[idx[x]] += v
-        bad = _put(cur, vec, b, src)
+        vec: dict[int, int] = {}
+        for name, coef in coefs.items():
+            vec[idx[name]] = vec.get(idx[name], 0) + coef
+        bad = _put(cur, sorted(vec.items()), b, src)
         if bad is not None:
             return False, bad
-    levels: list[tuple[int, list[tuple[tuple[int, ...], int]]]] = []
+    levels: list[tuple[int, list[tuple[Sparse, int]]]] = []
     alive = set(range(n))
     pos_n = [0] * n
     neg_n = [0] * n
+    occ: list[dict[Sparse, None]] = [{} for _ in range(n)]  # the rows naming each variable, in order
     for row in cur:
-        for k, v in enumerate(row):
-            if v > 0:
-                pos_n[k] += 1
-            elif v < 0:
-                neg_n[k] += 1
+        _count(pos_n, neg_n, row, 1)
+        for k, _ in row:
+            occ[k][row] = None
     while alive:
         j = min(alive, key=lambda v: (pos_n[v] * neg_n[v] - pos_n[v] - neg_n[v], v))
         alive.discard(j)
-        pos = [(v, b, s) for v, (b, s) in cur.items() if v[j] > 0]
-        neg = [(v, b, s) for v, (b, s) in cur.items() if v[j] < 0]
-        levels.append((j, [(v, b) for v, b, _ in pos + neg]))
-        nxt = {v: bs for v, bs in cur.items() if v[j] == 0}
-        cost = len(cur) + len(pos) * len(neg)  # the scan, and one combination per pair
+        pos: list[tuple[Sparse, int, int, int]] = []
+        neg: list[tuple[Sparse, int, int, int]] = []
+        for row in occ[j]:
+            b, s = cur.pop(row)
+            a = _coef(row, j)
+            if a > 0:
+                pos.append((row, a, b, s))
+            else:
+                neg.append((row, -a, b, s))
+            _count(pos_n, neg_n, row, -1)
+            for k, _ in row:
+                if k != j:
+                    del occ[k][row]
+        levels.append((j, [(row, b) for row, _, b, _ in pos + neg]))
+        # the variables' counts, the rows naming this one, and one combination per pair: the rows
+        # that do not name it stay as they are (an occurrence index, no scan of the others)
+        cost = len(alive) + len(pos) + len(neg) + len(pos) * len(neg)
         if cost:
             limit[0] -= cost
             meter.spend(cost)
             if limit[0] < 0 or meter.left < 0:
                 raise _Spent
-        for (p, bp, sp), (q, bq, sq) in itertools.product(pos, neg):
-            a, c = p[j], -q[j]
-            bad = _put(nxt, [c * x + a * y for x, y in zip(p, q)], c * bp + a * bq, sp | sq)
-            if bad is not None:
-                return False, bad
-        if len(nxt) > MAX_ROWS:
+        for p, a, bp, sp in pos:
+            for q, c, bq, sq in neg:
+                comb: dict[int, int] = {}
+                for k, pk in p:
+                    if k != j:
+                        comb[k] = c * pk
+                for k, qk in q:
+                    if k != j:
+                        w = comb.get(k, 0) + a * qk
+                        if w:
+                            comb[k] = w
+                        else:
+                            del comb[k]
+                before = len(cur)
+                bad = _put(cur, sorted(comb.items()), c * bp + a * bq, sp | sq)
+                if bad is not None:
+                    return False, bad
+                if len(cur) > before:  # a new row: the last key
+                    row = next(reversed(cur))
+                    _count(pos_n, neg_n, row, 1)
+                    for k, _ in row:
+                        occ[k][row] = None
+        if len(cur) > MAX_ROWS:
             raise _Spent
-        for row in cur:  # the counts of the rows that remain
-            if row not in nxt:
-                _count(pos_n, neg_n, row, -1)
-        for row in nxt:
-            if row not in cur:
-                _count(pos_n, neg_n, row, 1)
-        cur = nxt
+    if not read:
+        return True, None
     # read a point back: the last variable eliminated first, each nearest ``prefer`` within the
     # bounds its rows leave; an empty interval (the rational shadow has no integer point there)
     # backtracks to the earlier choices, a few values each
@@ -489,12 +593,18 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
         j, rs = order[p]
         lo, hi = None, None
         for v, b in rs:
-            rest = b - sum(v[k] * val[k] for k in range(n) if k != j and v[k])
-            if v[j] > 0:
-                top = rest // v[j]
+            rest = b
+            aj = 0
+            for k, c in v:
+                if k == j:
+                    aj = c
+                else:
+                    rest -= c * val[k]
+            if aj > 0:
+                top = rest // aj
                 hi = top if hi is None else min(hi, top)
             else:
-                bot = -(rest // -v[j])
+                bot = -(rest // -aj)
                 lo = bot if lo is None else max(lo, bot)
         if lo is not None and hi is not None and lo > hi:
             return False
@@ -520,28 +630,67 @@ def eliminate(rows: Sequence[Row], names: Sequence[str], prefer: Mapping[str, in
 
     limit[0] -= READ_TRIES  # the read-back's share, charged whatever it uses
     meter.spend(READ_TRIES)
-    if not pick(0):
-        return True, None
-    return True, {x: val[k] for k, x in enumerate(names)}
+    if pick(0):
+        return True, {x: val[k] for k, x in enumerate(names)}
+    # no integer point read back: a rational one (each level's rows are implied by the next
+    # level's, so its interval is never empty), an integer value wherever its interval has one;
+    # the search branches on a fractional variable (``x <= floor(v)`` or ``x >= ceil(v)``)
+    rat: list[Fraction] = [Fraction(0)] * n
+    for j, rs in order:
+        qlo: Fraction | None = None
+        qhi: Fraction | None = None
+        for row, b in rs:
+            rest = Fraction(b)
+            aj = 0
+            for k, c in row:
+                if k == j:
+                    aj = c
+                else:
+                    rest -= c * rat[k]
+            if aj > 0:
+                qhi = rest / aj if qhi is None else min(qhi, rest / aj)
+            else:
+                qlo = rest / aj if qlo is None else max(qlo, rest / aj)
+        if qlo is not None and qhi is not None and qlo > qhi:
+            return True, None
+        want = Fraction(prefer.get(names[j], 0))
+        ilo = None if qlo is None else math.ceil(qlo)
+        ihi = None if qhi is None else math.floor(qhi)
+        if ilo is None or ihi is None or ilo <= ihi:
+            near: Fraction = want if ilo is None or want >= ilo else Fraction(ilo)
+            rat[j] = near if ihi is None or near <= ihi else Fraction(ihi)
+        else:
+            assert qlo is not None
+            rat[j] = qlo
+    return True, {x: (int(rat[k]) if rat[k].denominator == 1 else rat[k]) for k, x in enumerate(names)}  # type: ignore[misc]
 
 
-def _count(pos_n: list[int], neg_n: list[int], vec: tuple[int, ...], d: int) -> None:
-    for k, v in enumerate(vec):
+def _coef(v: Sparse, j: int) -> int:
+    for k, c in v:
+        if k == j:
+            return c
+    return 0
+
+
+def _count(pos_n: list[int], neg_n: list[int], vec: Sparse, d: int) -> None:
+    for k, v in vec:
         if v > 0:
             pos_n[k] += d
-        elif v < 0:
+        else:
             neg_n[k] += d
 
 
-def _put(rows: dict[tuple[int, ...], tuple[int, int]], vec: list[int], b: int, src: int) -> int | None:
-    """Adds the tightened row; its sources when it is ``0 <= b`` with ``b < 0``."""
-    g = math.gcd(*vec)
-    if g == 0:
+def _put(rows: dict[Sparse, tuple[int, int]], vec: list[tuple[int, int]], b: int, src: int) -> int | None:
+    """Adds the tightened row (its non-zero pairs, by index); its sources when it is ``0 <= b``
+    with ``b < 0``."""
+    vec = [(k, v) for k, v in vec if v]
+    if not vec:
         return src if b < 0 else None
+    g = math.gcd(*(v for _, v in vec))
     if g == 1:
         key = tuple(vec)
     else:
-        key = tuple([v // g for v in vec])
+        key = tuple([(k, v // g) for k, v in vec])
         b //= g
     old = rows.get(key)
     if old is None or b < old[0]:
@@ -607,6 +756,7 @@ def _attempt(search: _Search, goal: Term, facts: Sequence[tuple[Term, int]],
     named: set[str] = set()
     _collect(top, named)
     search.goal_products = sorted(x for x in named if x in cache.mul)
+    search.with_products = [(t, j) for t, j in facts if _has_product(t)]
     pending: list[Formula] = []
     for t, j in facts:
         key = (t, j)
@@ -637,6 +787,10 @@ class _Search:
         self.rejected: dict[str, int] | None = None  # the last point ``accept`` turned down
         self.tags = 0
         self.goal_products: list[str] = []  # product variables the negated goal names (``refine``)
+        self.with_products: list[tuple[Term, int]] = []  # facts with a product (``whole``)
+        # points an argument of a Max/Min must not exceed another at to be checked for dominance
+        lows = {x: cache.lows.get(x, 0) for x in syms}
+        self.samples = [_Point(cache, p) for p in (prefer, lows, {x: 2 * v + 1 for x, v in lows.items()})]
 
     def charge(self, work: int) -> None:
         self.budget[0] -= work
@@ -670,20 +824,39 @@ class _Search:
                 continue
             seen.add(x)
             new = list(defs[x])
-            node = def_ors.get(x)
-            if node is not None:
-                ors.append(node)
-                new += [r for part in node for r in part.rows]  # their variables too (not the rows)
             rows += defs[x]
+            if x in def_ors:
+                node = self.cache.choice(x, self.meter, self.samples)
+                if len(node) == 1:
+                    rows += node[0].rows
+                else:
+                    ors.append(node)
+                new += [r for part in node for r in part.rows]  # their variables too (not the rows)
             todo += [y for coefs, _, _ in new for y in coefs if y in defs and y not in seen]
         return rows, ors, frozenset(seen)
 
-    def refine(self, pt: Mapping[str, int]) -> list[Formula] | None:
-        """For a product variable of the goal whose value at ``pt`` is not the product of its
+    def whole(self, cand: dict[str, int], active: frozenset[str]) -> tuple[str, Formula] | None:
+        """The first fact with a product that ``cand`` fails on its original terms, relaxed with
+        the product as one variable (``formula(whole=True)``: the split form the branch holds
+        may have dropped the product's comparison), unless the branch has it (its mark in
+        ``active``); None when there is none."""
+        for k, (t, j) in enumerate(self.with_products):
+            mark = f"#whole {k}"  # no auxiliary variable (".") or symbol is named so
+            if mark in active or value(t, cand) is not False:
+                continue
+            f = self.cache.wholes.get((t, j))
+            if f is None:
+                f = self.cache.wholes[t, j] = formula(t, 1 << j if j >= 0 else 0, self.cache, whole=True)
+                self.charge(len(f.rows) + len(f.ors))
+            return mark, f
+        return None
+
+    def refine(self, pt: Mapping[str, int], names: Sequence[str]) -> list[Formula] | None:
+        """For a product variable (of ``names``) whose value at ``pt`` is not the product of its
         factors there, the or-node splitting its smaller factor ``x`` at its value ``v``:
         ``x <= v - 1`` with ``p <= (v - 1)*y``, ``x == v`` with ``p == v*y`` (exact), ``x >= v + 1``
         with ``p >= (v + 1)*y`` (each valid as ``y >= 0``): the parts cover every point."""
-        for name in self.goal_products:
+        for name in names:
             x, y = self.cache.mul[name]
             xv, yv = _value(x, pt), _value(y, pt)
             if pt[name] == xv * yv:
@@ -711,9 +884,12 @@ class _Search:
         The rows an ``or`` part adds carry a decision tag (bit ``tags + depth``): a branch whose
         contradiction does not name its own tag contradicts without the part, so the node's
         other parts fail alike and are skipped (backjumping)."""
+        done = -1  # rows only grow here: a join that added or-nodes alone leaves the elimination as it was
         while True:
             rows, ors, active = self.activate(rows, ors, active)
-            feasible, got = self.point(rows)
+            if len(rows) != done:
+                feasible, got = self.point(rows)
+                done = len(rows)
             if not feasible:
                 return got  # type: ignore[return-value]
             pt = got if isinstance(got, dict) else None
@@ -728,8 +904,14 @@ class _Search:
         pick = 0
         if pt is not None:
             open_ = [k for k, node in enumerate(ors) if not any(_holds(p, pt) for p in node)]
+            frac = None if open_ else _fractional(pt, rows)
+            if frac is not None:  # a rational point: branch on a variable's integrality
+                x, v = frac
+                lo = math.floor(v)
+                ors = ors + [[Formula(rows=[({x: 1}, lo, 0)]), Formula(rows=[({x: -1}, -lo - 1, 0)])]]
+                open_ = [len(ors) - 1]
             if not open_:
-                cut = self.refine(pt)
+                cut = self.refine(pt, self.goal_products)
                 if cut is not None:
                     ors = ors + [cut]
                     open_ = [len(ors) - 1]
@@ -738,7 +920,17 @@ class _Search:
                 if self.accept(cand):
                     return cand
                 self.rejected = cand
-                return None
+                # the point may fail a fact only through a product the relaxation left free:
+                # refined there, the branch goes on (no other product: undecided)
+                cut = self.refine(pt, sorted({x for coefs, _, _ in rows for x in coefs if x in self.cache.mul}))
+                if cut is None:
+                    more = self.whole(cand, active)
+                    if more is None:
+                        return None
+                    mark, f = more
+                    return self.run(rows + f.rows, ors + f.ors, pending, active | {mark}, depth)
+                ors = ors + [cut]
+                open_ = [len(ors) - 1]
             pick = min(open_, key=lambda k: (len(ors[k]), k))  # the fewest parts first
         elif not ors:
             return None
@@ -760,6 +952,16 @@ class _Search:
             else:
                 srcs |= got2 & ~tag
         return None if undecided else srcs
+
+
+def _fractional(pt: Mapping[str, int | Fraction], rows: list[Row]) -> tuple[str, Fraction] | None:
+    """A variable of ``rows`` whose value at ``pt`` is not an integer (the first by name)."""
+    names = sorted({x for coefs, _, _ in rows for x in coefs})
+    for x in names:
+        v = pt[x]
+        if isinstance(v, Fraction) and v.denominator != 1:
+            return x, v
+    return None
 
 
 def _tagged(f: Formula, tag: int) -> Formula:
