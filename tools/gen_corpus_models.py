@@ -1055,14 +1055,16 @@ def pegasus_x(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 
 
 def longt5(attention: str, t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``LongT5Model``'s encoder: local attention (blocks of ``radius + 1`` with their
-    neighbours, the sequence padded to a block multiple) or transient-global (plus one summary
-    token per block of 6, whose count is the padded length over 6)."""
+    """HF ``LongT5Model``'s encoder with an attention mask (without one, the traced path splits
+    ``None`` into blocks): local attention (blocks of ``radius + 1`` with their neighbours, the
+    sequence padded to a block multiple) or transient-global (plus one summary token per block
+    of 6, whose count is the padded length over 6)."""
     from transformers import LongT5Config, LongT5Model
     cfg = LongT5Config(vocab_size=128, d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=1, num_heads=2,
                        local_radius=5 if attention == "local" else 4, global_block_size=6,
                        encoder_attention_type=attention)
-    return _Hidden(LongT5Model(cfg).get_encoder(), ("input_ids",)), (torch.randint(0, 128, (2, *t)),)
+    return _Hidden(LongT5Model(cfg).get_encoder(), ("input_ids", "attention_mask")), (
+        torch.randint(0, 128, (2, *t)), torch.ones(2, *t, dtype=torch.long))
 
 
 def convbert(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -1110,8 +1112,36 @@ def _longt5(attention: str, n: int) -> Build:
     return lambda: longt5(attention, (n,))
 
 
+def vit_mae(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``ViTMAEModel`` (patch 6, mask ratio 0.6, positions interpolated to the patch grid):
+    random masking keeps ``int(patches * (1 - 0.6))`` of the ``(H // 6) * (W // 6)`` patches
+    (a float product truncated), gathered by a sort of random noise."""
+    from transformers import ViTMAEConfig, ViTMAEModel
+    cfg = ViTMAEConfig(image_size=24, patch_size=6, hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                       intermediate_size=32, mask_ratio=0.6, decoder_hidden_size=16, decoder_num_hidden_layers=1,
+                       decoder_num_attention_heads=2, decoder_intermediate_size=32)
+    return _Hidden(ViTMAEModel(cfg), ("pixel_values",), interpolate_pos_encoding=True), (torch.randn(2, 3, *hw),)
+
+
+def wavlm(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``WavLMModel`` (conv strides 4/3/2, kernels 8/5/3, gated relative position bias over 32
+    log buckets): the feature encoder's ``(n - k) // s + 1`` three times, a bucketed relative
+    position bias for the frames against themselves."""
+    from transformers import WavLMConfig, WavLMModel
+    cfg = WavLMConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
+                      conv_dim=(16, 16, 16), conv_stride=(4, 3, 2), conv_kernel=(8, 5, 3), num_conv_pos_embeddings=16,
+                      num_conv_pos_embedding_groups=2, mask_time_prob=0.0, num_buckets=32, max_bucket_distance=64,
+                      layerdrop=0.0)
+    return _Hidden(WavLMModel(cfg), ("input_values",)), (torch.randn(2, *t),)
+
+
 _AUDIO = {0: {0: (2, 64), 1: (400, 160000)}}
+_SEQ2 = {0: {0: (2, 64), 1: (2, 512)}, 1: {0: (2, 64), 1: (2, 512)}}
 HELDOUT.update({
+    "vit_mae_p6_m60_41x55": ("HF ViTMAEModel (patch 6, mask ratio 0.6, positions interpolated), 41x55 input",
+                             _sized(vit_mae, 41, 55), _HELD_IMG),
+    "wavlm_s4_3_2_1511": ("HF WavLMModel (conv strides 4/3/2, bucketed relative position bias), 1511 samples",
+                          _sized(wavlm, 1511), _AUDIO),
     "regnet_y_61x43": ("HF RegNetModel (Y blocks, group width 8, 4 stages), 61x43 input",
                        _sized(regnet, 61, 43), _IMG32),
     "hiera_p4_160x96": (("HF HieraModel (4 stages, k7 s4 p3 embed, 8x8 mask units, query pooling), 160x96 input "
@@ -1137,9 +1167,9 @@ HELDOUT.update({
                               _sized(granite_speech, 47), {0: {0: (2, 64), 1: (2, 4000)}}),
     "pegasus_x_b8_45": ("HF PegasusX encoder (block 8, staggered blocks, 3 global tokens), 45 tokens",
                         _sized(pegasus_x, 45), _SEQ),
-    "longt5_local_r5_43": ("HF LongT5 encoder (local attention, radius 5), 43 tokens", _longt5("local", 43), _SEQ),
+    "longt5_local_r5_43": ("HF LongT5 encoder (local attention, radius 5), 43 tokens", _longt5("local", 43), _SEQ2),
     "longt5_tglobal_r4_g6_43": ("HF LongT5 encoder (transient-global attention, radius 4, global block 6), 43 tokens",
-                                _longt5("transient-global", 43), _SEQ),
+                                _longt5("transient-global", 43), _SEQ2),
     "convbert_k5_41": ("HF ConvBertModel (span-based dynamic conv, kernel 5), 41 tokens", _sized(convbert, 41),
                        {0: {0: (2, 64), 1: (2, 256)}}),
     "xlnet_37": ("HF XLNetModel (2 layers, relative positions, no memory), 37 tokens", _sized(xlnet, 37), _SEQ),
