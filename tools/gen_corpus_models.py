@@ -911,10 +911,14 @@ HELDOUT.update({
 # smt2_corpus/torch, validation or the earlier slices: vision backbones with shape code of their own
 # (grouped strided convs, mask-unit windows, multi-scale deformable attention, a hybrid encoder
 # whose positions are built from the map's size, 2-D sin-cos and rotary grids, video tubelets),
-# wav2vec2-like audio with other position schemes, codec and block-attention speech front ends, and
-# long-sequence text models (block-local, transient-global, relative and span-convolution
-# attention). Odd or prime sizes except where the model only runs at a stride multiple (said per
-# entry). Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
+# wav2vec2-like audio with other position schemes, a block-attention speech encoder, and
+# sequence models (block-local, transient-global and relative attention, a recurrence). Odd or
+# prime sizes except where the model only runs at a stride multiple (said per entry). Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
+# Tried and left out: Mimi (its conv padding is computed in tensors and read back with ``.item()``,
+# so export sees unbacked sizes and fails in attention; compile refuses the same), LeViT, GroupViT,
+# VideoMAE and PatchTST (position tables or attention biases of the configured size: the input
+# size is pinned or refused), ConvBERT and DeBERTa-v2 (captured, but their only guard is the
+# position table's bound).
 
 def regnet(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``RegNetModel`` (Y blocks, group width 8): k3 s2 stem, a stride-2 grouped conv and a
@@ -1019,19 +1023,6 @@ def data2vec_audio(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Hidden(Data2VecAudioModel(cfg), ("input_values",)), (torch.randn(2, *t),)
 
 
-def mimi(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``MimiModel`` (encoder ratios 4/3/2, a downsample to the frame rate, 2 quantizers, a
-    1-layer transformer each side): causal convs padded on the left and to a whole number of
-    frames on the right (``ceil`` of a division), transposed convs back up, trimmed."""
-    from transformers import MimiConfig, MimiModel
-    cfg = MimiConfig(hidden_size=16, num_filters=4, num_residual_layers=1, upsampling_ratios=[4, 3, 2],
-                     codebook_size=16, codebook_dim=8, vector_quantization_hidden_dimension=8, num_quantizers=2,
-                     num_semantic_quantizers=1, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2,
-                     intermediate_size=32, head_dim=8, sliding_window=16, frame_rate=12.5, sampling_rate=600,
-                     upsample_groups=16, use_cache=False)
-    return _Hidden(MimiModel(cfg), ("input_values",), out="audio_values"), (torch.randn(2, 1, *t),)
-
-
 def granite_speech(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF Granite Speech's CTC conformer encoder (block attention, context 10) on (B, frames, 16):
     the frames cut into ``ceil(n / 10)`` blocks, the last padded, Shaw relative positions within
@@ -1067,16 +1058,6 @@ def longt5(attention: str, t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...
         torch.randint(0, 128, (2, *t)), torch.ones(2, *t, dtype=torch.long))
 
 
-def convbert(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``ConvBertModel`` (span-based dynamic convolution, kernel 5, head ratio 2, grouped
-    feed-forward): the sequence unfolded into windows of 5 around every token."""
-    from transformers import ConvBertConfig, ConvBertModel
-    cfg = ConvBertConfig(vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=64, embedding_size=32, head_ratio=2, conv_kernel_size=5, num_groups=2,
-                         max_position_embeddings=256)
-    return _Hidden(ConvBertModel(cfg), ("input_ids",)), (torch.randint(0, 128, (2, *t)),)
-
-
 def xlnet(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``XLNetModel`` (2 layers, no memory): sinusoid relative positions from ``klen`` down to
     ``-qlen``, the relative shift (a reshape to ``(klen, qlen)`` and a slice back)."""
@@ -1085,21 +1066,11 @@ def xlnet(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Hidden(XLNetModel(cfg), ("input_ids",), use_mems=False), (torch.randint(0, 128, (2, *t)),)
 
 
-def deberta_v2(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """HF ``DebertaV2Model`` (disentangled attention, 16 log-bucketed relative positions, p2c and
-    c2p): relative positions of the sequence against itself, bucketed, gathered per query/key."""
-    from transformers import DebertaV2Config, DebertaV2Model
-    cfg = DebertaV2Config(vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                          intermediate_size=64, max_position_embeddings=256, relative_attention=True,
-                          position_buckets=16, pos_att_type=["p2c", "c2p"], norm_rel_ebd="layer_norm",
-                          share_att_key=True, position_biased_input=False)
-    return _Hidden(DebertaV2Model(cfg), ("input_ids",)), (torch.randint(0, 128, (2, *t)),)
-
-
 def recurrent_gemma(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``RecurrentGemmaModel`` (2 recurrent blocks then local attention, window 8): a causal
     conv1d of width 4 cropped to the sequence, a linear recurrence scanned over it, a sliding
-    window mask."""
+    window mask. The scan is a Python loop over the time steps, which pins the length: a
+    near-trivial set, kept as the real answer such a model gives."""
     from transformers import RecurrentGemmaConfig, RecurrentGemmaModel
     cfg = RecurrentGemmaConfig(num_hidden_layers=3, vocab_size=128, hidden_size=32, intermediate_size=64,
                                num_attention_heads=2, num_key_value_heads=1, head_dim=16, lru_width=32,
@@ -1161,8 +1132,6 @@ HELDOUT.update({
                                 _sized(wav2vec2_conformer, 1871), _AUDIO),
     "data2vec_audio_1409": ("HF Data2VecAudioModel (conv strides 5/2/3, two even-kernel position convs), 1409 samples",
                             _sized(data2vec_audio, 1409), _AUDIO),
-    "mimi_r4_3_2_997": ("HF MimiModel (ratios 4/3/2, causal convs padded to whole frames), 997 samples",
-                        _sized(mimi, 997), _WAVE),
     "granite_speech_c10_47": ("HF Granite Speech CTC encoder (block attention, context 10), 47 frames",
                               _sized(granite_speech, 47), {0: {0: (2, 64), 1: (2, 4000)}}),
     "pegasus_x_b8_45": ("HF PegasusX encoder (block 8, staggered blocks, 3 global tokens), 45 tokens",
@@ -1170,11 +1139,7 @@ HELDOUT.update({
     "longt5_local_r5_43": ("HF LongT5 encoder (local attention, radius 5), 43 tokens", _longt5("local", 43), _SEQ2),
     "longt5_tglobal_r4_g6_43": ("HF LongT5 encoder (transient-global attention, radius 4, global block 6), 43 tokens",
                                 _longt5("transient-global", 43), _SEQ2),
-    "convbert_k5_41": ("HF ConvBertModel (span-based dynamic conv, kernel 5), 41 tokens", _sized(convbert, 41),
-                       {0: {0: (2, 64), 1: (2, 256)}}),
     "xlnet_37": ("HF XLNetModel (2 layers, relative positions, no memory), 37 tokens", _sized(xlnet, 37), _SEQ),
-    "deberta_v2_b16_53": ("HF DebertaV2Model (16 log-bucketed relative positions, p2c and c2p), 53 tokens",
-                          _sized(deberta_v2, 53), {0: {0: (2, 64), 1: (2, 256)}}),
     "recurrent_gemma_w8_29": ("HF RecurrentGemmaModel (2 recurrent blocks, local attention window 8), 29 tokens",
                               _sized(recurrent_gemma, 29), _SEQ),
 })
