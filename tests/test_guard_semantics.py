@@ -460,24 +460,10 @@ def test_rounded_float_arithmetic_claimed_exact_is_exact(f: Any, rnd: str, rel: 
     """A guard the walk calls exact computes, as PyTorch's printed Python and C++ code, the value
     symguard reads (the exact rational rounded) at the corners of its ranges and next to 2**52,
     2**53 and 2**63, where a double sum or conversion would round first."""
-    import torch
     from torch.utils._sympy import functions as F
 
     g = getattr(sympy, rel)(getattr(F, rnd)(f), other, evaluate=False)
-    assume(isinstance(g, sympy.Rel))
-    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
-    assume(py_ok or cpp_ok)
-    code = PythonPrinter().doprint(g)
-    for env in points(r, extra + EDGES + [-v for v in EDGES]):
-        want = _read(g, env)
-        if py_ok:
-            try:
-                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
-            except ZeroDivisionError:
-                got = None
-            assert got == want, (code, env)
-        if cpp_ok:
-            assert want is not None and cpp_affine(g, env) == want, (g, env)
+    _computes_what_symguard_reads(g, r, extra)
 
 
 def test_the_rotary_guard_is_exact_below_2_52_and_opaque_past_it() -> None:
@@ -562,9 +548,16 @@ def test_compared_float_arithmetic_computes_what_symguard_reads(f: Any, lit: Any
                                                                extra: list[int]) -> None:
     """Python: symguard reads each step rounded as Python rounds it, at any size; C++ only where no
     step rounds (it may contract ``a*x + c`` into one rounding)."""
-    import torch
 
     g = getattr(sympy, rel)(f, lit, evaluate=False)
+    _computes_what_symguard_reads(g, r, extra)
+
+
+def _computes_what_symguard_reads(g: Any, r: Any, extra: list[int]) -> None:
+    """Where the pruner calls ``g`` exact, PyTorch's printed Python (a raise is no value) and the C++
+    emulation compute the value symguard reads, at the corners of ``r`` and next to the extremes."""
+    import torch
+
     assume(isinstance(g, sympy.Rel))
     py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
     assume(py_ok or cpp_ok)

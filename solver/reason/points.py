@@ -221,13 +221,7 @@ class Pool:
         """``pyeval.holds`` with each term's DAG order kept: verification evaluates the same
         original guards at many points, and walking the DAG again each time cost as much as
         evaluating it."""
-        order = self._orders.get(t)
-        if order is None:
-            order = self._orders[t] = ir.iter_dag(t)
-        val: dict[Term, Value | None] = {}
-        for n in order:
-            val[n] = step(n, [val[a] for a in n.args], pt)
-        return bool(val[t])  # undefined (None): the guard cannot pass (pyeval.holds)
+        return bool(self._value(t, pt))  # undefined (None): the guard cannot pass (pyeval.holds)
 
 
 def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[str]) -> Any:
