@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
 import uvicorn
@@ -170,3 +171,22 @@ def gauge(metrics_text: str, name: str) -> float:
         if line.startswith(name + " "):
             return float(line.rsplit(" ", 1)[1])
     return float("nan")
+
+
+def post_late_body(url: str, path: str, body: bytes, delay_s: float = 1.0) -> tuple[bytes, bytes]:
+    """POST ``body`` to ``path`` on a raw socket, the body ``delay_s`` after the headers (a slow
+    client): the response's head and payload."""
+    u = urlparse(url)
+    with socket.create_connection((u.hostname, u.port), timeout=60) as s:
+        s.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % (path.encode(), len(body)))
+        time.sleep(delay_s)
+        s.sendall(body)
+        raw = b""
+        while b"\r\n\r\n" not in raw or len(raw.split(b"\r\n\r\n", 1)[1]) < int(
+                raw.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0]):
+            chunk = s.recv(65536)
+            assert chunk, raw
+            raw += chunk
+    head, payload = raw.split(b"\r\n\r\n", 1)
+    return head, payload

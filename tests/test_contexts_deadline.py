@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import tempfile
 import threading
 import time
@@ -20,14 +19,13 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import httpx
 import pytest
 from deadline_helpers import library_unread as _library_unread
 from deadline_helpers import same_answer as _same
 from service_helpers import metric as _metric
-from service_helpers import running_server
+from service_helpers import post_late_body, running_server
 from service_helpers import wait_until as _wait
 
 from symguard.service import context_worker, contexts
@@ -209,18 +207,8 @@ def test_a_question_whose_body_comes_after_its_deadline_is_answered_without_its_
     cuts = _metric(url, "symguard_deadline_cuts_total", 'stage="arrival"')
     n = len(_calls())
     question = {"context": key, "queries": ["s0 > 3"], "options": {"timeout_ms": 1}}
-    body = json.dumps(question).encode()
-    u = urlparse(url)
-    with socket.create_connection((u.hostname, u.port), timeout=60) as s:
-        s.sendall(b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body))
-        time.sleep(1.0)
-        s.sendall(body)
-        raw = b""
-        while chunk := s.recv(65536):
-            raw += chunk
-    head, payload = raw.split(b"\r\n\r\n", 1)
-    assert head.startswith(b"HTTP/1.1 200"), raw
+    head, payload = post_late_body(url, "/v1/evaluate", json.dumps(question).encode())
+    assert head.startswith(b"HTTP/1.1 200"), head
     got = json.loads(payload)
     assert got["status"] == "unknown" and got["reason"] == "timeout" and got["elapsed_ms"] >= 500
     assert any("before the question could reach a worker" in w for w in got["warnings"])

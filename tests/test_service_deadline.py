@@ -13,20 +13,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import httpx
 import pytest
 from deadline_helpers import library_unread as _library_unread
 from deadline_helpers import same_answer as _same
-from service_helpers import idle_workers, running_server
+from service_helpers import idle_workers, post_late_body, running_server
 from service_helpers import metric as _metric
 from service_helpers import wait_until as _wait
 
@@ -337,21 +335,8 @@ def test_a_body_sent_after_the_deadline_is_answered_at_once_without_a_worker(url
     own budget (here 1 ms, the body coming a second after the headers)."""
     _settled(url)
     cuts = _metric(url, "symguard_deadline_cuts_total", 'stage="arrival"')
-    body = json.dumps(_doc(1)).encode()
-    u = urlparse(url)
-    with socket.create_connection((u.hostname, u.port), timeout=60) as s:
-        s.sendall(b"POST /v1/redundancy HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: %d\r\n\r\n" % len(body))
-        time.sleep(1.0)
-        s.sendall(body)
-        raw = b""
-        while b"\r\n\r\n" not in raw or len(raw.split(b"\r\n\r\n", 1)[1]) < int(
-                raw.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0]):
-            chunk = s.recv(65536)
-            assert chunk, raw
-            raw += chunk
-    head, payload = raw.split(b"\r\n\r\n", 1)
-    assert head.startswith(b"HTTP/1.1 200"), raw
+    head, payload = post_late_body(url, "/v1/redundancy", json.dumps(_doc(1)).encode())
+    assert head.startswith(b"HTTP/1.1 200"), head
     got = json.loads(payload)
     assert got["status"] == "unknown" and got["reason"] == "timeout"
     assert got["elapsed_ms"] >= 500  # counted from the headers, not from the body
