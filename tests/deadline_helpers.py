@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from symguard.solver import api
@@ -35,3 +38,24 @@ def same_answer(got: dict[str, Any], want: dict[str, Any]) -> bool:
     """Equal answers, but for their timing and warnings (a server's cut adds a note)."""
     drop = ("elapsed_ms", "warnings")
     return {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in want.items() if k not in drop}
+
+
+@contextlib.contextmanager
+def library_held() -> Iterator[None]:
+    """The library's lock held by another thread for the body of the ``with`` (a server's thread
+    busy in the library), released and joined on the way out."""
+    held, free = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with api.SERIAL:
+            held.set()
+            free.wait(60)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(60)
+    try:
+        yield
+    finally:
+        free.set()
+        t.join(60)

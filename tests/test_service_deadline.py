@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
+from deadline_helpers import library_held
 from deadline_helpers import library_unread as _library_unread
 from deadline_helpers import same_answer as _same
 from service_helpers import idle_workers, post_late_body, running_server
@@ -190,21 +191,8 @@ def test_a_timeout_answer_needed_at_once_is_built_on_the_loop_when_the_library_i
     asyncio.run(main())
     body = json.dumps(PROBLEM).encode()
     assert _same(dl.unread_answer_now("solve", body, None), dl.unread_answer("solve", body, None))
-    held, free = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with api.SERIAL:
-            held.set()
-            free.wait(60)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    held.wait(60)
-    try:
+    with library_held():
         assert dl.unread_answer_now("solve", body, None) is None  # the loop never waits for the lock
-    finally:
-        free.set()
-        t.join(60)
 
 
 def test_a_timeout_answer_built_ahead_raises_the_build_s_error_at_the_cut_and_never_unseen() -> None:

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import json
 import pickle
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from deadline_helpers import library_held
 from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from symguard.solver import InvalidProblemError, api
+from symguard.solver import InvalidProblemError
 from symguard.solver.session import Context, FactsPayload, FactsView
 from symguard.solver.syntax import document
 
@@ -201,23 +201,10 @@ def test_a_view_waits_for_no_thread() -> None:
     payload = wire(Context(TRACE).facts_payload())
     ready = FactsView.of(payload)
     assert ready is not None
-    held, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        with api._SERIAL:
-            held.set()
-            release.wait(10)
-
-    t = threading.Thread(target=holder)
-    t.start()
-    held.wait(10)
-    try:
+    with library_held():
         steps = FactsView.build(payload)
         assert next(steps) is False  # busy: the caller tries again later
         assert ready.evaluate({"queries": ["s0 >= 16"]}) is None
-    finally:
-        release.set()
-        t.join()
     view = FactsView.of(payload)
     assert view is not None
     assert view.evaluate({"queries": ["s0 >= 16"]}) is not None
