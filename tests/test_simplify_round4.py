@@ -15,7 +15,7 @@ import itertools
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_simplify_round3 import CMP, _key, _weighted, divs, simplified, spelled
 
@@ -187,6 +187,7 @@ def test_truncated_division_by_a_divisor_of_unknown_sign_is_kept() -> None:
 @SETTINGS
 @given(st.sampled_from([("p", (2, 4), ()), ("p", (-3, 4), ("p >= 2",)), ("p", (-4, -2), ()), ("4", None, ()), ("-3", None, ())]),
        st.sampled_from(["c", "c + 1", "3", "-c"]), st.sampled_from(CMP), st.integers(0, 1))
+@example(("4", None, ()), "3", "<", 1)  # x in [-13, 13] clips the interval [12, 15]: x == 12
 def test_quotient_equation_joined_with_a_remainder_bound(divisor: tuple[Any, ...], q: str, op: str, r: int) -> None:
     """``And(Eq(x//d, q), Mod(x, d) OP r)`` with a symbolic ``d`` (sign and ``|d| >= 2`` proven) or a
     symbolic ``q``: one interval of ``x`` when that is cheaper; equal everywhere in any case."""

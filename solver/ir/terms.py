@@ -540,10 +540,11 @@ def print_order(args: Sequence[Term]) -> list[Term]:
     after it; ``pyeval.defined`` is the domain of exactly this order. A division by a non-zero
     literal cannot divide by zero: ``x//2 < 1 and 4*x <= y//z`` keeps the test that guards ``z``
     first wherever the rewriting put it."""
-    return sorted(args, key=_may_divide_by_zero)
+    return sorted(args, key=may_divide_by_zero)
 
 
-def _may_divide_by_zero(t: Term) -> bool:
+def may_divide_by_zero(t: Term) -> bool:
+    """Whether some division below ``t`` has a divisor other than a non-zero literal."""
     return t.has_div and any(not (d.args[1].kind == CONST and d.args[1].value != 0) for d in divisions_of(t))
 
 

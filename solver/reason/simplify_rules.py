@@ -336,7 +336,7 @@ class Simplifier:
         bound the range clipped has left no quotient equation to join): its set, by evaluating it
         at every value of the range (exact: outside the range the symbol never is)."""
         syms = ir.symbols_of(m)
-        if len(syms) != 1 or any(d.args[1].kind != ir.CONST or d.args[1].value == 0 for d in ir.divisions_of(m)):
+        if len(syms) != 1 or ir.may_divide_by_zero(m):
             return None
         name = next(iter(syms))
         x = ir.mk_sym(name)
