@@ -55,7 +55,8 @@ def test_the_mae_ratio_agrees_far_past_any_size() -> None:
     for name in fl.ROUNDINGS:
         s = fl.scaled(0.4, name)
         assert s is not None and min(s.lo_bound, s.hi_bound) >= 2**50
-    assert fl.scaled(0.7, "TruncToInt").hi_bound == 89  # int(0.7 * 90) is 62, not 63
+    seven = fl.scaled(0.7, "TruncToInt")
+    assert seven is not None and seven.hi_bound == 89  # int(0.7 * 90) is 62, not 63
     assert math.trunc(0.7 * 90) == 62
     assert fl.scaled(0.0, "TruncToInt") is None and fl.scaled(5e-324, "FloorToInt") is None
 
