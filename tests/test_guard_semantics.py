@@ -481,7 +481,8 @@ def test_rounding_arithmetic_stays_opaque_where_a_step_rounds() -> None:
     small = {x: (2, 100), y: (2, 100)}
     assert not executed_exactly(sympy.Ge(FloorToInt(uneval(FloatTrueDiv, ToFloat(x), sympy.Float(2.5))), 2), small)
     assert not executed_exactly(sympy.Ge(FloorToInt(IntTrueDiv(x, 3) + 0.5), 2), small)
-    assert not executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x)), 2), small)  # 0.1 is not read
+    assert not executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x) + 0.5), y), small)  # 0.1 in a chain, not compared
+    assert executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x)), 2), small)  # compared: read as Python computes it
     assert executed_exactly(sympy.Ge(FloorToInt(IntTrueDiv(x, 4) + 0.5), 2), small)
 
 
