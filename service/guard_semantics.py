@@ -177,7 +177,7 @@ class _Walk:
         computed float (``guard_float_exact``: then the rounding sees the exact value), else of one
         true division (``_rounded_division``)."""
         if len(e.args) == 1 and inexact_literals(e.args[0]):
-            return self._scaled(e)
+            return self._scaled(e) if _kind(e) in _ROUNDING_NAMES else None
         r = FloatWalk(self.term).value(e.args[0]) if len(e.args) == 1 else None
         if r is not None:
             out = (math.floor(r[0]), math.ceil(r[1]))
@@ -219,9 +219,10 @@ class _Walk:
         """A rounding of arithmetic with a literal that is not its double compared with a number
         literal (``Eq(TruncToInt(0.4*ToFloat(n)), 21)``), which symguard reads as Python computes
         it at any size (``float_compare.rounded_chain``): exact in Python when the chain's one
-        operand is (``_chain``). C++ computes the same doubles only for one step (no contraction)
-        of an operand within ``±2**53``, and the int64 cast needs the rounded value to fit. None
-        for another shape."""
+        operand is (``_chain``). C++ computes the same doubles only for one product or sum (no
+        contraction; a division is left out: with ``-freciprocal-math`` a compiler may multiply
+        by the reciprocal instead) of an operand within ``±2**53``, and the int64 cast needs the
+        rounded value to fit. None for another shape."""
         for rnd, lit in (e.args, reversed(e.args)):
             k = _kind(rnd)
             if k not in _ROUNDING_NAMES or len(rnd.args) != 1 or not inexact_literals(rnd.args[0]):
@@ -238,6 +239,8 @@ class _Walk:
             x = next(a for a in arg.args if not (getattr(a, "is_Float", False) or getattr(a, "is_Integer", False)))
             if _kind(x) in ("Add", "Mul", "FloatTrueDiv") and _floaty(x):
                 return False  # more than one step: C++ may contract or reorder them
+            if _kind(arg) == "FloatTrueDiv":
+                return False  # a division by a constant may become a product by its reciprocal
             base = x.args[0] if _kind(x) == "ToFloat" else x
             iv = self.term(base)
             if iv is None or not _within(iv, -FLOAT_EXACT, FLOAT_EXACT) or not self._float_value(x):
