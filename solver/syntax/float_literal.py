@@ -35,6 +35,7 @@ bounds and binade edges.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -146,6 +147,7 @@ def _first_bad(agrees: Callable[[int], bool], first: int, step: int, j0: int, j1
     return first + step * (j0 + stride * hi)
 
 
+@functools.lru_cache(maxsize=256)  # a pure function of two constants; ~1 ms of bisections each
 def scaled(c: float, name: str) -> Scaled | None:
     """Where the rounded product of a size with the literal ``c`` is ``R(q * n)``; None if ``c`` is
     zero, not finite or subnormal (the relative error bound needs a normal product)."""
