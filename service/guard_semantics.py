@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from symguard.service.guard_float_exact import FloatWalk
+from symguard.solver.syntax import float_literal
+from symguard.solver.syntax.float_affine import decimal_exact
 
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -170,8 +172,12 @@ class _Walk:
         return (lo, hi)
 
     def _rounded(self, e: Any) -> Interval | None:
-        """A rounding function: of an exactly computed float (``guard_float_exact``: then the
-        rounding sees the exact value), else of one true division (``_rounded_division``)."""
+        """A rounding function: of a size times a literal that is not its double (``float_literal``:
+        Python's and C++'s value is the one read within the literal's proven bound), of an exactly
+        computed float (``guard_float_exact``: then the rounding sees the exact value), else of one
+        true division (``_rounded_division``)."""
+        if len(e.args) == 1 and inexact_literals(e.args[0]):
+            return self._scaled(e) if _kind(e) in _ROUNDING_NAMES else None
         r = FloatWalk(self.term).value(e.args[0]) if len(e.args) == 1 else None
         if r is not None:
             out = (math.floor(r[0]), math.ceil(r[1]))
@@ -179,6 +185,69 @@ class _Walk:
         if _kind(e) == "RoundToInt":
             return None  # round of an inexact quotient: not modelled
         return self._rounded_division(e)
+
+    def _scaled(self, e: Any) -> Interval | None:
+        """``R(c*float(n))`` for a literal ``c`` that is not its double: the reader's ``R(q*n)``
+        (``float_literal.scaled``) is what Python computes for ``n`` within the proven bounds,
+        and C++ too: ``static_cast<double>(n)`` is exact there (``|n| <= 2**53``), one product
+        is one correctly rounded operation (nothing to contract), and the rounding is
+        ``std::trunc``/``floor``/``ceil`` or ``std::lrint`` (half to even) of the same double."""
+        arg = e.args[0]
+        if _kind(arg) != "Mul" or len(arg.args) != 2:
+            return None
+        lits = [a for a in arg.args if getattr(a, "is_Float", False)]
+        if len(lits) != 1:
+            return None
+        (lit,) = lits
+        x = arg.args[1] if arg.args[0] is lit else arg.args[0]
+        if _kind(x) == "ToFloat":
+            x = x.args[0]
+        elif _floaty(x) or not getattr(x, "is_integer", False):
+            return None
+        c = float(lit)
+        bound = float_literal.scaled(c, _kind(e))
+        iv = self.term(x)
+        if bound is None or iv is None or min(bound.lo_bound, bound.hi_bound) < float_literal.MIN_BOUND:
+            return None
+        if not _within(iv, -bound.lo_bound, bound.hi_bound):
+            return None
+        ends = sorted(float_literal.exact_round(_kind(e), bound.q * int(v)) for v in iv)
+        out = (ends[0], ends[1])
+        return out if self.fits(out) else None
+
+    def _rounded_relation(self, e: Any) -> bool | None:
+        """A rounding of arithmetic with a literal that is not its double compared with a number
+        literal (``Eq(TruncToInt(0.4*ToFloat(n)), 21)``), which symguard reads as Python computes
+        it at any size (``float_compare.rounded_chain``): exact in Python when the chain's one
+        operand is (``_chain``). C++ computes the same doubles only for one product or sum (no
+        contraction; a division is left out: with ``-freciprocal-math`` a compiler may multiply
+        by the reciprocal instead) of an operand within ``±2**53``, and the int64 cast needs the
+        rounded value to fit. None for another shape."""
+        for rnd, lit in (e.args, reversed(e.args)):
+            k = _kind(rnd)
+            if k not in _ROUNDING_NAMES or len(rnd.args) != 1 or not inexact_literals(rnd.args[0]):
+                continue
+            if not (getattr(lit, "is_Integer", False) or getattr(lit, "is_Float", False)):
+                return None
+            arg = rnd.args[0]
+            if _kind(arg) not in ("Add", "Mul", "FloatTrueDiv") or not self._chain(arg):
+                return False
+            if not self.cpp:
+                return True
+            if not getattr(lit, "is_Integer", False) or not _within((int(lit), int(lit)), INT64_MIN, INT64_MAX):
+                return False
+            x = next(a for a in arg.args if not (getattr(a, "is_Float", False) or getattr(a, "is_Integer", False)))
+            if _kind(x) in ("Add", "Mul", "FloatTrueDiv") and _floaty(x):
+                return False  # more than one step: C++ may contract or reorder them
+            if _kind(arg) == "FloatTrueDiv":
+                return False  # a division by a constant may become a product by its reciprocal
+            base = x.args[0] if _kind(x) == "ToFloat" else x
+            iv = self.term(base)
+            if iv is None or not _within(iv, -FLOAT_EXACT, FLOAT_EXACT) or not self._float_value(x):
+                return False
+            rounded = [_py_eval_rounded(k, arg, x, int(v)) for v in iv]
+            return all(r is not None and INT64_MIN <= r <= INT64_MAX for r in rounded)
+        return None
 
     def _rounded_division(self, e: Any) -> Interval | None:
         """``FloorToInt(IntTrueDiv(a, b))`` and kin: exact when ``|a| + |b| < 2**53``.
@@ -205,6 +274,9 @@ class _Walk:
         if k in _REL:
             if any(_floaty(a) for a in e.args):
                 return self._float_relation(e)
+            rounded = self._rounded_relation(e)
+            if rounded is not None:
+                return rounded
             return all(self.term(a) is not None for a in e.args)
         if k in ("And", "Or", "Not"):
             # symguard reads ``&``/``|`` as Python's ``and``/``or``, left to right (a divisor after
@@ -276,6 +348,32 @@ class _Walk:
         if _kind(x) in ("Add", "Mul", "FloatTrueDiv") and _floaty(x):
             return self._chain(x)
         return self._float_value(x)
+
+
+_ROUNDING_NAMES = {"FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"}
+
+
+def inexact_literals(e: Any) -> bool:
+    """Whether float arithmetic ``e`` has a literal whose decimal is not its double (``0.4``)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if getattr(x, "is_Float", False):
+            v = float(x)
+            if math.isfinite(v) and not decimal_exact(v):
+                return True
+        stack.extend(getattr(x, "args", ()))
+    return False
+
+
+def _py_eval_rounded(name: str, arg: Any, x: Any, n: int) -> int | None:
+    """``R`` of the one-step chain ``arg`` (its operand ``x`` at ``float(n)``) in doubles, or None
+    where it is not finite."""
+    (lit,) = [a for a in arg.args if a is not x]
+    c, v = float(lit), float(n)
+    k = _kind(arg)
+    r = v * c if k == "Mul" else v + c if k == "Add" else v / c
+    return None if not math.isfinite(r) else float_literal.python_round(name, r)
 
 
 _FLOAT_KINDS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "FloatPow", "TruncToFloat", "RoundDecimal"}

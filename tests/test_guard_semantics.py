@@ -481,7 +481,8 @@ def test_rounding_arithmetic_stays_opaque_where_a_step_rounds() -> None:
     small = {x: (2, 100), y: (2, 100)}
     assert not executed_exactly(sympy.Ge(FloorToInt(uneval(FloatTrueDiv, ToFloat(x), sympy.Float(2.5))), 2), small)
     assert not executed_exactly(sympy.Ge(FloorToInt(IntTrueDiv(x, 3) + 0.5), 2), small)
-    assert not executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x)), 2), small)  # 0.1 is not read
+    assert not executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x) + 0.5), y), small)  # 0.1 in a chain, not compared
+    assert executed_exactly(sympy.Ge(FloorToInt(0.1 * ToFloat(x)), 2), small)  # compared: read as Python computes it
     assert executed_exactly(sympy.Ge(FloorToInt(IntTrueDiv(x, 4) + 0.5), 2), small)
 
 
@@ -563,3 +564,86 @@ def _computes_what_symguard_reads(g: Any, r: Any, extra: list[int]) -> None:
             assert got == want, (code, env)
         if cpp_ok:
             assert want is not None and cpp_affine(g, env) == want, (g, env)
+
+
+# ------------------------------------------------------------------ float literals that are not their double
+
+INEXACT = [0.4, 0.1, -0.3, 0.7, 1.1, 0.57, 1e300]
+
+
+def _literal_edges() -> list[int]:
+    """Sizes next to the proven bounds of ``float_literal.scaled`` (and of ``7n`` and ``2n``)."""
+    from symguard.solver.syntax import float_literal as fl
+
+    out: set[int] = set()
+    for c in INEXACT:
+        for name in fl.ROUNDINGS:
+            s = fl.scaled(c, name)
+            assert s is not None
+            for b in (s.hi_bound, -s.lo_bound):
+                for v in (b, b // 2, b * 7):
+                    out |= {v - 1, v, v + 1}
+    return sorted(out)
+
+
+def inexact_floats() -> st.SearchStrategy[Any]:
+    """``c*float(n)`` for literals that are not their double, alone (read as an integer anywhere)
+    or in a longer chain (read only compared with a literal)."""
+    from torch.utils._sympy.functions import FloatTrueDiv
+
+    ints = st.sampled_from([x, uneval(FloorDiv, x, 7), 2 * x])
+    lit = st.sampled_from(INEXACT).map(sympy.Float)
+    scaled = st.tuples(lit, ints).map(lambda p: p[0] * uneval(ToFloat, p[1]))
+    return st.one_of(
+        scaled,
+        st.tuples(scaled, st.sampled_from([0.5, 0.3, -1.0]).map(sympy.Float)).map(lambda p: p[0] + p[1]),
+        st.tuples(ints, lit).map(lambda p: uneval(FloatTrueDiv, uneval(ToFloat, p[0]), p[1])),
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(inexact_floats(), st.sampled_from(["FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"]),
+       st.sampled_from(["Ge", "Eq", "Lt", "Ne"]),
+       st.one_of(st.integers(-3, 3).map(sympy.Integer), st.just(sympy.Integer(21)), st.just(y), st.just(x - y)),
+       ranges(st.one_of(affine_bounds, st.sampled_from(_literal_edges()))),
+       st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+def test_a_rounded_literal_that_is_not_its_double_claimed_exact_is_exact(f: Any, rnd: str, rel: str, other: Any,
+                                                                        r: Any, extra: list[int]) -> None:
+    """Compared with a literal: Python at any size, C++ for one step within ±2**53; used as an
+    integer (``other`` symbolic): within the literal's proven bound, both languages."""
+    from torch.utils._sympy import functions as F
+
+    g = getattr(sympy, rel)(getattr(F, rnd)(f), other, evaluate=False)
+    _computes_what_symguard_reads(g, r, extra)
+
+
+def test_the_vit_mae_guards_are_exact_where_the_literal_bound_holds() -> None:
+    """``int(0.4 * num_patches)`` (ViTMAE): compared with a literal it is exact in Python at any
+    size; as an integer inside other arithmetic only while ``num_patches < 2**51``, and in C++
+    only while the product of sizes fits (and within ``±2**53``)."""
+    from torch.utils._sympy.functions import Mod, TruncToInt
+
+    from symguard.solver.syntax import float_literal as fl
+
+    a, b, s4 = sympy.symbols("s24 s58 s4", integer=True, positive=True)
+    n = uneval(FloorDiv, a, 6) * uneval(FloorDiv, b, 6)
+    t = TruncToInt(sympy.Float(0.4) * ToFloat(n))
+    compared = [sympy.Eq(t, 21), sympy.Ne(t, 1)]
+    inside = [sympy.And(t >= 0, t <= n), sympy.Ne(Mod(s4, s4 * (t + 1)), 0)]
+    unbounded = {a: (2, inf), b: (2, inf), s4: (2, inf)}
+    small = {a: (2, 2**20), b: (2, 2**20), s4: (2, 2**20)}
+    for g in compared:
+        assert executed_exactly(g, unbounded) and not executed_exactly(g, unbounded, "cpp")
+        assert executed_exactly(g, small, "cpp")
+    for g in inside:
+        assert not executed_exactly(g, unbounded) and not executed_exactly(g, unbounded, "cpp")
+        assert executed_exactly(g, small) and executed_exactly(g, small, "cpp")
+    bound = fl.scaled(0.4, "TruncToInt").hi_bound  # type: ignore[union-attr]
+    assert 2**50 < bound < 2**52
+    one = TruncToInt(sympy.Float(0.4) * ToFloat(x))
+    assert executed_exactly(sympy.Ge(one, y), {x: (0, bound), y: (0, 9)})
+    assert not executed_exactly(sympy.Ge(one, y), {x: (0, bound + 1), y: (0, 9)})
+    # 0.7 parts from 7/10 at 90: never an integer inside arithmetic, still exact compared
+    seven = TruncToInt(sympy.Float(0.7) * ToFloat(x))
+    assert not executed_exactly(sympy.Ge(seven, y), {x: (0, 10), y: (0, 9)})
+    assert executed_exactly(sympy.Ge(seven, 62), {x: (0, inf)})

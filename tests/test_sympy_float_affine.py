@@ -124,7 +124,7 @@ def test_the_rotary_grid_guards_read_as_integers() -> None:
 
 
 @pytest.mark.parametrize(("text", "offset", "says"), [
-    ("FloorToInt(ToFloat(x)*0.1) > 1", 22, "0.1000000000000000055511151231257827"),
+    ("FloorToInt(ToFloat(x)*0.1 + 0.5) > y", 22, "0.1000000000000000055511151231257827"),
     ("FloorToInt(ToFloat(x)*ToFloat(y)) > 1", 11, "two non-constant floats"),
     ("CeilToInt(IntTrueDiv(x, y) - 0.5) > 1", 10, "symbolic divisor"),
     ("CeilToInt(FloatTrueDiv(ToFloat(x) - 0.5, ToFloat(y))) > 1", 10, "symbolic divisor"),

@@ -101,7 +101,7 @@ def test_piecewise_domain_is_coverage() -> None:
     ("IntTrueDiv(s0, 2) > IntTrueDiv(s1, 3)", UnsupportedError, 0),
     ("CeilToInt(IntTrueDiv(s0, s1) + 1) > 0", UnsupportedError, 10),  # a symbolic divisor in float arithmetic
     ("CeilToInt(ToFloat(s0)*ToFloat(s1)) > 0", UnsupportedError, 10),  # not affine
-    ("FloorToInt(ToFloat(s0)*0.1) > 0", UnsupportedError, 23),  # 0.1's double is not 0.1
+    ("FloorToInt(ToFloat(s0)*0.1 + 0.5) > s1", UnsupportedError, 23),  # 0.1's double is not 0.1 (a chain, not compared with a literal)
     ("FloorToInt(ToFloat(s0) // 2.0) > 0", UnsupportedError, 11),  # Python's float floor division
     ("CeilToInt(s0/2) > 0", UnsupportedError, 10),
     ("CeilToInt(FloatTrueDiv(IntTrueDiv(s0, 2), ToFloat(s1))) > 0", UnsupportedError, 10),
@@ -114,7 +114,7 @@ def test_piecewise_domain_is_coverage() -> None:
     ("FloatTrueDiv(ToFloat(s0), ToFloat(s1)) >= 1.0", UnsupportedError, 0),
     ("s0/2 >= 1.5", UnsupportedError, 0),  # sympy's exact '/' against a float
     ("Max(1.0, IntTrueDiv(s0, 2)) + 1 > 2", UnsupportedError, 0),
-    ("FloorToInt(FloatTrueDiv(ToFloat(s0), 0.3)) > 1", UnsupportedError, 37),
+    ("FloorToInt(FloatTrueDiv(ToFloat(s0), 0.3)) > s1", UnsupportedError, 37),
     ("Where(s0 > 1, ToFloat(s0), 1) + 1 > 0", UnsupportedError, 0),
     ("FloatPow(ToFloat(s0), 2.0) > 1", UnsupportedError, 0),
     ("BitwiseFn_bitwise_and(s0, s1) > 0", UnsupportedError, 0),

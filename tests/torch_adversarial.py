@@ -238,6 +238,36 @@ def lazy_ite(x: torch.Tensor, k: int) -> torch.Tensor:
     return r + 20
 
 
+def mask_ratio(x: torch.Tensor) -> torch.Tensor:
+    """MAE-style random masking keeps ``int(0.4 * n)`` patches (ViTMAE, VideoMAE): ``0.4`` is not its
+    double, so Python's ``int`` of the rounded product is read per literal. Compared with a literal
+    it is exact at any size; as an integer next to a symbol (``k <= n - 3``) only below the
+    literal's proven bound (about 2**51), which ``n <= 2**50`` gives."""
+    n = x.shape[0]
+    if n > 2**50:
+        return x[:1] * 0
+    k = int(0.4 * n)
+    r = x[:1] + 1 if k != 1 else x[:1] - 1
+    if k <= n - 3:
+        r = r * 2
+    if k >= 3:
+        r = r + 5
+    return r
+
+
+def mask_ratio_unbounded(x: torch.Tensor) -> torch.Tensor:
+    """The same without a bound: the comparisons with literals stay premises in Python (at any size);
+    ``k <= n - 3`` is opaque (past 2**51 Python's product rounds across an integer)."""
+    n = x.shape[0]
+    k = int(0.4 * n)
+    r = x[:1] + 1 if k != 1 else x[:1] - 1
+    if k <= n - 3:
+        r = r * 2
+    if k >= 3:
+        r = r + 5
+    return r
+
+
 def lazy_or(x: torch.Tensor, k: int) -> torch.Tensor:
     n = x.shape[0]
     r = x[:1] + 1 if k != 0 else x[:1]
@@ -443,6 +473,9 @@ CASES: list[Case] = [
          points("rotary_grid_unbounded", (30,), [[*SIZES, *_near(7 * 2**52, 8), *_near(2**52)]]), cpp=True),
     Case("rotary_compare", rotary_compare, _one, (30,),
          points("rotary_compare", (30,), [[*SIZES, *_near(10**18, 3), *_near(2 * 10**18, 3)]]), cpp=True),
+    Case("mask_ratio", mask_ratio, _one, (30,), points("mask_ratio", (30,), [[*SIZES, *_near(2**50)]]), cpp=True),
+    Case("mask_ratio_unbounded", mask_ratio_unbounded, _one, (30,),
+         points("mask_ratio_unbounded", (30,), [[*SIZES, *_near(2**51, 8), *_near(5 * 2**51, 8)]]), cpp=True),
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
     Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
     Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),

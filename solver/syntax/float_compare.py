@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import struct
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -255,6 +256,38 @@ def _chain(op: str, v: Chain, c: Literal) -> Term:
     def holds(t: int) -> bool:
         return bool(rel(chain_value(v, t), c))
 
+    return _half_line(v, holds)
+
+
+def rounded_chain(op: str, name: str, v: Chain, c: Literal) -> Term:
+    """``R(v) op c`` for a rounding ``R`` (``FloorToInt``, ``CeilToInt``, ``TruncToInt``,
+    ``RoundToInt``: Python's ``math.floor``/``ceil``/``trunc``/``round``) exactly as Python
+    evaluates it, where ``v`` is finite (``finite_chain``, the caller's domain: rounding an
+    infinity raises). ``R`` is monotone, so ``R(chain_value(v, t))`` is monotone in ``t`` and the
+    condition is a half-line (two for ``==``), found as in ``_chain``; an infinite value counts
+    as itself, which keeps the predicate monotone outside the domain."""
+    if op == "==":
+        return ir.mk_and(rounded_chain(">=", name, v, c), rounded_chain("<=", name, v, c))
+    if op == "!=":
+        return ir.mk_not(rounded_chain("==", name, v, c))
+    rel = _PY_OPS[op]
+    rnd = _PY_ROUNDINGS[name]
+
+    def holds(t: int) -> bool:
+        x = chain_value(v, t)
+        return bool(rel(x if math.isinf(x) else rnd(x), c))
+
+    return _half_line(v, holds)
+
+
+def finite_chain(v: Chain) -> Term:
+    """Where ``chain_value(v, t)`` is finite (a step may overflow to an infinity)."""
+    return ir.mk_and(_chain(">", v, -math.inf), _chain("<", v, math.inf))
+
+
+def _half_line(v: Chain, holds: Callable[[int], bool]) -> Term:
+    """The integers ``t`` (``v.num``) where the monotone predicate ``holds`` is true, within the
+    domain ``|t| < OVERFLOW * |den|``: a half-line, its end found by bisection."""
     lo, hi = -(OVERFLOW * abs(v.den) - 1), OVERFLOW * abs(v.den) - 1
     first, last = holds(lo), holds(hi)
     if first == last:  # a monotone predicate equal at both ends is constant
@@ -269,5 +302,7 @@ def _chain(op: str, v: Chain, c: Literal) -> Term:
     return ir.mk_ge(v.num, ir.mk_int(b)) if last else ir.mk_le(v.num, ir.mk_int(a))
 
 
+_PY_ROUNDINGS: dict[str, Callable[[float], int]] = {
+    "FloorToInt": math.floor, "CeilToInt": math.ceil, "TruncToInt": math.trunc, "RoundToInt": round}
 _PY_OPS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
            ">=": lambda x, y: x >= y}

@@ -149,6 +149,10 @@ class _Parser(_FloatReader):
 
     def v_Compare(self, node: ast.Compare, depth: int) -> Term:
         operands = [node.left, *node.comparators]
+        if len(operands) == 2 and (sym := _AST_OPS.get(type(node.ops[0]))) is not None:
+            rounded = self.rounded_compare(sym, node.left, node.comparators[0], depth)
+            if rounded is not None:
+                return rounded
         if any(_is_real(n) for n in operands):
             ops = [_AST_OPS.get(type(op), "") for op in node.ops]
             if "" in ops:
@@ -250,6 +254,10 @@ class _Parser(_FloatReader):
             raise self.err(ParseError, node, f"{name} takes at least {-arity} argument(s)")
         if kinds == "pow":
             return ir.mk_pow(self.int_(args[0], depth), self.literal_exponent(args[1], depth))
+        if name in _RELATION_OPS and len(args) == 2:
+            rounded = self.rounded_compare(_RELATION_OPS[name], args[0], args[1], depth)
+            if rounded is not None:
+                return rounded
         if name in _RELATION_OPS and any(_is_real(a) for a in args):
             return self.float_compare(node, [_RELATION_OPS[name]], args, depth)
         if name in _RELATION_OPS and any(_has_true_div(a) for a in args):
@@ -280,7 +288,8 @@ class _Parser(_FloatReader):
         if name in _ROUNDING:
             (arg,) = self.args_(node, name, 1)
             if _is_real(arg):
-                return _round_real(name, self.real_(arg, depth))
+                scaled = self.scaled_(name, arg, depth)
+                return scaled if scaled is not None else _round_real(name, self.real_(arg, depth))
             return self.int_(arg, depth)  # Python's math.ceil/floor/trunc/round of an int is the int
         if name == "Where":
             c, a, b = self.args_(node, name, 3)

@@ -23,9 +23,11 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 from symguard.solver.syntax import float_affine as fa
 from symguard.solver.syntax import float_compare as fc
+from symguard.solver.syntax import float_literal as fl
 from symguard.solver.syntax.sympy_calls import _FLOAT_ONLY
 from symguard.solver.syntax.sympy_domain import _lazy
 from symguard.solver.syntax.sympy_rational import _has_true_div
+from symguard.solver.syntax.sympy_torch import _round_ratio
 from symguard.solver.syntax.sympy_walk import MAX_DEPTH, _Walk
 
 
@@ -54,8 +56,10 @@ class _FloatReader(_Walk):
                 return fc.exact_literal(v)
             if not fa.decimal_exact(v):
                 raise self.err(UnsupportedError, node, f"float literal {v!r} under a rounding function: its double "
-                               f"is {_decimal(v)}, and arithmetic with it rounds at every size (only literals "
-                               "whose decimal is exactly their double, such as 0.5 or 1.25, are read)")
+                               f"is {_decimal(v)}, and arithmetic with it rounds at every size (read: literals "
+                               "whose decimal is exactly their double, such as 0.5 or 1.25; a size times such a "
+                               "literal, TruncToInt(0.4*ToFloat(n)); and any one size's arithmetic with literals "
+                               "rounded and compared with a literal, Eq(FloorToInt(0.1*ToFloat(n) + 0.3), 2))")
             return fc.exact_literal(v)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             name = self.name_(node.func)
@@ -192,6 +196,59 @@ class _FloatReader(_Walk):
             steps = ((step, cf),)
         return fc.Chain(x.num, x.den, (*x.steps, *steps))
 
+    def rounded_compare(self, op: str, left: ast.AST, right: ast.AST, depth: int) -> Term | None:
+        """``R(x) op c`` with a rounding ``R``, ``c`` a number literal and ``x`` float arithmetic
+        with a literal that is not its double (``Eq(TruncToInt(0.4*ToFloat(n)), 21)``): read as
+        Python computes it, at any size (``float_compare.rounded_chain``), where ``x`` is one
+        integer's ``fc.Chain``. None for any other shape (read as usual)."""
+        for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
+            c = _literal(lit)
+            name = _rounding_of_inexact(rnd)
+            if c is None or name is None:
+                continue
+            assert isinstance(rnd, ast.Call)
+            try:
+                x = self.real_(rnd.args[0], depth + 1, compare=True)
+            except UnsupportedError:
+                return None  # not one integer's chain: the rounding's own reading names the problem
+            if not isinstance(x, fc.Chain) or not x.steps:
+                return None
+            self.domain.append(fc.finite_chain(x))
+            return fc.rounded_chain(o, name, x, c)
+        return None
+
+    def scaled_(self, name: str, node: ast.AST, depth: int) -> Term | None:
+        """``R(c*ToFloat(n))`` (or ``R(c*n)``, Python converts ``n``) with a literal ``c`` that is
+        not its double: the integer ``R(q*n)`` for ``c``'s decimal ``q``, which is Python's value
+        for ``|n|`` up to a bound proved per literal and rounding (``float_literal``); refused when
+        that bound is below ``float_literal.MIN_BOUND``. None for any other shape."""
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+            return None
+        for lit_node, x_node in ((node.left, node.right), (node.right, node.left)):
+            c = _literal(lit_node)
+            if not isinstance(c, float) or fa.decimal_exact(c) or _literal(x_node) is not None:
+                continue
+            if isinstance(x_node, ast.Call) and isinstance(x_node.func, ast.Name) and x_node.func.id == "ToFloat" \
+                    and len(x_node.args) == 1 and not x_node.keywords:
+                x_node = x_node.args[0]
+            elif _is_real(x_node):
+                return None
+            bound = fl.scaled(c, name)
+            if bound is None:
+                return None
+            if min(bound.lo_bound, bound.hi_bound) < fl.MIN_BOUND:
+                n = fl.first_disagreement(c, name, min(bound.lo_bound, bound.hi_bound),
+                                          -1 if bound.lo_bound < bound.hi_bound else 1)
+                py = fl.python_round(name, c * float(n))
+                raise self.err(UnsupportedError, lit_node, f"float literal {c!r} under {name}: its double is "
+                               f"{_decimal(c)}, and {_PY_NAMES[name]}({c!r} * {n}) is {py} in Python but "
+                               f"{fl.exact_round(name, bound.q * n)} for {bound.q} (a size times such a literal "
+                               "is read only where that holds for all |n| < 2**32; compared with a literal it "
+                               "is read exactly)")
+            x = self.int_(x_node, depth)
+            return _round_ratio(name, ir.mk_mul(ir.mk_int(bound.q.numerator), x), ir.mk_int(bound.q.denominator))
+        return None
+
     def float_compare(self, node: ast.AST, ops: list[str], operands: list[ast.expr], depth: int) -> Term:
         """A comparison (or chain) with a float in it, exact where each pair has a literal side:
         ``float_compare.compare`` of the other side's value; a pair of integer terms is an ordinary
@@ -226,6 +283,18 @@ class _FloatReader(_Walk):
                                "a float compared with something other than a literal (two roundings, or a "
                                "symbolic bound): only a literal on the other side is read exactly")
         return ir.mk_and(*out)
+
+
+def _rounding_of_inexact(node: ast.AST) -> str | None:
+    """The name of rounding call ``node`` when its argument is float arithmetic with a literal that
+    is not its double (``TruncToInt(0.4*ToFloat(n))``), else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in fl.ROUNDINGS
+            and len(node.args) == 1 and not node.keywords and _is_real(node.args[0])):
+        return None
+    for sub in ast.walk(node.args[0]):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, float) and not fa.decimal_exact(sub.value):
+            return node.func.id
+    return None
 
 
 def _is_real(node: ast.AST) -> bool:
@@ -280,6 +349,8 @@ def _is_one(d: Term | int) -> bool:
 FLOAT_ARITHMETIC = ("float arithmetic compared (more than one rounding step): only IntTrueDiv(a, b), ToFloat(a), "
                     "float literals, integers, arithmetic of one of them with literals (ToFloat(a) - 0.5 >= 1.0) "
                     "and Max/Min/Abs/Where/Identity of those are compared exactly")
+_PY_NAMES = {"FloorToInt": "math.floor", "CeilToInt": "math.ceil", "TruncToInt": "math.trunc",
+             "RoundToInt": "round"}
 _RELATION_FNS: dict[str, Callable[[Term, Term], Term]] = {
     "<": ir.mk_lt, "<=": ir.mk_le, ">": ir.mk_gt, ">=": ir.mk_ge, "==": ir.mk_eq, "!=": ir.mk_ne,
 }
