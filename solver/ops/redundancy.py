@@ -163,13 +163,13 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     guard the answer at the rung below decided, else that answer itself. Each is one run's sound
     answer, never a mix. The rung below is only run when the rung above leaves guards
     ``unknown`` (every real set at the default effort decides all in one run), and every run
-    starts from one copy of the levers before z3 (the same at every effort) and in a z3 context
+    starts from the levers before z3 (the same at every effort, ``_Rungs``) and in a z3 context
     of its own, so it is the run a call at that rung makes. Greedy deletion with budgets is path
     dependent (a check decided at a larger effort drops a guard another check then misses, a
     repair walk starts from other z3 models): without the choice, a guard of
     synthetic_400_mixed was decided at 1 to 100,000 and unknown at the default."""
     ladder = rungs(deadline.remaining())
-    steps = _Rungs(problem, deadline, copies=len(ladder) > 1)
+    steps = _Rungs(problem, deadline)
     above: list[dict[str, Any]] = []
     k = len(ladder) - 1
     while True:
@@ -188,25 +188,30 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
 
 
 class _Rungs:
-    """The runs of one problem at several rungs, sharing the levers before z3: each canonical
-    form's pass is prepared once (``_Run.prepare``) and kept, and every run works on a copy."""
+    """The runs of one problem at several rungs. The first run of each canonical form prepares
+    its own pass (``_Run.prepare``: the levers before z3, the same at every effort); the rungs
+    below, run only when needed, start from copies of one pass prepared afresh, so the top rung
+    (every real set at the default effort decides all in it) costs what a single run costs."""
 
-    def __init__(self, problem: Problem, deadline: Deadline, *, copies: bool) -> None:
+    def __init__(self, problem: Problem, deadline: Deadline) -> None:
         self.p = problem
         self.deadline = deadline
-        self.copies = copies
+        self.used: set[bool] = set()
         self.prepared: dict[bool, _Run] = {}
         self.passes = 1
 
     def pass_at(self, collapse: bool) -> _Run:
+        if collapse not in self.used:
+            self.used.add(collapse)
+            run = _Run(self.p, self.deadline, collapse)
+            run.prepare()
+            return run
         got = self.prepared.get(collapse)
         if got is None:
-            got = _Run(self.p, self.deadline, collapse)
+            got = self.prepared[collapse] = _Run(self.p, self.deadline, collapse)
             got.prepare()
-            if not self.copies:
-                return got
-            self.prepared[collapse] = got
-        # the terms are immutable (``Term.__deepcopy__``); the deadline and the problem are shared
+        # an exact copy: the terms are immutable (``Term.__deepcopy__``), the deadline and the
+        # problem are shared
         return copy.deepcopy(got, {id(self.deadline): self.deadline, id(self.p): self.p})
 
     def finish(self, collapse: bool) -> tuple[dict[str, Any], int]:
