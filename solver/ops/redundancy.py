@@ -536,6 +536,7 @@ class _Run:
         floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(cands):
             if self.pool.fails_somewhere(i, verified=True):  # a z3 model since refutes it
+                self.fails.add(i)  # (counted once: a later stage does not ask again)
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
