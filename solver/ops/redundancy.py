@@ -209,16 +209,18 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     if not PORTFOLIO or not _unknowns(first[-1]):
         return _spent(_ladder([first], ladder), deadline, 1)
     cost = PASS_GUARD_COST * hard
-    # the rungs whose second-pass share pays for it: the same rungs at every effort that climbs them
-    second = [r for r in ladder if r - int(r * FIRST_SHARE) >= cost]
+    # the rungs whose second-pass share pays for it, and per rung what the first pass left of it
+    # (the first pass' spending at the end of that rung's stage: the same at every effort that
+    # climbs the rung), so the second pass's stages are sized by their rungs alone too
+    left = [r - (a["stats"].get("units", base) - base) - cost for r, a in zip(ladder, first)]
+    second = [k for k, r in enumerate(ladder) if r - int(r * FIRST_SHARE) >= cost and left[k] > 0]
     if not second or not deadline.affords(cost):
         return _spent(_ladder([first], ladder), deadline, 1)
     deadline.charge(cost)
     start = deadline.spent
     deadline.renew_context()  # the second pass's z3 calls must not depend on how long the first ran
     try:
-        later, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST,
-                              [start + r - int(r * FIRST_SHARE) - cost for r in second])
+        later, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST, [start + left[k] for k in second])
     finally:
         deadline.units = total
     if later[-1].get("incomplete"):
@@ -395,7 +397,9 @@ class _Run:
         out: list[dict[str, Any]] = []
         try:
             for _ in self._run(caps):
-                out.append(self.report(self.status))
+                res = self.report(self.status)
+                res["stats"]["units"] = self.deadline.spent  # by the end of the stage (``_spent``: of the call)
+                out.append(res)
         except OutOfTime:
             out.append(self.partial())
         return out
