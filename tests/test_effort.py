@@ -9,6 +9,8 @@
 - the deadline also bounds reading the problem: past it, the rest is not read;
 - the levers before z3 see the same facts at every effort (z3's always-true guards and models only
   reach the steps after them), so what they decide is the same at every effort;
+- effort climbs a ladder of fixed rungs, a stage per rung: the run at a smaller effort is, stage
+  for stage, the beginning of the run at a larger one (monotone by construction);
 - the wall clock is kept with a reserve for answering: no z3 context, check or translation starts
   without time for it, and the residue walks look at the clock while they walk (an injected
   clock: no timed assertion here; bench/overrun.py measures the lateness).
