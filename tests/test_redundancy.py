@@ -239,6 +239,6 @@ def test_a_pass_that_settled_satisfiability_beats_one_that_did_not(monkeypatch: 
     from symguard.solver.smt.checker import Deadline
 
     passes = itertools.cycle([answer("unknown", ["g0"]), answer("sat", ["g0", "g2"])])  # at every rung
-    monkeypatch.setattr(red, "_collapsed", lambda problem, deadline, collapse, caps: ([next(passes)] * len(caps), 3))
+    monkeypatch.setattr(red._Rungs, "finish", lambda self, collapse: (next(passes), 3))
     out = red.redundancy(None, Deadline(60_000, budget_units=600_000))  # type: ignore[arg-type]
     assert out["status"] == "sat" and out["minimal"] == ["g0", "g2"] and out["stats"]["passes"] == 2

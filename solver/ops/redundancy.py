@@ -54,8 +54,8 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Iterator, Sequence
 from typing import Any
 
 from symguard.solver.ir import terms as ir
@@ -76,19 +76,7 @@ from symguard.solver.reason import (
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
 from symguard.solver.reason.points import _base as points_base
-from symguard.solver.smt.checker import (
-    ASSUMPTION_COST,
-    CHECK_COST,
-    SAT,
-    SCOPED_COST,
-    SETUP_SHARE,
-    UNSAT,
-    Checker,
-    Deadline,
-    Outcome,
-    OutOfTime,
-    units,
-)
+from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from symguard.solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -157,96 +145,133 @@ def cost(t: ir.Term) -> int:
     return w
 
 
-# Effort ladder: an effort is used as the largest rung ``DEFAULT_EFFORT * 2**k`` not above it
-# (none below the lowest: the levers before z3 alone). A run climbs the rungs one stage at a time,
-# each stage's checks sized by its rung alone and every verdict of a lower stage kept, so the run
-# at a larger effort repeats the run at a smaller one and only adds stages on top
+# The effort ladder: an effort is used as the largest rung ``DEFAULT_EFFORT * LADDER_STEP**k`` not
+# above it, the rungs below ``LADDER[0]`` as rung 0 (the levers before z3, z3 with no units)
 LADDER_STEP = 4
-LADDER_LOW = 2  # the lowest rung: DEFAULT_EFFORT / LADDER_STEP ** LADDER_LOW
-LADDER = tuple(int(DEFAULT_EFFORT * LADDER_STEP ** k) for k in range(-LADDER_LOW, 40) if
-               DEFAULT_EFFORT * LADDER_STEP ** k <= 10 ** 9)
+LADDER = tuple(int(DEFAULT_EFFORT * LADDER_STEP ** k) for k in range(-3, 12) if DEFAULT_EFFORT * LADDER_STEP ** k <= 10 ** 9)
 
 
 def rungs(effort: int) -> list[int]:
-    """The ladder's rungs an effort climbs: 0 (the levers before z3) and each rung up to ``effort``."""
+    """The rungs an effort climbs: 0 and every rung of ``LADDER`` up to ``effort``."""
     return [0, *(r for r in LADDER if r <= effort)]
 
 
 def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
-    """Two canonical forms, one effort: first with every one-symbol division chain collapsed
-    (``Rewriter(collapse=True)``: equal quantities spelled differently become one term, so a
-    product divided by one of its own factors cancels — the Swin class), then, only when guards
-    are left ``unknown``, on the units the first pass left, with the chains as written (the facts
-    other guards state about their sub-terms stay visible; ``COLLAPSE_FIRST`` swaps the order).
-    A second pass cut by the deadline makes the answer ``incomplete`` (another machine might have
-    finished it).
-
-    **Effort only adds, by construction.** The effort climbs ``rungs``: each pass runs one stage
-    per rung (``_Run.stages``), its checks sized by that rung's share alone, and keeps every
-    verdict of the stages below. So the run at effort ``e`` is, rung for rung, the beginning of
-    the run at any larger effort, and the answer at each rung (``_ladder``) is chosen from that
-    rung's stage answers and the answer at the rung below: the one that settled satisfiability,
-    then with fewer ``unknown`` guards (then the smaller ``minimal``, then the first), among those
-    that leave ``unknown`` no guard the rung below decided, else the rung below's own answer.
-    By induction over the rungs no guard decided at an effort is ``unknown`` at a larger one.
-
-    The second pass repeats the first one's Python work (its levers before z3), so it is paid
-    for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
-    and only at the rungs whose share for it covers that. Without the charge a small effort,
-    whose first pass leaves guards unknown, ran both passes where the default effort decides
-    everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against 0.4 s at the
-    default)."""
-    base = deadline.spent
+    """The answer at the top rung of the effort's ladder (``rungs``), chosen so that a larger
+    effort never leaves ``unknown`` a guard a smaller one decided, by induction over the rungs:
+    the answer at a rung is the run at that rung (``_Rungs.at``) when it leaves ``unknown`` no
+    guard the answer at the rung below decided, else that answer itself. Each is one run's sound
+    answer, never a mix. The rung below is only run when the rung above leaves guards
+    ``unknown`` (every real set at the default effort decides all in one run), and every run
+    starts from the levers before z3 (the same at every effort, ``_Rungs``) and in a z3 context
+    of its own, so it is the run a call at that rung makes. Greedy deletion with budgets is path
+    dependent (a check decided at a larger effort drops a guard another check then misses, a
+    repair walk starts from other z3 models): without the choice, a guard of
+    synthetic_400_mixed was decided at 1 to 100,000 and unknown at the default."""
     ladder = rungs(deadline.remaining())
-    total = deadline.units
-    first_caps = [base + int(r * FIRST_SHARE) if PORTFOLIO else base + r for r in ladder]
-    try:
-        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST, first_caps)
-    finally:
-        deadline.units = total
-    if first[-1].get("incomplete"):  # the deadline, not the effort: the partial answer
-        return _spent(first[-1], deadline, 1)
-    if not PORTFOLIO or not _unknowns(first[-1]):
-        return _spent(_ladder([first], ladder), deadline, 1)
-    cost = PASS_GUARD_COST * hard
-    # the rungs whose second-pass share pays for it, and per rung what the first pass left of it
-    # (the first pass' spending at the end of that rung's stage: the same at every effort that
-    # climbs the rung), so the second pass's stages are sized by their rungs alone too
-    left = [r - (a["stats"].get("units", base) - base) - cost for r, a in zip(ladder, first)]
-    second = [k for k, r in enumerate(ladder) if r - int(r * FIRST_SHARE) >= cost and left[k] > 0]
-    if not second or not deadline.affords(cost):
-        return _spent(_ladder([first], ladder), deadline, 1)
-    deadline.charge(cost)
-    start = deadline.spent
-    deadline.renew_context()  # the second pass's z3 calls must not depend on how long the first ran
-    try:
-        later, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST, [start + left[k] for k in second])
-    finally:
-        deadline.units = total
-    if later[-1].get("incomplete"):
-        return _spent({**_ladder([first], ladder), "incomplete": True}, deadline, 2)
-    pad: list[dict[str, Any] | None] = [None] * (len(ladder) - len(later))
-    best = _ladder([first, [*pad, *later]], ladder)
-    walk = first[-1]["stats"]["walk"] + later[-1]["stats"]["walk"]
-    return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
+    steps = _Rungs(problem, deadline)
+    above: list[dict[str, Any]] = []
+    k = len(ladder) - 1
+    while True:
+        res = steps.at(ladder[k])
+        if res.get("incomplete"):  # the deadline, not the effort: the answer the rungs above reached
+            res = {**above[0], "incomplete": True} if above else res
+            return _spent(res, deadline, steps.passes)
+        if k == 0 or not _unknowns(res):
+            break
+        above.append(res)
+        k -= 1
+    for run in reversed(above):  # climbing back: a rung's own answer where it keeps the rung below's
+        if _unknown_ids(run) <= _unknown_ids(res):
+            res = run
+    return _spent(res, deadline, steps.passes)
 
 
-def _ladder(passes: Sequence[Sequence[dict[str, Any] | None]], ladder: list[int]) -> dict[str, Any]:
-    """The answer at the top rung: climbing the rungs, at each the best of the passes' answers
-    there (settled satisfiability, then fewer ``unknown``, then a smaller ``minimal``, then the
-    first pass) that leaves ``unknown`` no guard the answer at the rung below decided, else that
-    answer itself. Each answer is one pass' sound answer at one stage, never a mix."""
-    best: dict[str, Any] | None = None
-    for k in range(len(ladder)):
-        here = [r for r in (p[k] for p in passes) if r is not None]
-        here.sort(key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
-        if best is not None:
-            below = _unknown_ids(best)
-            here = [r for r in here if _unknown_ids(r) <= below]
-        if here:
-            best = here[0]
-    assert best is not None
-    return best
+class _Rungs:
+    """The runs of one problem at several rungs. The first run of each canonical form prepares
+    its own pass (``_Run.prepare``: the levers before z3, the same at every effort); the rungs
+    below, run only when needed, start from copies of one pass prepared afresh, so the top rung
+    (every real set at the default effort decides all in it) costs what a single run costs."""
+
+    def __init__(self, problem: Problem, deadline: Deadline) -> None:
+        self.p = problem
+        self.deadline = deadline
+        self.used: set[bool] = set()
+        self.prepared: dict[bool, _Run] = {}
+        self.passes = 1
+
+    def pass_at(self, collapse: bool) -> _Run:
+        if collapse not in self.used:
+            self.used.add(collapse)
+            run = _Run(self.p, self.deadline, collapse)
+            run.prepare()
+            return run
+        got = self.prepared.get(collapse)
+        if got is None:
+            got = self.prepared[collapse] = _Run(self.p, self.deadline, collapse)
+            got.prepare()
+        # an exact copy: the terms are immutable (``Term.__deepcopy__``), the deadline and the
+        # problem are shared
+        return copy.deepcopy(got, {id(self.deadline): self.deadline, id(self.p): self.p})
+
+    def finish(self, collapse: bool) -> tuple[dict[str, Any], int]:
+        return _collapsed(self.pass_at(collapse))
+
+    def at(self, effort: int) -> dict[str, Any]:
+        """The answer with ``effort`` units from here: two canonical forms, first with every
+        one-symbol division chain collapsed (``Rewriter(collapse=True)``: equal quantities spelled
+        differently become one term, so a product divided by one of its own factors cancels — the
+        Swin class), then, only when guards are left ``unknown``, on the units the first pass left,
+        with the chains as written (the facts other guards state about their sub-terms stay
+        visible; ``COLLAPSE_FIRST`` swaps the order). The answer that settled satisfiability,
+        then with fewer ``unknown`` guards (then the smaller ``minimal``, then the first) is
+        returned: each is sound on its own, and the choice depends on the effort alone. A second
+        pass cut by the deadline makes the answer ``incomplete`` (another machine might have
+        finished it).
+
+        The second pass repeats the first one's Python work (its levers before z3), so it is paid
+        for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
+        and only when the share of the effort set aside for it covers that. Without the charge a
+        small effort, whose first pass leaves guards unknown, ran both passes where the default
+        effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
+        0.4 s at the default)."""
+        deadline = self.deadline
+        deadline.renew_context()  # the run's z3 calls must not depend on the runs before it
+        start = deadline.spent
+        total = deadline.units = start + effort
+        second_share = effort
+        if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
+            deadline.units = start + int(effort * FIRST_SHARE)
+            second_share -= deadline.units - start
+        try:
+            first, hard = self.finish(COLLAPSE_FIRST)
+        finally:
+            deadline.units = total
+        if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
+            return first
+        cost = PASS_GUARD_COST * hard
+        if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
+            return first
+        deadline.charge(cost)
+        self.passes = 2
+        second, _ = self.finish(not COLLAPSE_FIRST)
+        if second.get("incomplete"):
+            return {**first, "incomplete": True}
+        # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
+        # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
+        best = min((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
+        walk = first["stats"]["walk"] + second["stats"]["walk"]
+        return {**best, "stats": {**best["stats"], "walk": walk}}
+
+
+def _collapsed(run: _Run) -> tuple[dict[str, Any], int]:
+    """One pass' answer (a prepared run finished on the deadline's units), and the number of
+    guards it took past the cheap step."""
+    try:
+        return run.finish(), run.hard
+    finally:
+        if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
+            run.ch.close()
 
 
 def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, Any]:
@@ -256,19 +281,6 @@ def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, An
     across efforts, where CPU time would be noise."""
     res["stats"] = {**res["stats"], "units": deadline.spent, "passes": passes}
     return res
-
-
-def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
-               caps: list[int]) -> tuple[list[dict[str, Any]], int]:
-    """One pass' answer at each stage (one per cap: the units the pass may have spent by the
-    end of that stage; a partial answer ends the list), and the number of guards it took past
-    the cheap step."""
-    run = _Run(problem, deadline, collapse)
-    try:
-        return run.stages(caps), run.hard
-    finally:
-        if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
-            run.ch.close()
 
 
 def _unknown_ids(res: dict[str, Any]) -> set[str]:
@@ -299,7 +311,6 @@ class _Run:
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
-        self.repair_failed: set[tuple[int, int, int, int]] = set()
         self.ch: Checker | None = None
         self.later: list[dict[str, int | bool]] = []  # z3 models pooled once the levers before z3 are done
         self.fails: set[int] = set()  # guards a point of the ranges and asserts refutes (not always true)
@@ -353,13 +364,6 @@ class _Run:
     def learn(self, model: dict[str, int | bool]) -> None:
         self.pool.add(dict(model))
 
-    def doomed(self) -> bool:
-        """No check of ``decide`` can run on what is left: each costs at least a check's setup plus
-        a scoped solver, or (the incremental solver, for a check over more than ``SCOPED_MAX``
-        guards) that many assumptions; a refused check answers ``unknown`` all the same."""
-        least = CHECK_COST + (min(SCOPED_COST, ASSUMPTION_COST * (SCOPED_MAX + 1)) if self.scoped else 0)
-        return not self.deadline.affords(least + 1)
-
     def budget(self, pending: int) -> int:
         """Resource units for a second-pass check: three times its share of what is left.
         (Both budget functions run once per decision, solver or not: there the outer wall-clock
@@ -376,33 +380,42 @@ class _Run:
 
     # -------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
-        """The answer at the deadline's whole effort, in one stage (``redundancy`` climbs the
-        effort ladder with ``stages``)."""
-        return self.stages([self.deadline.units])[-1]
+        """The answer at the deadline's whole effort (``redundancy`` shares ``prepare`` between
+        the rungs of its effort ladder and calls ``finish`` once per rung)."""
+        self.prepare()
+        return self.finish()
 
-    def stages(self, caps: list[int]) -> list[dict[str, Any]]:
-        """The answer after each stage: first the levers that need no solver, then one stage of
-        z3 work per cap (stage ``k`` may spend until the deadline's ``spent`` reaches ``caps[k]``,
-        so what it does depends on the caps up to ``k`` alone), each stage retrying what the
-        stages before left ``unknown``. Past the wall-clock deadline (``OutOfTime``) the list ends
-        with the sound partial answer: every verdict reached so far kept, the rest ``unknown``
-        (kept in ``minimal``), ``incomplete``. Sound because a verdict never depends on a later
-        step: ``always_true`` and ``required`` hold whatever is dropped later, and each
-        ``redundant`` guard is implied by the guards kept when it was dropped, all of them
-        dropped later (implied in turn) or kept."""
+    def prepare(self) -> None:
+        """The steps that need no solver: the cheap step, satisfiability by a point, and the levers
+        before z3 over every candidate. No units are spent or looked at (the deadline's units
+        are set to none while they run), so their state is the same at every effort."""
         self.status = UNKNOWN
         self.status_reason = "resource"
         self.settled: set[int] = set()  # unknown guards no later step of the run would have retried
         self.phase = "cheap"
-        out: list[dict[str, Any]] = []
+        self.cut = False
+        units = self.deadline.units
+        self.deadline.units = self.deadline.spent
         try:
-            for _ in self._run(caps):
-                res = self.report(self.status)
-                res["stats"]["units"] = self.deadline.spent  # by the end of the stage (``_spent``: of the call)
-                out.append(res)
+            self._prepare()
         except OutOfTime:
-            out.append(self.partial())
-        return out
+            self.cut = True
+        finally:
+            self.deadline.units = units
+
+    def finish(self) -> dict[str, Any]:
+        """The z3 steps on the deadline's units and the answer; past the wall-clock deadline
+        (``OutOfTime``) the sound partial one: every verdict reached so far kept, the rest
+        ``unknown`` (kept in ``minimal``), ``incomplete``. Sound because a verdict never depends
+        on a later step: ``always_true`` and ``required`` hold whatever is dropped later, and
+        each ``redundant`` guard is implied by the guards kept when it was dropped, all of them
+        dropped later (implied in turn) or kept."""
+        if self.cut:
+            return self.partial()
+        try:
+            return self.report(self._finish())
+        except OutOfTime:
+            return self.partial()
 
     def partial(self) -> dict[str, Any]:
         if self.phase == "unsat":
@@ -426,8 +439,7 @@ class _Run:
         res["incomplete"] = True
         return res
 
-    def _run(self, caps: list[int]) -> Iterator[None]:
-        """Yields after each stage (one per cap); ``self.status`` says what the answer is."""
+    def _prepare(self) -> None:
         g = self.guards
         asserts = [c.term for c in self.p.asserts if c.term is not None]
         facts = cheap.Facts.from_problem(self.p)
@@ -449,12 +461,12 @@ class _Run:
                 self.verdict[i] = ALWAYS_TRUE if decided else ALWAYS_FALSE
                 self.avoided += 1
                 self.levers["rewrite"] += 1
-        live = [i for i in range(len(g)) if self.rep[i] == i and self.verdict[i] != UNSUPPORTED]
+        self.live = live = [i for i in range(len(g)) if self.rep[i] == i and self.verdict[i] != UNSUPPORTED]
+        self.cheap_verdicts = list(self.verdict)
         if any(self.verdict[i] == ALWAYS_FALSE for i in live):
             self.status = UNSAT
-            yield from self.unsat_stages(live, caps)
             return
-        pending = [i for i in live if self.verdict[i] is None]
+        self.pending = pending = [i for i in live if self.verdict[i] is None]
         self.hard = len(pending)
         self.pool.seed_points(SEED_POINTS)
         mask = sum(1 << i for i in pending)
@@ -462,33 +474,30 @@ class _Run:
                for pt, m in zip(self.pool.points, self.pool.masks)):
             self.status = SAT  # a point (the hints, usually) satisfies everything: no solver needed
             self.avoided += 1
-        # the levers before z3 with no units at all: what they decide is the same at every effort
-        self.deadline.units = self.deadline.spent
         self.phase = "always_true"
         self.always_true(live)
         self.greedy(live)
-        cells_tried = False
-        for k, cap in enumerate(caps):
-            self.deadline.units = max(cap, self.deadline.spent)
-            if self.status == UNKNOWN and not self.deadline.expired:
-                # satisfiability, on the stage's whole share until settled (the guards' checks
-                # would prove nothing a contradiction does not)
-                out = self.z3check(self.A + [self.sel(i) for i in pending])
-                self.status_reason = out.reason or "resource"
-                if out.status == SAT:
-                    self.status = SAT
-                    self.later.append(out.model)  # pooled with the stage's other z3 results
-                elif out.status == UNSAT or (not cells_tried and self.unsat_by_cells(
-                        pending, multivariate.Memo(tick=self.deadline.ensure_time))):
-                    self.status = UNSAT  # (the cells' walk has its own budget: the greedy's is the same at every effort)
-                    for i in live:  # the greedy's verdicts assumed nothing; the core search starts afresh
-                        if self.verdict[i] in (REDUNDANT, REQUIRED, UNKNOWN):
-                            self.verdict[i], self.implied[i] = None, []
-                    yield from self.unsat_stages(live, caps[k:])
-                    return
-                cells_tried = True
-            self.z3_stage(live)
-            yield
+
+    def _finish(self) -> str:
+        live = self.live
+        if self.status == UNKNOWN:
+            # satisfiability by z3 (the first z3 call: its model is pooled with the other z3
+            # results, after the levers before z3), or a contradiction over one to three sizes
+            out = self.z3check(self.A + [self.sel(i) for i in self.pending])
+            self.status_reason = out.reason or "resource"
+            if out.status == SAT:
+                self.status = SAT
+                self.later.append(out.model)
+            elif out.status == UNSAT or self.unsat_by_cells(
+                    self.pending, multivariate.Memo(tick=self.deadline.ensure_time)):
+                self.status = UNSAT  # (its own walk budget: the greedy pass's is the same at every effort)
+                self.verdict = list(self.cheap_verdicts)  # the core search starts from the cheap step
+        if self.status == UNSAT:
+            self.phase, self._unsat_live = "unsat", live
+            self.unsat_minimize(live)
+        else:
+            self.z3_steps(live)
+        return self.status
 
     def representatives(self) -> dict[ir.Term, int]:
         """Per canonical form shared by several guards, the one kept for all (the others are its
@@ -531,16 +540,15 @@ class _Run:
         dropped (only the label changes: ``always_true`` instead of ``redundant``). Telling
         always_true from redundant only labels a guard that greedy drops anyway: solver units
         for it are capped (``ALWAYS_TRUE_SHARE``) so the deletion pass keeps most of the budget."""
-        cands = [i for i in live if i not in self.fails and self.verdict[i] in (None, UNKNOWN)]
+        cands = [i for i in live if i not in self.fails and self.verdict[i] is None]
         cands += [i for i in live if i not in self.fails and self.verdict[i] == REDUNDANT]
         # each check is sized by every guard still to settle (as greedy sizes its own) and never
         # past what is left of the share: one hard candidate must not take greedy's units (a Swin
         # trace: one check took twice the share, greedy then left 19 guards unknown instead of 3)
-        pending = sum(1 for i in live if self.verdict[i] in (None, UNKNOWN, REDUNDANT))
+        pending = sum(1 for i in live if self.verdict[i] in (None, REDUNDANT))
         floor = self.deadline.remaining() * (1 - ALWAYS_TRUE_SHARE)
         for k, i in enumerate(cands):
             if self.pool.fails_somewhere(i, verified=True):  # a z3 model since refutes it
-                self.fails.add(i)  # (counted once: a later stage does not ask again)
                 self.avoided += 1
                 self.levers["points"] += 1
                 continue
@@ -608,38 +616,29 @@ class _Run:
         self.removed_core: dict[int, list[int]] = {}
         self.phase = "greedy"
         self.new_true: set[int] = set()
-        self.turned: set[int] = set()  # guards that had their second turn of the levers before z3
         # first every guard in removal order with the levers before z3 alone: what they decide is
         # the same at every effort (their budgets are counted comparisons, not units), so a larger
-        # effort only adds z3 verdicts on top; then, stage by stage (``z3_stage``), z3 on what is
-        # left, in the same order. The kept set only shrinks throughout, so earlier ``required``
-        # verdicts still hold and each removal is justified by the guards kept when it is made
-        # (the greedy argument of the module doc)
+        # effort only adds z3 verdicts on top; then (``z3_steps``) z3 on what is left, in the same
+        # order, and a second chance for the checks that ran out of their first budget. The kept
+        # set only shrinks throughout, so earlier ``required`` verdicts still hold and each removal
+        # is justified by the guards kept when it is made (the greedy argument of the module doc)
         self.rest = [i for i in self.removal_order(keep) if self.decide_free(i) is None]
         self.fix_implied()
 
-    def z3_stage(self, live: list[int]) -> None:
-        """One stage of z3 work on the guards still open (``None``, or ``unknown`` after an
-        earlier stage), sized by the deadline's units for the stage: the always-true checks,
-        a turn of the levers before z3 where z3 brought new premises, a check per guard, and a
-        last chance (a larger check, residue splitting, the repair walk) for those it left open.
-        z3's models and always-true guards only reach the steps after the levers before z3, so
-        what those decide is the same at every effort (a guard proven always true at a larger
-        effort no longer widens a residue search past its share, modlattice dev sets)."""
+    def z3_steps(self, live: list[int]) -> None:
+        """z3 on the guards the levers before z3 left open: the always-true checks, a turn of those
+        levers where z3 brought new premises, a check per guard, and a last chance (a larger
+        check, residue splitting, the repair walk) for those it left open. z3's models and
+        always-true guards only reach the steps after the levers before z3, so what those decide
+        is the same at every effort (a guard proven always true at a larger effort no longer
+        widens a residue search past its share, modlattice dev sets)."""
         for model in self.later:
             self.learn(model)
-        self.later = []
-        self.new_true = set()
-        self.repair_left = REPAIR_TOTAL  # per stage: a stage's last chance never starves the next
-        self.phase = "greedy"
         self.always_true_z3(live)
-        rest = [i for i in self.rest if self.verdict[i] in (None, UNKNOWN)]
+        rest = [i for i in self.rest if self.verdict[i] is None]
         if self.new_true:  # a second turn for the levers before z3 where z3 brought new premises
-            # (once per guard: their walks and searches cost as much as the first turn's)
             near = frozenset().union(*(self.syms[j] for j in self.new_true))
-            again = [i for i in rest if self.syms[i] & near and i not in self.turned]
-            self.turned.update(again)
-            rest = [i for i in rest if i not in again or self.decide_free(i) is None]
+            rest = [i for i in rest if not self.syms[i] & near or self.decide_free(i) is None]
         retry = [i for k, i in enumerate(rest) if self.decide(i, self.first_budget(len(rest) - k)) == UNKNOWN]
         for k, i in enumerate(retry):
             self.decide(i, self.budget(len(retry) - k), last=True)
@@ -736,7 +735,7 @@ class _Run:
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
-        if self.doomed():  # no check can run: do not build the selectors of a doomed one
+        if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
             if last and self.by_repair(i):
                 return REQUIRED
             return self.undecided(i, "resource")
@@ -797,17 +796,10 @@ class _Run:
             return False
         if self.repairer is None:
             self.repairer = repair.Repair(self.pool, self.syms)
-        limit = min(REPAIR_EVALS, self.repair_left)
-        # a walk depends on the pool, the kept set and its limit alone: one that failed in an
-        # earlier stage fails again unless one of them changed
-        key = (i, self.kept_mask, len(self.pool.points), limit)
-        if key in self.repair_failed:
-            return False
         before = self.repairer.evals
-        pt = self.repairer.find(i, self.kept_mask, limit)
+        pt = self.repairer.find(i, self.kept_mask, min(REPAIR_EVALS, self.repair_left))
         self.repair_left -= self.repairer.evals - before
         if pt is None:
-            self.repair_failed.add(key)
             return False
         self.verdict[i] = REQUIRED
         self.levers["repair"] += 1
@@ -1122,85 +1114,55 @@ class _Run:
             return None
         return sorted(rw.used)
 
-    def unsat_stages(self, live: list[int], caps: list[int]) -> Iterator[None]:
-        """The core search (``unsat_minimize``) one stage per cap, each retrying the guards the
-        stages before left ``unknown``; stages with no units yet report every guard open."""
-        self.phase, self._unsat_live = "unsat", live
-        self.minimal_unsat = {i for i in live if self.verdict[i] != ALWAYS_TRUE}
-        started = False
-        for cap in caps:
-            self.deadline.units = max(cap, self.deadline.spent)
-            if started or not self.deadline.expired:
-                self.unsat_minimize(live, first=not started)
-                started = True
-            yield
-
-    def unsat_minimize(self, live: list[int], *, first: bool = True) -> None:
+    def unsat_minimize(self, live: list[int]) -> None:
         """Deletion-based minimal unsat core. A guard is ``required`` only when the rest was proven
-        satisfiable without it; a check that runs out keeps the guard as ``unknown`` (a later
-        stage tries it again, against the kept set as it is then: a subset of a satisfiable set
-        is satisfiable, so ``required`` still holds, and a removal only needs the rest unsat)."""
+        satisfiable without it; a check that times out keeps the guard as ``unknown``."""
         ch = self.checker()
         pts = self.pool.points  # each satisfies the ranges and the asserts
-        if first:
-            self._u_state: dict[int, str] = {}  # per guard the deletion loop tried: SAT, UNSAT or UNKNOWN
-            if not any(self.verdict[i] == ALWAYS_FALSE for i in live):
-                if not pts and ch.check(self.A).status == UNSAT:
-                    for i in live:
-                        self.verdict[i] = ALWAYS_FALSE
-                    self.minimal_unsat = set()
-                    self._u_cands: list[int] = []
-                    self._u_kept: set[int] = set()
-                    self._u_done = True
-                    return
+        if not any(self.verdict[i] == ALWAYS_FALSE for i in live):
+            if not pts and ch.check(self.A).status == UNSAT:
                 for i in live:
-                    if self.verdict[i] is None and not any(self.pool.holds_all(pt, [i]) for pt in pts) and \
-                            (self.unsat_by_cells([i]) or ch.check(self.A + [self.sel(i)],
-                                                                  budget=self.budget(len(live))).status == UNSAT):
-                        self.verdict[i] = ALWAYS_FALSE
-                        break  # one contradiction explains the conflict: the rest need no check
-                    elif self.verdict[i] is None and not self.pool.fails_somewhere(i) and \
-                            ch.check(self.A + [self.neg(i)], budget=self.budget(len(live))).status == UNSAT:
-                        self.verdict[i] = ALWAYS_TRUE  # docs/problem-format.md §2: implied by the asserts alone, even when A & G is unsat
-            self._u_cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
-            false = [i for i in self.removal_order(self._u_cands) if self.verdict[i] == ALWAYS_FALSE]
-            # A & f is unsat on its own: {f} is a minimal core and implies every other guard
-            self._u_kept = {false[-1]} if false else set(self._u_cands)
-            self._u_done = bool(false)
-        cands, kept = self._u_cands, self._u_kept
-        if not cands:
-            return
-        for i in ([] if self._u_done else self.removal_order(cands)):
-            if i not in kept or self._u_state.get(i, UNKNOWN) != UNKNOWN:
-                continue
-            rest = sorted(kept - {i})
-            if not rest:
-                break
-            # a point of the pool satisfying the rest, or the rest contradicting itself over one
-            # to three sizes (``unsat_by_cells``), decides without z3
-            if any(self.pool.holds_all(pt, rest) for pt in pts):
-                out = Outcome(SAT)
-            elif self.unsat_by_cells(rest):
-                out = Outcome(UNSAT)
-            elif self.deadline.expired:
-                out = Outcome(UNKNOWN, reason="resource")
-            else:
-                out = ch.check(self.A + [self.sel(j) for j in rest], budget=self.budget(len(cands)))
-            self._u_state[i] = out.status if out.status in (SAT, UNSAT) else UNKNOWN
-            if out.status == UNSAT:
-                kept.discard(i)
-            elif out.status != SAT:
-                self.undecided(i, out.reason)  # kept, undecided: never a guessed "required"
-                self.settled.add(i)
+                    self.verdict[i] = ALWAYS_FALSE
+                self.minimal_unsat = set()
+                return
+            for i in live:
+                if self.verdict[i] is None and not any(self.pool.holds_all(pt, [i]) for pt in pts) and \
+                        (self.unsat_by_cells([i]) or ch.check(self.A + [self.sel(i)],
+                                                              budget=self.budget(len(live))).status == UNSAT):
+                    self.verdict[i] = ALWAYS_FALSE
+                    break  # one contradiction explains the conflict: the rest need no check
+                elif self.verdict[i] is None and not self.pool.fails_somewhere(i) and \
+                        ch.check(self.A + [self.neg(i)], budget=self.budget(len(live))).status == UNSAT:
+                    self.verdict[i] = ALWAYS_TRUE  # docs/problem-format.md §2: implied by the asserts alone, even when A & G is unsat
+        cands = [i for i in live if self.verdict[i] != ALWAYS_TRUE]
+        false = [i for i in self.removal_order(cands) if self.verdict[i] == ALWAYS_FALSE]
+        if false:  # A & f is unsat on its own: {f} is a minimal core and implies every other guard
+            kept = {false[-1]}
+        else:
+            kept = set(cands)
+            for i in self.removal_order(cands):
+                rest = sorted(kept - {i})
+                if not rest:
+                    break
+                # a point of the pool satisfying the rest, or the rest contradicting itself over one
+                # to three sizes (``unsat_by_cells``), decides without z3
+                if any(self.pool.holds_all(pt, rest) for pt in pts):
+                    out = Outcome(SAT)
+                elif self.unsat_by_cells(rest):
+                    out = Outcome(UNSAT)
+                else:
+                    out = ch.check(self.A + [self.sel(j) for j in rest], budget=self.budget(len(cands)))
+                if out.status == UNSAT:
+                    kept.discard(i)
+                elif out.status != SAT:
+                    self.undecided(i, out.reason)  # kept, undecided: never a guessed "required"
+                    self.settled.add(i)
         for i in cands:
-            if self.verdict[i] == ALWAYS_FALSE:
-                pass
-            elif self._u_state.get(i) == UNKNOWN:
-                self.verdict[i] = UNKNOWN
-            else:
+            if self.verdict[i] is None:
                 self.verdict[i] = REQUIRED if i in kept else REDUNDANT
-            self.implied[i] = [] if i in kept else sorted(kept)
-        self.minimal_unsat = set(kept)
+            if i not in kept:
+                self.implied[i] = sorted(kept)
+        self.minimal_unsat = kept
 
     def unsat_by_cells(self, idx: list[int], memo: multivariate.Memo | None = None) -> bool:
         """Whether the asserts and the guards ``idx`` contradict each other, shown without z3: some
