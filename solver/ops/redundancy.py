@@ -147,8 +147,10 @@ def cost(t: ir.Term) -> int:
 
 # The effort ladder: an effort is used as the largest rung ``DEFAULT_EFFORT * LADDER_STEP**k`` not
 # above it, the rungs below ``LADDER[0]`` as rung 0 (the levers before z3, z3 with no units)
-LADDER_STEP = 4
-LADDER = tuple(int(DEFAULT_EFFORT * LADDER_STEP ** k) for k in range(-3, 12) if DEFAULT_EFFORT * LADDER_STEP ** k <= 10 ** 9)
+# (steps of 8: a set the top rung leaves guards unknown in runs the two rungs below it as well,
+# 75,000 and 0, after preparing its pass afresh; steps of 4 ran four, 2-4x the CPU of one run)
+LADDER_STEP = 8
+LADDER = tuple(int(DEFAULT_EFFORT * LADDER_STEP ** k) for k in range(-1, 12) if DEFAULT_EFFORT * LADDER_STEP ** k <= 10 ** 9)
 
 
 def rungs(effort: int) -> list[int]:
