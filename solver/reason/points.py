@@ -158,6 +158,9 @@ class Pool:
             return None
         base = self.base
         vals = {n: _targets(ints[n].lo, ints[n].hi, base[n]) for n in names}  # type: ignore[arg-type]
+        names = [n for n in names if vals[n]]  # a one-value (or empty) range has nowhere to move
+        if not names:
+            return None
         rng = random.Random(i)
         if len(names) == 1:
             combos = [{names[0]: v} for v in vals[names[0]]]
