@@ -64,6 +64,7 @@ from symguard.solver.reason import (
     equalities,
     extremes,
     facts,
+    multiples,
     multivariate,
     periodic,
     quasilinear,
@@ -129,6 +130,13 @@ RESIDUES = True
 RESIDUE_WALK = 6_000
 RESIDUE_TOTAL = 600_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
+# multiples (``reason.multiples``): ``s = m*k`` where the kept guards make ``m | s``. Derivations
+# (and their substituted fact sets) per greedy pass, and their residue walks' own budget in
+# comparisons (apart from ``by_multivariate``'s, so neither starves the other): Hiera's two sizes
+# need ~200 to climb to 32
+MULTIPLES = True
+MULT_REBUILDS = 4
+MULT_WALK = 4_000
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -224,9 +232,13 @@ class _Run:
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
-                       "z3": 0}
+                       "multiples": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
+        self.mult_memo = multivariate.Memo(MULT_WALK, 0, tick=deadline.ensure_time)
+        # (the multiples, the facts substituted with them, the substitution) of ``by_multiples``
+        self._mult: tuple[multiples.Multiples, facts.Env, dict[str, periodic.Poly]] | None = None
+        self._mult_builds = 0
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -563,6 +575,11 @@ class _Run:
             self.levers["equalities"] += 1
             self.avoided += 1
             return self.drop(i, by_eqs)
+        by_mult = self.by_multiples(i)
+        if by_mult is not None:
+            self.levers["multiples"] += 1
+            self.avoided += 1
+            return self.drop(i, by_mult)
         by_chain = self.by_quasilinear(i, self.kept | self.at_true)
         if by_chain is not None or self.verdict[i] == REQUIRED:
             self.levers["quasilinear"] += 1
@@ -837,6 +854,47 @@ class _Run:
             env.add(periodic.substitute(g, polys), frozenset((j,)).union(
                 *(srcs[s] for s in self.syms[j] if s in srcs)))
         return env, polys, srcs
+
+    def by_multiples(self, i: int) -> list[int] | None:
+        """Guard ``i`` with every symbol ``s`` the kept guards make a multiple of ``m`` replaced by
+        ``m*k`` (``reason.multiples``), rewritten under the kept guards' facts substituted alike:
+        True means implied by the facts consulted and the guards that show each ``m | s``. A
+        multiple whose proof names ``i``, or a guard dropped since, is not used (its facts are
+        banned with it); the multiples are derived again when a source was dropped, at most
+        ``MULT_REBUILDS`` times a pass."""
+        if not MULTIPLES or not self.syms[i] or any(s.is_bool for s in self.p.symbols):
+            return None
+        premises = self.kept | self.at_true
+        if self._mult is None or (self._mult_builds < MULT_REBUILDS and
+                                  not all(src <= premises for _, src in self._mult[0].values())):
+            if self._mult_builds >= MULT_REBUILDS:
+                return None
+            self._mult_builds += 1
+            self._mult = self._multiples_env(premises)
+        mult, env, sub = self._mult
+        use = {s: ms for s, ms in mult.items() if s in self.syms[i] and i not in ms[1] and ms[1] <= premises}
+        if not use:
+            return None
+        goal = periodic.substitute(self.can[i], {s: sub[s] for s in use})  # type: ignore[arg-type]
+        rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i}, collapse=self.collapse)
+        if rw.rewrite(goal) is not ir.TRUE:
+            return None
+        return sorted(rw.used.union(*(src for _, src in use.values())))
+
+    def _multiples_env(self, premises: set[int]) -> tuple[multiples.Multiples, facts.Env, dict[str, periodic.Poly]]:
+        """The multiples the asserts and the guards ``premises`` show, and the facts of both with
+        each such symbol replaced (each fact's sources gain those of the multiples it used)."""
+        given = [multiples.Fact(t, frozenset()) for t in self.can_asserts]
+        given += [multiples.Fact(self.can[j], frozenset((j,))) for j in sorted(premises)]  # type: ignore[arg-type]
+        hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
+        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo)
+        sub = multiples.polys(mult)
+        env = facts.Env(multiples.ranges_of(self.base_env.ranges, mult))
+        if mult:
+            for f in given:
+                syms = ir.symbols_of(f.term)
+                env.add(periodic.substitute(f.term, sub), f.src.union(*(mult[s][1] for s in syms if s in mult)))
+        return mult, env, sub
 
     def by_periodic(self, i: int, near: list[int], *, z3_budget: int | None,
                     prove_required: bool = False) -> list[int] | None:
