@@ -130,12 +130,10 @@ RESIDUES = True
 RESIDUE_WALK = 6_000
 RESIDUE_TOTAL = 600_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
-# multiples (``reason.multiples``): ``s = m*k`` where the kept guards make ``m | s``. Derivations
-# (and their substituted fact sets) per greedy pass, and their residue walks' own budget in
-# comparisons (apart from ``by_multivariate``'s, so neither starves the other): Hiera's two sizes
-# need ~200 to climb to 32
+# multiples (``reason.multiples``): ``s = m*k`` where the kept guards make ``m | s``, derived once
+# per greedy pass; their residue walks have a budget of their own in comparisons (apart from
+# ``by_multivariate``'s, so neither starves the other): Hiera's two sizes need ~200 to climb to 32
 MULTIPLES = True
-MULT_REBUILDS = 4
 MULT_WALK = 4_000
 
 
@@ -238,7 +236,6 @@ class _Run:
         self.mult_memo = multivariate.Memo(MULT_WALK, 0, tick=deadline.ensure_time)
         # (the multiples, the facts substituted with them, the substitution) of ``by_multiples``
         self._mult: tuple[multiples.Multiples, facts.Env, dict[str, periodic.Poly]] | None = None
-        self._mult_builds = 0
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -858,32 +855,54 @@ class _Run:
     def by_multiples(self, i: int) -> list[int] | None:
         """Guard ``i`` with every symbol ``s`` the kept guards make a multiple of ``m`` replaced by
         ``m*k`` (``reason.multiples``), rewritten under the kept guards' facts substituted alike:
-        True means implied by the facts consulted and the guards that show each ``m | s``. A
-        multiple whose proof names ``i``, or a guard dropped since, is not used (its facts are
-        banned with it); the multiples are derived again when a source was dropped, at most
-        ``MULT_REBUILDS`` times a pass."""
+        True means implied by the facts consulted and the guards that show ``m | s`` for each
+        symbol of ``i`` and of those facts. The multiples are derived once a pass; a source
+        dropped since stands for the guards that implied it (``_sources``), and a multiple whose
+        proof needs ``i`` itself proves nothing about ``i``."""
         if not MULTIPLES or not self.syms[i] or any(s.is_bool for s in self.p.symbols):
             return None
-        premises = self.kept | self.at_true
-        if self._mult is None or (self._mult_builds < MULT_REBUILDS and
-                                  not all(src <= premises for _, src in self._mult[0].values())):
-            if self._mult_builds >= MULT_REBUILDS:
-                return None
-            self._mult_builds += 1
-            self._mult = self._multiples_env(premises)
+        if self._mult is None:
+            self._mult = self._multiples_env(self.kept | self.at_true)
         mult, env, sub = self._mult
-        use = {s: ms for s, ms in mult.items() if s in self.syms[i] and i not in ms[1] and ms[1] <= premises}
-        if not use:
+        if not self.syms[i] & mult.keys():
             return None
-        goal = periodic.substitute(self.can[i], {s: sub[s] for s in use})  # type: ignore[arg-type]
         rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i}, collapse=self.collapse)
-        if rw.rewrite(goal) is not ir.TRUE:
+        if rw.rewrite(periodic.substitute(self.can[i], sub)) is not ir.TRUE:  # type: ignore[arg-type]
             return None
-        return sorted(rw.used.union(*(src for _, src in use.values())))
+        # the multiples the proof relied on: those of the guard's symbols and of every fact used
+        # (facts carry their own guard only: an assert's symbols count whenever one may be used)
+        need = set(self.syms[i]).union(self.assert_syms, *(self.syms[j] for j in rw.used)) & mult.keys()
+        proof = set(rw.used)
+        for s in sorted(need):
+            src = self._sources(mult[s][1])
+            if src is None or i in src:
+                return None
+            proof |= src
+        return sorted(proof)
+
+    def _sources(self, src: frozenset[int]) -> set[int] | None:
+        """``src`` in terms of the premises now: a guard dropped since is replaced by the guards
+        its removal named (``removed_core``, kept then: dropped later or kept now), so the set
+        still implies what ``src`` did; None when some guard is neither."""
+        premises = self.kept | self.at_true
+        out: set[int] = set()
+        todo, seen = list(src), set(src)
+        while todo:
+            j = todo.pop()
+            if j in premises:
+                out.add(j)
+            elif j in self.removed_core:
+                more = [x for x in self.removed_core[j] if x not in seen]
+                seen.update(more)
+                todo += more
+            else:
+                return None
+        return out
 
     def _multiples_env(self, premises: set[int]) -> tuple[multiples.Multiples, facts.Env, dict[str, periodic.Poly]]:
         """The multiples the asserts and the guards ``premises`` show, and the facts of both with
-        each such symbol replaced (each fact's sources gain those of the multiples it used)."""
+        each such symbol replaced (each fact with its own guard as source: ``by_multiples`` adds
+        the multiples' sources)."""
         given = [multiples.Fact(t, frozenset()) for t in self.can_asserts]
         given += [multiples.Fact(self.can[j], frozenset((j,))) for j in sorted(premises)]  # type: ignore[arg-type]
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
@@ -892,8 +911,7 @@ class _Run:
         env = facts.Env(multiples.ranges_of(self.base_env.ranges, mult))
         if mult:
             for f in given:
-                syms = ir.symbols_of(f.term)
-                env.add(periodic.substitute(f.term, sub), f.src.union(*(mult[s][1] for s in syms if s in mult)))
+                env.add(periodic.substitute(f.term, sub), f.src)
         return mult, env, sub
 
     def by_periodic(self, i: int, near: list[int], *, z3_budget: int | None,

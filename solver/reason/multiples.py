@@ -28,7 +28,7 @@ sources of the multiples substituted. ``periodic.substitute`` removes the divisi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from symguard.solver.ir import terms as ir
@@ -177,16 +177,38 @@ def _step(s: str, m: int, known: Multiples, info: Sequence[tuple[Fact, frozenset
             base_src: Src = frozenset().union(*(known[x][1] for x in xs))
             if not use and not base:
                 continue
+
+            def implied(fs: Sequence[Fact]) -> bool:
+                got = multivariate.counterexample(goal, base + [f.term for f in fs], ranges, near, memo)  # noqa: B023
+                return got is not None and not got[0]
+
             n = 1
             while True:
                 n = min(n, len(use))
-                got = multivariate.counterexample(goal, base + [f.term for f in use[:n]], ranges, near, memo)
-                if got is not None and not got[0]:
-                    return base_src.union(*(f.src for f in use[:n]))
+                if implied(use[:n]):
+                    return base_src.union(*(f.src for f in _shrink(use[:n], implied)))
                 if n >= len(use):
                     break
                 n *= 2
     return None
+
+
+def _shrink(fs: Sequence[Fact], implied: Callable[[Sequence[Fact]], bool]) -> list[Fact]:
+    """A subset of ``fs`` (which ``implied`` accepts) that still is, found by leaving out halves,
+    then quarters, … of it (a few facts out of dozens in ``O(k log n)`` walks): the sources a
+    multiple names are what its proof needs, so that a guard the others imply is not one of them."""
+    keep = list(fs)
+    chunk = len(keep) // 2
+    while chunk >= 1:
+        i = 0
+        while i < len(keep):
+            trial = keep[:i] + keep[i + chunk:]
+            if implied(trial):
+                keep = trial
+            else:
+                i += chunk
+        chunk //= 2
+    return keep
 
 
 def polys(mult: Mapping[str, tuple[int, Src]]) -> dict[str, periodic.Poly]:
