@@ -55,6 +55,7 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from symguard.solver.ir import terms as ir
@@ -134,7 +135,10 @@ EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each ti
 # per greedy pass; their residue walks have a budget of their own in comparisons (apart from
 # ``by_multivariate``'s, so neither starves the other): Hiera's two sizes need ~200 to climb to 32
 MULTIPLES = True
-MULT_WALK = 4_000
+MULT_WALK = 10_000
+# derivations again per pass, once a source was dropped (each reuses the steps still proven:
+# ``multiples.Cache``); past them a dropped source stands for the guards its removal named
+MULT_REBUILDS = 16
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -235,7 +239,9 @@ class _Run:
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
         self.mult_memo = multivariate.Memo(MULT_WALK, 0, tick=deadline.ensure_time)
         # (the multiples, the facts substituted with them, the substitution) of ``by_multiples``
-        self._mult: tuple[multiples.Multiples, facts.Env, dict[str, periodic.Poly]] | None = None
+        self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
+        self._mult_cache = multiples.Cache()
+        self._mult_builds = 0
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -861,13 +867,18 @@ class _Run:
         proof needs ``i`` itself proves nothing about ``i``."""
         if not MULTIPLES or not self.syms[i] or any(s.is_bool for s in self.p.symbols):
             return None
+        premises = self.kept | self.at_true
         if self._mult is None:
-            self._mult = self._multiples_env(self.kept | self.at_true)
+            self._mult = self._multiples_env(premises)
+        elif self._mult_builds < MULT_REBUILDS and any(
+                not src <= premises for s, (_, src) in self._mult[0].items() if s in self.syms[i]):
+            self._mult_builds += 1  # a source was dropped: a proof from what is left, if any
+            self._mult = self._multiples_env(premises, self._mult)
         mult, env, sub = self._mult
         if not self.syms[i] & mult.keys():
             return None
         rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i}, collapse=self.collapse)
-        if rw.rewrite(periodic.substitute(self.can[i], sub)) is not ir.TRUE:  # type: ignore[arg-type]
+        if rw.rewrite(sub(self.can[i])) is not ir.TRUE:  # type: ignore[arg-type]
             return None
         # the multiples the proof relied on: those of the guard's symbols and of every fact used
         # (facts carry their own guard only: an assert's symbols count whenever one may be used)
@@ -899,19 +910,22 @@ class _Run:
                 return None
         return out
 
-    def _multiples_env(self, premises: set[int]) -> tuple[multiples.Multiples, facts.Env, dict[str, periodic.Poly]]:
+    def _multiples_env(self, premises: set[int], last: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]
+                       | None = None) -> tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]:
         """The multiples the asserts and the guards ``premises`` show, and the facts of both with
         each such symbol replaced (each fact with its own guard as source: ``by_multiples`` adds
-        the multiples' sources)."""
+        the multiples' sources); the ``last`` facts again when the multiples are the same."""
         given = [multiples.Fact(t, frozenset()) for t in self.can_asserts]
         given += [multiples.Fact(self.can[j], frozenset((j,))) for j in sorted(premises)]  # type: ignore[arg-type]
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
-        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo)
-        sub = multiples.polys(mult)
+        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo, cache=self._mult_cache)
+        if last is not None and {s: m for s, (m, _) in mult.items()} == {s: m for s, (m, _) in last[0].items()}:
+            return mult, last[1], last[2]
+        sub = multiples.substituter(mult)
         env = facts.Env(multiples.ranges_of(self.base_env.ranges, mult))
         if mult:
             for f in given:
-                env.add(periodic.substitute(f.term, sub), f.src)
+                env.add(sub(f.term), f.src)
         return mult, env, sub
 
     def by_periodic(self, i: int, near: list[int], *, z3_budget: int | None,

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
@@ -105,13 +105,31 @@ def _divides(facts_periods: Mapping[str, int], m: int, s: str) -> bool:
     return m % facts_periods.get(s, 1) == 0
 
 
+@dataclass
+class Cache:
+    """What ``derive`` reuses when it runs again on fewer facts (a greedy pass drops guards): each
+    fact's symbols, periods and size, and each climb step's answer. A step's sources still all
+    given prove it again; a step that failed fails on fewer facts too (none is a guess)."""
+    facts: dict[Term, tuple[frozenset[str], dict[str, int], int]] = field(default_factory=dict)
+    steps: dict[tuple[str, int], Src | None] = field(default_factory=dict)
+
+    def info(self, t: Term) -> tuple[frozenset[str], dict[str, int], int]:
+        got = self.facts.get(t)
+        if got is None:
+            got = self.facts[t] = (frozenset(ir.symbols_of(t)), periodic.periods([t]),
+                                   sum(1 for _ in ir.iter_dag(t)))
+        return got
+
+
 def derive(facts: Sequence[Fact], ranges: Mapping[str, Interval], near: Mapping[str, int] | None,
-           memo: multivariate.Memo, symbols: Sequence[str] | None = None) -> Multiples:
+           memo: multivariate.Memo, symbols: Sequence[str] | None = None, cache: Cache | None = None) -> Multiples:
     """Per symbol (of ``symbols``, else of the facts) the largest ``m > 1`` the facts show divides
     it, with the sources of the facts the proof used (see the module docstring); symbols with no
     such ``m`` are absent. Work is bounded by ``memo``'s walk budgets (counted comparisons)."""
-    info = [(f, frozenset(ir.symbols_of(f.term)), periodic.periods([f.term])) for f in facts]
-    sizes = {f: sum(1 for _ in ir.iter_dag(f.term)) for f in facts}
+    cache = cache or Cache()
+    info = [(f, *cache.info(f.term)[:2]) for f in facts]
+    sizes = {f: cache.info(f.term)[2] for f in facts}
+    given: Src = frozenset().union(*(f.src for f in facts))
     syms = sorted(symbols) if symbols is not None else sorted(set().union(*(s for _, s, _ in info)))
     out: Multiples = {}
     for f, _, _ in info:  # what the guards state directly
@@ -139,7 +157,12 @@ def derive(facts: Sequence[Fact], ranges: Mapping[str, Interval], near: Mapping[
                 for j in range(1, LOOKAHEAD + 1):  # p^2 | s may be shown where p | s alone is not
                     if bound % (m * p ** j) or got is not None:
                         break
-                    got = _step(s, m * p ** j, {**out, s: (total, frozenset(srcs))}, info, ranges, near, memo, sizes)
+                    key = (s, m * p ** j)
+                    if key in cache.steps and (cache.steps[key] is None or cache.steps[key] <= given):  # type: ignore[operator]
+                        got = cache.steps[key]
+                    else:
+                        got = cache.steps[key] = _step(s, m * p ** j, {**out, s: (total, frozenset(srcs))},
+                                                       info, ranges, near, memo, sizes)
                     if got is not None:
                         m *= p ** j
                 if got is None:
@@ -228,3 +251,8 @@ def ranges_of(ranges: Mapping[str, Interval], mult: Mapping[str, tuple[int, Src]
 def substitute(t: Term, mult: Mapping[str, tuple[int, Src]]) -> Term:
     """``t[s := m*k]`` for every symbol of ``mult``: equal to ``t`` wherever each ``m | s``."""
     return periodic.substitute(t, polys(mult))
+
+
+def substituter(mult: Mapping[str, tuple[int, Src]]) -> Callable[[Term], Term]:
+    """``substitute`` for many terms, shared subterms rewritten once."""
+    return periodic.substituter(polys(mult))
