@@ -918,7 +918,10 @@ class _Run:
         given = [multiples.Fact(t, frozenset()) for t in self.can_asserts]
         given += [multiples.Fact(self.can[j], frozenset((j,))) for j in sorted(premises)]  # type: ignore[arg-type]
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
-        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo, cache=self._mult_cache)
+        mask = sum(1 << j for j in premises)  # pool points where every premise holds bound each m
+        witnesses = [pt for pt, bad in zip(self.pool.points, self.pool.masks) if not bad & mask]
+        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo, cache=self._mult_cache,
+                                witnesses=witnesses)  # type: ignore[arg-type]
         if last is not None and {s: m for s, (m, _) in mult.items()} == {s: m for s, (m, _) in last[0].items()}:
             return mult, last[1], last[2]
         sub = multiples.substituter(mult)

@@ -122,10 +122,13 @@ class Cache:
 
 
 def derive(facts: Sequence[Fact], ranges: Mapping[str, Interval], near: Mapping[str, int] | None,
-           memo: multivariate.Memo, symbols: Sequence[str] | None = None, cache: Cache | None = None) -> Multiples:
+           memo: multivariate.Memo, symbols: Sequence[str] | None = None, cache: Cache | None = None,
+           witnesses: Sequence[Mapping[str, int]] = ()) -> Multiples:
     """Per symbol (of ``symbols``, else of the facts) the largest ``m > 1`` the facts show divides
     it, with the sources of the facts the proof used (see the module docstring); symbols with no
-    such ``m`` are absent. Work is bounded by ``memo``'s walk budgets (counted comparisons)."""
+    such ``m`` are absent. Work is bounded by ``memo``'s walk budgets (counted comparisons).
+    ``witnesses``: points where every fact holds (the caller's), so ``m`` divides ``s`` at each:
+    a step they refute is not tried (no walk to find what a known point already shows)."""
     cache = cache or Cache()
     info = [(f, *cache.info(f.term)[:2]) for f in facts]
     sizes = {f: cache.info(f.term)[2] for f in facts}
@@ -148,6 +151,9 @@ def derive(facts: Sequence[Fact], ranges: Mapping[str, Interval], near: Mapping[
             continue
         m0, src0 = out.get(s, (1, frozenset()))
         total, srcs = m0, set(src0)
+        seen = 0  # the gcd of s at the witnesses (0: none): every m a step may show divides it
+        for w in witnesses:
+            seen = math.gcd(seen, w.get(s, 0))
         for p in _primes(bound):
             m = 1
             while m0 % (m * p) == 0:  # the power of p already known
@@ -155,7 +161,7 @@ def derive(facts: Sequence[Fact], ranges: Mapping[str, Interval], near: Mapping[
             while bound % (m * p) == 0:
                 got = None
                 for j in range(1, LOOKAHEAD + 1):  # p^2 | s may be shown where p | s alone is not
-                    if bound % (m * p ** j) or got is not None:
+                    if bound % (m * p ** j) or got is not None or (seen and seen % (m * p ** j)):
                         break
                     key = (s, m * p ** j)
                     if key in cache.steps and (cache.steps[key] is None or cache.steps[key] <= given):  # type: ignore[operator]
@@ -184,7 +190,9 @@ def _step(s: str, m: int, known: Multiples, info: Sequence[tuple[Fact, frozenset
     for group in [frozenset((s,)), *(frozenset((s, x)) for x in others)]:
         if len(group) > 1 and not any(fs == group for _, fs, _ in info):
             continue
-        use = [f for f, fs, per in info if fs and fs <= group and all(_divides(per, m, x) for x in fs)]
+        # over ``s`` alone every fact (its cells are the lcm of one symbol's periods); over a pair only
+        # those whose periods divide ``m`` (longer ones multiply the cells of the walk)
+        use = [f for f, fs, per in info if fs and fs <= group and (len(group) == 1 or all(_divides(per, m, x) for x in fs))]
         if len(group) > 1 and not any(len(ir.symbols_of(f.term)) > 1 for f in use):
             continue  # nothing ties the pair: stage 1 already had these facts
         # the multiple of ``s`` known so far, then also the other symbol's (its sources only
