@@ -563,6 +563,11 @@ class _Run:
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
+        by_mult = self.by_multiples(i)
+        if by_mult is not None:
+            self.levers["multiples"] += 1
+            self.avoided += 1
+            return self.drop(i, by_mult)
         by_facts = self.implied_by_facts(i, self.kept)
         if by_facts is not None:
             self.levers["facts"] += 1
@@ -578,11 +583,6 @@ class _Run:
             self.levers["equalities"] += 1
             self.avoided += 1
             return self.drop(i, by_eqs)
-        by_mult = self.by_multiples(i)
-        if by_mult is not None:
-            self.levers["multiples"] += 1
-            self.avoided += 1
-            return self.drop(i, by_mult)
         by_chain = self.by_quasilinear(i, self.kept | self.at_true)
         if by_chain is not None or self.verdict[i] == REQUIRED:
             self.levers["quasilinear"] += 1
