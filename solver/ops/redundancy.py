@@ -869,11 +869,20 @@ class _Run:
             return None
         premises = self.kept | self.at_true
         if self._mult is None:
-            self._mult = self._multiples_env(premises)
+            self._mult = self._multiples_env(premises, None, self._mult_cache)
         elif self._mult_builds < MULT_REBUILDS and any(
                 not src <= premises for s, (_, src) in self._mult[0].items() if s in self.syms[i]):
             self._mult_builds += 1  # a source was dropped: a proof from what is left, if any
-            self._mult = self._multiples_env(premises, self._mult)
+            self._mult = self._multiples_env(premises, self._mult, self._mult_cache)
+        if self._mult_builds < MULT_REBUILDS and any(
+                i in src for s, (_, src) in self._mult[0].items() if s in self.syms[i]):
+            # a proof without i itself, kept only when it shows the same multiples (a guard that
+            # is one of the divisibility chain would otherwise weaken them for every later guard)
+            self._mult_builds += 1
+            cache = multiples.Cache(dict(self._mult_cache.facts), dict(self._mult_cache.steps))
+            got = self._multiples_env(premises - {i}, self._mult, cache)
+            if got[1] is self._mult[1]:
+                self._mult, self._mult_cache = got, cache
         mult, env, sub = self._mult
         if not self.syms[i] & mult.keys():
             return None
@@ -911,7 +920,7 @@ class _Run:
         return out
 
     def _multiples_env(self, premises: set[int], last: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]
-                       | None = None) -> tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]:
+                       | None, cache: multiples.Cache) -> tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]:
         """The multiples the asserts and the guards ``premises`` show, and the facts of both with
         each such symbol replaced (each fact with its own guard as source: ``by_multiples`` adds
         the multiples' sources); the ``last`` facts again when the multiples are the same."""
@@ -920,7 +929,7 @@ class _Run:
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
         mask = sum(1 << j for j in premises)  # pool points where every premise holds bound each m
         witnesses = [pt for pt, bad in zip(self.pool.points, self.pool.masks) if not bad & mask]
-        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo, cache=self._mult_cache,
+        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo, cache=cache,
                                 witnesses=witnesses)  # type: ignore[arg-type]
         if last is not None and {s: m for s, (m, _) in mult.items()} == {s: m for s, (m, _) in last[0].items()}:
             return mult, last[1], last[2]
