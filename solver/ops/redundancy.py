@@ -867,22 +867,8 @@ class _Run:
         proof needs ``i`` itself proves nothing about ``i``."""
         if not MULTIPLES or not self.syms[i] or any(s.is_bool for s in self.p.symbols):
             return None
-        premises = self.kept | self.at_true
         if self._mult is None:
-            self._mult = self._multiples_env(premises, None, self._mult_cache)
-        elif self._mult_builds < MULT_REBUILDS and any(
-                not src <= premises for s, (_, src) in self._mult[0].items() if s in self.syms[i]):
-            self._mult_builds += 1  # a source was dropped: a proof from what is left, if any
-            self._mult = self._multiples_env(premises, self._mult, self._mult_cache)
-        if self._mult_builds < MULT_REBUILDS and any(
-                i in src for s, (_, src) in self._mult[0].items() if s in self.syms[i]):
-            # a proof without i itself, kept only when it shows the same multiples (a guard that
-            # is one of the divisibility chain would otherwise weaken them for every later guard)
-            self._mult_builds += 1
-            cache = multiples.Cache(dict(self._mult_cache.facts), dict(self._mult_cache.steps))
-            got = self._multiples_env(premises - {i}, self._mult, cache)
-            if got[1] is self._mult[1]:
-                self._mult, self._mult_cache = got, cache
+            self._mult = self._multiples_env(self.kept | self.at_true, None, self._mult_cache)
         mult, env, sub = self._mult
         if not self.syms[i] & mult.keys():
             return None
@@ -892,13 +878,28 @@ class _Run:
         # the multiples the proof relied on: those of the guard's symbols and of every fact used
         # (facts carry their own guard only: an assert's symbols count whenever one may be used)
         need = set(self.syms[i]).union(self.assert_syms, *(self.syms[j] for j in rw.used)) & mult.keys()
-        proof = set(rw.used)
+        proof = self._multiples_proof(i, need, mult)
+        if proof is None and self._mult_builds < MULT_REBUILDS:
+            # derived again from the premises but i (a source is i itself, or was dropped and its
+            # removal named i): adopted only when it shows the same multiples, so the facts
+            # substituted and the rewrite above stand (and no later guard sees weaker ones)
+            self._mult_builds += 1
+            cache = multiples.Cache(dict(self._mult_cache.facts), dict(self._mult_cache.steps))
+            got = self._multiples_env((self.kept | self.at_true) - {i}, self._mult, cache)
+            if got[1] is env:
+                self._mult, self._mult_cache = got, cache
+                proof = self._multiples_proof(i, need, got[0])
+        return None if proof is None else sorted(proof | rw.used)
+
+    def _multiples_proof(self, i: int, need: set[str], mult: multiples.Multiples) -> set[int] | None:
+        """The premises that show each multiple of ``need`` (``_sources``), None if one needs ``i``."""
+        proof: set[int] = set()
         for s in sorted(need):
             src = self._sources(mult[s][1])
             if src is None or i in src:
                 return None
             proof |= src
-        return sorted(proof)
+        return proof
 
     def _sources(self, src: frozenset[int]) -> set[int] | None:
         """``src`` in terms of the premises now: a guard dropped since is replaced by the guards
