@@ -159,21 +159,22 @@ def derive(facts: Sequence[Fact], ranges: Mapping[str, Interval], near: Mapping[
             while m0 % (m * p) == 0:  # the power of p already known
                 m *= p
             while bound % (m * p) == 0:
-                got = None
+                step: Src | None = None
                 for j in range(1, LOOKAHEAD + 1):  # p^2 | s may be shown where p | s alone is not
-                    if bound % (m * p ** j) or got is not None or (seen and seen % (m * p ** j)):
+                    if bound % (m * p ** j) or step is not None or (seen and seen % (m * p ** j)):
                         break
                     key = (s, m * p ** j)
-                    if key in cache.steps and (cache.steps[key] is None or cache.steps[key] <= given):  # type: ignore[operator]
-                        got = cache.steps[key]
+                    was = cache.steps.get(key)
+                    if key in cache.steps and (was is None or was <= given):
+                        step = was
                     else:
-                        got = cache.steps[key] = _step(s, m * p ** j, {**out, s: (total, frozenset(srcs))},
-                                                       info, ranges, near, memo, sizes)
-                    if got is not None:
+                        step = cache.steps[key] = _step(s, m * p ** j, {**out, s: (total, frozenset(srcs))},
+                                                        info, ranges, near, memo, sizes)
+                    if step is not None:
                         m *= p ** j
-                if got is None:
+                if step is None:
                     break
-                srcs |= got
+                srcs |= step
                 total = math.lcm(total, m)
         if total > 1:
             out[s] = (total, frozenset(srcs))
