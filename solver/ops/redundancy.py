@@ -35,6 +35,11 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
+* ``multiples``: where the kept guards make a symbol a multiple of ``m`` (``reason.multiples``:
+  stated, or climbed prime power by prime power on residue walks, with the guards that show it),
+  ``s = m*k`` is substituted into the guard and the kept guards' facts before rewriting (tried
+  before ``facts``): ``s//(8*(s//16))`` is 2 where ``32 | s``; sources: the facts consulted
+  plus the guards behind each multiple used;
 * ``residues``: a guard comparing periodic terms (``Mod`` of integer polynomials in the symbols,
   ``Eq(Mod(s0*s1 + 3, 6), 3)``) decided on residue classes against the kept guards of that form
   (``reason.residues``: implied when no class of the facts fails it; a class where it fails, at
