@@ -124,7 +124,7 @@ def hiera_terms(draw: st.DrawFn) -> str:
 @given(hiera_terms(), st.sampled_from([2, 4, 8, 16, 32]), st.integers(1, 6))
 def test_substituted_and_rewritten_agrees_with_every_multiple(text: str, m: int, lo: int) -> None:
     t = _term(text)
-    mult = {"x": (m, frozenset())}
+    mult: multiples.Multiples = {"x": (m, frozenset())}
     ranges = multiples.ranges_of({"x": (lo * m, 40 * m)}, mult)
     k = multiples.k_name("x")
     assert ranges[k] == (lo, 40)
@@ -139,7 +139,7 @@ def test_substituted_and_rewritten_agrees_with_every_multiple(text: str, m: int,
 
 
 def test_a_quotient_by_its_own_quotient_is_a_literal_on_multiples() -> None:
-    mult = {"x": (32, frozenset())}
+    mult: multiples.Multiples = {"x": (32, frozenset())}
     env = rewrite.Env(multiples.ranges_of({"x": (32, None)}, mult))
     for text, want in [("x//(8*(x//16))", 2), ("x//(16*(x//32))", 2), ("Mod(x//4, x//8)", 0),
                        ("((x - 1)//4 + 1) - x//4", 0)]:

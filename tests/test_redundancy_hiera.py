@@ -89,7 +89,25 @@ def _holds(t: Any, pt: dict[str, int]) -> bool | None:
 def test_sound_on_a_box(n: int, m: int, how: str) -> None:
     """Brute force: every redundant guard holds wherever its ``implied_by`` guards hold (those
     name the divisibility guards the substitution used), every always_true one everywhere."""
-    doc = hiera(n, m, how)
+    _check_on_box(hiera(n, m, how), m)
+
+
+def mixed() -> dict[str, Any]:
+    """``s0`` a multiple of 8 by its chain, ``s1`` of 32 stated, and guards over both."""
+    a, b = hiera(1, 8, "chain"), hiera(1, 32, "mod")
+    return {"symbols": {**a["symbols"], "s1": b["symbols"]["s0"]},
+            "guards": a["guards"] + [g.replace("s0", "s1") for g in b["guards"]] +
+            ["Eq((s0//(4*(s0//8)))*(s1//(16*(s1//32))), 4)", "Ne(Mod(s1//4, s0//4), 3)"]}
+
+
+def test_sizes_with_different_multiples() -> None:
+    res = run("redundancy", mixed())
+    assert all(g["verdict"] != "unknown" for g in res["guards"]), res["guards"]
+    assert res["stats"]["levers"]["multiples"] > 0
+    _check_on_box(mixed(), 32)
+
+
+def _check_on_box(doc: dict[str, Any], m: int) -> None:
     res = run("redundancy", doc)
     terms = {g.id: g.term for g in load_problem(doc).guards}
     pts = _box(doc, m)
