@@ -9,14 +9,17 @@ and the products collapse to what the rewriter already decides.
 
 **Deriving** ``m | s`` (``derive``): per symbol ``s`` and prime ``p`` of ``P_s`` (the lcm of the
 literal divisors above ``s`` in the facts, ``periodic.periods``), climb ``m = p, p^2, …`` while
-``P_s`` allows: ``Eq(Mod(s, m), 0)`` is implied when the facts over ``s`` alone (``stage 1``),
-then over ``s`` and one other symbol (``stage 2``), whose periods divide ``m``, together with the
-multiples already derived, leave no counterexample cell by cell (``multivariate.counterexample``,
-exact). The facts handed to that walk are the sources of the step (the walk does not say which
-it used: all of them, a superset, which keeps the claim true). Multiples of different primes
-combine by their product (the lcm), with the union of their sources. A guard that states it
-(``Eq(Mod(c*s, n), 0)``, ``Eq(c*s + a*x + …, 0)`` with a common factor of the others) is read
-directly.
+``P_s`` allows (a step may jump two powers: a fact of period 4 shows ``4 | s`` where none shows
+``2 | s``). A step proves ``Eq(Mod(s, m), 0)`` when the facts over ``s`` alone, else over ``s``
+and one other symbol (those whose periods divide ``m``), with the multiples already derived,
+leave no counterexample cell by cell (``multivariate.counterexample``, exact). The walk does not
+say which facts it used, so the facts go in by size, in prefixes doubling until one decides, and
+that prefix is shrunk (``_shrink``) to a subset that still decides: the step's sources, a few
+guards that do imply it (a superset would be true too, but would make every small guard a source
+of its own proof). Multiples of different primes combine by their product, sources by union. A
+guard that states it (``Eq(Mod(c*s, n), 0)``, ``Eq(c*s + a*x + …, 0)`` with a common factor of the
+others) is read directly. Points where every fact holds bound the climb (``m`` divides ``s``
+there); a ``Cache`` reuses the steps whose sources are still given when the facts shrink.
 
 **Substituting** is sound (as in ``equalities``): where the sources hold, ``s = m*k`` for the
 integer ``k = s/m`` in ``ceil(lo/m)..floor(hi/m)``, so ``t[s := m*k]`` and ``t`` have one value;
