@@ -242,7 +242,10 @@ class _Run:
                        "multiples": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
-        self.mult_memo = multivariate.Memo(MULT_WALK, 0, tick=deadline.ensure_time)
+        # no wall-clock tick: its walks are bounded by ``MULT_WALK`` comparisons alone (~0.1 s), and a
+        # memo holding the deadline kept it (and, intermittently, a z3 context) in a reference cycle
+        # past the operation (test_determinism's cycle-collector check failed 1 run in 6 with it)
+        self.mult_memo = multivariate.Memo(MULT_WALK, 0)
         # (the multiples, the facts substituted with them, the substitution) of ``by_multiples``
         self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
         self._mult_cache = multiples.Cache()
