@@ -571,7 +571,12 @@ class _Run:
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
-        by_mult = self.by_multiples(i)
+        # multiples first where a divisor is not a literal (a size's own quotient: the class it is
+        # for, where the substituted guard is small); elsewhere the facts first, whose proofs name
+        # fewer guards (``n//2 != n`` from ``n >= 2`` alone, not also from ``2 | n``)
+        early = any(n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST
+                    for n in ir.iter_dag(self.can[i]))  # type: ignore[arg-type]
+        by_mult = self.by_multiples(i) if early else None
         if by_mult is not None:
             self.levers["multiples"] += 1
             self.avoided += 1
@@ -581,6 +586,11 @@ class _Run:
             self.levers["facts"] += 1
             self.avoided += 1
             return self.drop(i, by_facts)
+        by_mult = None if early else self.by_multiples(i)
+        if by_mult is not None:
+            self.levers["multiples"] += 1
+            self.avoided += 1
+            return self.drop(i, by_mult)
         by_ext = self.by_extremes(i, self.kept)
         if by_ext is not None:
             self.levers["extremes"] += 1
