@@ -35,6 +35,11 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
+* ``multiples``: where the kept guards make a symbol a multiple of ``m`` (``reason.multiples``:
+  stated, or climbed prime power by prime power on residue walks, with the guards that show it),
+  ``s = m*k`` is substituted into the guard and the kept guards' facts before rewriting (tried
+  before ``facts``): ``s//(8*(s//16))`` is 2 where ``32 | s``; sources: the facts consulted
+  plus the guards behind each multiple used;
 * ``residues``: a guard comparing periodic terms (``Mod`` of integer polynomials in the symbols,
   ``Eq(Mod(s0*s1 + 3, 6), 3)``) decided on residue classes against the kept guards of that form
   (``reason.residues``: implied when no class of the facts fails it; a class where it fails, at
@@ -56,6 +61,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from typing import Any
 
 from symguard.solver.ir import terms as ir
@@ -65,6 +71,7 @@ from symguard.solver.reason import (
     equalities,
     extremes,
     facts,
+    multiples,
     multivariate,
     periodic,
     quasilinear,
@@ -130,6 +137,14 @@ RESIDUES = True
 RESIDUE_WALK = 6_000
 RESIDUE_TOTAL = 600_000
 EQ_REBUILDS = 4  # substituted fact sets built per greedy pass (one more each time an equality is dropped)
+# multiples (``reason.multiples``): ``s = m*k`` where the kept guards make ``m | s``, derived once
+# per greedy pass; their residue walks have a budget of their own in comparisons (apart from
+# ``by_multivariate``'s, so neither starves the other): Hiera's two sizes need ~200 to climb to 32
+MULTIPLES = True
+MULT_WALK = 10_000
+# derivations again per pass, once a source was dropped (each reuses the steps still proven:
+# ``multiples.Cache``); past them a dropped source stands for the guards its removal named
+MULT_REBUILDS = 16
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -308,9 +323,17 @@ class _Run:
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
-                       "z3": 0}
+                       "multiples": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
+        # no wall-clock tick: its walks are bounded by ``MULT_WALK`` comparisons alone (~0.1 s), and a
+        # memo holding the deadline kept it (and, intermittently, a z3 context) in a reference cycle
+        # past the operation (test_determinism's cycle-collector check failed 1 run in 6 with it)
+        self.mult_memo = multivariate.Memo(MULT_WALK, 0)
+        # (the multiples, the facts substituted with them, the substitution) of ``by_multiples``
+        self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
+        self._mult_cache = multiples.Cache()
+        self._mult_builds = 0
         self.repairer: repair.Repair | None = None
         self.repair_left = REPAIR_TOTAL
         self.ch: Checker | None = None
@@ -668,11 +691,26 @@ class _Run:
             self.avoided += 1
             self.verdict[i] = REQUIRED
             return REQUIRED
+        # multiples first where a divisor is not a literal (a size's own quotient: the class it is
+        # for, where the substituted guard is small); elsewhere the facts first, whose proofs name
+        # fewer guards (``n//2 != n`` from ``n >= 2`` alone, not also from ``2 | n``)
+        early = any(n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST
+                    for n in ir.iter_dag(self.can[i]))  # type: ignore[arg-type]
+        by_mult = self.by_multiples(i) if early else None
+        if by_mult is not None:
+            self.levers["multiples"] += 1
+            self.avoided += 1
+            return self.drop(i, by_mult)
         by_facts = self.implied_by_facts(i, self.kept)
         if by_facts is not None:
             self.levers["facts"] += 1
             self.avoided += 1
             return self.drop(i, by_facts)
+        by_mult = None if early else self.by_multiples(i)
+        if by_mult is not None:
+            self.levers["multiples"] += 1
+            self.avoided += 1
+            return self.drop(i, by_mult)
         by_ext = self.by_extremes(i, self.kept)
         if by_ext is not None:
             self.levers["extremes"] += 1
@@ -957,6 +995,89 @@ class _Run:
             env.add(periodic.substitute(g, polys), frozenset((j,)).union(
                 *(srcs[s] for s in self.syms[j] if s in srcs)))
         return env, polys, srcs
+
+    def by_multiples(self, i: int) -> list[int] | None:
+        """Guard ``i`` with every symbol ``s`` the kept guards make a multiple of ``m`` replaced by
+        ``m*k`` (``reason.multiples``), rewritten under the kept guards' facts substituted alike:
+        True means implied by the facts consulted and the guards that show ``m | s`` for each
+        symbol of ``i`` and of those facts. The multiples are derived once a pass; a source
+        dropped since stands for the guards that implied it (``_sources``), and a multiple whose
+        proof needs ``i`` itself proves nothing about ``i``."""
+        if not MULTIPLES or not self.syms[i] or any(s.is_bool for s in self.p.symbols):
+            return None
+        if self._mult is None:
+            self._mult = self._multiples_env(self.kept | self.at_true, None, self._mult_cache)
+        mult, env, sub = self._mult
+        if not self.syms[i] & mult.keys():
+            return None
+        rw = rewrite.Rewriter(env, banned=(self.candidates - self.kept) | {i}, collapse=self.collapse)
+        if rw.rewrite(sub(self.can[i])) is not ir.TRUE:  # type: ignore[arg-type]
+            return None
+        # the multiples the proof relied on: those of the guard's symbols and of every fact used
+        # (facts carry their own guard only: an assert's symbols count whenever one may be used)
+        need = set(self.syms[i]).union(self.assert_syms, *(self.syms[j] for j in rw.used)) & mult.keys()
+        proof = self._multiples_proof(i, need, mult)
+        if proof is None and self._mult_builds < MULT_REBUILDS:
+            # derived again from the premises but i (a source is i itself, or was dropped and its
+            # removal named i): adopted only when it shows the same multiples, so the facts
+            # substituted and the rewrite above stand (and no later guard sees weaker ones)
+            self._mult_builds += 1
+            cache = multiples.Cache(dict(self._mult_cache.facts), dict(self._mult_cache.steps))
+            got = self._multiples_env((self.kept | self.at_true) - {i}, self._mult, cache)
+            if got[1] is env:
+                self._mult, self._mult_cache = got, cache
+                proof = self._multiples_proof(i, need, got[0])
+        return None if proof is None else sorted(proof | rw.used)
+
+    def _multiples_proof(self, i: int, need: set[str], mult: multiples.Multiples) -> set[int] | None:
+        """The premises that show each multiple of ``need`` (``_sources``), None if one needs ``i``."""
+        proof: set[int] = set()
+        for s in sorted(need):
+            src = self._sources(mult[s][1])
+            if src is None or i in src:
+                return None
+            proof |= src
+        return proof
+
+    def _sources(self, src: frozenset[int]) -> set[int] | None:
+        """``src`` in terms of the premises now: a guard dropped since is replaced by the guards
+        its removal named (``removed_core``, kept then: dropped later or kept now), so the set
+        still implies what ``src`` did; None when some guard is neither."""
+        premises = self.kept | self.at_true
+        out: set[int] = set()
+        todo, seen = list(src), set(src)
+        while todo:
+            j = todo.pop()
+            if j in premises:
+                out.add(j)
+            elif j in self.removed_core:
+                more = [x for x in self.removed_core[j] if x not in seen]
+                seen.update(more)
+                todo += more
+            else:
+                return None
+        return out
+
+    def _multiples_env(self, premises: set[int], last: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]
+                       | None, cache: multiples.Cache) -> tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]]:
+        """The multiples the asserts and the guards ``premises`` show, and the facts of both with
+        each such symbol replaced (each fact with its own guard as source: ``by_multiples`` adds
+        the multiples' sources); the ``last`` facts again when the multiples are the same."""
+        given = [multiples.Fact(t, frozenset()) for t in self.can_asserts]
+        given += [multiples.Fact(self.can[j], frozenset((j,))) for j in sorted(premises)]  # type: ignore[arg-type]
+        hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
+        mask = sum(1 << j for j in premises)  # pool points where every premise holds bound each m
+        witnesses = [pt for pt, bad in zip(self.pool.points, self.pool.masks) if not bad & mask]
+        mult = multiples.derive(given, self.base_env.ranges, hints, self.mult_memo, cache=cache,
+                                witnesses=witnesses)  # type: ignore[arg-type]
+        if last is not None and {s: m for s, (m, _) in mult.items()} == {s: m for s, (m, _) in last[0].items()}:
+            return mult, last[1], last[2]
+        sub = multiples.substituter(mult)
+        env = facts.Env(multiples.ranges_of(self.base_env.ranges, mult))
+        if mult:
+            for f in given:
+                env.add(sub(f.term), f.src)
+        return mult, env, sub
 
     def by_periodic(self, i: int, near: list[int], *, z3_budget: int | None,
                     prove_required: bool = False) -> list[int] | None:

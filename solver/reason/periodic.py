@@ -39,7 +39,7 @@ conjunction is unsatisfiable iff every residue case is.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product as cartesian
 
@@ -98,6 +98,12 @@ def substitute(t: Term, subst: Mapping[str, Poly]) -> Term:
     """``t`` with each symbol of ``subst`` replaced, divisions by literals removed where the
     polynomial rules above allow; equal to ``t`` at every point (see the module docstring)."""
     return _Subst(subst).term(t)
+
+
+def substituter(subst: Mapping[str, Poly]) -> Callable[[Term], Term]:
+    """``substitute`` for many terms under one ``subst``: each subterm they share is rewritten once
+    (a set's guards repeat the same sub-products hundreds of times)."""
+    return _Subst(subst).term
 
 
 class _Subst:
