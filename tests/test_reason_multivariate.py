@@ -224,3 +224,28 @@ def test_pinning_a_quotient_keeps_the_values_on_the_box(p: dict, lo0: int, lo1: 
             assert at(p, [q0, q1]) == at(fixed, [q0, q1])
     if pin_second:
         assert all(m[1] == 0 for m in fixed)
+
+
+_MONOS = st.sampled_from([(0, 0), (1, 0), (0, 1), (1, 1), (2, 0)])
+_POLYS = st.dictionaries(_MONOS, st.integers(-6, 6).filter(bool), max_size=3)
+_BOXES = st.tuples(*[st.tuples(st.one_of(st.none(), st.integers(-3, 3)), st.one_of(st.none(), st.integers(3, 9)))] * 2)
+
+
+def _divided(kind: str, u: multivariate_poly.Poly, v: multivariate_poly.Poly,
+             box: multivariate_poly.Box, fn: object) -> object:
+    try:
+        return fn(kind, u, v, box)  # type: ignore[operator]
+    except multivariate_poly._Open:
+        return "open"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([ir.FLOORDIV, ir.MOD]), _POLYS, _POLYS, _BOXES)
+def test_remembered_division_is_the_division(kind: str, u: multivariate_poly.Poly, v: multivariate_poly.Poly,
+                                             box: multivariate_poly.Box) -> None:
+    """``Memo.divide`` answers what ``_divide`` does (a quotient, or open), the first time and
+    from memory, whatever the dict order of equal polynomials."""
+    memo = multivariate.Memo()
+    want = _divided(kind, u, v, box, multivariate_poly._divide)
+    assert _divided(kind, u, v, box, memo.divide) == want
+    assert _divided(kind, dict(reversed(list(u.items()))), v, box, memo.divide) == want

@@ -15,7 +15,7 @@ from typing import Protocol
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import quasilinear
-from symguard.solver.reason.multivariate_poly import Box, Poly, _add, _divide, _mul, _Open, _unit
+from symguard.solver.reason.multivariate_poly import Box, Poly, _add, _mul, _Open, _unit
 
 MAX_PERIOD = 1024  # per symbol
 
@@ -24,6 +24,8 @@ class _Extremes(Protocol):
     """What an ``_Expr`` needs of ``multivariate.Memo``: a ``Max``/``Min`` resolved on a box."""
 
     def extreme(self, kind: str, args: Sequence[Poly], box: Box) -> Poly: ...
+
+    def divide(self, kind: str, u: Poly, v: Poly, box: Box | None) -> Poly: ...
 
 
 class _Expr:
@@ -135,7 +137,7 @@ class _Expr:
                         raise _Open
                     val[n] = self.memo.extreme(k, args, box)
                 else:
-                    val[n] = _divide(k, args[0], args[1], box)
+                    val[n] = self.memo.divide(k, args[0], args[1], box)
             out: Poly | None = val[self.plan[-1]]
         except _Open:
             out = None
