@@ -1293,6 +1293,102 @@ def sew_d(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Hidden(SEWDModel(cfg), ("input_values",)), (torch.randn(2, *t),)
 
 
+
+def lw_detr(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``LwDetrModel`` (a ViT backbone, patch 4, 2x2 windows on blocks 0 and 2): the patch grid
+    cut into ``num_windows_side`` windows a side by a reshape (so ``H // 4`` and ``W // 4`` must be
+    even), absolute positions resized bicubically to the grid, a C2f projector at scales 2 and
+    0.5, deformable attention over the two levels' ``h * w`` tokens."""
+    from transformers import LwDetrConfig, LwDetrModel, LwDetrViTConfig
+    backbone = LwDetrViTConfig(hidden_size=16, num_hidden_layers=4, num_attention_heads=2, mlp_ratio=2, image_size=32,
+                               pretrain_image_size=32, patch_size=4, window_block_indices=[0, 2], num_windows=4,
+                               out_indices=[1, 3])
+    cfg = LwDetrConfig(backbone_config=backbone, projector_scale_factors=[2.0, 0.5], d_model=16, c2f_num_blocks=1,
+                       decoder_layers=1, decoder_self_attention_heads=2, decoder_cross_attention_heads=2,
+                       decoder_n_points=2, decoder_ffn_dim=32, num_queries=6, group_detr=1)
+    return _Hidden(LwDetrModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def pp_ocrv5_det(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF PP-OCRv5 mobile text detector (PP-LCNetV3 backbone at its default 0.75 scale, an FPN neck
+    upsampling each level by 2 onto the finer one, a DB head): strided depthwise convs whose maps
+    must line up after nearest upsampling."""
+    from transformers import PPOCRV5MobileDetConfig, PPOCRV5MobileDetModel
+    return _Hidden(PPOCRV5MobileDetModel(PPOCRV5MobileDetConfig()), ("hidden_states",)), (torch.randn(2, 3, *hw),)
+
+
+def zoedepth(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``ZoeDepthForDepthEstimation`` on a BEiT backbone (patch 6, relative position bias): a
+    DPT-like neck over the ``(H // 6, W // 6)`` grid, then metric bins refined by attractors at
+    each decoder scale, every bin map resized to the next scale's size."""
+    from transformers import BeitConfig, ZoeDepthConfig, ZoeDepthForDepthEstimation
+    backbone = BeitConfig(image_size=24, patch_size=6, hidden_size=16, num_hidden_layers=4, num_attention_heads=2,
+                          intermediate_size=32, use_relative_position_bias=True, use_absolute_position_embeddings=False,
+                          out_indices=[1, 2, 3, 4], reshape_hidden_states=False, add_fpn=False)
+    cfg = ZoeDepthConfig(backbone_config=backbone, neck_hidden_sizes=[8, 8, 16, 16], fusion_hidden_size=16,
+                         num_relative_features=8, bottleneck_features=16, num_attractors=[4, 2, 2, 1],
+                         bin_embedding_dim=8, bin_configurations=[{"n_bins": 8, "min_depth": 0.001, "max_depth": 10.0}],
+                         num_patch_transformer_layers=1, patch_transformer_hidden_size=16,
+                         patch_transformer_intermediate_size=32, patch_transformer_num_attention_heads=2)
+    return _Hidden(ZoeDepthForDepthEstimation(cfg), ("pixel_values",), out="predicted_depth"), (torch.randn(2, 3, *hw),)
+
+
+class _Owlv2Boxes(nn.Module):
+    """OWLv2's image side as its detection head uses it: the image embedder with positions
+    interpolated, the feature map flattened, the box predictor adding a box bias computed from
+    the ``(H // 6) x (W // 6)`` patch grid. The text side (class embeddings) is not shape code."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        feature_map = self.model.image_embedder(pixel_values=x, interpolate_pos_encoding=True)[0]
+        b, h, w, d = feature_map.shape
+        return self.model.box_predictor(feature_map.reshape(b, h * w, d), feature_map, interpolate_pos_encoding=True)
+
+
+def owlv2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Owlv2ForObjectDetection``'s image embedder and box predictor (patch 6)."""
+    from transformers import Owlv2Config, Owlv2ForObjectDetection
+    cfg = Owlv2Config(text_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
+                                   "num_attention_heads": 2, "vocab_size": 64},
+                      vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 2,
+                                     "num_attention_heads": 2, "image_size": 24, "patch_size": 6},
+                      projection_dim=16)
+    return _Owlv2Boxes(Owlv2ForObjectDetection(cfg)), (torch.randn(2, 3, *hw),)
+
+
+def dab_detr(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``DabDetrModel`` on a transformers ResNet backbone (3 stages, no timm, no weights): the
+    pixel mask resized to the last map, sine positions with separate height and width
+    temperatures, anchor boxes as queries (1 encoder and 1 decoder layer). DETR's mask and
+    flattening arithmetic through another model's code."""
+    from transformers import DabDetrConfig, DabDetrModel, ResNetConfig
+    backbone = ResNetConfig(embedding_size=8, hidden_sizes=[8, 16, 24], depths=[1, 1, 1], layer_type="basic",
+                            out_features=["stage3"])
+    cfg = DabDetrConfig(use_timm_backbone=False, use_pretrained_backbone=False, backbone_config=backbone,
+                        hidden_size=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                        decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=32, num_queries=5)
+    return _Hidden(DabDetrModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def nemotron_asr_streaming(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF Nemotron streaming ASR encoder (cache-aware FastConformer) on (B, frames, 16) features and
+    an attention mask: three causal k3 s2 conv subsamplings (left padding only) over time and
+    frequency, the lengths ``(n + left + right - k) // s + 1`` from the mask, attention limited to
+    a sliding window of 9 with 2 lookahead frames, causal depthwise convs."""
+    from transformers import NemotronAsrStreamingEncoder
+    from transformers.models.nemotron_asr_streaming.configuration_nemotron_asr_streaming import (
+        NemotronAsrStreamingEncoderConfig,
+    )
+    cfg = NemotronAsrStreamingEncoderConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                                            intermediate_size=64, conv_kernel_size=5, subsampling_factor=8,
+                                            subsampling_conv_channels=8, num_mel_bins=16, sliding_window=9,
+                                            default_num_lookahead_tokens=2, layerdrop=0.0, dropout=0.0)
+    return _Hidden(NemotronAsrStreamingEncoder(cfg), ("input_features", "attention_mask")), (
+        torch.randn(2, *t, 16), torch.ones(2, *t, dtype=torch.long))
+
 _MEL = {0: {0: (2, 64), 1: (8, 4000)}, 1: {0: (2, 64), 1: (8, 4000)}}
 HELDOUT.update({
     "glpn_93x61": (("HF GLPNForDepthEstimation (4 stages, strides 4/2/2/2, decoder fusing stages upsampled by 2), "
@@ -1319,4 +1415,17 @@ HELDOUT.update({
                             _sized(wav2vec2_bert, 43), _MEL),
     "sew_d_sq3_1733": ("HF SEWDModel (conv strides 5/3/2, squeeze 3, disentangled attention), 1733 samples",
                        _sized(sew_d, 1733), _AUDIO),
+    "lw_detr_p4_w2_75x107": (("HF LwDetrModel (ViT patch 4, 2x2 windows, C2f projector at 2 and 0.5, deformable "
+                              "decoder), 75x107 input (H // 4 and W // 4 even: the windows are cut by a reshape)"),
+                             _sized(lw_detr, 75, 107), _IMG32),
+    "pp_ocrv5_det_93x157": ("HF PP-OCRv5 mobile text detector (PP-LCNetV3 0.75, FPN neck, DB head), 93x157 input",
+                            _sized(pp_ocrv5_det, 93, 157), _IMG32),
+    "zoedepth_beit_p6_41x55": (("HF ZoeDepthForDepthEstimation (BEiT patch 6, DPT neck, metric bins and "
+                                "attractors), 41x55 input"), _sized(zoedepth, 41, 55), _HELD_IMG),
+    "owlv2_p6_47x59": ("HF Owlv2 image embedder and box predictor (patch 6, box bias from the grid), 47x59 input",
+                       _sized(owlv2, 47, 59), _HELD_IMG),
+    "dab_detr_resnet_67x53": ("HF DabDetrModel on a ResNet backbone (3 stages, anchor queries), 67x53 input",
+                              _sized(dab_detr, 67, 53), _IMG32),
+    "nemotron_asr_streaming_97": (("HF Nemotron streaming ASR encoder (causal conv subsampling by 8, sliding "
+                                   "window 9, lookahead 2), 97 frames"), _sized(nemotron_asr_streaming, 97), _MEL),
 })
