@@ -1377,7 +1377,9 @@ def nemotron_asr_streaming(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...
     """HF Nemotron streaming ASR encoder (cache-aware FastConformer) on (B, frames, 16) features and
     an attention mask: three causal k3 s2 conv subsamplings (left padding only) over time and
     frequency, the lengths ``(n + left + right - k) // s + 1`` from the mask, attention limited to
-    a sliding window of 9 with 2 lookahead frames, causal depthwise convs."""
+    a sliding window of 9 with 2 lookahead frames, causal depthwise convs. Its forward logs a
+    warning, which compile mode refuses unless loggers are skipped."""
+    _quiet_logging()
     from transformers import NemotronAsrStreamingEncoder
     from transformers.models.nemotron_asr_streaming.configuration_nemotron_asr_streaming import (
         NemotronAsrStreamingEncoderConfig,
