@@ -1377,8 +1377,10 @@ def nemotron_asr_streaming(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...
     """HF Nemotron streaming ASR encoder (cache-aware FastConformer) on (B, frames, 16) features and
     an attention mask: three causal k3 s2 conv subsamplings (left padding only) over time and
     frequency, the lengths ``(n + left + right - k) // s + 1`` from the mask, attention limited to
-    a sliding window of 9 with 2 lookahead frames, causal depthwise convs. The lookahead is passed
-    explicitly: left to its default, forward logs a warning, which compile mode refuses."""
+    a sliding window of 9 with 2 lookahead frames, causal depthwise convs. Two things compile mode
+    refuses are avoided: the lookahead is passed explicitly (left to its default, forward logs a
+    warning), and each causal conv's ``left_pad`` (a ``functools.cached_property``, whose lock
+    dynamo cannot enter) is read once here, so tracing finds it cached in the instance."""
     from transformers import NemotronAsrStreamingEncoder
     from transformers.models.nemotron_asr_streaming.configuration_nemotron_asr_streaming import (
         NemotronAsrStreamingEncoderConfig,
@@ -1387,7 +1389,11 @@ def nemotron_asr_streaming(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...
                                             intermediate_size=64, conv_kernel_size=5, subsampling_factor=8,
                                             subsampling_conv_channels=8, num_mel_bins=16, sliding_window=9,
                                             default_num_lookahead_tokens=2, layerdrop=0.0, dropout=0.0)
-    return _Hidden(NemotronAsrStreamingEncoder(cfg), ("input_features", "attention_mask"), num_lookahead_tokens=2), (
+    model = NemotronAsrStreamingEncoder(cfg)
+    for module in model.modules():
+        if "left_pad" in dir(type(module)):
+            _ = module.left_pad  # fills the cache
+    return _Hidden(model, ("input_features", "attention_mask"), num_lookahead_tokens=2), (
         torch.randn(2, *t, 16), torch.ones(2, *t, dtype=torch.long))
 
 _MEL = {0: {0: (2, 64), 1: (8, 4000)}, 1: {0: (2, 64), 1: (8, 4000)}}
