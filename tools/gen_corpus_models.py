@@ -1155,9 +1155,9 @@ HELDOUT.update({
 # table resized to a square of the larger side and cropped, video with free frames and
 # interpolated spatial and temporal positions, and conformer audio (chunked local attention,
 # chunk masks, strided adapters, causal subsampling, a squeezed DeBERTa-attention encoder). No
-# sequence model this time: the ones not yet taken pin their length (see below). Odd or prime
-# sizes except where the model only runs at particular sizes (said
-# per entry). Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
+# sequence model this time: those not yet taken fail, pin their length or pick experts from the
+# data (below). Odd or prime sizes except where the model only runs at particular sizes (said per
+# entry). Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
 # Tried and left out: xLSTM (its ``train_with_padding`` mode fails eagerly on transformers 5.24: the
 # backend returns the hidden states alone and the layer unpacks them as ``(h, state)``; the other
 # modes loop over chunks or steps in Python, which pins the length), Mask2Former's segmentation
