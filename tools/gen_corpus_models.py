@@ -1407,6 +1407,36 @@ def nemotron_asr_streaming(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...
     return _Hidden(model, ("input_features", "attention_mask"), num_lookahead_tokens=2), (
         torch.randn(2, *t, 16), torch.ones(2, *t, dtype=torch.long))
 
+
+class _ClipSegLogits(nn.Module):
+    """CLIPSeg's segmentation on the image side: a learned conditional embedding stands in for the
+    text query (its projection is not shape code), expanded to the batch."""
+
+    def __init__(self, model: nn.Module, dim: int) -> None:
+        super().__init__()
+        self.model = model
+        self.cond = nn.Parameter(torch.randn(1, dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        cond = self.cond.expand(x.shape[0], -1)
+        return self.model(pixel_values=x, conditional_embeddings=cond, interpolate_pos_encoding=True).logits
+
+
+def clipseg(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``CLIPSegForImageSegmentation`` (CLIP vision, patch 8, positions interpolated to the
+    grid; a decoder over layers 1 and 2): the decoder takes ``int(math.sqrt(tokens))`` as the side
+    of a square map and views the ``(H // 8) * (W // 8)`` tokens as it, then two transposed convs
+    (k2 s2) upsample. Only grids whose token count is a perfect square run: 35x77 is a 4x9 grid
+    (36 tokens, side 6), neither side square on its own."""
+    from transformers import CLIPSegConfig, CLIPSegForImageSegmentation
+    cfg = CLIPSegConfig(text_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
+                                     "num_attention_heads": 2, "vocab_size": 64},
+                        vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 3,
+                                       "num_attention_heads": 2, "image_size": 32, "patch_size": 8},
+                        projection_dim=16, extract_layers=[1, 2], reduce_dim=16, decoder_num_attention_heads=2,
+                        decoder_intermediate_size=32)
+    return _ClipSegLogits(CLIPSegForImageSegmentation(cfg), 16), (torch.randn(2, 3, *hw),)
+
 _MEL = {0: {0: (2, 64), 1: (8, 4000)}, 1: {0: (2, 64), 1: (8, 4000)}}
 HELDOUT.update({
     "glpn_93x61": (("HF GLPNForDepthEstimation (4 stages, strides 4/2/2/2, decoder fusing stages upsampled by 2), "
@@ -1446,4 +1476,7 @@ HELDOUT.update({
                               _sized(dab_detr, 67, 53), _IMG32),
     "nemotron_asr_streaming_97": (("HF Nemotron streaming ASR encoder (causal conv subsampling by 8, sliding "
                                    "window 9, lookahead 2), 97 frames"), _sized(nemotron_asr_streaming, 97), _MEL),
+    "clipseg_p8_35x77": (("HF CLIPSegForImageSegmentation (patch 8, decoder viewing the tokens as a square of side "
+                          "int(sqrt(n))), 35x77 input (a 4x9 grid: only square token counts run)"),
+                         _sized(clipseg, 35, 77), _HELD_IMG),
 })
