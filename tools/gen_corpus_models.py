@@ -1427,15 +1427,22 @@ def clipseg(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     grid; a decoder over layers 1 and 2): the decoder takes ``int(math.sqrt(tokens))`` as the side
     of a square map and views the ``(H // 8) * (W // 8)`` tokens as it, then two transposed convs
     (k2 s2) upsample. Only grids whose token count is a perfect square run: 35x77 is a 4x9 grid
-    (36 tokens, side 6), neither side square on its own."""
-    from transformers import CLIPSegConfig, CLIPSegForImageSegmentation
+    (36 tokens, side 6), neither side square on its own. The decoder asks the vision model for
+    its hidden states, whose capturing hooks are installed under a lock compile mode refuses; they
+    are installed here, before tracing."""
+    from transformers import CLIPSegConfig, CLIPSegForImageSegmentation, PreTrainedModel
+    from transformers.utils.output_capturing import maybe_install_capturing_hooks
     cfg = CLIPSegConfig(text_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
                                      "num_attention_heads": 2, "vocab_size": 64},
                         vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 3,
                                        "num_attention_heads": 2, "image_size": 32, "patch_size": 8},
                         projection_dim=16, extract_layers=[1, 2], reduce_dim=16, decoder_num_attention_heads=2,
                         decoder_intermediate_size=32)
-    return _ClipSegLogits(CLIPSegForImageSegmentation(cfg), 16), (torch.randn(2, 3, *hw),)
+    model = CLIPSegForImageSegmentation(cfg)
+    for module in model.modules():
+        if isinstance(module, PreTrainedModel):
+            maybe_install_capturing_hooks(module)
+    return _ClipSegLogits(model, 16), (torch.randn(2, 3, *hw),)
 
 _MEL = {0: {0: (2, 64), 1: (8, 4000)}, 1: {0: (2, 64), 1: (8, 4000)}}
 HELDOUT.update({
