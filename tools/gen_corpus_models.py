@@ -1149,8 +1149,8 @@ HELDOUT.update({
 # The three slices above are no longer unseen. A fourth one, again from families in none of
 # smt2_corpus/torch, validation or the earlier slices: dense-prediction heads (depth decoders whose
 # stages must halve exactly or whose bins are resized scale to scale, a DPT-like neck on the patch
-# grid, a masked-attention segmentation decoder over multi-scale deformable features, a text
-# detector's FPN), detectors (a windowed ViT with a C2f projector, anchor-box DETR queries, a box
+# grid, a masked-attention segmentation decoder over multi-scale deformable features, a decoder
+# viewing its tokens as a square of side ``int(math.sqrt(n))``, a text detector's FPN), detectors (a windowed ViT with a C2f projector, anchor-box DETR queries, a box
 # bias from the patch grid), a window-attention backbone with strided conv embeds, a position
 # table resized to a square of the larger side and cropped, video with free frames and
 # interpolated spatial and temporal positions, and conformer audio (chunked local attention,
