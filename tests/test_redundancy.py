@@ -7,7 +7,6 @@ point by point with Python's own integers (``pyeval``). Also: tables of known an
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import pytest
@@ -238,7 +237,7 @@ def test_a_pass_that_settled_satisfiability_beats_one_that_did_not(monkeypatch: 
 
     from symguard.solver.smt.checker import Deadline
 
-    passes = itertools.cycle([answer("unknown", ["g0"]), answer("sat", ["g0", "g2"])])  # at every rung
-    monkeypatch.setattr(red._Rungs, "finish", lambda self, collapse: (next(passes), 3))
+    passes = iter([(answer("unknown", ["g0"]), 3), (answer("sat", ["g0", "g2"]), 3)])
+    monkeypatch.setattr(red, "_collapsed", lambda problem, deadline, collapse: next(passes))
     out = red.redundancy(None, Deadline(60_000, budget_units=600_000))  # type: ignore[arg-type]
     assert out["status"] == "sat" and out["minimal"] == ["g0", "g2"] and out["stats"]["passes"] == 2

@@ -99,14 +99,6 @@ class Term:
     def __lt__(self, other: Term) -> bool:
         return self.skey < other.skey
 
-    # interned and immutable: a copy is the node itself (``copy.deepcopy`` of a state holding
-    # terms keeps them shared, so ``is`` comparisons and the intern table still hold)
-    def __copy__(self) -> Term:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Term:
-        return self
-
 
 # The intern table: key -> weak reference to the one node with that key. A plain dict read inline
 # (``WeakValueDictionary.get`` is a Python-level call on the hottest path of every constructor);

@@ -59,13 +59,12 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable
 from typing import Any
 
 from symguard.solver.ir import terms as ir
-from symguard.solver.ir.problem import DEFAULT_EFFORT, Problem
+from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
 from symguard.solver.reason import (
     equalities,
@@ -160,135 +159,46 @@ def cost(t: ir.Term) -> int:
     return w
 
 
-# The effort ladder: an effort is used as the largest rung ``DEFAULT_EFFORT * LADDER_STEP**k`` not
-# above it, the rungs below ``LADDER[0]`` as rung 0 (the levers before z3, z3 with no units)
-# (steps of 8: a set the top rung leaves guards unknown in runs the two rungs below it as well,
-# 75,000 and 0, after preparing its pass afresh; steps of 4 ran four, 2-4x the CPU of one run)
-LADDER_STEP = 8
-LADDER = tuple(int(DEFAULT_EFFORT * LADDER_STEP ** k) for k in range(-1, 12) if DEFAULT_EFFORT * LADDER_STEP ** k <= 10 ** 9)
-
-
-def rungs(effort: int) -> list[int]:
-    """The rungs an effort climbs: 0 and every rung of ``LADDER`` up to ``effort``."""
-    return [0, *(r for r in LADDER if r <= effort)]
-
-
 def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
-    """The answer at the top rung of the effort's ladder (``rungs``), chosen so that a larger
-    effort never leaves ``unknown`` a guard a smaller one decided, by induction over the rungs:
-    the answer at a rung is the run at that rung (``_Rungs.at``) when it leaves ``unknown`` no
-    guard the answer at the rung below decided, else that answer itself. Each is one run's sound
-    answer, never a mix. The rung below is only run when the rung above leaves guards
-    ``unknown`` (every real set at the default effort decides all in one run), and every run
-    starts from the levers before z3 (the same at every effort, ``_Rungs``) and in a z3 context
-    of its own, so it is the run a call at that rung makes. Greedy deletion with budgets is path
-    dependent (a check decided at a larger effort drops a guard another check then misses, a
-    repair walk starts from other z3 models): without the choice, a guard of
-    synthetic_400_mixed was decided at 1 to 100,000 and unknown at the default."""
-    ladder = rungs(deadline.remaining())
-    steps = _Rungs(problem, deadline)
-    above: list[dict[str, Any]] = []
-    k = len(ladder) - 1
-    while True:
-        res = steps.at(ladder[k])
-        if res.get("incomplete"):  # the deadline, not the effort: the answer the rungs above reached
-            res = {**above[0], "incomplete": True} if above else res
-            return _spent(res, deadline, steps.passes)
-        if k == 0 or not _unknowns(res):
-            break
-        above.append(res)
-        k -= 1
-    for run in reversed(above):  # climbing back: a rung's own answer where it keeps the rung below's
-        if _unknown_ids(run) <= _unknown_ids(res):
-            res = run
-    return _spent(res, deadline, steps.passes)
+    """Two canonical forms, one effort: first with every one-symbol division chain collapsed
+    (``Rewriter(collapse=True)``: equal quantities spelled differently become one term, so a
+    product divided by one of its own factors cancels — the Swin class), then, only when guards
+    are left ``unknown``, on the units the first pass left, with the chains as written (the facts
+    other guards state about their sub-terms stay visible; ``COLLAPSE_FIRST`` swaps the order).
+    The answer that settled satisfiability, then with fewer ``unknown`` guards (then the smaller
+    ``minimal``, then the first) is returned: each is sound on its own, and the choice depends on the effort alone. A second
+    pass cut by the deadline makes the answer ``incomplete`` (another machine might have
+    finished it).
 
-
-class _Rungs:
-    """The runs of one problem at several rungs. The first run of each canonical form prepares
-    its own pass (``_Run.prepare``: the levers before z3, the same at every effort); the rungs
-    below, run only when needed, start from copies of one pass prepared afresh, so the top rung
-    (every real set at the default effort decides all in it) costs what a single run costs."""
-
-    def __init__(self, problem: Problem, deadline: Deadline) -> None:
-        self.p = problem
-        self.deadline = deadline
-        self.used: set[bool] = set()
-        self.prepared: dict[bool, _Run] = {}
-        self.passes = 1
-
-    def pass_at(self, collapse: bool) -> _Run:
-        if collapse not in self.used:
-            self.used.add(collapse)
-            run = _Run(self.p, self.deadline, collapse)
-            run.prepare()
-            return run
-        got = self.prepared.get(collapse)
-        if got is None:
-            got = self.prepared[collapse] = _Run(self.p, self.deadline, collapse)
-            got.prepare()
-        # an exact copy: the terms are immutable (``Term.__deepcopy__``), the deadline and the
-        # problem are shared
-        return copy.deepcopy(got, {id(self.deadline): self.deadline, id(self.p): self.p})
-
-    def finish(self, collapse: bool) -> tuple[dict[str, Any], int]:
-        return _collapsed(self.pass_at(collapse))
-
-    def at(self, effort: int) -> dict[str, Any]:
-        """The answer with ``effort`` units from here: two canonical forms, first with every
-        one-symbol division chain collapsed (``Rewriter(collapse=True)``: equal quantities spelled
-        differently become one term, so a product divided by one of its own factors cancels — the
-        Swin class), then, only when guards are left ``unknown``, on the units the first pass left,
-        with the chains as written (the facts other guards state about their sub-terms stay
-        visible; ``COLLAPSE_FIRST`` swaps the order). The answer that settled satisfiability,
-        then with fewer ``unknown`` guards (then the smaller ``minimal``, then the first) is
-        returned: each is sound on its own, and the choice depends on the effort alone. A second
-        pass cut by the deadline makes the answer ``incomplete`` (another machine might have
-        finished it).
-
-        The second pass repeats the first one's Python work (its levers before z3), so it is paid
-        for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
-        and only when the share of the effort set aside for it covers that. Without the charge a
-        small effort, whose first pass leaves guards unknown, ran both passes where the default
-        effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
-        0.4 s at the default)."""
-        deadline = self.deadline
-        deadline.renew_context()  # the run's z3 calls must not depend on the runs before it
-        start = deadline.spent
-        total = deadline.units = start + effort
-        second_share = effort
-        if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
-            deadline.units = start + int(effort * FIRST_SHARE)
-            second_share -= deadline.units - start
-        try:
-            first, hard = self.finish(COLLAPSE_FIRST)
-        finally:
-            deadline.units = total
-        if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
-            return first
-        cost = PASS_GUARD_COST * hard
-        if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
-            return first
-        deadline.charge(cost)
-        self.passes = 2
-        second, _ = self.finish(not COLLAPSE_FIRST)
-        if second.get("incomplete"):
-            return {**first, "incomplete": True}
-        # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
-        # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
-        best = min((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
-        walk = first["stats"]["walk"] + second["stats"]["walk"]
-        return {**best, "stats": {**best["stats"], "walk": walk}}
-
-
-def _collapsed(run: _Run) -> tuple[dict[str, Any], int]:
-    """One pass' answer (a prepared run finished on the deadline's units), and the number of
-    guards it took past the cheap step."""
+    The second pass repeats the first one's Python work (its levers before z3), so it is paid
+    for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
+    and only when the share of the effort set aside for it covers that. Without the charge a
+    small effort, whose first pass leaves guards unknown, ran both passes where the default
+    effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
+    0.4 s at the default)."""
+    total = deadline.units
+    second_share = total - deadline.spent
+    if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
+        deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
+        second_share -= deadline.units - deadline.spent
     try:
-        return run.finish(), run.hard
+        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST)
     finally:
-        if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
-            run.ch.close()
+        deadline.units = total
+    if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
+        return _spent(first, deadline, 1)
+    cost = PASS_GUARD_COST * hard
+    if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
+        return _spent(first, deadline, 1)
+    deadline.charge(cost)
+    second, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST)
+    if second.get("incomplete"):
+        return _spent({**first, "incomplete": True}, deadline, 2)
+    # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
+    # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
+    best = min((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
+    walk = first["stats"]["walk"] + second["stats"]["walk"]
+    return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
 
 
 def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, Any]:
@@ -300,8 +210,14 @@ def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, An
     return res
 
 
-def _unknown_ids(res: dict[str, Any]) -> set[str]:
-    return {g["id"] for g in res["guards"] if g["verdict"] == UNKNOWN}
+def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> tuple[dict[str, Any], int]:
+    """One pass' answer, and the number of guards it took past the cheap step."""
+    run = _Run(problem, deadline, collapse)
+    try:
+        return run.run(), run.hard
+    finally:
+        if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
+            run.ch.close()
 
 
 def _unknowns(res: dict[str, Any]) -> int:
@@ -405,40 +321,17 @@ class _Run:
 
     # -------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
-        """The answer at the deadline's whole effort (``redundancy`` shares ``prepare`` between
-        the rungs of its effort ladder and calls ``finish`` once per rung)."""
-        self.prepare()
-        return self.finish()
-
-    def prepare(self) -> None:
-        """The steps that need no solver: the cheap step, satisfiability by a point, and the levers
-        before z3 over every candidate. No units are spent or looked at (the deadline's units
-        are set to none while they run), so their state is the same at every effort."""
+        """The answer; past the wall-clock deadline (``OutOfTime``) the sound partial one: every
+        verdict reached so far kept, the rest ``unknown`` (kept in ``minimal``), ``incomplete``.
+        Sound because a verdict never depends on a later step: ``always_true`` and ``required``
+        hold whatever is dropped later, and each ``redundant`` guard is implied by the guards
+        kept when it was dropped, all of them dropped later (implied in turn) or kept."""
         self.status = UNKNOWN
         self.status_reason = "resource"
         self.settled: set[int] = set()  # unknown guards no later step of the run would have retried
         self.phase = "cheap"
-        self.cut = False
-        units = self.deadline.units
-        self.deadline.units = self.deadline.spent
         try:
-            self._prepare()
-        except OutOfTime:
-            self.cut = True
-        finally:
-            self.deadline.units = units
-
-    def finish(self) -> dict[str, Any]:
-        """The z3 steps on the deadline's units and the answer; past the wall-clock deadline
-        (``OutOfTime``) the sound partial one: every verdict reached so far kept, the rest
-        ``unknown`` (kept in ``minimal``), ``incomplete``. Sound because a verdict never depends
-        on a later step: ``always_true`` and ``required`` hold whatever is dropped later, and
-        each ``redundant`` guard is implied by the guards kept when it was dropped, all of them
-        dropped later (implied in turn) or kept."""
-        if self.cut:
-            return self.partial()
-        try:
-            return self.report(self._finish())
+            return self.report(self._run())
         except OutOfTime:
             return self.partial()
 
@@ -464,7 +357,7 @@ class _Run:
         res["incomplete"] = True
         return res
 
-    def _prepare(self) -> None:
+    def _run(self) -> str:
         g = self.guards
         asserts = [c.term for c in self.p.asserts if c.term is not None]
         facts = cheap.Facts.from_problem(self.p)
@@ -486,43 +379,35 @@ class _Run:
                 self.verdict[i] = ALWAYS_TRUE if decided else ALWAYS_FALSE
                 self.avoided += 1
                 self.levers["rewrite"] += 1
-        self.live = live = [i for i in range(len(g)) if self.rep[i] == i and self.verdict[i] != UNSUPPORTED]
-        self.cheap_verdicts = list(self.verdict)
+        live = [i for i in range(len(g)) if self.rep[i] == i and self.verdict[i] != UNSUPPORTED]
         if any(self.verdict[i] == ALWAYS_FALSE for i in live):
-            self.status = UNSAT
-            return
-        self.pending = pending = [i for i in live if self.verdict[i] is None]
-        self.hard = len(pending)
-        self.pool.seed_points(SEED_POINTS)
-        mask = sum(1 << i for i in pending)
-        if any(m & mask == 0 and self.pool.holds_all(pt, pending)
-               for pt, m in zip(self.pool.points, self.pool.masks)):
-            self.status = SAT  # a point (the hints, usually) satisfies everything: no solver needed
-            self.avoided += 1
-        self.phase = "always_true"
-        self.always_true(live)
-        self.greedy(live)
-
-    def _finish(self) -> str:
-        live = self.live
-        if self.status == UNKNOWN:
-            # satisfiability by z3 (the first z3 call: its model is pooled with the other z3
-            # results, after the levers before z3), or a contradiction over one to three sizes
-            out = self.z3check(self.A + [self.sel(i) for i in self.pending])
-            self.status_reason = out.reason or "resource"
-            if out.status == SAT:
-                self.status = SAT
-                self.later.append(out.model)
-            elif out.status == UNSAT or self.unsat_by_cells(
-                    self.pending, multivariate.Memo(tick=self.deadline.ensure_time)):
-                self.status = UNSAT  # (its own walk budget: the greedy pass's is the same at every effort)
-                self.verdict = list(self.cheap_verdicts)  # the core search starts from the cheap step
-        if self.status == UNSAT:
+            status = UNSAT
+        else:
+            pending = [i for i in live if self.verdict[i] is None]
+            self.hard = len(pending)
+            self.pool.seed_points(SEED_POINTS)
+            mask = sum(1 << i for i in pending)
+            if any(m & mask == 0 and self.pool.holds_all(pt, pending)
+                   for pt, m in zip(self.pool.points, self.pool.masks)):
+                status = SAT  # a point (the hints, usually) satisfies everything: no solver needed
+                self.avoided += 1
+            else:
+                out = self.z3check(self.A + [self.sel(i) for i in pending])
+                status = out.status
+                self.status_reason = out.reason or "resource"
+                if status == SAT:
+                    self.later.append(out.model)  # pooled after the levers before z3 (``greedy``)
+                elif status != UNSAT and self.unsat_by_cells(pending, multivariate.Memo(tick=self.deadline.ensure_time)):
+                    status = UNSAT  # (its own walk budget: the greedy pass's is the same at every effort)
+        self.status = status
+        if status == UNSAT:
             self.phase, self._unsat_live = "unsat", live
             self.unsat_minimize(live)
         else:
-            self.z3_steps(live)
-        return self.status
+            self.phase = "always_true"
+            self.always_true(live)
+            self.greedy(live)
+        return status
 
     def representatives(self) -> dict[ir.Term, int]:
         """Per canonical form shared by several guards, the one kept for all (the others are its
@@ -640,27 +525,22 @@ class _Run:
         self._eq_builds = 0
         self.removed_core: dict[int, list[int]] = {}
         self.phase = "greedy"
-        self.new_true: set[int] = set()
+        order = self.removal_order(keep)
         # first every guard in removal order with the levers before z3 alone: what they decide is
         # the same at every effort (their budgets are counted comparisons, not units), so a larger
-        # effort only adds z3 verdicts on top; then (``z3_steps``) z3 on what is left, in the same
-        # order, and a second chance for the checks that ran out of their first budget. The kept
-        # set only shrinks throughout, so earlier ``required`` verdicts still hold and each removal
-        # is justified by the guards kept when it is made (the greedy argument of the module doc)
-        self.rest = [i for i in self.removal_order(keep) if self.decide_free(i) is None]
-        self.fix_implied()
-
-    def z3_steps(self, live: list[int]) -> None:
-        """z3 on the guards the levers before z3 left open: the always-true checks, a turn of those
-        levers where z3 brought new premises, a check per guard, and a last chance (a larger
-        check, residue splitting, the repair walk) for those it left open. z3's models and
-        always-true guards only reach the steps after the levers before z3, so what those decide
-        is the same at every effort (a guard proven always true at a larger effort no longer
-        widens a residue search past its share, modlattice dev sets)."""
+        # effort only adds z3 verdicts on top; then z3 on what is left, in the same order, and a
+        # second chance for the checks that ran out of their first budget. The kept set only
+        # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
+        # justified by the guards kept when it is made (the greedy argument of the module doc)
+        rest = [i for i in order if self.decide_free(i) is None]
+        # z3 from here on: its models and always-true guards only reach the steps after the levers
+        # before z3, so what those decide is the same at every effort (a guard proven always true
+        # at a larger effort no longer widens a residue search past its share, modlattice dev sets)
         for model in self.later:
             self.learn(model)
+        self.new_true: set[int] = set()
         self.always_true_z3(live)
-        rest = [i for i in self.rest if self.verdict[i] is None]
+        rest = [i for i in rest if self.verdict[i] is None]
         if self.new_true:  # a second turn for the levers before z3 where z3 brought new premises
             near = frozenset().union(*(self.syms[j] for j in self.new_true))
             rest = [i for i in rest if not self.syms[i] & near or self.decide_free(i) is None]

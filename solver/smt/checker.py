@@ -147,7 +147,6 @@ class Deadline:
         limit = (outer_ms(budget_ms) if limit_ms is None else limit_ms) / 1000.0
         self.wall_end = (self.clock() if started is None else started) + limit
         self._ctx: z3.Context | None = None
-        self._adopted = False
         self._stop = threading.Event()
 
     @property
@@ -201,15 +200,6 @@ class Deadline:
         """Use the z3 context of ``other`` (a session kept across requests, ``solver.session``):
         the z3 objects it built live there, and this deadline's ``interrupt`` must reach them."""
         self._ctx = other.ctx
-        self._adopted = True
-
-    def renew_context(self) -> None:
-        """Start the rest of the operation in a fresh z3 context (made on next use), unless the
-        context is another's (``adopt_context``): z3 hands ids to new ASTs by the history of
-        its context, and ids steer its search, so work that must be the same whatever ran
-        before it in the operation (redundancy's second pass) needs a context of its own."""
-        if not self._adopted:
-            self._ctx = None
 
     def interrupt(self) -> None:
         """End the operation from another thread (a watchdog): the running z3 check stops and
