@@ -246,19 +246,17 @@ def mask_ratio(x: torch.Tensor) -> torch.Tensor:
     n = x.shape[0]
     if n > 2**50:
         return x[:1] * 0
-    k = int(0.4 * n)
-    r = x[:1] + 1 if k != 1 else x[:1] - 1
-    if k <= n - 3:
-        r = r * 2
-    if k >= 3:
-        r = r + 5
-    return r
+    return _masked(x, n)
 
 
 def mask_ratio_unbounded(x: torch.Tensor) -> torch.Tensor:
     """The same without a bound: the comparisons with literals stay premises in Python (at any size);
     ``k <= n - 3`` is opaque (past 2**51 Python's product rounds across an integer)."""
-    n = x.shape[0]
+    return _masked(x, x.shape[0])
+
+
+def _masked(x: torch.Tensor, n: int) -> torch.Tensor:
+    """The branches on ``k = int(0.4 * n)`` both masking functions take."""
     k = int(0.4 * n)
     r = x[:1] + 1 if k != 1 else x[:1] - 1
     if k <= n - 3:
