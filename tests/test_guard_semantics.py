@@ -321,6 +321,16 @@ LITERALS = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 1.5, 0.3, 2.5, -1.0, 1e-5, 
                      st.sampled_from([0, 1, 2, -7, 2**53, 2**53 + 1]).map(sympy.Integer))
 
 
+def _printed_value(code: str, env: dict[Any, int]) -> Any:
+    """PyTorch's printed Python of a guard over ``x``, ``y`` at ``env`` (a raise is no value)."""
+    import torch
+
+    try:
+        return eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
+    except (ZeroDivisionError, OverflowError):
+        return None
+
+
 @settings(max_examples=300, deadline=None)
 @given(floats(1), LITERALS, st.sampled_from(["Ge", "Gt", "Lt", "Le", "Eq", "Ne"]), st.booleans(), ranges(),
        st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
@@ -328,8 +338,6 @@ def test_float_relations_compute_what_symguard_reads(f: Any, lit: Any, rel: str,
                                                      extra: list[int]) -> None:
     """Python's ``a / b`` and ``float(a)`` are correctly rounded at any size (exact, with the
     reader's domain where they raise); C++'s doubles only within 2**53 and away from 0."""
-    import torch
-
     args = (lit, f) if flip else (f, lit)
     g = getattr(sympy, rel)(*args, evaluate=False)
     assume(isinstance(g, sympy.Rel))
@@ -341,11 +349,7 @@ def test_float_relations_compute_what_symguard_reads(f: Any, lit: Any, rel: str,
     for env in points(r, extra):
         want = _read(g, env)
         if py_ok:
-            try:
-                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
-            except (ZeroDivisionError, OverflowError):
-                got = None
-            assert got == want, (code, env)
+            assert _printed_value(code, env) == want, (code, env)
         if cpp_ok:
             assert want is not None, (g, env)
             a, b = (cpp_float(v, env) if v is f else float(v) for v in args)
@@ -548,8 +552,6 @@ def test_compared_float_arithmetic_computes_what_symguard_reads(f: Any, lit: Any
 def _computes_what_symguard_reads(g: Any, r: Any, extra: list[int]) -> None:
     """Where the pruner calls ``g`` exact, PyTorch's printed Python (a raise is no value) and the C++
     emulation compute the value symguard reads, at the corners of ``r`` and next to the extremes."""
-    import torch
-
     assume(isinstance(g, sympy.Rel))
     py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
     assume(py_ok or cpp_ok)
@@ -557,11 +559,7 @@ def _computes_what_symguard_reads(g: Any, r: Any, extra: list[int]) -> None:
     for env in points(r, extra + EDGES + [-v for v in EDGES]):
         want = _read(g, env)
         if py_ok:
-            try:
-                got = eval(code, {"math": math, "torch": torch}, {"x": env[x], "y": env[y]})
-            except (ZeroDivisionError, OverflowError):
-                got = None
-            assert got == want, (code, env)
+            assert _printed_value(code, env) == want, (code, env)
         if cpp_ok:
             assert want is not None and cpp_affine(g, env) == want, (g, env)
 
