@@ -211,7 +211,7 @@ class _Walk:
             return None
         if not _within(iv, -bound.lo_bound, bound.hi_bound):
             return None
-        ends = sorted(float_literal.exact_round(_kind(e), bound.q * int(v)) for v in iv)
+        ends = sorted(float_literal.rounded(_kind(e), bound.q * int(v)) for v in iv)
         out = (ends[0], ends[1])
         return out if self.fits(out) else None
 
@@ -373,7 +373,7 @@ def _py_eval_rounded(name: str, arg: Any, x: Any, n: int) -> int | None:
     c, v = float(lit), float(n)
     k = _kind(arg)
     r = v * c if k == "Mul" else v + c if k == "Add" else v / c
-    return None if not math.isfinite(r) else float_literal.python_round(name, r)
+    return None if not math.isfinite(r) else float_literal.rounded(name, r)
 
 
 _FLOAT_KINDS = {"IntTrueDiv", "FloatTrueDiv", "ToFloat", "FloatPow", "TruncToFloat", "RoundDecimal"}

@@ -32,7 +32,7 @@ LITERALS = [0.4, 0.1, 0.3, 0.6, 0.7, 0.9, 0.57, 1.1, 2.2, 0.35, 0.15, -0.4, -0.7
 
 
 def _agrees(c: float, name: str, n: int) -> bool:
-    return fl.python_round(name, c * float(n)) == fl.exact_round(name, Fraction(repr(c)) * n)
+    return fl.rounded(name, c * float(n)) == fl.rounded(name, Fraction(repr(c)) * n)
 
 
 @pytest.mark.parametrize("c", LITERALS)
@@ -102,7 +102,7 @@ def test_a_scaled_size_reads_as_pythons_integer(c: float, name: str, n: int) -> 
     if not -s.lo_bound <= n <= s.hi_bound:
         return
     p = parse_sympy(f"Eq({name}({c!r}*ToFloat(s0)), s1)")
-    want = fl.python_round(name, c * float(n))
+    want = fl.rounded(name, c * float(n))
     assert evaluate(p.term, {"s0": n, "s1": want}) is True
     assert evaluate(p.term, {"s0": n, "s1": want + 1}) is False
     # Python converts an int operand itself: c*s0 reads the same

@@ -32,6 +32,7 @@ from fractions import Fraction
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_literal
 
 OVERFLOW = 2**1024 - 2**970  # |q| >= this: Python's int / int and float(int) raise OverflowError
 _DBL_MAX = sys.float_info.max
@@ -271,11 +272,10 @@ def rounded_chain(op: str, name: str, v: Chain, c: Literal) -> Term:
     if op == "!=":
         return ir.mk_not(rounded_chain("==", name, v, c))
     rel = _PY_OPS[op]
-    rnd = _PY_ROUNDINGS[name]
 
     def holds(t: int) -> bool:
         x = chain_value(v, t)
-        return bool(rel(x if math.isinf(x) else rnd(x), c))
+        return bool(rel(x if math.isinf(x) else float_literal.rounded(name, x), c))
 
     return _half_line(v, holds)
 
@@ -302,7 +302,5 @@ def _half_line(v: Chain, holds: Callable[[int], bool]) -> Term:
     return ir.mk_ge(v.num, ir.mk_int(b)) if last else ir.mk_le(v.num, ir.mk_int(a))
 
 
-_PY_ROUNDINGS: dict[str, Callable[[float], int]] = {
-    "FloorToInt": math.floor, "CeilToInt": math.ceil, "TruncToInt": math.trunc, "RoundToInt": round}
 _PY_OPS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
            ">=": lambda x, y: x >= y}

@@ -50,26 +50,14 @@ _U = Fraction(1, 1 << 53)  # unit roundoff of round-to-nearest doubles
 _MIN_NORMAL = 2.0 ** -1022
 
 
-def python_round(name: str, x: float) -> int:
-    """Python's ``math.floor``/``ceil``/``trunc``/``round`` of a finite double."""
-    if name == "FloorToInt":
-        return math.floor(x)
-    if name == "CeilToInt":
-        return math.ceil(x)
-    if name == "TruncToInt":
-        return math.trunc(x)
-    return round(x)
+_ROUND: dict[str, Callable[[float | Fraction], int]] = {
+    "FloorToInt": math.floor, "CeilToInt": math.ceil, "TruncToInt": math.trunc, "RoundToInt": round}
 
 
-def exact_round(name: str, v: Fraction) -> int:
-    """The same rounding of an exact rational (round: half to even, as Python's ``round``)."""
-    if name == "FloorToInt":
-        return math.floor(v)
-    if name == "CeilToInt":
-        return math.ceil(v)
-    if name == "TruncToInt":
-        return math.trunc(v)
-    return round(v)
+def rounded(name: str, v: float | Fraction) -> int:
+    """Python's ``math.floor``/``ceil``/``trunc``/``round`` of a finite double or of an exact
+    rational: the same functions serve both (``round`` of either is half to even)."""
+    return _ROUND[name](v)
 
 
 @dataclass(frozen=True)
@@ -100,7 +88,7 @@ def _positive_bound(c: float, q: Fraction, name: str) -> int:
         first, step = d, d
 
     def agrees(n: int) -> bool:
-        return python_round(name, c * float(n)) == exact_round(name, q * n)
+        return rounded(name, c * float(n)) == rounded(name, q * n)
 
     a = abs(q.numerator)
     j = 0
@@ -163,6 +151,6 @@ def first_disagreement(c: float, name: str, bound: int, sign: int = 1) -> int:
     q = Fraction(repr(c))
     for m in range(bound + 1, bound + 1 + 4096):
         n = sign * m
-        if m > FLOAT_EXACT or python_round(name, c * float(n)) != exact_round(name, q * n):
+        if m > FLOAT_EXACT or rounded(name, c * float(n)) != rounded(name, q * n):
             return n
     return sign * (bound + 1)

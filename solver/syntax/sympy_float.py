@@ -239,10 +239,10 @@ class _FloatReader(_Walk):
             if min(bound.lo_bound, bound.hi_bound) < fl.MIN_BOUND:
                 n = fl.first_disagreement(c, name, min(bound.lo_bound, bound.hi_bound),
                                           -1 if bound.lo_bound < bound.hi_bound else 1)
-                py = fl.python_round(name, c * float(n))
+                py = fl.rounded(name, c * float(n))
                 raise self.err(UnsupportedError, lit_node, f"float literal {c!r} under {name}: its double is "
                                f"{_decimal(c)}, and {_PY_NAMES[name]}({c!r} * {n}) is {py} in Python but "
-                               f"{fl.exact_round(name, bound.q * n)} for {bound.q} (a size times such a literal "
+                               f"{fl.rounded(name, bound.q * n)} for {bound.q} (a size times such a literal "
                                "is read only where that holds for all |n| < 2**32; compared with a literal it "
                                "is read exactly)")
             x = self.int_(x_node, depth)
