@@ -96,6 +96,10 @@ def warm() -> int:
     import os
 
     import symguard.solver.session  # noqa: F401
+    from symguard.solver.ops import OPERATIONS, OPS
+
+    for op in OPS:  # each operation's module is imported on its first use: pay it here
+        OPERATIONS[op]
 
     return os.getpid()
 

@@ -10,6 +10,10 @@ The public surface is small and pinned by ``tests/test_public_api.py``::
 ``prepare``/``compute``/``finish`` split ``run`` in three so a cache can sit between them.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from symguard.solver.api import compute, finish, is_final, prepare, run, tally, unknown
 from symguard.solver.errors import (
                      BadInput,
@@ -23,7 +27,9 @@ from symguard.solver.errors import (
 from symguard.solver.ir.canonical import Canonical
 from symguard.solver.ir.problem import Options, Problem
 from symguard.solver.ops import OPS
-from symguard.solver.session import Context
+
+if TYPE_CHECKING:
+    from symguard.solver.session import Context
 from symguard.solver.syntax.document import load_problem
 
 __all__ = [
@@ -48,3 +54,13 @@ __all__ = [
                      "tally",
                      "unknown",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``Context`` on first use: a one-shot ``run`` (a cold CLI call) does not load the session
+    machinery, which imports evaluate's and simplify's engines."""
+    if name == "Context":
+        from symguard.solver.session import Context
+
+        return Context
+    raise AttributeError(f"module 'symguard.solver' has no attribute {name!r}")

@@ -23,11 +23,10 @@ It is the one package symguard installs: ``symguard.solver`` (the pure library) 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from symguard.solver import (
     BadInput,
-    Context,
     InternalError,
     InvalidProblemError,
     ParseError,
@@ -38,6 +37,9 @@ from symguard.solver import (
     load_problem,
     run,
 )
+
+if TYPE_CHECKING:
+    from symguard.solver.session import Context
 
 __all__ = [
     "BadInput",
@@ -55,7 +57,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """``symguard.torch`` on first use, so that ``import symguard`` never needs PyTorch."""
+    """``symguard.torch`` on first use, so that ``import symguard`` never needs PyTorch; ``Context``
+    on first use, so that a one-shot ``run`` does not load the session machinery."""
     if name == "torch":
         return importlib.import_module("symguard.torch")
+    if name == "Context":  # on first use, as in ``symguard.solver``
+        from symguard.solver import Context
+
+        return Context
     raise AttributeError(f"module 'symguard' has no attribute {name!r}")
