@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Callable, Mapping, Sequence
 
 from symguard.solver.ir import terms as ir
@@ -288,7 +289,10 @@ class _Walk:
     def _own(self, x: _Expr, res: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The expression's own classes for the walk's classes ``res``, and the offsets
         ``r//P`` (``q' = (L/P)*q + r//P``)."""
-        return tuple(r % P for r, P in zip(res, x.period)), tuple(r // P for r, P in zip(res, x.period))
+        got = x.owns.get(res)
+        if got is None:
+            got = x.owns[res] = (tuple(map(operator.mod, res, x.period)), tuple(map(operator.floordiv, res, x.period)))
+        return got
 
     # -------------------------------------------------------------- one symbol's classes
     def classes(self, var: int) -> list[_Class]:

@@ -52,6 +52,8 @@ class _Expr:
         self.loose: dict[tuple[str, tuple[int, ...]], bool | None] = {}  # (rel, classes) -> on the range box
         self.lines: dict[int, list[tuple[int, int] | None]] = {}  # symbol -> per own class (``linear``)
         self.tight: dict[tuple[str, tuple[int, ...], Box], bool | None] = {}  # ... on a box the facts narrowed
+        self.boxes: dict[tuple[int, ...], Box] = {}  # own classes -> ``own_box``
+        self.owns: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}  # walk classes -> ``_Walk._own``
 
     def _plan(self, e: Term, syms: tuple[str, ...]) -> list[Term]:
         order: list[Term] = []
@@ -80,6 +82,14 @@ class _Expr:
         return order
 
     def own_box(self, r: tuple[int, ...], ranges: Box) -> Box:
+        """The box of the own quotients on the own classes ``r`` (remembered: one ``ranges`` per
+        expression, as ``poly`` assumes; a walk asks it for every cell)."""
+        got = self.boxes.get(r)
+        if got is None:
+            got = self.boxes[r] = self._own_box(r, ranges)
+        return got
+
+    def _own_box(self, r: tuple[int, ...], ranges: Box) -> Box:
         out = []
         for v in range(self.n):
             lo, hi = ranges[v]
@@ -122,7 +132,10 @@ class _Expr:
                     var, p, s, tab = leaf
                     rv, L = r[var], self.period[var]
                     a, b = s * (L // p), s * (rv // p) + tab[rv % p]
-                    val[n] = {m: c for m, c in ((_unit(self.n, var), a), (zero, b)) if c}
+                    lin: Poly = {_unit(self.n, var): a} if a else {}
+                    if b:
+                        lin[zero] = b
+                    val[n] = lin
                     continue
                 args = [val[a] for a in n.args]
                 if k == ir.ADD:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Sequence
 
 from symguard.solver.ir import terms as ir
@@ -46,13 +47,15 @@ def _unit(n: int, var: int) -> tuple[int, ...]:
 
 def _mul(a: Poly, b: Poly) -> Poly:
     out: Poly = {}
+    get = out.get
     for ma, c in a.items():
         for mb, d in b.items():
-            m = tuple(i + k for i, k in zip(ma, mb))
-            out[m] = out.get(m, 0) + c * d
+            m = tuple(map(operator.add, ma, mb))  # the hottest loop of a walk: no generator
+            out[m] = get(m, 0) + c * d
     res = {m: c for m, c in out.items() if c}
-    if any(sum(m) > MAX_DEGREE for m in res):
-        raise _Open
+    for m in res:
+        if sum(m) > MAX_DEGREE:
+            raise _Open
     return res
 
 
