@@ -36,7 +36,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import quasilinear
 from symguard.solver.reason.facts import FULL, Env, Interval, Src
-from symguard.solver.reason.intervals import floordiv_iv, mod_iv
+from symguard.solver.reason.intervals import floordiv_iv, isqrt_iv, mod_iv
 from symguard.solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
@@ -200,6 +200,8 @@ class Rewriter:
         if k == ir.EMOD:
             bl, bh = self.iv[n.args[1]]
             return (0, None) if bl is None or bh is None else (0, max(abs(bl), abs(bh)) - 1)
+        if k == ir.ISQRT:
+            return isqrt_iv(self.iv[n.args[0]])
         return FULL
 
     # -------------------------------------------------------------- rules
@@ -225,6 +227,8 @@ class Rewriter:
             r = self._extreme(k, a)
         elif k == ir.ITE:
             r = a[1] if a[0] is ir.TRUE else a[2] if a[0] is ir.FALSE else ir.mk_ite(a[0], a[1], a[2])
+        elif k == ir.ISQRT:
+            r = self._isqrt(a[0])
         else:
             return self._bool(n, a)
         if QUASILINEAR and self.collapse and r.has_div and r.kind in (ir.FLOORDIV, ir.MOD, ir.ADD, ir.MUL):
@@ -232,6 +236,21 @@ class Rewriter:
             if c is not None:
                 r = c
         return self._settle(r)
+
+    def _isqrt(self, x: Term) -> Term:
+        """``isqrt(c**2 * y**2 * …)`` (each factor ``>= 0`` on its interval) is ``c * y * …``."""
+        coefs, const = ir.linear(x)
+        if const == 0 and len(coefs) == 1:
+            ((m, c),) = coefs.items()
+            r = math.isqrt(c) if c > 0 else -1
+            factors = m.args if m.kind == ir.MUL else (m,)
+            counts: dict[Term, int] = {}
+            for f in factors:
+                counts[f] = counts.get(f, 0) + 1
+            if r * r == c and all(v % 2 == 0 for v in counts.values()) and \
+                    all((self.interval(f)[0] or -1) >= 0 for f in counts):
+                return ir.mk_mul(ir.mk_int(r), *(f for f, v in counts.items() for _ in range(v // 2)))
+        return ir.mk_isqrt(x)
 
     def _settle(self, r: Term) -> Term:
         """Facts about the finished integer term: a known value, a point interval."""
