@@ -248,9 +248,13 @@ class Rewriter:
             for f in factors:
                 counts[f] = counts.get(f, 0) + 1
             if r * r == c and all(v % 2 == 0 for v in counts.values()) and \
-                    all((self.interval(f)[0] or -1) >= 0 for f in counts):
+                    all(self._nonnegative(f) for f in counts):
                 return ir.mk_mul(ir.mk_int(r), *(f for f, v in counts.items() for _ in range(v // 2)))
         return ir.mk_isqrt(x)
+
+    def _nonnegative(self, t: Term) -> bool:
+        lo = self.interval(t)[0]
+        return lo is not None and lo >= 0
 
     def _settle(self, r: Term) -> Term:
         """Facts about the finished integer term: a known value, a point interval."""
@@ -416,6 +420,7 @@ class Rewriter:
             if a.kind == ir.FLOORDIV and a.args[1].kind == ir.CONST and a.args[1].value > 0 and c > 0:
                 return self._floordiv(a.args[0], ir.mk_int(a.args[1].value * c))
             return self._settle(ir.mk_floordiv(a, b))
+        a = self._squared(a, b)
         q = divide(a, b)
         if q is not None:
             return q
@@ -453,6 +458,7 @@ class Rewriter:
                 inner_mod = self._mod(div_linear(kept, const, g), ir.mk_int(c // g))
                 return self._settle(ir.mk_mul(ir.mk_int(g), inner_mod))
             return self._settle(ir.mk_mod(ir.from_linear(kept, const), b))
+        a = self._squared(a, b)
         if divide(a, b) is not None:
             return ir.ZERO
         shared = common_factor(a, b)
@@ -465,6 +471,27 @@ class Rewriter:
         if period is not None:  # a = b*(a//b) + Mod(a, b)
             return a if period == 0 else self._settle(fold_add(ir.mk_add(a, b)))
         return self._settle(ir.mk_mod(a, b))
+
+    def _squared(self, a: Term, b: Term) -> Term:
+        """``a`` with ``x`` written ``s*s`` where ``s = isqrt(x)`` is a factor of the divisor ``b``
+        and a fact says ``Eq(x, s**2)`` (a square grid's ``n`` tokens): ``a = v*s*s + (a - v*x)``,
+        ``v`` the multiple of ``x`` that cancels one of its monomials in ``a``. Then the division
+        rules see the multiples of ``s`` (``Mod(n, isqrt(n))`` is 0 there)."""
+        roots = [f for f in (b.args if b.kind == ir.MUL else (b,)) if f.kind == ir.ISQRT]
+        if not roots or not self.env.atoms:
+            return a
+        for s in roots:
+            x = s.args[0]
+            sq = ir.mk_mul(s, s)
+            xc, _ = ir.linear(x)
+            if not xc:
+                continue
+            m0 = min(xc, key=lambda m: m.skey)
+            coefs, _ = ir.linear(a)
+            v, r = divmod(coefs.get(m0, 0), xc[m0])
+            if v and not r and any(self._ok(src) for src in self.env.atoms.get(ir.mk_eq(x, sq), ())):
+                a = ir.mk_add(a, ir.mk_mul(ir.mk_int(v), ir.mk_sub(sq, x)))
+        return a
 
     def divisor(self, m: Term) -> int:
         """A positive integer known to divide every value of ``m``: facts ``Mod(x, d) == 0`` for its
