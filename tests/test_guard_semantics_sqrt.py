@@ -84,7 +84,7 @@ def cpp(e: Any, env: dict[Any, int]) -> Any:
         return _i64(a[0] // a[1]) if k == "FloorDiv" else a[0] % a[1]
     ops = {"Equality": "==", "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=",
            "StrictGreaterThan": ">", "GreaterThan": ">="}
-    return eval(f"{a[0]!r} {ops[k]} {a[1]!r}")  # noqa: S307 - two numbers
+    return eval(f"{a[0]!r} {ops[k]} {a[1]!r}")
 
 
 def side(rnd: Any, n: Any) -> Any:
@@ -152,7 +152,7 @@ def test_claimed_exact_computes_what_symguard_reads(g: Any, r: dict[Any, tuple[f
         want = read(g, env)
         if py_ok:
             try:
-                got: bool | None = bool(eval(code, {"math": math, "torch": _Torch},  # noqa: S307 - printed
+                got: bool | None = bool(eval(code, {"math": math, "torch": _Torch},
                                              {"x": env[x], "y": env[y]}))
             except (ValueError, OverflowError, ZeroDivisionError):
                 got = None
