@@ -182,6 +182,25 @@ def test_the_rewriter_takes_the_root_of_a_square(c: int, a: int, b: int) -> None
     assert Rewriter(Env({"x": (None, None)})).rewrite(ir.mk_isqrt(ir.mk_mul(x, x))).kind == ir.ISQRT
 
 
+@given(st.integers(1, 3000), st.integers(-5, 5), st.integers(-20, 20), st.integers(1, 3))
+def test_the_square_fact_makes_n_a_multiple_of_its_root(m: int, c: int, k: int, e: int) -> None:
+    """Under ``Eq(n, isqrt(n)**2)`` the rewriter writes ``c*n + k`` over ``isqrt(n)**e`` with
+    ``n = s*s``: its result is the original's value at every square ``n``."""
+    x, y = ir.mk_sym("x"), ir.mk_sym("y")
+    n = ir.mk_mul(x, y)
+    s = ir.mk_isqrt(n)
+    env = Env({"x": (1, None), "y": (1, None)})
+    env.add(ir.mk_eq(n, ir.mk_mul(s, s)))
+    a, b = ir.mk_add(ir.mk_mul(ir.mk_int(c), n), ir.mk_int(k)), ir.mk_pow(s, e)
+    rw = Rewriter(env)
+    for t in (ir.mk_floordiv(a, b), ir.mk_mod(a, b)):
+        r = rw.rewrite(t)
+        for xv, yv in ((m * m, 1), (1, m * m), (m, m)):
+            pt = {"x": xv, "y": yv}
+            assert evaluate(r, pt) == evaluate(t, pt), (t, r, pt)
+    assert rw.rewrite(ir.mk_mod(n, s)) is ir.ZERO
+
+
 # ---------------------------------------------------------------- compared with a literal
 
 _NS = st.one_of(st.integers(-5, 10**6), st.integers(0, 2**200), st.integers(fsq.BOUND - 10**6, fsq.BOUND + 10**6),
