@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 import z3
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pysmt.solvers.z3 import Z3Converter
 
@@ -292,3 +292,85 @@ def test_a_square_grid_set_is_decided_and_sound(n: str, top: int | None) -> None
             env = {"h": h, "w": w}
             if all(passes(g, env) for g in kept):
                 assert all(passes(g, env) for g in dropped), env
+
+
+# ---------------------------------------------------------------- a differential on small boxes
+
+def _sq_terms() -> st.SearchStrategy[str]:
+    leaf = st.one_of(st.sampled_from(["x", "y"]), st.integers(-3, 9).map(str))
+
+    def extend(t: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(t, t).map(lambda p: f"({p[0]} + {p[1]})"),
+            st.tuples(t, t).map(lambda p: f"({p[0]})*({p[1]})"),
+            st.tuples(t, st.sampled_from(["2", "3"])).map(lambda p: f"({p[0]}) // {p[1]}"),
+            st.tuples(t, t).map(lambda p: f"Max({p[0]}, {p[1]})"),
+            t.map(lambda a: SIDE.format(a)),
+            t.map(lambda a: f"FloorToInt(OpaqueUnaryFn_sqrt(ToFloat({a})))"),
+        )
+
+    return st.recursive(leaf, extend, max_leaves=3)
+
+
+@st.composite
+def _sq_boxes(draw: st.DrawFn) -> dict[str, object]:
+    t = _sq_terms()
+    rel = st.sampled_from(["<", "<=", ">", ">=", "==", "!="])
+    atom = st.one_of(st.tuples(t, rel, t).map(lambda p: f"{p[0]} {p[1]} {p[2]}"),
+                     st.tuples(st.sampled_from(ROUNDINGS), t, rel, st.integers(-1, 7)).map(
+                         lambda p: f"{p[0]}(OpaqueUnaryFn_sqrt(ToFloat({p[1]}))) {p[2]} {p[3]}"),
+                     st.tuples(t, t).map(lambda p: f"Eq(Mod({p[0]}, {SIDE.format(p[1])}), 0)"))
+    symbols = {}
+    for s in ("x", "y"):
+        lo = draw(st.integers(-3, 6))
+        symbols[s] = {"min": lo, "max": lo + draw(st.integers(0, 30))}
+    return {"symbols": symbols, "guards": draw(st.lists(atom, min_size=1, max_size=5)),
+            "options": {"timeout_ms": 30_000}}
+
+
+_PY_ENV: dict[str, object] = {"TruncToInt": math.trunc, "FloorToInt": math.floor, "CeilToInt": math.ceil,
+                              "RoundToInt": round, "OpaqueUnaryFn_sqrt": math.sqrt, "ToFloat": float, "Max": max,
+                              "Mod": lambda a, b: a % b, "Eq": lambda a, b: a == b}
+
+
+def _passes(code: object, pt: dict[str, int]) -> bool:
+    """The guard as Python computes it from its text (math.sqrt of a float); raising fails it."""
+    try:
+        return bool(eval(code, {"__builtins__": {}}, {**_PY_ENV, **pt}))  # type: ignore[arg-type]  # noqa: S307
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return False
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_sq_boxes())
+def test_verdicts_hold_on_every_point_of_a_box(doc: dict[str, object]) -> None:
+    res = run("redundancy", doc)
+    guards = doc["guards"]
+    assert isinstance(guards, list)
+    codes = {f"g{i}": compile(g, "<guard>", "eval") for i, g in enumerate(guards)}
+    syms = doc["symbols"]
+    assert isinstance(syms, dict)
+    pts = [{"x": a, "y": b} for a in range(syms["x"]["min"], syms["x"]["max"] + 1)
+           for b in range(syms["y"]["min"], syms["y"]["max"] + 1)]
+    table = {g: [_passes(c, pt) for pt in pts] for g, c in codes.items()}
+    minimal = res["minimal"]
+
+    def where(ids: list[str]) -> list[bool]:
+        return [all(table[g][k] for g in ids) for k in range(len(pts))]
+
+    everything = where(list(codes))
+    assert res["status"] == ("sat" if any(everything) else "unsat")
+    for row in res["guards"]:
+        g, v = row["id"], row["verdict"]
+        assert v != "unsupported", (guards[int(g[1:])], row)
+        if v == "always_true":
+            assert all(table[g])
+        elif v == "always_false":
+            assert not any(table[g])
+        elif v == "redundant" and res["status"] == "sat":
+            assert all(table[g][k] for k, ok in enumerate(where(minimal)) if ok), (g, guards)
+        elif v == "required":
+            others = where([h for h in minimal if h != g])
+            assert any(ok and not table[g][k] for k, ok in enumerate(others)), (g, guards)
+    if res["status"] == "sat":
+        assert where(minimal) == everything
