@@ -336,7 +336,7 @@ _PY_ENV: dict[str, object] = {"TruncToInt": math.trunc, "FloorToInt": math.floor
 def _passes(code: object, pt: dict[str, int]) -> bool:
     """The guard as Python computes it from its text (math.sqrt of a float); raising fails it."""
     try:
-        return bool(eval(code, {"__builtins__": {}}, {**_PY_ENV, **pt}))  # type: ignore[arg-type]  # noqa: S307
+        return bool(eval(code, {"__builtins__": {}}, {**_PY_ENV, **pt}))  # type: ignore[arg-type]
     except (ValueError, ZeroDivisionError, OverflowError):
         return False
 
