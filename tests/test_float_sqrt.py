@@ -201,6 +201,20 @@ def test_the_square_fact_makes_n_a_multiple_of_its_root(m: int, c: int, k: int, 
     assert rw.rewrite(ir.mk_mod(n, s)) is ir.ZERO
 
 
+@given(st.integers(-3, 3).filter(bool), st.integers(-6, 6), st.integers(-10, 10), st.booleans())
+def test_the_root_bounds_its_square(c: int, a: int, k: int, eq: bool) -> None:
+    """``isqrt(x)**2 <= x <= isqrt(x)**2 + 2*isqrt(x)``: a comparison the rewriter decides from it
+    holds (or fails) at every size."""
+    x = ir.mk_sym("x")
+    s = ir.mk_isqrt(x)
+    e = ir.mk_add(ir.mk_mul(ir.mk_int(c), ir.mk_sub(ir.mk_mul(s, s), x)), ir.mk_mul(ir.mk_int(a), s), ir.mk_int(k))
+    cond = ir.mk_eq(e, ir.ZERO) if eq else ir.mk_le(e, ir.ZERO)
+    r = Rewriter(Env({"x": (0, None)})).rewrite(cond)
+    if r.kind == ir.BCONST:
+        for n in [*range(3000), 10**12 + 7, 10**40]:
+            assert holds(cond, {"x": n}) is r.value, (cond, n)
+
+
 # ---------------------------------------------------------------- compared with a literal
 
 _NS = st.one_of(st.integers(-5, 10**6), st.integers(0, 2**200), st.integers(fsq.BOUND - 10**6, fsq.BOUND + 10**6),

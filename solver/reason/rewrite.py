@@ -252,6 +252,28 @@ class Rewriter:
                 return ir.mk_mul(ir.mk_int(r), *(f for f, v in counts.items() for _ in range(v // 2)))
         return ir.mk_isqrt(x)
 
+    def _root_interval(self, e: Term) -> Interval:
+        """``e``'s interval, narrowed where ``e = c*(s*s - x) + rest`` for ``s = isqrt(x)``:
+        ``s*s <= x <= s*s + 2s`` (``isqrt(n)**2 <= n < (isqrt(n) + 1)**2``) puts ``e`` between
+        ``rest`` and ``rest - 2c*s``, which the interval of the sum, adding ``s*s`` and ``-x``
+        apart, does not see."""
+        iv = self.interval(e)
+        for m, c in ir.linear(e)[0].items():
+            if not (m.kind == ir.MUL and len(m.args) == 2 and m.args[0] is m.args[1] and m.args[0].kind == ir.ISQRT):
+                continue
+            s = m.args[0]
+            rest = ir.mk_sub(e, ir.mk_mul(ir.mk_int(c), ir.mk_sub(m, s.args[0])))
+            if m in ir.linear(rest)[0]:
+                continue  # x itself has s*s in it
+            far = ir.mk_sub(rest, ir.mk_mul(ir.mk_int(2 * c), s))
+            lo = self.interval(far if c > 0 else rest)[0]
+            hi = self.interval(rest if c > 0 else far)[1]
+            iv = (lo if iv[0] is None else iv[0] if lo is None else max(iv[0], lo),
+                  hi if iv[1] is None else iv[1] if hi is None else min(iv[1], hi))
+            if iv[0] is not None and iv[1] is not None and iv[0] > iv[1]:
+                return FULL  # where nothing is defined: claim nothing
+        return iv
+
     def _nonnegative(self, t: Term) -> bool:
         lo = self.interval(t)[0]
         return lo is not None and lo >= 0
@@ -285,7 +307,7 @@ class Rewriter:
         if QUASILINEAR and r.kind in (ir.LE, ir.EQ) and r.args[0].has_div:
             r = self._quasilinear(r)
         if r.kind in (ir.LE, ir.EQ):
-            lo, hi = self.interval(r.args[0])
+            lo, hi = self._root_interval(r.args[0]) if r.args[0].has_div else self.interval(r.args[0])
             if r.kind == ir.LE:
                 if hi is not None and hi <= 0:
                     return ir.TRUE
