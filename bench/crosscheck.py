@@ -79,7 +79,7 @@ class RefEncoding:
         self.mgr = env.formula_manager
         self._memo: dict[Term, FNode] = {}
         self._fresh = 0
-        self.definitions: list[FNode] = []  # always empty: kept for the Encoding interface
+        self.definitions: list[FNode] = []  # isqrt's fresh roots (divisions need none here)
 
     def symbol(self, name: str, is_bool: bool = False) -> FNode:
         return self.mgr.Symbol(name, BOOL if is_bool else INT)
@@ -131,6 +131,13 @@ class RefEncoding:
             return acc
         if k == ir.ITE:
             return m.Ite(a[0], a[1], a[2])
+        if k == ir.ISQRT:  # the r with r >= 0, r**2 <= n < (r + 1)**2, where n >= 0 (else undefined)
+            self._fresh += 1
+            r = m.Symbol(f"__isqrt{self._fresh}", INT)
+            r1 = m.Plus(r, m.Int(1))
+            self.definitions.append(m.Implies(m.GE(a[0], m.Int(0)), m.And(
+                m.GE(r, m.Int(0)), m.LE(m.Times(r, r), a[0]), m.LT(a[0], m.Times(r1, r1)))))
+            return r
         if k == ir.LE:
             return m.LE(a[0], m.Int(0))
         if k == ir.EQ:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from symguard.service.guard_float_exact import FloatWalk
-from symguard.solver.syntax import float_literal
+from symguard.solver.syntax import float_literal, float_sqrt
 from symguard.solver.syntax.float_affine import decimal_exact
 
 INT64_MIN = -(1 << 63)
@@ -173,9 +173,11 @@ class _Walk:
 
     def _rounded(self, e: Any) -> Interval | None:
         """A rounding function: of a size times a literal that is not its double (``float_literal``:
-        Python's and C++'s value is the one read within the literal's proven bound), of an exactly
-        computed float (``guard_float_exact``: then the rounding sees the exact value), else of one
-        true division (``_rounded_division``)."""
+        Python's and C++'s value is the one read within the literal's proven bound), of a square
+        root (``_isqrt``), of an exactly computed float (``guard_float_exact``: then the rounding
+        sees the exact value), else of one true division (``_rounded_division``)."""
+        if len(e.args) == 1 and _sqrt_operand(e.args[0]) is not None:
+            return self._isqrt(e)
         if len(e.args) == 1 and inexact_literals(e.args[0]):
             return self._scaled(e) if _kind(e) in _ROUNDING_NAMES else None
         r = FloatWalk(self.term).value(e.args[0]) if len(e.args) == 1 else None
@@ -214,6 +216,45 @@ class _Walk:
         ends = sorted(float_literal.rounded(_kind(e), bound.q * int(v)) for v in iv)
         out = (ends[0], ends[1])
         return out if self.fits(out) else None
+
+    def _isqrt(self, e: Any) -> Interval | None:
+        """``TruncToInt``/``FloorToInt`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))``, read as ``isqrt(n)``:
+        Python's ``math.trunc(math.sqrt(float(n)))`` (``torch._sym_sqrt`` of a float is
+        ``math.sqrt``) and C++'s ``static_cast<int64_t>(std::trunc(std::sqrt(static_cast<double>(n))))``
+        are that value for ``0 <= n <= float_sqrt.BOUND`` (both conversions exact there, and
+        ``sqrt`` is one correctly rounded IEEE operation in both; a negative ``n`` raises in
+        Python and is undefined behaviour in C++: kept out by the ranges)."""
+        if _kind(e) not in float_sqrt.INTEGER_ROUNDINGS:
+            return None
+        iv = self.term(_sqrt_operand(e.args[0]))
+        if iv is None or not _within(iv, 0, float_sqrt.BOUND):
+            return None
+        return (math.isqrt(int(iv[0])), math.isqrt(int(iv[1])))
+
+    def _sqrt_relation(self, e: Any) -> bool | None:
+        """A rounded square root compared with a number literal (``math.trunc(math.sqrt(float(n)))
+        >= 24``), which symguard reads as Python computes it at any size (``float_sqrt.compare``;
+        ``ValueError``/``OverflowError`` in the domain): exact in Python when ``n``'s code is. C++
+        computes the same doubles where ``static_cast<double>(n)`` is exact (``0 <= n <= 2**53``:
+        one correctly rounded ``std::sqrt`` remains, and no NaN), and its rounding fits int64 there.
+        None for another shape."""
+        for rnd, lit in (e.args, reversed(e.args)):
+            if _kind(rnd) not in _ROUNDING_NAMES or len(rnd.args) != 1:
+                continue
+            x = _sqrt_operand(rnd.args[0])
+            if x is None:
+                continue
+            if not (getattr(lit, "is_Integer", False) or getattr(lit, "is_Float", False)):
+                return None
+            iv = self.term(x)
+            if iv is None:
+                return False
+            if not self.cpp:
+                return True
+            if getattr(lit, "is_Integer", False) and abs(int(lit)) > FLOAT_EXACT:
+                return False
+            return _within(iv, 0, FLOAT_EXACT)
+        return None
 
     def _rounded_relation(self, e: Any) -> bool | None:
         """A rounding of arithmetic with a literal that is not its double compared with a number
@@ -277,6 +318,9 @@ class _Walk:
             rounded = self._rounded_relation(e)
             if rounded is not None:
                 return rounded
+            root = self._sqrt_relation(e)
+            if root is not None:
+                return root
             return all(self.term(a) is not None for a in e.args)
         if k in ("And", "Or", "Not"):
             # symguard reads ``&``/``|`` as Python's ``and``/``or``, left to right (a divisor after
@@ -364,6 +408,14 @@ def inexact_literals(e: Any) -> bool:
                 return True
         stack.extend(getattr(x, "args", ()))
     return False
+
+
+def _sqrt_operand(e: Any) -> Any:
+    """``n`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))`` for an integer ``n``, else None."""
+    if _kind(e) != "OpaqueUnaryFn_sqrt" or len(e.args) != 1 or _kind(e.args[0]) != "ToFloat":
+        return None
+    x = e.args[0].args[0]
+    return x if getattr(x, "is_integer", False) and not _floaty(x) else None
 
 
 def _py_eval_rounded(name: str, arg: Any, x: Any, n: int) -> int | None:
@@ -467,7 +519,7 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
 
 _PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs", "round": "RoundToInt"}
 _PY_ATTRS = {("math", "floor"): "FloorToInt", ("math", "ceil"): "CeilToInt", ("math", "trunc"): "TruncToInt",
-             ("torch", "sym_float"): "ToFloat"}
+             ("torch", "sym_float"): "ToFloat", ("torch", "_sym_sqrt"): "OpaqueUnaryFn_sqrt"}
 _INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"}
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 

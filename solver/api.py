@@ -240,6 +240,8 @@ def _degree(n: ir.Term, memo: dict[ir.Term, int]) -> int:
         d = sum(args)
     elif n.kind in ir.DIV_KINDS and len(args) == 2:
         d = max(args[0], args[1] + 1 if args[1] else 1)
+    elif n.kind == ir.ISQRT:  # z3 sees s*s <= n
+        d = max(2, args[0])
     else:
         d = max(args, default=0)
     memo[n] = d

@@ -91,7 +91,15 @@ def test_smt2_twin_gives_the_same_answers(name: str) -> None:
     from symguard.solver.syntax.smtlib_script import script_problem
 
     doc = _problem(name)
-    twin = script_problem((CORPUS / name.replace(".json", ".smt2")).read_text())
+    path = CORPUS / name.replace(".json", ".smt2")
+    if not path.exists():  # SMT-LIB has no integer square root: such a set has no twin, and says why
+        from symguard.solver.errors import UnsupportedError
+        from symguard.solver.syntax.export import problem_to_smt2
+
+        with pytest.raises(UnsupportedError, match="isqrt"):
+            problem_to_smt2(doc)
+        return
+    twin = script_problem(path.read_text())
     twin["options"] = {**twin["options"], "timeout_ms": 60_000}
     hints = {n: s["hint"] for n, s in doc.get("symbols", {}).items() if "hint" in s}
     assert {n: s["hint"] for n, s in twin["symbols"].items() if "hint" in s} == hints

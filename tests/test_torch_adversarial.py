@@ -27,7 +27,7 @@ FULL = os.environ.get("SYMGUARD_ZOO_FULL") == "1"
 CASES = {c.name: c for c in za.CASES}
 # C++ guards compile a shared object per guard set (seconds each): by default the cases whose
 # guards differ in int64 or in doubles from exact integers
-CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square"]
+CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -116,3 +116,12 @@ def test_the_differential_catches_a_wrong_pruner(tmp_path: Path) -> None:
     kinds = {d["kind"] for d in out["disagreements"]}
     assert {"acceptance", "wrong output", "own unpruned guards"} <= kinds, out["disagreements"][:5]
     assert all("point" in d for d in out["disagreements"] if d["kind"] != "compiles")
+
+
+def test_the_square_grid_drops_the_squares_consequences() -> None:
+    """``int(math.sqrt(n))`` guards are premises within ``float_sqrt.BOUND`` (the differential above
+    shows it is sound): the grid's consequences of ``side*side == n`` go; unbounded, they stay."""
+    h = za.compile_run(CASES["square_grid"], prune=True).history[-1]
+    assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"]) - 4
+    h = za.compile_run(CASES["square_grid_unbounded"], prune=True).history[-1]
+    assert h["opaque"] > 0 and len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"])

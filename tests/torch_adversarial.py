@@ -228,6 +228,39 @@ def rotary_compare(x: torch.Tensor) -> torch.Tensor:
     return r
 
 
+def square_grid(x: torch.Tensor) -> torch.Tensor:
+    """A token sequence viewed as a square grid (CLIPSeg's decoder, ViT position-embedding
+    interpolation): ``side = int(math.sqrt(n))``. Below ``float_sqrt.BOUND`` (about 2**52) Python's
+    and C++'s value is ``isqrt(n)``, so with ``n <= 2**40`` the guards are premises and the square's
+    consequences (``n % side == 0``, ``n // side == side``) are dropped."""
+    n = x.shape[0]
+    if n > 2**40:
+        return x[:1] * 0
+    return _grid(x, n)
+
+
+def square_grid_unbounded(x: torch.Tensor) -> torch.Tensor:
+    """The same without a bound: past 2**52 ``int(math.sqrt(n))`` is not ``isqrt(n)``
+    (``(2**26 + 1)**2 - 1`` rounds up to a square), so the integer guards are opaque and kept; the
+    comparison with a literal (``side >= 24``) is exact at any size in Python."""
+    return _grid(x, x.shape[0])
+
+
+def _grid(x: torch.Tensor, n: int) -> torch.Tensor:
+    side = int(math.sqrt(n))
+    r = x[:1] + 1 if side >= 24 else x[:1] - 1
+    if side * side == n:  # the grid view's own check; its consequences below
+        g = x.reshape(side, side)[:1, 0]
+        r = r + g
+        if n % side == 0:
+            r = r * 2
+        if n // side == side:
+            r = r + 5
+        if n // side > 1:
+            r = r + 7
+    return r
+
+
 # lazy branches and zero divisors -----------------------------------------------------------
 
 def lazy_ite(x: torch.Tensor, k: int) -> torch.Tensor:
@@ -458,6 +491,9 @@ def _small_dense(v: Point) -> tuple[Any, ...]:
 _P2 = [(2**32, 2**32), (2**33, 2**31), (2**31, 2**33), (2**32 + 1, 2**32 - 1), (3037000500, 3037000500),
        (3037000499, 3037000499), (2**62, 2), (2, 2**62), (2**61, 4), (10, 10), (7, 14), (100, 1), (2, 50)]
 _SMALL = [v for v in SIZES if v <= 1001]
+_M = 2**26 + 1  # (2**26 + 1)**2 - 1 is the first size where int(math.sqrt(n)) is not isqrt(n)
+_GRID_SIZES = sorted({*SIZES, 36, 35, 37, 575, 576, 577, 2**40, *_near(2**40 + 2**21), *_near(2**52, 2),
+                      _M * _M - 2, _M * _M - 1, _M * _M, *_near(2**31 * 2**31), 3037000499**2, 2**62 + 2**32})
 
 CASES: list[Case] = [
     Case("ceil_half", ceil_half, _one, (10,), points("ceil_half", (10,), [SIZES]), cpp=True, inductor=True),
@@ -474,6 +510,9 @@ CASES: list[Case] = [
     Case("mask_ratio", mask_ratio, _one, (30,), points("mask_ratio", (30,), [[*SIZES, *_near(2**50)]]), cpp=True),
     Case("mask_ratio_unbounded", mask_ratio_unbounded, _one, (30,),
          points("mask_ratio_unbounded", (30,), [[*SIZES, *_near(2**51, 8), *_near(5 * 2**51, 8)]]), cpp=True),
+    Case("square_grid", square_grid, _one, (36,), points("square_grid", (36,), [_GRID_SIZES]), cpp=True),
+    Case("square_grid_unbounded", square_grid_unbounded, _one, (36,),
+         points("square_grid_unbounded", (36,), [_GRID_SIZES]), cpp=True),
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
     Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
     Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),

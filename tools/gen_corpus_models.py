@@ -7,6 +7,7 @@ compile uses ``dynamic=True`` on every dim).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -442,6 +443,38 @@ MODELS.update({
                               _swin(True, 2, 4, 2, 29, 35), _SWIN_IMG),
     "swinv2_s3_w7_p4_117x121": ("HF Swinv2Model (3 stages, window 7, patch 4, embed 8), 117x121 input",
                                 _swin(True, 3, 7, 4, 117, 121), _SWIN_IMG),
+})
+
+class SquareGrid(nn.Module):
+    """Patch embedding (conv k4 s4) to tokens, then a decoder that views the tokens as a square of
+    side ``int(math.sqrt(tokens))`` (as CLIPSeg's decoder and ViT position-embedding interpolation
+    do): a learned 4x4 position table resized to the side, a conv on the grid, a transposed conv
+    back to pixels. Only inputs whose token count is a square run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Conv2d(3, 8, 4, stride=4)
+        self.pos = nn.Parameter(torch.randn(1, 8, 4, 4))
+        self.mix = nn.Conv2d(8, 8, 3, padding=1)
+        self.up = nn.ConvTranspose2d(8, 1, 4, stride=4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        t = self.embed(x).flatten(2).transpose(1, 2)
+        b, n, c = t.shape
+        side = int(math.sqrt(n))
+        g = t.transpose(1, 2).reshape(b, c, side, side)
+        g = g + F.interpolate(self.pos, size=(side, side), mode="bilinear", align_corners=False)
+        return self.up(self.mix(g))
+
+
+def square_grid() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return SquareGrid(), (torch.randn(2, 3, 22, 81),)  # 5x20 patches: 100 tokens, a 10x10 grid
+
+
+# int(math.sqrt(n)) of a token count (issue 33): the square-grid class
+MODELS.update({
+    "square_grid_p4_22x81": (("patch-4 conv embedding, tokens viewed as a square of side int(math.sqrt(n)), "
+                              "position table resized to it, 22x81 input (5x20 patches)"), square_grid, _IMG),
 })
 
 # held out: measured only, never tuned on (smt2_corpus/validation)

@@ -16,6 +16,7 @@ from symguard.solver.ir.terms import (
     EQ,
     FLOORDIV,
     IFF,
+    ISQRT,
     ITE,
     LE,
     MAX,
@@ -72,6 +73,8 @@ def _one(n: Term, a: list[str]) -> str:
         return f"EDiv({a[0]}, {a[1]})"
     if k == EMOD:
         return f"EMod({a[0]}, {a[1]})"
+    if k == ISQRT:  # PyTorch's spelling of int(math.sqrt(n)), which the reader reads as isqrt
+        return f"TruncToInt(OpaqueUnaryFn_sqrt(ToFloat({a[0]})))"
     if k in (MAX, MIN):
         return f"{k.capitalize()}({', '.join(a)})"
     if k == ITE:

@@ -29,6 +29,7 @@ from symguard.solver.ir.terms import (
     EQ,
     FLOORDIV,
     IFF,
+    ISQRT,
     ITE,
     LE,
     MAX,
@@ -45,6 +46,11 @@ from symguard.solver.ir.terms import (
 # Euclidean division (SMT-LIB ``div``/``mod``: remainder in [0, |b|)), for terms read from .smt2;
 # and/or of operands that may each divide by zero (``pyeval.step``: any decisive operand decides)
 EUCLID_HELPERS = (
+    "import math as _math\n"
+    "def _isqrt(n):\n"
+    "    if n < 0:\n"
+    "        raise ZeroDivisionError('the square root of a negative number')\n"
+    "    return _math.isqrt(n)\n"
     "def _ediv(a, b):\n"
     "    q = a // abs(b)\n"
     "    return q if b > 0 else -q\n"
@@ -197,6 +203,8 @@ def _one(n: Term, a: list[str]) -> str:
         return f"_ediv({a[0]}, {a[1]})"
     if k == EMOD:
         return f"_emod({a[0]}, {a[1]})"
+    if k == ISQRT:
+        return f"_isqrt({a[0]})"
     if k == MAX:
         return f"max({', '.join(a)})"
     if k == MIN:

@@ -1,11 +1,12 @@
 """Evaluate IR terms with Python's own integers: the reference semantics and the self-check.
 
-A zero divisor makes a value undefined, and undefinedness follows Python's evaluation of the
-text PyTorch runs (docs/problem-format.md §1.2): arithmetic, comparisons, ``Max``/``Min``,
-``not`` and ``==`` between conditions are strict (undefined when an argument is); an ``ITE``
-(``a if c else b``: Piecewise, Where) is the branch its condition picks, whatever the other one
-is; ``AND``/``OR`` are decided by any operand that decides them (a false one, a true one), even
-when another is undefined. The IR keeps ``AND``/``OR`` operands in a canonical order, not the
+A zero divisor (or an ``ISQRT`` of a negative number: ``math.sqrt`` raises) makes a value
+undefined, and undefinedness follows Python's evaluation of the text PyTorch runs
+(docs/problem-format.md §1.2): arithmetic, comparisons, ``Max``/``Min``, ``not`` and ``==``
+between conditions are strict (undefined when an argument is); an ``ITE`` (``a if c else b``:
+Piecewise, Where) is the branch its condition picks, whatever the other one is; ``AND``/``OR``
+are decided by any operand that decides them (a false one, a true one), even when another is
+undefined. The IR keeps ``AND``/``OR`` operands in a canonical order, not the
 printed one, so this order-free rule is the one that agrees with Python's ``x and y`` wherever
 Python's own evaluation is defined (it may be defined in more places); the readers' lazy
 domains say exactly where Python's is. ``evaluate`` raises ``ZeroDivisionError`` where the
@@ -14,6 +15,7 @@ value is undefined; ``step`` is one node of it, with None for undefined.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from symguard.solver.ir.terms import (
@@ -28,6 +30,7 @@ from symguard.solver.ir.terms import (
     EQ,
     FLOORDIV,
     IFF,
+    ISQRT,
     ITE,
     LE,
     MAX,
@@ -42,6 +45,7 @@ from symguard.solver.ir.terms import (
     Term,
     iter_dag,
     mk_and,
+    mk_ge,
     mk_implies,
     mk_ne,
     mk_not,
@@ -94,6 +98,8 @@ def defined(t: Term) -> Term:
         k = n.kind
         if k in DIV_KINDS:
             memo[id(n)] = mk_and(*(memo[id(a)] for a in n.args), mk_ne(n.args[1], ZERO))
+        elif k == ISQRT:
+            memo[id(n)] = mk_and(memo[id(n.args[0])], mk_ge(n.args[0], ZERO))
         elif k == ITE:
             c = n.args[0]
             ds = [memo[id(a)] for a in n.args]
@@ -157,6 +163,10 @@ def _one(n: Term, a: list[Value], env: Mapping[str, Value]) -> Value:
             raise ZeroDivisionError
         q = x // abs(y) * (1 if y > 0 else -1)
         return q if k == EDIV else x - y * q
+    if k == ISQRT:
+        if a[0] < 0:  # type: ignore[operator]
+            raise ZeroDivisionError  # Python's math.sqrt raises: undefined, as a zero divisor
+        return math.isqrt(a[0])  # type: ignore[arg-type]
     if k == MAX:
         return max(a)
     if k == MIN:

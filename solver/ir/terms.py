@@ -4,7 +4,7 @@ Every term is built through the ``mk_*`` constructors below, which normalize onc
 every later pass (translation, intervals, canonical keys, Python evaluation) sees a small
 closed set of kinds:
 
-    integer:  CONST SYM ADD MUL FLOORDIV MOD EDIV EMOD MAX MIN ITE
+    integer:  CONST SYM ADD MUL FLOORDIV MOD EDIV EMOD MAX MIN ITE ISQRT
     boolean:  BCONST BSYM LE EQ NOT AND OR IFF
 
 * ``LE(e)`` means ``e <= 0`` and ``EQ(e)`` means ``e == 0``: every comparison is moved to one
@@ -14,6 +14,9 @@ closed set of kinds:
   ``MUL`` is a constant coefficient (first, when != 1) times factors sorted by structure.
 * ``FLOORDIV``/``MOD`` are Python's ``//``/``%``; ``EDIV``/``EMOD`` SMT-LIB's Euclidean ones.
   CeilDiv, TruncDiv, ModularIndexing, Abs and Piecewise are derived forms built from these.
+* ``ISQRT(n)`` is ``math.isqrt(n)``, undefined for ``n < 0`` (Python's ``math.sqrt`` raises
+  there): how ``int(math.sqrt(n))`` of a size reads (docs/pytorch-functions.md). Like a division
+  it may be undefined, so ``has_div`` ("may be undefined") is set on it and on its ancestors.
 * Simplification may drop a division (``0 * (x // y)``); the implicit ``divisor != 0`` of the
   source text is therefore not left to the IR: the parsers conjoin it explicitly (``domain``).
 
@@ -36,14 +39,15 @@ from typing import Any
 from symguard.solver.errors import TooLargeError
 
 # kinds
-CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE = (
-    "const", "sym", "add", "mul", "floordiv", "mod", "ediv", "emod", "max", "min", "ite",
+CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE, ISQRT = (
+    "const", "sym", "add", "mul", "floordiv", "mod", "ediv", "emod", "max", "min", "ite", "isqrt",
 )
 BCONST, BSYM, LE, EQ, NOT, AND, OR, IFF = "bconst", "bsym", "le", "eq", "not", "and", "or", "iff"
 
-INT_KINDS = frozenset({CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE})
+INT_KINDS = frozenset({CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE, ISQRT})
 BOOL_KINDS = frozenset({BCONST, BSYM, LE, EQ, NOT, AND, OR, IFF})
 DIV_KINDS = frozenset({FLOORDIV, MOD, EDIV, EMOD})
+PARTIAL_KINDS = DIV_KINDS | {ISQRT}  # the kinds that may be undefined (``Term.has_div``)
 
 MAX_INT_DIGITS = 4000  # integer literals / folded constants with more decimal digits are `too_large`
 # |v| < 10**4000 exactly: the bit length alone (3.32 bits a digit) let 4,009-digit literals pass
@@ -131,7 +135,7 @@ def _node(kind: str, args: tuple[Term, ...] = (), value: Any = None) -> Term:
         if t is not None:
             return t
     size = 1
-    has_div = kind in DIV_KINDS
+    has_div = kind in PARTIAL_KINDS
     parts = [kind.encode(), b"\x00", repr(value).encode(), b"\x00"]
     for a in args:
         parts.append(a.skey)
@@ -381,6 +385,13 @@ def mk_modular_indexing(x: Term, d: Term, m: Term) -> Term:
     return mk_mod(mk_floordiv(x, d), m)
 
 
+def mk_isqrt(n: Term) -> Term:
+    """``math.isqrt(n)``; a literal ``n < 0`` stays a node (undefined, like a zero divisor)."""
+    if n.kind == CONST and n.value >= 0:
+        return mk_int(math.isqrt(n.value))
+    return _node(ISQRT, (n,))
+
+
 # ---------------------------------------------------------------- max / min / ite
 
 def _mk_extreme(kind: str, ts: Sequence[Term]) -> Term:
@@ -544,8 +555,10 @@ def print_order(args: Sequence[Term]) -> list[Term]:
 
 
 def may_divide_by_zero(t: Term) -> bool:
-    """Whether some division below ``t`` has a divisor other than a non-zero literal."""
-    return t.has_div and any(not (d.args[1].kind == CONST and d.args[1].value != 0) for d in divisions_of(t))
+    """Whether some division below ``t`` has a divisor other than a non-zero literal, or some
+    ``ISQRT`` an argument other than a literal ``>= 0`` (undefined where it is negative)."""
+    return t.has_div and any(d.kind == ISQRT or not (d.args[1].kind == CONST and d.args[1].value != 0)
+                             for d in partial_of(t))
 
 
 def mk_or(*ts: Term) -> Term:
@@ -605,3 +618,8 @@ def symbols_of(root: Term) -> set[str]:
 def divisions_of(root: Term) -> list[Term]:
     """Every FLOORDIV/MOD/EDIV/EMOD node below ``root``, children first."""
     return [t for t in iter_dag(root) if t.kind in DIV_KINDS]
+
+
+def partial_of(root: Term) -> list[Term]:
+    """Every node below ``root`` that may be undefined (a division, an ``ISQRT``), children first."""
+    return [t for t in iter_dag(root) if t.kind in PARTIAL_KINDS] if root.has_div else []

@@ -313,6 +313,8 @@ class _Evidence:
                     ok = sum(a.kind != ir.CONST for a in n.args) <= 1
                 elif ok and n.kind in ir.DIV_KINDS:
                     ok = n.args[1].kind == ir.CONST
+                elif n.kind == ir.ISQRT:  # s*s <= n <= s*s + 2s: non-linear
+                    ok = False
                 memo[n] = ok
             hit = memo[t]
         return hit
@@ -355,11 +357,17 @@ class _Evidence:
     def structurally_same(self, t: ir.Term, rep: ir.Term) -> bool:
         """``t == rep`` wherever ``t`` is defined, without z3: the ``Decider`` proves the equation
         (two spellings of one polynomial, facts) where both are defined, and every divisor of
-        ``rep`` is a divisor of ``t`` (so ``rep`` is defined wherever ``t`` is)."""
-        if {d.args[1] for d in ir.divisions_of(rep)} - {d.args[1] for d in ir.divisions_of(t)}:
+        ``rep`` is a divisor of ``t`` and every ``isqrt`` argument of ``rep`` one of ``t`` (so ``rep`` is
+        defined wherever ``t`` is)."""
+        if _partial_args(rep) - _partial_args(t):
             return False
         eq = ir.mk_iff(t, rep) if t.is_bool else ir.mk_eq(t, rep)
         return self.decider.decide(eq) is True
+
+
+def _partial_args(t: ir.Term) -> set[tuple[bool, ir.Term]]:
+    """What decides where ``t`` is defined: its divisors, and its ``isqrt`` arguments (``>= 0``)."""
+    return {(d.kind == ir.ISQRT, d.args[0] if d.kind == ir.ISQRT else d.args[1]) for d in ir.partial_of(t)}
 
 
 def _safe_tries(cands: list[int], base: int) -> list[int]:

@@ -159,6 +159,8 @@ class _Intervals:
             if bl is None or bh is None:
                 return (0, None)
             return (0, max(abs(bl), abs(bh)) - 1)
+        if k == ir.ISQRT:
+            return _isqrt(a[0])
         return FULL
 
 
@@ -243,5 +245,14 @@ def _mod(x: Interval, y: Interval) -> Interval:
     return FULL
 
 
+def _isqrt(x: Interval) -> Interval:
+    """``isqrt`` is monotone; it is defined only where its argument is ``>= 0`` (elsewhere the
+    guard fails: no value to bound), so a negative lower end counts as 0."""
+    a, b = x
+    if b is not None and b < 0:
+        return FULL  # defined nowhere: any answer is sound
+    return (0 if a is None or a < 0 else math.isqrt(a), None if b is None else math.isqrt(b))
+
+
 # interval arithmetic shared with ``rewrite``
-mul_iv, floordiv_iv, mod_iv = _mul, _floordiv, _mod
+mul_iv, floordiv_iv, mod_iv, isqrt_iv = _mul, _floordiv, _mod, _isqrt

@@ -181,6 +181,8 @@ class _Subst:
         if k in (ir.MAX, ir.MIN):
             args = [to_term(self.poly[a]) for a in n.args]
             return _atom(ir.mk_max(*args) if k == ir.MAX else ir.mk_min(*args))
+        if k == ir.ISQRT:
+            return _atom(ir.mk_isqrt(to_term(self.poly[n.args[0]])))
         raise AssertionError(k)
 
 

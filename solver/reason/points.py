@@ -15,6 +15,7 @@ the claim on the original terms with ``pyeval`` — exactly the semantics of doc
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -257,8 +258,8 @@ def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[st
             ex = _INFIX[kind].join(a)
         elif kind in _CALL:
             ex = f"{_CALL[kind]}(({', '.join(a)},))"
-        elif kind in (ir.EDIV, ir.EMOD):
-            ex = f"{kind}({a[0]}, {a[1]})"
+        elif kind in (ir.EDIV, ir.EMOD, ir.ISQRT):
+            ex = f"{kind}({', '.join(a)})"
         elif kind == ir.ITE:
             ex = f"({a[1]} if {a[0]} else {a[2]})"
         elif kind == ir.LE:
@@ -278,7 +279,7 @@ def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[st
             lines.append(f"    if not t{idx[id(t)]}: m |= {1 << i}")
     lines.append("    return m")
     ns: dict[str, Any] = {"__builtins__": {}, "max": max, "min": min, "all": all, "any": any, "bool": bool,
-                          ir.EDIV: _ediv, ir.EMOD: _emod}
+                          ir.EDIV: _ediv, ir.EMOD: _emod, ir.ISQRT: _isqrt}
     exec(compile("\n".join(lines), "<guards>", "exec"), ns)  # noqa: S102 - generated from IR, see docstring
     return ns["f"]
 
@@ -295,6 +296,12 @@ def _ediv(x: int, y: int) -> int:
 
 def _emod(x: int, y: int) -> int:
     return x - y * _ediv(x, y)
+
+
+def _isqrt(x: int) -> int:
+    if x < 0:  # undefined (Python's math.sqrt raises), as a zero divisor
+        raise ZeroDivisionError
+    return math.isqrt(x)
 
 
 def _bits(mask: int) -> Iterable[int]:

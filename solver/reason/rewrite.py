@@ -36,7 +36,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import quasilinear
 from symguard.solver.reason.facts import FULL, Env, Interval, Src
-from symguard.solver.reason.intervals import floordiv_iv, mod_iv
+from symguard.solver.reason.intervals import floordiv_iv, isqrt_iv, mod_iv
 from symguard.solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
@@ -200,6 +200,8 @@ class Rewriter:
         if k == ir.EMOD:
             bl, bh = self.iv[n.args[1]]
             return (0, None) if bl is None or bh is None else (0, max(abs(bl), abs(bh)) - 1)
+        if k == ir.ISQRT:
+            return isqrt_iv(self.iv[n.args[0]])
         return FULL
 
     # -------------------------------------------------------------- rules
@@ -225,6 +227,8 @@ class Rewriter:
             r = self._extreme(k, a)
         elif k == ir.ITE:
             r = a[1] if a[0] is ir.TRUE else a[2] if a[0] is ir.FALSE else ir.mk_ite(a[0], a[1], a[2])
+        elif k == ir.ISQRT:
+            r = self._isqrt(a[0])
         else:
             return self._bool(n, a)
         if QUASILINEAR and self.collapse and r.has_div and r.kind in (ir.FLOORDIV, ir.MOD, ir.ADD, ir.MUL):
@@ -232,6 +236,47 @@ class Rewriter:
             if c is not None:
                 r = c
         return self._settle(r)
+
+    def _isqrt(self, x: Term) -> Term:
+        """``isqrt(c**2 * y**2 * …)`` (each factor ``>= 0`` on its interval) is ``c * y * …``."""
+        coefs, const = ir.linear(x)
+        if const == 0 and len(coefs) == 1:
+            ((m, c),) = coefs.items()
+            r = math.isqrt(c) if c > 0 else -1
+            factors = m.args if m.kind == ir.MUL else (m,)
+            counts: dict[Term, int] = {}
+            for f in factors:
+                counts[f] = counts.get(f, 0) + 1
+            if r * r == c and all(v % 2 == 0 for v in counts.values()) and \
+                    all(self._nonnegative(f) for f in counts):
+                return ir.mk_mul(ir.mk_int(r), *(f for f, v in counts.items() for _ in range(v // 2)))
+        return ir.mk_isqrt(x)
+
+    def _root_interval(self, e: Term) -> Interval:
+        """``e``'s interval, narrowed where ``e = c*(s*s - x) + rest`` for ``s = isqrt(x)``:
+        ``s*s <= x <= s*s + 2s`` (``isqrt(n)**2 <= n < (isqrt(n) + 1)**2``) puts ``e`` between
+        ``rest`` and ``rest - 2c*s``, which the interval of the sum, adding ``s*s`` and ``-x``
+        apart, does not see."""
+        iv = self.interval(e)
+        for m, c in ir.linear(e)[0].items():
+            if not (m.kind == ir.MUL and len(m.args) == 2 and m.args[0] is m.args[1] and m.args[0].kind == ir.ISQRT):
+                continue
+            s = m.args[0]
+            rest = ir.mk_sub(e, ir.mk_mul(ir.mk_int(c), ir.mk_sub(m, s.args[0])))
+            if m in ir.linear(rest)[0]:
+                continue  # x itself has s*s in it
+            far = ir.mk_sub(rest, ir.mk_mul(ir.mk_int(2 * c), s))
+            lo = self.interval(far if c > 0 else rest)[0]
+            hi = self.interval(rest if c > 0 else far)[1]
+            iv = (lo if iv[0] is None else iv[0] if lo is None else max(iv[0], lo),
+                  hi if iv[1] is None else iv[1] if hi is None else min(iv[1], hi))
+            if iv[0] is not None and iv[1] is not None and iv[0] > iv[1]:
+                return FULL  # where nothing is defined: claim nothing
+        return iv
+
+    def _nonnegative(self, t: Term) -> bool:
+        lo = self.interval(t)[0]
+        return lo is not None and lo >= 0
 
     def _settle(self, r: Term) -> Term:
         """Facts about the finished integer term: a known value, a point interval."""
@@ -262,7 +307,7 @@ class Rewriter:
         if QUASILINEAR and r.kind in (ir.LE, ir.EQ) and r.args[0].has_div:
             r = self._quasilinear(r)
         if r.kind in (ir.LE, ir.EQ):
-            lo, hi = self.interval(r.args[0])
+            lo, hi = self._root_interval(r.args[0]) if r.args[0].has_div else self.interval(r.args[0])
             if r.kind == ir.LE:
                 if hi is not None and hi <= 0:
                     return ir.TRUE
@@ -397,6 +442,7 @@ class Rewriter:
             if a.kind == ir.FLOORDIV and a.args[1].kind == ir.CONST and a.args[1].value > 0 and c > 0:
                 return self._floordiv(a.args[0], ir.mk_int(a.args[1].value * c))
             return self._settle(ir.mk_floordiv(a, b))
+        a = self._squared(a, b)
         q = divide(a, b)
         if q is not None:
             return q
@@ -434,6 +480,7 @@ class Rewriter:
                 inner_mod = self._mod(div_linear(kept, const, g), ir.mk_int(c // g))
                 return self._settle(ir.mk_mul(ir.mk_int(g), inner_mod))
             return self._settle(ir.mk_mod(ir.from_linear(kept, const), b))
+        a = self._squared(a, b)
         if divide(a, b) is not None:
             return ir.ZERO
         shared = common_factor(a, b)
@@ -446,6 +493,27 @@ class Rewriter:
         if period is not None:  # a = b*(a//b) + Mod(a, b)
             return a if period == 0 else self._settle(fold_add(ir.mk_add(a, b)))
         return self._settle(ir.mk_mod(a, b))
+
+    def _squared(self, a: Term, b: Term) -> Term:
+        """``a`` with ``x`` written ``s*s`` where ``s = isqrt(x)`` is a factor of the divisor ``b``
+        and a fact says ``Eq(x, s**2)`` (a square grid's ``n`` tokens): ``a = v*s*s + (a - v*x)``,
+        ``v`` the multiple of ``x`` that cancels one of its monomials in ``a``. Then the division
+        rules see the multiples of ``s`` (``Mod(n, isqrt(n))`` is 0 there)."""
+        roots = [f for f in (b.args if b.kind == ir.MUL else (b,)) if f.kind == ir.ISQRT]
+        if not roots or not self.env.atoms:
+            return a
+        for s in roots:
+            x = s.args[0]
+            sq = ir.mk_mul(s, s)
+            xc, _ = ir.linear(x)
+            if not xc:
+                continue
+            m0 = min(xc, key=lambda m: m.skey)
+            coefs, _ = ir.linear(a)
+            v, r = divmod(coefs.get(m0, 0), xc[m0])
+            if v and not r and any(self._ok(src) for src in self.env.atoms.get(ir.mk_eq(x, sq), ())):
+                a = ir.mk_add(a, ir.mk_mul(ir.mk_int(v), ir.mk_sub(sq, x)))
+        return a
 
     def divisor(self, m: Term) -> int:
         """A positive integer known to divide every value of ``m``: facts ``Mod(x, d) == 0`` for its

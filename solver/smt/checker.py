@@ -41,7 +41,7 @@ from pysmt.solvers.z3 import Z3Converter
 from symguard.solver.errors import InternalError
 from symguard.solver.ir.problem import Options, Problem
 from symguard.solver.ir.terms import Term
-from symguard.solver.smt.encode import Encoding
+from symguard.solver.smt.encode import Encoding, PairKey
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 
@@ -297,7 +297,7 @@ class Checker:
         self._lit_terms: list[Term | None] = []  # per handle: the IR term it switches on (or negates)
         self._lit_impl: list[z3.BoolRef] = []  # per handle: ``lit -> formula`` as handed to z3
         self._ranges_z3: list[z3.BoolRef] = []
-        self._defs_z3: dict[tuple[bool, Term, Term], z3.BoolRef] = {}
+        self._defs_z3: dict[PairKey, z3.BoolRef] = {}
         self._new_since_check = 0
         self.checks = 0
         self.solver_ms = 0.0
@@ -412,7 +412,7 @@ class Checker:
         arithmetic works on all of them in every check; a scoped check does not."""
         hs = list(handles)
         forms = list(self._ranges_z3)
-        keys: dict[tuple[bool, Term, Term], None] = {}
+        keys: dict[PairKey, None] = {}
         for h in hs:
             t = self._lit_terms[h]
             if t is None:

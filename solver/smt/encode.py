@@ -10,8 +10,15 @@ a caller asks about points where ``b = 0``):
     floor (Python):  b != 0 -> a = b*q + r  &  (b > 0 -> 0 <= r < b)  &  (b < 0 -> b < r <= 0)
     Euclidean:       b != 0 -> a = b*q + r  &  0 <= r < |b|
 
-For a literal ``b`` the case split disappears and the definition is linear. Each ``Encoding``
-owns its own pysmt ``Environment`` (no global state, no unbounded formula table).
+For a literal ``b`` the case split disappears and the definition is linear. ``isqrt(n)``
+(``ISQRT``, undefined for ``n < 0``) gets one fresh ``s`` per distinct ``n``, defined likewise
+only where it is defined (non-linear: the levers before z3 know ``ISQRT`` and decide most guards
+with it):
+
+    isqrt:           n >= 0 -> s >= 0  &  s*s <= n  &  n <= s*s + 2*s
+
+Each ``Encoding`` owns its own pysmt ``Environment`` (no global state, no unbounded formula
+table).
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from symguard.solver.ir.problem import Symbol
 from symguard.solver.ir.terms import Term
 
 FRESH_PREFIX = "."  # SMT-LIB reserves symbols starting with '.' for solvers: no clash with users
+ISQRT_TAG = "isqrt"  # the first field of an ISQRT's definition key, (floor?, a, b) for a division
+PairKey = tuple[bool | str, Term, Term]
 
 
 def _no_type_check(formula: FNode) -> None:
@@ -43,10 +52,10 @@ class Encoding:
         # Building the formulas of a 300-guard set: 5.6 -> 1.5 ms.
         self.mgr._do_type_check = _no_type_check
         self._memo: dict[Term, FNode] = {}
-        self._pairs: dict[tuple[bool, Term, Term], tuple[FNode, FNode]] = {}
-        self._pairs_of: dict[Term, list[tuple[bool, Term, Term]]] = {}
+        self._pairs: dict[PairKey, tuple[FNode, FNode]] = {}
+        self._pairs_of: dict[Term, list[PairKey]] = {}
         self.definitions: list[FNode] = []
-        self.pair_def: dict[tuple[bool, Term, Term], FNode] = {}  # the definition of each pair
+        self.pair_def: dict[PairKey, FNode] = {}  # the definition of each pair (and of each isqrt)
         self.fresh: dict[str, tuple[str, Term, Term]] = {}  # name -> (kind, a, b), for diagnostics
 
     # -------------------------------------------------------------- symbols and ranges
@@ -92,6 +101,8 @@ class Encoding:
         if k in ir.DIV_KINDS:
             q, r = self._pair(k in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1], a[0], a[1])
             return q if k in (ir.FLOORDIV, ir.EDIV) else r
+        if k == ir.ISQRT:
+            return self._isqrt(n.args[0], a[0])
         if k in (ir.MAX, ir.MIN):
             acc = a[0]
             for x in a[1:]:
@@ -114,17 +125,32 @@ class Encoding:
             return m.Iff(a[0], a[1])
         raise AssertionError(k)
 
-    def pairs_of(self, t: Term) -> list[tuple[bool, Term, Term]]:
-        """The quotient/remainder pairs ``t``'s encoding uses (keys of ``pair_def``); kept per
-        term, since every scoped check asks again for each formula it selects."""
+    def pairs_of(self, t: Term) -> list[PairKey]:
+        """The quotient/remainder pairs and square roots ``t``'s encoding uses (keys of
+        ``pair_def``); kept per term, since every scoped check asks again for each formula it
+        selects."""
         got = self._pairs_of.get(t)
         if got is None:
-            got = self._pairs_of[t] = [(n.kind in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1])
-                                       for n in ir.iter_dag(t) if n.kind in ir.DIV_KINDS] if t.has_div else []
+            got = self._pairs_of[t] = [_key(n) for n in ir.partial_of(t)]
         return got
 
+    def _isqrt(self, tn: Term, n: FNode) -> FNode:
+        key: PairKey = (ISQRT_TAG, tn, tn)
+        hit = self._pairs.get(key)
+        if hit is not None:
+            return hit[0]
+        m = self.mgr
+        s = m.Symbol(f"{FRESH_PREFIX}s{len(self._pairs)}", INT)
+        self.fresh[s.symbol_name()] = ("s", tn, tn)
+        sq = m.Times(s, s)
+        body = m.And(m.LE(m.Int(0), s), m.LE(sq, n), m.LE(n, m.Plus(sq, m.Times(m.Int(2), s))))
+        self.definitions.append(m.Implies(m.LE(m.Int(0), n), body))
+        self.pair_def[key] = self.definitions[-1]
+        self._pairs[key] = (s, s)
+        return s
+
     def _pair(self, floor: bool, ta: Term, tb: Term, a: FNode, b: FNode) -> tuple[FNode, FNode]:
-        key = (floor, ta, tb)
+        key: PairKey = (floor, ta, tb)
         hit = self._pairs.get(key)
         if hit is not None:
             return hit
@@ -159,3 +185,10 @@ class Encoding:
             self.pair_def[key] = self.definitions[-1]
         self._pairs[key] = (q, r)
         return q, r
+
+
+def _key(n: Term) -> PairKey:
+    """The ``pair_def`` key of a division or ``ISQRT`` node."""
+    if n.kind == ir.ISQRT:
+        return (ISQRT_TAG, n.args[0], n.args[0])
+    return (n.kind in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1])

@@ -67,13 +67,16 @@ def lower(t: Term) -> Term:
     return memo[t]
 
 
-_LOWERED = frozenset({ir.FLOORDIV, ir.MOD, ir.MAX, ir.MIN})
+_LOWERED = frozenset({ir.FLOORDIV, ir.MOD, ir.MAX, ir.MIN, ir.ISQRT})
 
 
 def _lower_one(n: Term, a: list[Term]) -> Term:
     k = n.kind
     if not a:
         return n
+    if k == ir.ISQRT:
+        raise UnsupportedError("int(math.sqrt(n)) (isqrt) has no SMT-LIB term: a guard with it cannot be exported "
+                               "to .smt2")
     if k in (ir.FLOORDIV, ir.MOD):
         x, y = a
         pos = ir.mk_gt(y, ir.ZERO)

@@ -287,6 +287,9 @@ class _Parser(_FloatReader):
         """PyTorch's integer functions (``torch.utils._sympy.functions``); None if ``name`` is none."""
         if name in _ROUNDING:
             (arg,) = self.args_(node, name, 1)
+            isqrt = self.sqrt_(name, arg, depth)
+            if isqrt is not None:
+                return isqrt
             if _is_real(arg):
                 scaled = self.scaled_(name, arg, depth)
                 return scaled if scaled is not None else _round_real(name, self.real_(arg, depth))

@@ -24,6 +24,7 @@ from symguard.solver.ir.terms import Term
 from symguard.solver.syntax import float_affine as fa
 from symguard.solver.syntax import float_compare as fc
 from symguard.solver.syntax import float_literal as fl
+from symguard.solver.syntax import float_sqrt as fsq
 from symguard.solver.syntax.sympy_calls import _FLOAT_ONLY
 from symguard.solver.syntax.sympy_domain import _lazy
 from symguard.solver.syntax.sympy_rational import _has_true_div
@@ -200,7 +201,20 @@ class _FloatReader(_Walk):
         """``R(x) op c`` with a rounding ``R``, ``c`` a number literal and ``x`` float arithmetic
         with a literal that is not its double (``Eq(TruncToInt(0.4*ToFloat(n)), 21)``): read as
         Python computes it, at any size (``float_compare.rounded_chain``), where ``x`` is one
-        integer's ``fc.Chain``. None for any other shape (read as usual)."""
+        integer's ``fc.Chain``; or ``R(OpaqueUnaryFn_sqrt(ToFloat(n))) op c``, an interval of ``n``
+        (``float_sqrt.compare``). None for any other shape (read as usual)."""
+        for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
+            c = _literal(lit)
+            x_node = _sqrt_of(rnd)
+            if c is None or x_node is None:
+                continue
+            if isinstance(c, float) and not math.isfinite(c):
+                raise self.err(UnsupportedError, lit, f"a rounded square root compared with {c!r}")
+            assert isinstance(rnd, ast.Call) and isinstance(rnd.func, ast.Name)
+            n = self.int_(x_node, depth + 1)
+            self.domain.append(ir.mk_ge(n, ir.ZERO))  # math.sqrt raises ValueError below 0
+            self.domain.append(fc.no_overflow(n, ir.ONE))  # float(n) raises OverflowError
+            return fsq.compare(o, rnd.func.id, n, c)
         for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
             c = _literal(lit)
             name = _rounding_of_inexact(rnd)
@@ -216,6 +230,23 @@ class _FloatReader(_Walk):
             self.domain.append(fc.finite_chain(x))
             return fc.rounded_chain(o, name, x, c)
         return None
+
+    def sqrt_(self, name: str, node: ast.AST, depth: int) -> Term | None:
+        """``R(OpaqueUnaryFn_sqrt(ToFloat(n)))``, Python's ``int(math.sqrt(n))``: for ``R``
+        ``TruncToInt`` or ``FloorToInt`` the integer ``isqrt(n)``, which is Python's value for
+        ``0 <= n <= float_sqrt.BOUND`` (about 2**52; past it the reading is claimed only where
+        ranges keep ``n`` within, as for ``scaled_``). ``n < 0`` raises in Python: the domain.
+        None for any other shape."""
+        x_node = _sqrt_of(node, name)
+        if x_node is None:
+            return None
+        if name not in fsq.INTEGER_ROUNDINGS:
+            raise self.err(UnsupportedError, node, f"{name} of a square root used as an integer (TruncToInt "
+                           "and FloorToInt of OpaqueUnaryFn_sqrt(ToFloat(n)) are read as isqrt(n); any rounding "
+                           "of it compared with a literal is read exactly)")
+        x = self.int_(x_node, depth + 1)
+        self.domain.append(ir.mk_ge(x, ir.ZERO))
+        return ir.mk_isqrt(x)
 
     def scaled_(self, name: str, node: ast.AST, depth: int) -> Term | None:
         """``R(c*ToFloat(n))`` (or ``R(c*n)``, Python converts ``n``) with a literal ``c`` that is
@@ -283,6 +314,25 @@ class _FloatReader(_Walk):
                                "a float compared with something other than a literal (two roundings, or a "
                                "symbolic bound): only a literal on the other side is read exactly")
         return ir.mk_and(*out)
+
+
+def _sqrt_of(node: ast.AST, name: str | None = None) -> ast.AST | None:
+    """The integer operand ``n`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))`` (or of ``OpaqueUnaryFn_sqrt(n)``:
+    Python converts an int the same way), given that node; given a rounding call (``name`` None),
+    of its argument. None for any other shape."""
+    if name is None:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in fl.ROUNDINGS
+                and len(node.args) == 1 and not node.keywords):
+            return None
+        node = node.args[0]
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "OpaqueUnaryFn_sqrt" and len(node.args) == 1 and not node.keywords):
+        return None
+    x = node.args[0]
+    if isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "ToFloat" \
+            and len(x.args) == 1 and not x.keywords:
+        x = x.args[0]
+    return None if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float) else x
 
 
 def _rounding_of_inexact(node: ast.AST) -> str | None:

@@ -1,0 +1,98 @@
+"""``int(math.sqrt(n))`` of a size: Python's value, and where it is the integer square root.
+
+Models that view a token sequence as a square grid keep ``side = int(math.sqrt(num_tokens))``;
+PyTorch prints it ``TruncToInt(OpaqueUnaryFn_sqrt(ToFloat(n)))`` and Python computes
+``math.trunc(math.sqrt(float(n)))``: ``float(n)`` rounded to the nearest double (``OverflowError``
+past the largest double), its square root correctly rounded (``ValueError`` for ``n < 0``), then
+truncated. Two readings are exact:
+
+**As an integer** it is ``math.isqrt(n)`` for ``0 <= n <= BOUND = 2**52 + 2**27 - 1``, and not at
+``BOUND + 1 = (2**26 + 1)**2 - 1``. Proof: for ``n <= 2**53`` ``float(n)`` is ``n``. Let
+``k = isqrt(n)``, so ``k**2 <= n < (k + 1)**2``. ``k`` and ``k + 1`` are doubles and rounding is
+monotone, so ``k <= fl(sqrt(n)) <= k + 1``, and the value is ``k`` unless ``fl(sqrt(n))`` reaches
+``m = k + 1``; by monotonicity that happens in ``[k**2, m**2)`` exactly when it does at
+``n = m**2 - 1``. There ``m - sqrt(m**2 - 1) = 1 / (m + sqrt(m**2 - 1))``, which lies in
+``(1/(2m), 1/(2m - 1)]``, and the value rounds up to ``m`` only when this distance is at most
+half the spacing of the doubles just below ``m`` (no tie: ``sqrt(m**2 - 1)`` is irrational).
+
+- ``m <= 2**26``: ``m`` is in the binade ``[2**e, 2**(e+1)]`` with ``e <= 25`` (``m = 2**26``: the
+  doubles below it are those of ``[2**25, 2**26)``), half the spacing below ``m`` is at most
+  ``2**(e - 53)``, and ``1/(2m) >= 2**(-e - 2) > 2**(e - 53)`` since ``2e < 51``: never rounds up.
+- ``m = 2**26 + 1``: half the spacing is ``2**-27`` and ``m + sqrt(m**2 - 1) > 2**27`` (that is
+  ``2**28 m > 2**54 + 1``), so the distance is below ``2**-27``: ``fl`` is ``m`` and
+  ``int(math.sqrt(float(m**2 - 1)))`` is ``m``, one more than ``isqrt``.
+
+So the bound holds up to ``(2**26 + 1)**2 - 2``, below ``2**53`` where ``float(n)`` is exact.
+Past it the two part (and past ``2**53`` ``float(n)`` rounds too): like a size times a literal
+that is not its double (``float_literal``), the reading is claimed only where ranges keep ``n``
+within the bound (the PyTorch bridge checks that, in Python and C++: ``std::sqrt`` is the same
+correctly rounded IEEE operation). ``FloorToInt`` of it is the same value (``sqrt >= 0``).
+
+**Compared with a number literal** (``TruncToInt(OpaqueUnaryFn_sqrt(ToFloat(n))) >= 24``), any of
+the four roundings of it is read as Python computes it at any size: ``float``, ``sqrt`` and the
+rounding are each monotone, so the comparison is an interval of ``n``, its ends found by
+bisection with Python's own floats (``least``). tests/test_float_sqrt.py checks both against
+Python next to every square near the bound and at the overflow edge.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from fractions import Fraction
+
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+from symguard.solver.syntax.float_literal import rounded
+
+BOUND = (1 << 52) + (1 << 27) - 1  # int(math.sqrt(float(n))) == math.isqrt(n) for 0 <= n <= BOUND
+INTEGER_ROUNDINGS = ("TruncToInt", "FloorToInt")  # equal to isqrt within the bound
+# the largest int float() converts: 2**1024 - 2**970 rounds (half to even) to 2**1024, an overflow
+MAX_CONVERTIBLE = (1 << 1024) - (1 << 970) - 1
+
+
+def python_value(name: str, n: int) -> int:
+    """``R(math.sqrt(float(n)))`` as Python computes it (raises ``ValueError`` for ``n < 0`` and
+    ``OverflowError`` past ``MAX_CONVERTIBLE``, as Python does)."""
+    return rounded(name, math.sqrt(float(n)))
+
+
+@functools.lru_cache(maxsize=1024)  # a pure function of two constants; ~1,000 float steps
+def least(name: str, k: int) -> int | None:
+    """The least ``n >= 0`` with ``R(math.sqrt(float(n))) >= k`` (monotone in ``n``), None when
+    no convertible ``n`` reaches ``k``."""
+    if python_value(name, 0) >= k:
+        return 0
+    if python_value(name, MAX_CONVERTIBLE) < k:
+        return None
+    lo, hi = 0, MAX_CONVERTIBLE  # below k at lo, at least k at hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if python_value(name, mid) >= k:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def compare(op: str, name: str, n: Term, c: float) -> Term:
+    """``R(math.sqrt(float(n))) op c`` for a finite number literal ``c``, as a condition on ``n``
+    that is exact wherever Python's value is defined (``0 <= n <= MAX_CONVERTIBLE``: the caller
+    puts that in the domain). The rounded value ``v`` is an integer, compared exactly with ``c``
+    (as Python compares an int with a float)."""
+    if op in ("==", "!="):
+        if Fraction(c).denominator != 1:
+            return ir.mk_bool(op == "!=")
+        k = int(c)
+        inside = ir.mk_and(_at_least(name, n, k), ir.mk_not(_at_least(name, n, k + 1)))
+        return inside if op == "==" else ir.mk_not(inside)
+    # v >= c  <=>  v >= ceil(c);  v > c  <=>  v >= floor(c) + 1; the others are their negations
+    ge = math.ceil(Fraction(c)) if op in (">=", "<") else math.floor(Fraction(c)) + 1
+    up = _at_least(name, n, ge)
+    return up if op in (">=", ">") else ir.mk_not(up)
+
+
+def _at_least(name: str, n: Term, k: int) -> Term:
+    """``R(math.sqrt(float(n))) >= k`` for ``0 <= n <= MAX_CONVERTIBLE``."""
+    start = least(name, k)
+    return ir.FALSE if start is None else ir.TRUE if start == 0 else ir.mk_ge(n, ir.mk_int(start))
