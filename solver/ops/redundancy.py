@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
@@ -251,7 +251,10 @@ class _Run:
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
         self.repairer: repair.Repair | None = None
-        self.repair_left = REPAIR_TOTAL
+        self.free_repairer: repair.Repair | None = None
+        self.free_points = 0  # the pool's points before any z3 model: the same at every effort
+        self.repair_left = [REPAIR_TOTAL]  # evaluations of the walks from the points before z3
+        self.repair_more_left = [REPAIR_TOTAL]  # ... and of those from the points z3 models added
         self.ch: Checker | None = None
         self.later: list[dict[str, int | bool]] = []  # z3 models pooled once the levers before z3 are done
         self.fails: set[int] = set()  # guards a point of the ranges and asserts refutes (not always true)
@@ -466,12 +469,19 @@ class _Run:
             if share <= 0 or self.deadline.expired:
                 return  # greedy decides the rest (or labels it unknown)
             budget = min(share, self.first_budget(max(1, pending - k)))
+            before = self.deadline.spent
             out = self.z3check(self.A + [self.neg(i)], budget=budget)
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.now_true(i)
             elif out.status == SAT:
                 self.learn(out.model)
+            elif self.deadline.spent == before:
+                # what is left of the share cannot pay for a check: the stage ends here, as it does
+                # when a check spends the share. Going on with the split alone made an effort whose
+                # share never paid for one (1,000) decide guards a larger one, whose first checks
+                # spent its share, did not (stress_maxmin_2: 4 guards at 1,000, unknown at 10,000)
+                return
             elif self.by_extremes(i, None) is not None:  # z3 left it open: split its Max/Min
                 self.now_true(i)
                 self.levers["extremes"] += 1
@@ -533,6 +543,7 @@ class _Run:
         # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
         # justified by the guards kept when it is made (the greedy argument of the module doc)
         rest = [i for i in order if self.decide_free(i) is None]
+        self.free_points = len(self.pool.points)
         # z3 from here on: its models and always-true guards only reach the steps after the levers
         # before z3, so what those decide is the same at every effort (a guard proven always true
         # at a larger effort no longer widens a residue search past its share, modlattice dev sets)
@@ -709,21 +720,38 @@ class _Run:
 
     def by_repair(self, i: int) -> bool:
         """A counterexample by the repair walk (``reason.repair``) for a guard every other step
-        left open: at most ``REPAIR_EVALS`` point evaluations, ``REPAIR_TOTAL`` per pass (counted,
-        like the residue walks, never charged to the effort: it runs only where the answer would
-        otherwise be ``unknown``)."""
-        if not REPAIR or self.repair_left <= 0:
+        left open: at most ``REPAIR_EVALS`` point evaluations per walk, ``REPAIR_TOTAL`` per pass
+        for each kind of start (counted, like the residue walks, never charged to the effort: it
+        runs only where the answer would otherwise be ``unknown``)."""
+        if not REPAIR:
             return False
         if self.repairer is None:
             self.repairer = repair.Repair(self.pool, self.syms)
-        before = self.repairer.evals
-        pt = self.repairer.find(i, self.kept_mask, min(REPAIR_EVALS, self.repair_left))
-        self.repair_left -= self.repairer.evals - before
+            self.free_repairer = repair.Repair(cast(Pool, _Prefix(self.pool, self.free_points)), self.syms)
+        # first from the points the levers before z3 pooled (the same at every effort): a z3
+        # model pooled at a larger effort, where the guard fails, took the walk's starts and its
+        # evaluations (synthetic_400_mixed g341: required at effort 1 and 100,000 from the hints,
+        # unknown at the default from a model); then from every point when a later one fails it,
+        # on a budget of its own (the models are many more at a larger effort: sharing one total,
+        # their walks spent the first walks' evaluations)
+        assert self.free_repairer is not None
+        pt = self._repair_walk(self.free_repairer, i, self.repair_left)
+        if pt is None and any(m >> i & 1 for m in self.pool.masks[self.free_points:]):
+            pt = self._repair_walk(self.repairer, i, self.repair_more_left)
         if pt is None:
             return False
         self.verdict[i] = REQUIRED
         self.levers["repair"] += 1
         return True
+
+    def _repair_walk(self, walker: repair.Repair, i: int, left: list[int]) -> dict[str, Any] | None:
+        """``walker``'s search for guard ``i``, charged to the evaluations ``left[0]``."""
+        if left[0] <= 0:
+            return None
+        before = walker.evals
+        pt = walker.find(i, self.kept_mask, min(REPAIR_EVALS, left[0]))
+        left[0] -= walker.evals - before
+        return pt
 
     def undecided(self, i: int, why: str | None = None) -> str:
         """Guard ``i`` stays ``unknown`` (kept); ``why`` (else the last check's) is its reason."""
@@ -1246,6 +1274,19 @@ class _Run:
                       - self.walk_memo.left_wide,
                       "points": len(self.pool.points)},
         }
+
+
+class _Prefix:
+    """A pool seen through its first ``n`` points (those found before any z3 model, the same at
+    every effort); points the walk finds go to the pool itself."""
+
+    def __init__(self, pool: Pool, n: int) -> None:
+        self._pool = pool
+        self.points = pool.points[:n]
+        self.masks = pool.masks[:n]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pool, name)
 
 
 # ------------------------------------------------------------------ the operation
