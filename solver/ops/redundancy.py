@@ -181,8 +181,23 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
         deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
         second_share -= deadline.units - deadline.spent
+
+    def last_round(run: _Run, res: dict[str, Any]) -> dict[str, Any]:
+        """The first pass' unknown guards retried on the units it left, where no second pass
+        will take them: the retry round of a pass whose first round spent its share never ran,
+        and a larger effort's larger first checks spent it sooner, in a different z3 history
+        (held_modlattice_11 g82: unsat in 446 units at effort 100,000, unknown in three checks of
+        25,100 at 300,000, with 150,000 units left unused)."""
+        deadline.units = total
+        if not _unknowns(res) or res.get("incomplete") or res["status"] != SAT or deadline.expired:
+            return res
+        cost = PASS_GUARD_COST * run.hard
+        if PORTFOLIO and second_share >= cost and deadline.affords(cost):
+            return res  # the second pass takes the rest
+        return run.last_round()
+
     try:
-        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST)
+        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST, last_round)
     finally:
         deadline.units = total
     if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
@@ -210,11 +225,14 @@ def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, An
     return res
 
 
-def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> tuple[dict[str, Any], int]:
-    """One pass' answer, and the number of guards it took past the cheap step."""
+def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
+               then: Callable[[_Run, dict[str, Any]], dict[str, Any]] | None = None) -> tuple[dict[str, Any], int]:
+    """One pass' answer (``then`` may go on with the pass before it is closed), and the number
+    of guards it took past the cheap step."""
     run = _Run(problem, deadline, collapse)
     try:
-        return run.run(), run.hard
+        res = run.run()
+        return (res if then is None else then(run, res)), run.hard
     finally:
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
@@ -335,6 +353,22 @@ class _Run:
         self.phase = "cheap"
         try:
             return self.report(self._run())
+        except OutOfTime:
+            return self.partial()
+
+    def last_round(self) -> dict[str, Any]:
+        """Every guard the greedy pass left ``unknown`` decided once more (``decide``'s last
+        chance, in removal order, each check sized by the guards still to go) on the units the
+        caller made available. The kept set only shrinks, so the greedy argument of ``run``
+        holds; past the wall-clock deadline the answer is the partial one."""
+        try:
+            rest = [i for i in self.removal_order(list(self.kept)) if self.verdict[i] == UNKNOWN]
+            for k, i in enumerate(rest):
+                self.settled.discard(i)
+                self.decide(i, max(MIN_CHECK, self.deadline.remaining() // (len(rest) - k)), last=True)
+                self.settled.add(i)
+            self.fix_implied()
+            return self.report(self.status)
         except OutOfTime:
             return self.partial()
 
