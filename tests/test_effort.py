@@ -145,6 +145,11 @@ def test_running_out_of_effort_says_resource_in_every_op() -> None:
     ev = run("evaluate", doc)
     assert ev["reason"] == "resource"
     assert [q["reason"] for q in ev["queries"]] == ["resource", "resource"]
+    # simplify said ``timeout`` here: it read the effort running out as the deadline passing
+    for effort in (1, 1_000):
+        simp = run("simplify", {**doc, "exprs": ["x + y"], "options": {"effort": effort}})
+        assert simp["status"] == "unknown" and simp["reason"] == "resource"
+    assert run("shrink", doc)["reason"] == "resource"
 
 
 def test_a_decided_guard_or_query_carries_no_reason() -> None:
