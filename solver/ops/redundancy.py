@@ -193,27 +193,76 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
             return res
         cost = PASS_GUARD_COST * run.hard
         if PORTFOLIO and second_share >= cost and deadline.affords(cost):
-            return res  # the second pass takes the rest
-        return run.last_round()
+            # a second pass will follow: the last round takes half of what is left (without one at
+            # a larger effort, held_modlattice_22's g34, decided at 100,000, was unknown at 300,000)
+            deadline.units = deadline.spent + deadline.remaining() // 2
+        try:
+            return run.last_round()
+        finally:
+            deadline.units = total
 
     try:
-        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST, last_round)
+        first, first_run = _collapsed(problem, deadline, COLLAPSE_FIRST, last_round)
     finally:
         deadline.units = total
     if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
         return _spent(first, deadline, 1)
-    cost = PASS_GUARD_COST * hard
+    cost = PASS_GUARD_COST * first_run.hard
     if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
         return _spent(first, deadline, 1)
     deadline.charge(cost)
-    second, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST)
+    second, second_run = _collapsed(problem, deadline, not COLLAPSE_FIRST)
     if second.get("incomplete"):
         return _spent({**first, "incomplete": True}, deadline, 2)
     # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
     # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
-    best = min((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
+    best, other = sorted((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
     walk = first["stats"]["walk"] + second["stats"]["walk"]
+    best = _merged(problem, best, other, [first_run.pool, second_run.pool])
     return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
+
+
+def _merged(problem: Problem, best: dict[str, Any], other: dict[str, Any], pools: list[Pool]) -> dict[str, Any]:
+    """``best`` with its ``unknown`` guards decided where the other pass' verdict holds against
+    ``best``'s own kept set: ``always_true`` (the asserts alone imply it); ``redundant`` when every
+    guard of its ``implied_by`` is still kept (then the guards ``best`` dropped citing it cite
+    those); ``required`` at a point of either pass that fails it while every other kept guard
+    holds (verified on the original terms). Each such step is one step of the greedy argument of
+    ``_Run.run``: the kept set only shrinks. The passes decide differently as the effort grows (a
+    second pass starts at some effort), and the pass chosen alone had left guards unknown that a
+    smaller effort's single pass decided."""
+    if best["status"] != SAT or other["status"] != SAT or not _unknowns(best):
+        return best
+    ids = [c.id for c in problem.guards]
+    at = {x: i for i, x in enumerate(ids)}
+    rows = [dict(r) for r in best["guards"]]
+    kept = {at[x] for x in best["minimal"]}
+    live = {i for i in kept if rows[i]["verdict"] != UNSUPPORTED}
+
+    def cite(i: int, proof: list[str]) -> None:  # the rows citing i cite its proof instead
+        for r in rows:
+            if r["verdict"] == REDUNDANT and ids[i] in r["implied_by"]:
+                got = {at[x] for x in r["implied_by"] if x != ids[i]} | {at[x] for x in proof}
+                r["implied_by"] = [ids[j] for j in sorted(got)]
+                if not got:  # implied by the asserts alone
+                    r["verdict"] = ALWAYS_TRUE
+
+    for i, row in enumerate(rows):
+        if row["verdict"] != UNKNOWN:
+            continue
+        theirs = other["guards"][i]
+        proof = [at[x] for x in theirs["implied_by"]]
+        if theirs["verdict"] == ALWAYS_TRUE or (theirs["verdict"] == REDUNDANT and proof and
+                                               all(j in live and j != i for j in proof)):
+            rows[i] = {"id": ids[i], "verdict": theirs["verdict"], "implied_by": list(theirs["implied_by"])}
+            kept.discard(i)
+            live.discard(i)
+            cite(i, list(theirs["implied_by"]))
+            continue
+        mask = sum(1 << j for j in live)
+        if any(pool.refuting(i, mask) is not None for pool in pools):
+            rows[i] = {"id": ids[i], "verdict": REQUIRED, "implied_by": []}
+    return {**best, "guards": rows, "minimal": [x for x in best["minimal"] if at[x] in kept]}
 
 
 def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, Any]:
@@ -226,13 +275,13 @@ def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, An
 
 
 def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
-               then: Callable[[_Run, dict[str, Any]], dict[str, Any]] | None = None) -> tuple[dict[str, Any], int]:
-    """One pass' answer (``then`` may go on with the pass before it is closed), and the number
-    of guards it took past the cheap step."""
+               then: Callable[[_Run, dict[str, Any]], dict[str, Any]] | None = None) -> tuple[dict[str, Any], _Run]:
+    """One pass' answer (``then`` may go on with the pass before its solver is closed), and the
+    pass (its ``hard`` guards, its points)."""
     run = _Run(problem, deadline, collapse)
     try:
         res = run.run()
-        return (res if then is None else then(run, res)), run.hard
+        return (res if then is None else then(run, res)), run
     finally:
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
