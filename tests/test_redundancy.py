@@ -235,9 +235,9 @@ def test_a_pass_that_settled_satisfiability_beats_one_that_did_not(monkeypatch: 
                 "guards": [{"id": "g0", "verdict": "unknown"}, {"id": "g1", "verdict": "redundant"},
                            {"id": "g2", "verdict": "required"}]}
 
-    from symguard.solver.smt.checker import Deadline
-
     from types import SimpleNamespace
+
+    from symguard.solver.smt.checker import Deadline
 
     passes = iter([(answer("unknown", ["g0"]), SimpleNamespace(hard=3, pool=None)),
                    (answer("sat", ["g0", "g2"]), SimpleNamespace(hard=3, pool=None))])
