@@ -168,7 +168,10 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     The answer that settled satisfiability, then with fewer ``unknown`` guards (then the smaller
     ``minimal``, then the first) is returned: each is sound on its own, and the choice depends on the effort alone. A second
     pass cut by the deadline makes the answer ``incomplete`` (another machine might have
-    finished it).
+    finished it). The first pass' ``unknown`` guards first get a last round (``_Run.last_round``)
+    on the units it left (half of them when a second pass follows), and the chosen answer keeps
+    the other pass' verdicts that hold against its own kept set (``_merged``): both only where
+    guards are left unknown, so a set decided in one pass takes the same path at every effort.
 
     The second pass repeats the first one's Python work (its levers before z3), so it is paid
     for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
