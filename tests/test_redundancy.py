@@ -235,9 +235,12 @@ def test_a_pass_that_settled_satisfiability_beats_one_that_did_not(monkeypatch: 
                 "guards": [{"id": "g0", "verdict": "unknown"}, {"id": "g1", "verdict": "redundant"},
                            {"id": "g2", "verdict": "required"}]}
 
+    from types import SimpleNamespace
+
     from symguard.solver.smt.checker import Deadline
 
-    passes = iter([(answer("unknown", ["g0"]), 3), (answer("sat", ["g0", "g2"]), 3)])
-    monkeypatch.setattr(red, "_collapsed", lambda problem, deadline, collapse: next(passes))
+    passes = iter([(answer("unknown", ["g0"]), SimpleNamespace(hard=3, pool=None)),
+                   (answer("sat", ["g0", "g2"]), SimpleNamespace(hard=3, pool=None))])
+    monkeypatch.setattr(red, "_collapsed", lambda problem, deadline, collapse, then=None: next(passes))
     out = red.redundancy(None, Deadline(60_000, budget_units=600_000))  # type: ignore[arg-type]
     assert out["status"] == "sat" and out["minimal"] == ["g0", "g2"] and out["stats"]["passes"] == 2

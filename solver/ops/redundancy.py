@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
@@ -168,7 +168,10 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     The answer that settled satisfiability, then with fewer ``unknown`` guards (then the smaller
     ``minimal``, then the first) is returned: each is sound on its own, and the choice depends on the effort alone. A second
     pass cut by the deadline makes the answer ``incomplete`` (another machine might have
-    finished it).
+    finished it). The first pass' ``unknown`` guards first get a last round (``_Run.last_round``)
+    on the units it left (half of them when a second pass follows), and the chosen answer keeps
+    the other pass' verdicts that hold against its own kept set (``_merged``): both only where
+    guards are left unknown, so a set decided in one pass takes the same path at every effort.
 
     The second pass repeats the first one's Python work (its levers before z3), so it is paid
     for like any check: ``PASS_GUARD_COST`` per guard the first pass took past the cheap step,
@@ -181,24 +184,88 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
         deadline.units = deadline.spent + int(deadline.remaining() * FIRST_SHARE)
         second_share -= deadline.units - deadline.spent
+
+    def last_round(run: _Run, res: dict[str, Any]) -> dict[str, Any]:
+        """The first pass' unknown guards retried on the units it left, where no second pass
+        will take them: the retry round of a pass whose first round spent its share never ran,
+        and a larger effort's larger first checks spent it sooner, in a different z3 history
+        (held_modlattice_11 g82: unsat in 446 units at effort 100,000, unknown in three checks of
+        25,100 at 300,000, with 150,000 units left unused)."""
+        deadline.units = total
+        if not _unknowns(res) or res.get("incomplete") or res["status"] != SAT or deadline.expired:
+            return res
+        cost = PASS_GUARD_COST * run.hard
+        if PORTFOLIO and second_share >= cost and deadline.affords(cost):
+            # a second pass will follow: the last round takes half of what is left (without one at
+            # a larger effort, held_modlattice_22's g34, decided at 100,000, was unknown at 300,000)
+            deadline.units = deadline.spent + deadline.remaining() // 2
+        try:
+            return run.last_round()
+        finally:
+            deadline.units = total
+
     try:
-        first, hard = _collapsed(problem, deadline, COLLAPSE_FIRST)
+        first, first_run = _collapsed(problem, deadline, COLLAPSE_FIRST, last_round)
     finally:
         deadline.units = total
     if not PORTFOLIO or first.get("incomplete") or not _unknowns(first) or deadline.expired:
         return _spent(first, deadline, 1)
-    cost = PASS_GUARD_COST * hard
+    cost = PASS_GUARD_COST * first_run.hard
     if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
         return _spent(first, deadline, 1)
     deadline.charge(cost)
-    second, _ = _collapsed(problem, deadline, not COLLAPSE_FIRST)
+    second, second_run = _collapsed(problem, deadline, not COLLAPSE_FIRST)
     if second.get("incomplete"):
         return _spent({**first, "incomplete": True}, deadline, 2)
     # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
     # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
-    best = min((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
+    best, other = sorted((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
     walk = first["stats"]["walk"] + second["stats"]["walk"]
+    best = _merged(problem, best, other, [first_run.pool, second_run.pool])
     return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
+
+
+def _merged(problem: Problem, best: dict[str, Any], other: dict[str, Any], pools: list[Pool]) -> dict[str, Any]:
+    """``best`` with its ``unknown`` guards decided where the other pass' verdict holds against
+    ``best``'s own kept set: ``always_true`` (the asserts alone imply it); ``redundant`` when every
+    guard of its ``implied_by`` is still kept (then the guards ``best`` dropped citing it cite
+    those); ``required`` at a point of either pass that fails it while every other kept guard
+    holds (verified on the original terms). Each such step is one step of the greedy argument of
+    ``_Run.run``: the kept set only shrinks. The passes decide differently as the effort grows (a
+    second pass starts at some effort), and the pass chosen alone had left guards unknown that a
+    smaller effort's single pass decided."""
+    if best["status"] != SAT or other["status"] != SAT or not _unknowns(best):
+        return best
+    ids = [c.id for c in problem.guards]
+    at = {x: i for i, x in enumerate(ids)}
+    rows = [dict(r) for r in best["guards"]]
+    kept = {at[x] for x in best["minimal"]}
+    live = {i for i in kept if rows[i]["verdict"] != UNSUPPORTED}
+
+    def cite(i: int, proof: list[str]) -> None:  # the rows citing i cite its proof instead
+        for r in rows:
+            if r["verdict"] == REDUNDANT and ids[i] in r["implied_by"]:
+                got = {at[x] for x in r["implied_by"] if x != ids[i]} | {at[x] for x in proof}
+                r["implied_by"] = [ids[j] for j in sorted(got)]
+                if not got:  # implied by the asserts alone
+                    r["verdict"] = ALWAYS_TRUE
+
+    for i, row in enumerate(rows):
+        if row["verdict"] != UNKNOWN:
+            continue
+        theirs = other["guards"][i]
+        proof = [at[x] for x in theirs["implied_by"]]
+        if theirs["verdict"] == ALWAYS_TRUE or (theirs["verdict"] == REDUNDANT and proof and
+                                               all(j in live and j != i for j in proof)):
+            rows[i] = {"id": ids[i], "verdict": theirs["verdict"], "implied_by": list(theirs["implied_by"])}
+            kept.discard(i)
+            live.discard(i)
+            cite(i, list(theirs["implied_by"]))
+            continue
+        mask = sum(1 << j for j in live)
+        if any(pool.refuting(i, mask) is not None for pool in pools):
+            rows[i] = {"id": ids[i], "verdict": REQUIRED, "implied_by": []}
+    return {**best, "guards": rows, "minimal": [x for x in best["minimal"] if at[x] in kept]}
 
 
 def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, Any]:
@@ -210,11 +277,14 @@ def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, An
     return res
 
 
-def _collapsed(problem: Problem, deadline: Deadline, collapse: bool) -> tuple[dict[str, Any], int]:
-    """One pass' answer, and the number of guards it took past the cheap step."""
+def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
+               then: Callable[[_Run, dict[str, Any]], dict[str, Any]] | None = None) -> tuple[dict[str, Any], _Run]:
+    """One pass' answer (``then`` may go on with the pass before its solver is closed), and the
+    pass (its ``hard`` guards, its points)."""
     run = _Run(problem, deadline, collapse)
     try:
-        return run.run(), run.hard
+        res = run.run()
+        return (res if then is None else then(run, res)), run
     finally:
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
@@ -251,7 +321,10 @@ class _Run:
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
         self.repairer: repair.Repair | None = None
-        self.repair_left = REPAIR_TOTAL
+        self.free_repairer: repair.Repair | None = None
+        self.free_points = 0  # the pool's points before any z3 model: the same at every effort
+        self.repair_left = [REPAIR_TOTAL]  # evaluations of the walks from the points before z3
+        self.repair_more_left = [REPAIR_TOTAL]  # ... and of those from the points z3 models added
         self.ch: Checker | None = None
         self.later: list[dict[str, int | bool]] = []  # z3 models pooled once the levers before z3 are done
         self.fails: set[int] = set()  # guards a point of the ranges and asserts refutes (not always true)
@@ -332,6 +405,22 @@ class _Run:
         self.phase = "cheap"
         try:
             return self.report(self._run())
+        except OutOfTime:
+            return self.partial()
+
+    def last_round(self) -> dict[str, Any]:
+        """Every guard the greedy pass left ``unknown`` decided once more (``decide``'s last
+        chance, in removal order, each check sized by the guards still to go) on the units the
+        caller made available. The kept set only shrinks, so the greedy argument of ``run``
+        holds; past the wall-clock deadline the answer is the partial one."""
+        try:
+            rest = [i for i in self.removal_order(list(self.kept)) if self.verdict[i] == UNKNOWN]
+            for k, i in enumerate(rest):
+                self.settled.discard(i)
+                self.decide(i, max(MIN_CHECK, self.deadline.remaining() // (len(rest) - k)), last=True)
+                self.settled.add(i)
+            self.fix_implied()
+            return self.report(self.status)
         except OutOfTime:
             return self.partial()
 
@@ -466,12 +555,19 @@ class _Run:
             if share <= 0 or self.deadline.expired:
                 return  # greedy decides the rest (or labels it unknown)
             budget = min(share, self.first_budget(max(1, pending - k)))
+            before = self.deadline.spent
             out = self.z3check(self.A + [self.neg(i)], budget=budget)
             self.levers["z3"] += 1
             if out.status == UNSAT:
                 self.now_true(i)
             elif out.status == SAT:
                 self.learn(out.model)
+            elif self.deadline.spent == before:
+                # what is left of the share cannot pay for a check: the stage ends here, as it does
+                # when a check spends the share. Going on with the split alone made an effort whose
+                # share never paid for one (1,000) decide guards a larger one, whose first checks
+                # spent its share, did not (stress_maxmin_2: 4 guards at 1,000, unknown at 10,000)
+                return
             elif self.by_extremes(i, None) is not None:  # z3 left it open: split its Max/Min
                 self.now_true(i)
                 self.levers["extremes"] += 1
@@ -533,6 +629,7 @@ class _Run:
         # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
         # justified by the guards kept when it is made (the greedy argument of the module doc)
         rest = [i for i in order if self.decide_free(i) is None]
+        self.free_points = len(self.pool.points)
         # z3 from here on: its models and always-true guards only reach the steps after the levers
         # before z3, so what those decide is the same at every effort (a guard proven always true
         # at a larger effort no longer widens a residue search past its share, modlattice dev sets)
@@ -709,21 +806,38 @@ class _Run:
 
     def by_repair(self, i: int) -> bool:
         """A counterexample by the repair walk (``reason.repair``) for a guard every other step
-        left open: at most ``REPAIR_EVALS`` point evaluations, ``REPAIR_TOTAL`` per pass (counted,
-        like the residue walks, never charged to the effort: it runs only where the answer would
-        otherwise be ``unknown``)."""
-        if not REPAIR or self.repair_left <= 0:
+        left open: at most ``REPAIR_EVALS`` point evaluations per walk, ``REPAIR_TOTAL`` per pass
+        for each kind of start (counted, like the residue walks, never charged to the effort: it
+        runs only where the answer would otherwise be ``unknown``)."""
+        if not REPAIR:
             return False
         if self.repairer is None:
             self.repairer = repair.Repair(self.pool, self.syms)
-        before = self.repairer.evals
-        pt = self.repairer.find(i, self.kept_mask, min(REPAIR_EVALS, self.repair_left))
-        self.repair_left -= self.repairer.evals - before
+            self.free_repairer = repair.Repair(cast(Pool, _Prefix(self.pool, self.free_points)), self.syms)
+        # first from the points the levers before z3 pooled (the same at every effort): a z3
+        # model pooled at a larger effort, where the guard fails, took the walk's starts and its
+        # evaluations (synthetic_400_mixed g341: required at effort 1 and 100,000 from the hints,
+        # unknown at the default from a model); then from every point when a later one fails it,
+        # on a budget of its own (the models are many more at a larger effort: sharing one total,
+        # their walks spent the first walks' evaluations)
+        assert self.free_repairer is not None
+        pt = self._repair_walk(self.free_repairer, i, self.repair_left)
+        if pt is None and any(m >> i & 1 for m in self.pool.masks[self.free_points:]):
+            pt = self._repair_walk(self.repairer, i, self.repair_more_left)
         if pt is None:
             return False
         self.verdict[i] = REQUIRED
         self.levers["repair"] += 1
         return True
+
+    def _repair_walk(self, walker: repair.Repair, i: int, left: list[int]) -> dict[str, Any] | None:
+        """``walker``'s search for guard ``i``, charged to the evaluations ``left[0]``."""
+        if left[0] <= 0:
+            return None
+        before = walker.evals
+        pt = walker.find(i, self.kept_mask, min(REPAIR_EVALS, left[0]))
+        left[0] -= walker.evals - before
+        return pt
 
     def undecided(self, i: int, why: str | None = None) -> str:
         """Guard ``i`` stays ``unknown`` (kept); ``why`` (else the last check's) is its reason."""
@@ -1246,6 +1360,19 @@ class _Run:
                       - self.walk_memo.left_wide,
                       "points": len(self.pool.points)},
         }
+
+
+class _Prefix:
+    """A pool seen through its first ``n`` points (those found before any z3 model, the same at
+    every effort); points the walk finds go to the pool itself."""
+
+    def __init__(self, pool: Pool, n: int) -> None:
+        self._pool = pool
+        self.points = pool.points[:n]
+        self.masks = pool.masks[:n]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pool, name)
 
 
 # ------------------------------------------------------------------ the operation

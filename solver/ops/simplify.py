@@ -171,9 +171,11 @@ class _Run(_Cse, _Renaming):
             ranges = [(s.name, s.lo, s.hi) for s in self.p.symbols if not s.is_bool]
             status = SAT if any(all((lo is None or pt[n] >= lo) and (hi is None or pt[n] <= hi)
                                     for n, lo, hi in ranges) for pt in self.values.points) else None
+        why = "incomplete"  # why the context's satisfiability stayed open (the check's own reason)
         if status is None:
             out = self.sess.check(budget=self.deadline.grant(POINT_UNITS))
             status = out.status
+            why = out.reason or why
             if out.status == SAT:
                 self.add_point(dict(out.model))
         if status == SAT:
@@ -207,8 +209,8 @@ class _Run(_Cse, _Renaming):
                 rows[i] = _row(self.p.exprs[i], None, False)
             res["incomplete"] = True
         res["representatives"] = self.representatives()
-        if status != SAT:
-            res["reason"] = "timeout" if self.deadline.expired else "incomplete"
+        if status != SAT:  # ``resource`` when the effort ran out: ``timeout`` is the wall clock's alone
+            res["reason"] = why
         return res
 
     def representatives(self) -> dict[str, str]:
