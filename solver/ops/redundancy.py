@@ -136,7 +136,6 @@ REGION_TOTAL = 300_000
 # (``smt.lifted``, the last chance before ``repair``): resource units per guard and per pass
 LIFTED = True
 LIFT_UNITS = 1_500_000
-LIFT_MIN = 300_000
 LIFT_TOTAL = 6_000_000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
@@ -1130,10 +1129,7 @@ class _Run:
             self.lifted = lifted.Lifted(self.deadline, self.base_env.ranges, LIFT_TOTAL)
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
-        # the pass' units split over its guards, twice over (as ``by_regions``): the cheap proofs
-        # (45,000-900,000 units on the nested Max/Min class) are not starved by a few hard guards
-        share = min(LIFT_UNITS, max(LIFT_MIN, 2 * LIFT_TOTAL // max(1, self.hard)))
-        got = self.lifted.decide(self.can[i], facts, base, share,  # type: ignore[arg-type]
+        got = self.lifted.decide(self.can[i], facts, base, LIFT_UNITS,  # type: ignore[arg-type]
                                  lambda pt: self.required_in_range(i, pt))
         return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
 
