@@ -1496,6 +1496,8 @@ HELDOUT.update({
 # strided conv stream with a windowed ViT, a windowed Dinov2 detector, aggregated attention
 # pooled by 4 and upsampled back, TF "SAME" padding before Fourier positions built from the grid,
 # conditional DETR queries, depthwise TF-SAME convs, a shared relative bias resized to the grid,
+# a table recognizer's CSP-PAN (top-down resized, bottom-up strided and concatenated), a video
+# grounding model's grid positions cut to ``min(table, grid)`` and resized by float factors,
 # and audio front ends (wav2vec2-style strided feature encoders with odd and even position
 # kernels, a speech prenet with clipped relative positions, causal strided convs down by 30 and
 # transposed back, conv subsampling with a length mask, waveform frames cut by a reshape before
@@ -1724,6 +1726,47 @@ def data2vec_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
                    interpolate_pos_encoding=True), (torch.randn(2, 3, *hw),)
 
 
+class _TvpVisual(nn.Module):
+    """TVP's visual side without its frame-pad prompter (whose pad tensors have the configured
+    image size): the per-frame grid encoder and the visual input embedding."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.model.visual_embeddings(self.model.vision_model(x), interpolate_pos_encoding=True)
+
+
+def tvp(thw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``TvpModel``'s visual side on batch x frames x channels x height x width: every frame
+    through a ResNet backbone (stride 16 to its stage3 map), a grid conv and a k2 s2 max pool, the
+    frames averaged, row and column position tables of 4 and 5 cut to ``min(table, grid)`` and,
+    when the grid is larger, resized bicubically by the float factors ``grid / table``. The batch
+    is 1: the column table is viewed as ``(batch, 1, width, hidden)`` from one batch's worth of
+    values, so larger batches fail eagerly."""
+    from transformers import ResNetConfig, TvpConfig, TvpModel
+    backbone = ResNetConfig(embedding_size=8, hidden_sizes=[8, 16, 24], depths=[1, 1, 1], layer_type="basic",
+                            out_features=["stage3"])
+    cfg = TvpConfig(backbone_config=backbone, hidden_size=16, intermediate_size=32, num_hidden_layers=1,
+                    num_attention_heads=2, max_grid_row_position_embeddings=4, max_grid_col_position_embeddings=5,
+                    hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, vocab_size=64, max_img_size=64,
+                    visual_prompt_size=8, num_frames=3)
+    t, h, w = thw
+    return _TvpVisual(TvpModel(cfg)), (torch.randn(1, t, 3, h, w),)
+
+
+def slanet_backbone(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF SLANet's backbone (PP-LCNet at its default scale, then a CSP-PAN over its last three maps):
+    top-down, each map resized to the finer one's size and concatenated; bottom-up, the finer
+    map downsampled by a k3 s2 depthwise conv and concatenated with the coarser one, so
+    ``ceil(n / 2)`` of each level must match the next. The table-structure head loops until a
+    predicted end token (data-dependent) and is left out."""
+    from transformers import SLANetConfig
+    from transformers.models.slanet.modeling_slanet import SLANetBackbone
+    return _Hidden(SLANetBackbone(SLANetConfig()), ("hidden_states",)), (torch.randn(2, 3, *hw),)
+
+
 _PAIR = {0: {0: (2, 64), 3: (32, 1024), 4: (32, 1024)}}
 _WAVE_MASK = {0: {0: (2, 64), 1: (400, 160000)}, 1: {0: (2, 64), 1: (400, 160000)}}
 HELDOUT.update({
@@ -1761,4 +1804,9 @@ HELDOUT.update({
     "moonshine_streaming_1840": (("HF MoonshineStreamingEncoder (80-sample frames cut by a reshape, two causal k5 s2 "
                                   "convs, sliding windows), 1840 samples (23 frames: whole frames only)"),
                                  _sized(moonshine_streaming, 1840), _WAVE_MASK),
+    "slanet_backbone_93x157": (("HF SLANet backbone (PP-LCNet, CSP-PAN: top-down resized, bottom-up k3 s2 and "
+                                "concatenated), 93x157 input"), _sized(slanet_backbone, 93, 157), _IMG32),
+    "tvp_visual_3x149x181": (("HF TvpModel visual side (ResNet grid, k2 s2 max pool, 4x5 row/column tables cut to "
+                              "min(table, grid), resized by float factors), 3 frames of 149x181, batch 1"),
+                             _sized(tvp, 3, 149, 181), {0: {1: (2, 64), 3: (32, 1024), 4: (32, 1024)}}),
 })
