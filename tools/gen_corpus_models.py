@@ -1510,6 +1510,10 @@ HELDOUT.update({
 # positions and the mask of the configured size). Read and not tried: D-FINE (RT-DETR's hybrid
 # encoder, taken), WavTokenizer (EnCodec's padding computed in tensors), Phi-4-multimodal's audio
 # encoder (chunk starts from ``numpy.arange`` over the length), DiNAT (needs natten).
+# One mode only: Perceiver's compile mode fails (the grid's token count is ``numpy.prod`` of the
+# sizes, which dynamo turns into a tensor read back as an unbacked size, then reshaped with);
+# EfficientLoFTR's export mode fails in torch's range refinement (sympy cannot solve
+# ``Eq(-x/8 + 4*((x/8)//4), 0)``).
 
 def pvt(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``PvtModel`` (PVT v1; 4 stages, non-overlapping patch embeds 4/2/2/2, spatial reduction
