@@ -1532,6 +1532,8 @@ def sam2_hiera(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     ``grid // 3`` times (so ``ceil(n / 4)`` must be a multiple of 3), and the coarsest map
     upsampled by 2 onto the next (so that stage must halve exactly). 93x69 gives grids 24x18."""
     from transformers import Sam2HieraDetConfig, Sam2VisionConfig, Sam2VisionModel
+    # query pooling acts inside the windows, so a stage followed by a pool needs an even window, and
+    # the global block (window 0) cannot open a pooled stage: its window is divided by the stride
     backbone = Sam2HieraDetConfig(hidden_size=8, num_attention_heads=1, image_size=[96, 96],
                                   window_positional_embedding_background_size=[4, 4], blocks_per_stage=[1, 1, 2, 1],
                                   embed_dim_per_stage=[8, 16, 24, 32], num_attention_heads_per_stage=[1, 1, 2, 2],
@@ -1680,6 +1682,7 @@ def efficientloftr(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     the output upsampled by 4 and added back (so the coarse map must be a multiple of 4: H and W
     multiples of 32)."""
     from transformers import EfficientLoFTRConfig, EfficientLoFTRModel
+    # the rotary table spans the hidden size: head_dim * 4 (its partial factor) must be hidden / 2
     cfg = EfficientLoFTRConfig(stage_num_blocks=[1, 1, 1, 1], out_features=[8, 8, 16, 32], hidden_size=32,
                                num_attention_layers=2, num_attention_heads=8, fine_fusion_dims=[32, 16, 8])
     return _Hidden(EfficientLoFTRModel(cfg), ("pixel_values",), out="feature_maps"), (torch.randn(2, 2, 3, *hw),)
