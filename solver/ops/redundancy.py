@@ -74,6 +74,7 @@ from symguard.solver.reason import (
     multivariate,
     periodic,
     quasilinear,
+    quotient_vars,
     regions,
     repair,
     residues,
@@ -144,6 +145,9 @@ MULT_WALK = 10_000
 # derivations again per pass, once a source was dropped (each reuses the steps still proven:
 # ``multiples.Cache``); past them a dropped source stands for the guards its removal named
 MULT_REBUILDS = 16
+# a size seen only through one quotient ``(s + a)//b`` is replaced by it (``reason.quotient_vars``:
+# onto, so every verdict carries over); SAM2's padded ``ceil(s/4)`` is then what the multiples climb
+QUOTIENT_VARS = True
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -179,6 +183,8 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     small effort, whose first pass leaves guards unknown, ran both passes where the default
     effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
     0.4 s at the default)."""
+    if QUOTIENT_VARS:
+        problem = quotient_vars.substituted(problem)[0]
     total = deadline.units
     second_share = total - deadline.spent
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
