@@ -204,3 +204,22 @@ def test_padded_hiera_sound_on_a_box(n: int, m: int, how: str) -> None:
         premises = [terms[j] for j in row["implied_by"]]
         if row["verdict"] in ("always_true", "redundant"):
             assert all(_holds(g, pt) is not False for pt in pts if all(_holds(t, pt) for t in premises)), row
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4), st.lists(st.tuples(st.integers(1, 4), st.integers(-9, 9)), min_size=1, max_size=4),
+       st.integers(0, 3))
+def test_divisors_through_their_gcd(g: int, parts: list[tuple[int, int]], r: int) -> None:
+    """Quotients ``(s + a)//(k*g)`` with ``a = r (mod g)``: one symbol ``u = (s + r)//g`` for all
+    of them (``(s + a)//(k*g) = (u + (a - r)/g)//k``), value-equal at every ``s``."""
+    r %= g
+    quots = [f"((s + {a * g + r})//{k * g})" for k, a in parts]
+    doc = {"symbols": {"s": {"min": 1}}, "guards": [f"Eq({' + 2*'.join(quots)}, 7)", f"{quots[0]} >= 3"]}
+    gs = [c.term for c in load_problem(doc).guards]
+    found = qv.chains(gs)  # type: ignore[arg-type]
+    b = found["s"][0]  # g itself qualifies; a larger divisor of every k*g may too
+    assert b >= g
+    news = [qv.substitute(t, found) for t in gs]  # type: ignore[arg-type]
+    for s in range(-20, 60):
+        u = (s + found["s"][1]) // b
+        assert [holds(t, {"s": u}) for t in news] == [holds(t, {"s": s}) for t in gs]  # type: ignore[arg-type]

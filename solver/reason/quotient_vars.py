@@ -1,4 +1,4 @@
-"""A size seen only through one quotient: ``u = (s + r)//b`` becomes the symbol, ``s`` goes.
+"""A size seen only through quotients of one chain: ``u = (s + r)//B`` becomes the symbol, ``s`` goes.
 
 Windowed backbones (SAM2's Hiera-Det: windows padded, query pooling) trace a size ``s`` only
 through ``ceil(s/4) = (s - 1)//4 + 1``; the pad rounds that quotient up to a multiple of 4, and
@@ -8,17 +8,19 @@ property does not exist (``u``, not ``s``, is the multiple), so z3 and the resid
 guards and run out of budget.
 
 **Premise** (``chains``): every occurrence of ``s`` in the asserts and guards is a numerator
-``s + a`` of a division ``(s + a)//b`` by one literal ``b >= 2``, all with one residue
-``r = a mod b``. Then each ``(s + a)//b`` is ``u + (a - r)/b`` with ``u = (s + r)//b``, and
-every term is a function of ``u`` (and the other symbols) alone.
+``s + a`` of a division ``(s + a)//b`` by a literal ``b``, and some ``B >= 2`` divides every such
+``b`` with one residue ``r = a mod B`` for all of them (the largest such ``B`` is taken). Then
+each ``(s + a)//b`` is ``(u + (a - r)/B)//(b/B)`` with ``u = (s + r)//B`` (nested floors of
+positive divisors: ``(x//B)//k = x//(B*k)``), just ``u + (a - r)/B`` where ``b = B``, and every
+term is a function of ``u`` (and the other symbols) alone.
 
-**Why the verdicts carry over**: ``s -> (s + r)//b`` is non-decreasing with steps of 0 or 1, so it
-maps ``lo..hi`` *onto* ``(lo + r)//b..(hi + r)//b`` (an unbounded end stays unbounded); ``s =
-b*u - r`` is a preimage of ``u``. Every guard and assert takes at ``s`` the value its substitute
+**Why the verdicts carry over**: ``s -> (s + r)//B`` is non-decreasing with steps of 0 or 1, so it
+maps ``lo..hi`` *onto* ``(lo + r)//B..(hi + r)//B`` (an unbounded end stays unbounded); ``s =
+B*u - r`` is a preimage of ``u``. Every guard and assert takes at ``s`` the value its substitute
 takes at ``u(s)``, so each statement over all points of the box (an implication, satisfiability,
 a guard failing somewhere) holds over ``s`` exactly when it holds over ``u``: every verdict,
 ``implied_by`` and ``minimal`` of the substituted problem is one of the original. The residue
-``r`` in ``0..b-1`` makes ``u`` the quotient rounded as written (``(s + 3)//4 = ceil(s/4)``, the
+``r`` in ``0..B-1`` makes ``u`` the quotient rounded as written (``(s + 3)//4 = ceil(s/4)``, the
 padded count, when ``a = -1``): the divisibility the guards state is about that count, and the
 multiples lever then climbs it (``(s - 1)//4`` itself is ``4*k - 1``, a multiple of nothing).
 
@@ -28,6 +30,7 @@ substitution repeats while some symbol satisfies the premise (``(u - 1)//2`` alo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -38,7 +41,7 @@ from symguard.solver.reason.simplify_terms import rebuild
 
 MAX_ROUNDS = 4  # nested substitutions (a chain of chains); each removes one division level per symbol
 
-Chain = tuple[int, int]  # (b, r): every occurrence is (s + a)//b with a = r (mod b), 0 <= r < b
+Chain = tuple[int, int]  # (B, r): every occurrence is (s + a)//b with B | b and a = r (mod B), 0 <= r < B
 
 
 def _numerator(n: Term) -> tuple[str, int, int] | None:
@@ -55,9 +58,12 @@ def _numerator(n: Term) -> tuple[str, int, int] | None:
 
 
 def chains(terms: Iterable[Term]) -> dict[str, Chain]:
-    """The symbols every occurrence of which (in ``terms``) is inside one quotient chain
-    ``(s + a)//b`` (one ``b``, one ``a mod b``): symbol -> ``(b, a mod b)``."""
-    found: dict[str, Chain | None] = {}
+    """The symbols every occurrence of which (in ``terms``) is inside a quotient ``(s + a)//b``,
+    with ``B >= 2`` dividing all their divisors and one ``a mod B`` (the largest such ``B``):
+    symbol -> ``(B, a mod B)``
+    (each quotient is then one of ``(s + r)//B``: ``((s + r)//B + (a - r)/B)//(b/B)``)."""
+    found: dict[str, tuple[int, int] | None] = {}  # symbol -> (gcd of divisors, a of the first)
+    seen: dict[str, set[tuple[int, int]]] = {}
     memo: set[Term] = set()
     for root in terms:
         todo = [root]
@@ -69,32 +75,46 @@ def chains(terms: Iterable[Term]) -> dict[str, Chain]:
             got = _numerator(n)
             if got is not None:
                 s, a, b = got
-                chain = (b, a % b)
-                if found.get(s, chain) != chain:
-                    found[s] = None
-                else:
-                    found[s] = chain
+                if s not in found or found[s] is not None:
+                    seen.setdefault(s, set()).add((a, b))
+                    found[s] = (0, 0)
                 todo.append(n.args[1])
                 continue  # s's occurrence inside this numerator is the chain's
             if n.kind == ir.SYM:
                 found[n.value] = None  # bare, or in some other shape
                 continue
             todo.extend(n.args)
-    return {s: c for s, c in found.items() if c is not None}
+    out: dict[str, Chain] = {}
+    for s, ok in found.items():
+        if ok is None:
+            continue
+        g = 0
+        for _, b in seen[s]:
+            g = math.gcd(g, b)
+        # the largest divisor of the gcd on which the offsets agree (``(s - 18)//4`` and
+        # ``(s - 16)//4`` are one chain over 2, not over 4)
+        for big in sorted((d for d in range(2, g + 1) if g % d == 0), reverse=True):
+            if len({a % big for a, _ in seen[s]}) == 1:
+                out[s] = (big, next(iter(seen[s]))[0] % big)
+                break
+    return out
 
 
 def substitute(t: Term, found: Mapping[str, Chain], memo: dict[Term, Term] | None = None) -> Term:
-    """``t`` with each ``(s + a)//b`` of ``found`` replaced by ``s + (a - r)//b`` (``s`` now
-    standing for ``u = (s + r)//b``): equal to ``t`` at every point, ``s`` read as ``u(s)``."""
+    """``t`` with each ``(s + a)//b`` of ``found`` replaced by ``(s + (a - r)/B)//(b/B)`` (``s`` now
+    standing for ``u = (s + r)//B``): equal to ``t`` at every point, ``s`` read as ``u(s)``."""
     memo = {} if memo is None else memo
     order = ir.iter_dag(t)  # children before parents
     for n in order:
         if n in memo:
             continue
         got = _numerator(n)
-        if got is not None and got[0] in found and found[got[0]] == (got[2], got[1] % got[2]):
+        if got is not None and got[0] in found and got[2] % found[got[0]][0] == 0 \
+                and got[1] % found[got[0]][0] == found[got[0]][1]:
             s, a, b = got
-            memo[n] = ir.mk_add(ir.mk_sym(s), ir.mk_int((a - a % b) // b))
+            big, r = found[s]
+            u = ir.mk_add(ir.mk_sym(s), ir.mk_int((a - r) // big))
+            memo[n] = u if b == big else ir.mk_floordiv(u, ir.mk_int(b // big))
         elif n.args:
             memo[n] = rebuild(n, [memo[x] for x in n.args])
         else:
