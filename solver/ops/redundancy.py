@@ -35,8 +35,9 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
-* quotient variables (before any lever, per pass): a size every occurrence of which is one
-  quotient chain ``(s + a)//b`` becomes the symbol ``u = (s + a mod b)//b`` (``reason.quotient_vars``:
+* quotient variables (before any lever, per pass): a size every occurrence of which is a
+  quotient ``(s + a)//b`` of one chain (``B | b``, one ``a mod B``) becomes the symbol
+  ``u = (s + a mod B)//B`` (``reason.quotient_vars``:
   onto its range, so every verdict is one of the original); SAM2's padded ``ceil(s/4)``, not ``s``,
   is what the guards make a multiple of, and the ``multiples`` lever then climbs it;
 * ``multiples``: where the kept guards make a symbol a multiple of ``m`` (``reason.multiples``:
