@@ -35,6 +35,11 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
+* quotient variables (before any lever, per pass): a size every occurrence of which is a
+  quotient ``(s + a)//b`` of one chain (``B | b``, one ``a mod B``) becomes the symbol
+  ``u = (s + a mod B)//B`` (``reason.quotient_vars``:
+  onto its range, so every verdict is one of the original); SAM2's padded ``ceil(s/4)``, not ``s``,
+  is what the guards make a multiple of, and the ``multiples`` lever then climbs it;
 * ``multiples``: where the kept guards make a symbol a multiple of ``m`` (``reason.multiples``:
   stated, or climbed prime power by prime power on residue walks, with the guards that show it),
   ``s = m*k`` is substituted into the guard and the kept guards' facts before rewriting (tried
@@ -77,6 +82,7 @@ from symguard.solver.reason import (
     multivariate,
     periodic,
     quasilinear,
+    quotient_vars,
     regions,
     repair,
     residues,
@@ -153,6 +159,9 @@ MULT_WALK = 10_000
 # derivations again per pass, once a source was dropped (each reuses the steps still proven:
 # ``multiples.Cache``); past them a dropped source stands for the guards its removal named
 MULT_REBUILDS = 16
+# a size seen only through one quotient ``(s + a)//b`` is replaced by it (``reason.quotient_vars``:
+# onto, so every verdict carries over); SAM2's padded ``ceil(s/4)`` is then what the multiples climb
+QUOTIENT_VARS = True
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -290,6 +299,8 @@ def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
                then: Callable[[_Run, dict[str, Any]], dict[str, Any]] | None = None) -> tuple[dict[str, Any], _Run]:
     """One pass' answer (``then`` may go on with the pass before its solver is closed), and the
     pass (its ``hard`` guards, its points)."""
+    if QUOTIENT_VARS:  # same ids, same verdicts: only the terms and the ranges change
+        problem = quotient_vars.substituted(problem)[0]
     run = _Run(problem, deadline, collapse)
     try:
         res = run.run()

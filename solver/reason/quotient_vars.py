@@ -1,0 +1,163 @@
+"""A size seen only through quotients of one chain: ``u = (s + r)//B`` becomes the symbol, ``s`` goes.
+
+Windowed backbones (SAM2's Hiera-Det: windows padded, query pooling) trace a size ``s`` only
+through ``ceil(s/4) = (s - 1)//4 + 1``; the pad rounds that quotient up to a multiple of 4, and
+the guards' products of quotients by their own quotients are constants only where ``4 | u``.
+The multiples lever (``reason.multiples``) climbs ``m | x`` for a *symbol* ``x``: on ``s`` the
+property does not exist (``u``, not ``s``, is the multiple), so z3 and the residue walks get the
+guards and run out of budget.
+
+**Premise** (``chains``): every occurrence of ``s`` in the asserts and guards is a numerator
+``s + a`` of a division ``(s + a)//b`` by a literal ``b``, and some ``B >= 2`` divides every such
+``b`` with one residue ``r = a mod B`` for all of them (the largest such ``B`` is taken). Then
+each ``(s + a)//b`` is ``(u + (a - r)/B)//(b/B)`` with ``u = (s + r)//B`` (nested floors of
+positive divisors: ``(x//B)//k = x//(B*k)``), just ``u + (a - r)/B`` where ``b = B``, and every
+term is a function of ``u`` (and the other symbols) alone.
+
+**Why the verdicts carry over**: ``s -> (s + r)//B`` is non-decreasing with steps of 0 or 1, so it
+maps ``lo..hi`` *onto* ``(lo + r)//B..(hi + r)//B`` (an unbounded end stays unbounded); ``s =
+B*u - r`` is a preimage of ``u``. Every guard and assert takes at ``s`` the value its substitute
+takes at ``u(s)``, so each statement over all points of the box (an implication, satisfiability,
+a guard failing somewhere) holds over ``s`` exactly when it holds over ``u``: every verdict,
+``implied_by`` and ``minimal`` of the substituted problem is one of the original. The residue
+``r`` in ``0..B-1`` makes ``u`` the quotient rounded as written (``(s + 3)//4 = ceil(s/4)``, the
+padded count, when ``a = -1``): the divisibility the guards state is about that count, and the
+multiples lever then climbs it (``(s - 1)//4`` itself is ``4*k - 1``, a multiple of nothing).
+
+The new symbol keeps ``s``'s name (nothing outside the operation sees the terms); the
+substitution repeats while some symbol satisfies the premise (``(u - 1)//2`` alone is one more).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.problem import Problem, Symbol
+from symguard.solver.ir.terms import Term
+from symguard.solver.reason.simplify_terms import rebuild
+
+MAX_ROUNDS = 4  # nested substitutions (a chain of chains); each removes one division level per symbol
+
+Chain = tuple[int, int]  # (B, r): every occurrence is (s + a)//b with B | b and a = r (mod B), 0 <= r < B
+
+
+def _numerator(n: Term) -> tuple[str, int, int] | None:
+    """``(s, a, b)`` when ``n`` is ``(s + a)//b`` with ``b >= 2`` a literal."""
+    if n.kind != ir.FLOORDIV or n.args[1].kind != ir.CONST or n.args[1].value < 2:
+        return None
+    coefs, a = ir.linear(n.args[0])
+    if len(coefs) != 1:
+        return None
+    (x, c), = coefs.items()
+    if c != 1 or x.kind != ir.SYM:
+        return None
+    return x.value, a, n.args[1].value
+
+
+def chains(terms: Iterable[Term]) -> dict[str, Chain]:
+    """The symbols every occurrence of which (in ``terms``) is inside a quotient ``(s + a)//b``,
+    with ``B >= 2`` dividing all their divisors and one ``a mod B`` (the largest such ``B``):
+    symbol -> ``(B, a mod B)``
+    (each quotient is then one of ``(s + r)//B``: ``((s + r)//B + (a - r)/B)//(b/B)``)."""
+    found: dict[str, tuple[int, int] | None] = {}  # symbol -> (gcd of divisors, a of the first)
+    seen: dict[str, set[tuple[int, int]]] = {}
+    memo: set[Term] = set()
+    for root in terms:
+        todo = [root]
+        while todo:
+            n = todo.pop()
+            if n in memo:
+                continue
+            memo.add(n)
+            got = _numerator(n)
+            if got is not None:
+                s, a, b = got
+                if s not in found or found[s] is not None:
+                    seen.setdefault(s, set()).add((a, b))
+                    found[s] = (0, 0)
+                todo.append(n.args[1])
+                continue  # s's occurrence inside this numerator is the chain's
+            if n.kind == ir.SYM:
+                found[n.value] = None  # bare, or in some other shape
+                continue
+            todo.extend(n.args)
+    out: dict[str, Chain] = {}
+    for s, ok in found.items():
+        if ok is None:
+            continue
+        g = 0
+        for _, b in seen[s]:
+            g = math.gcd(g, b)
+        # the largest divisor of the gcd on which the offsets agree (``(s - 18)//4`` and
+        # ``(s - 16)//4`` are one chain over 2, not over 4)
+        for big in sorted((d for d in range(2, g + 1) if g % d == 0), reverse=True):
+            if len({a % big for a, _ in seen[s]}) == 1:
+                out[s] = (big, next(iter(seen[s]))[0] % big)
+                break
+    return out
+
+
+def substitute(t: Term, found: Mapping[str, Chain], memo: dict[Term, Term] | None = None) -> Term:
+    """``t`` with each ``(s + a)//b`` of ``found`` replaced by ``(s + (a - r)/B)//(b/B)`` (``s`` now
+    standing for ``u = (s + r)//B``): equal to ``t`` at every point, ``s`` read as ``u(s)``."""
+    memo = {} if memo is None else memo
+    order = ir.iter_dag(t)  # children before parents
+    for n in order:
+        if n in memo:
+            continue
+        got = _numerator(n)
+        if got is not None and got[0] in found and got[2] % found[got[0]][0] == 0 \
+                and got[1] % found[got[0]][0] == found[got[0]][1]:
+            s, a, b = got
+            big, r = found[s]
+            u = ir.mk_add(ir.mk_sym(s), ir.mk_int((a - r) // big))
+            memo[n] = u if b == big else ir.mk_floordiv(u, ir.mk_int(b // big))
+        elif n.args:
+            memo[n] = rebuild(n, [memo[x] for x in n.args])
+        else:
+            memo[n] = n
+    return memo[t]
+
+
+def image(lo: int | None, hi: int | None, hint: int | None, chain: Chain) -> tuple[int | None, int | None, int | None]:
+    """``u = (s + r)//b`` of a range's ends and of the hint (``u`` is onto the image range)."""
+    b, r = chain
+    return tuple(None if v is None else (v + r) // b for v in (lo, hi, hint))  # type: ignore[return-value]
+
+
+def preimage(u: int, chain: Chain) -> int:
+    """An ``s`` with ``(s + r)//b == u``: where a point over ``u`` maps back."""
+    b, r = chain
+    return b * u - r
+
+
+def substituted(problem: Problem) -> tuple[Problem, dict[str, list[Chain]]]:
+    """``problem`` with every symbol that satisfies the premise replaced by its quotient, rounds
+    repeated while one does; the chains applied per symbol (outermost last). Unchanged (and no
+    chains) when none does. Bool symbols and skipped entries play no part (a skipped entry has
+    no term, so it constrains nothing the operation sees)."""
+    applied: dict[str, list[Chain]] = {}
+    ints = {s.name for s in problem.symbols if not s.is_bool}
+    for _ in range(MAX_ROUNDS):
+        terms = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
+        found = {s: c for s, c in chains(terms).items() if s in ints}
+        if not found:
+            break
+        memo: dict[Term, Term] = {}
+        syms = []
+        for sym in problem.symbols:
+            if sym.name in found:
+                lo, hi, hint = image(sym.lo, sym.hi, sym.hint, found[sym.name])
+                sym = Symbol(sym.name, lo, hi, hint, sym.is_bool)
+                applied.setdefault(sym.name, []).append(found[sym.name])
+            syms.append(sym)
+        problem = replace(
+            problem, symbols=tuple(syms),
+            asserts=tuple(c if c.term is None else replace(c, term=substitute(c.term, found, memo))
+                          for c in problem.asserts),
+            guards=tuple(c if c.term is None else replace(c, term=substitute(c.term, found, memo))
+                         for c in problem.guards))
+    return problem, applied
