@@ -54,9 +54,6 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too; a nest the split
   leaves open is searched on its linear regions (``reason.regions``: Fourier-Motzkin over the
   relaxed rows; implied when every region contradicts, a verified point makes it ``required``);
-  a nest z3's own checks leave open too is asked once more, with every ``Max``/``Min`` a variable
-  bounded on both sides (``smt.lifted``, on the last chance before ``repair``: z3 unsat of the
-  facts joined, or a model verified like a point; resource units of its own per guard and pass);
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
@@ -91,7 +88,6 @@ from symguard.solver.reason import (
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
 from symguard.solver.reason.points import _base as points_base
-from symguard.solver.smt import lifted
 from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
 from symguard.solver.smt.optimize import is_linear
 
@@ -138,11 +134,6 @@ EXTREMES = True  # comparisons split at their Max/Min (``reason.extremes``), lea
 REGION_WORK = 20_000
 REGION_MIN = 2_000
 REGION_TOTAL = 300_000
-# ... and, where z3's own checks leave a nest open too, by z3 with the extremes lifted
-# (``smt.lifted``, the last chance before ``repair``): resource units per guard and per pass
-LIFTED = True
-LIFT_UNITS = 1_500_000
-LIFT_TOTAL = 6_000_000
 # residue lattices over several symbols (``reason.residues``): atom evaluations per guard and per pass.
 # The per-guard share decides: at 20,000 per guard within 200,000 per pass, searches over 6 of 12
 # symbols spent the pass's share on a few guards (held-out-style lattice of 300 guards: 147
@@ -308,8 +299,6 @@ def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
     finally:
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
-        if run.lifted is not None:
-            run.lifted.close()
 
 
 def _unknowns(res: dict[str, Any]) -> int:
@@ -334,7 +323,6 @@ class _Run:
                        "multiples": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
-        self.lifted: lifted.Lifted | None = None  # made on first use (it needs the z3 context)
         # no wall-clock tick: its walks are bounded by ``MULT_WALK`` comparisons alone (~0.1 s), and a
         # memo holding the deadline kept it (and, intermittently, a z3 context) in a reference cycle
         # past the operation (test_determinism's cycle-collector check failed 1 run in 6 with it)
@@ -776,10 +764,8 @@ class _Run:
             self.verdict[i] = REQUIRED
             return REQUIRED
         if self.deadline.expired:  # no check can run: do not build the selectors of a doomed one
-            if last:
-                got = self.last_resort(i)
-                if got is not None:
-                    return got
+            if last and self.by_repair(i):
+                return REQUIRED
             return self.undecided(i, "resource")
         others = sorted(self.kept - {i})
         # lazy slicing: check against the kept guards over g's own symbols, then add the kept
@@ -825,17 +811,9 @@ class _Run:
         if self.verdict[i] == REQUIRED:
             self.levers["periodic"] += 1
             return REQUIRED
-        got = self.last_resort(i)  # only a guard otherwise left unknown pays for it
-        return self.undecided(i) if got is None else got  # out of units, or a model Python disagrees with: decides nothing
-
-    def last_resort(self, i: int) -> str | None:
-        """A Max/Min nest z3's own checks left open, asked again with its extremes lifted
-        (``smt.lifted``), then the repair walk's counterexample: the verdict, or None."""
-        by_lift = self.by_lifted(i, self.kept)
-        if by_lift is not None or self.verdict[i] == REQUIRED:
-            self.levers["extremes"] += 1
-            return REQUIRED if by_lift is None else self.drop(i, by_lift)
-        return REQUIRED if self.by_repair(i) else None
+        if self.by_repair(i):  # the last resort: only a guard otherwise left unknown pays for it
+            return REQUIRED
+        return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
 
     def by_repair(self, i: int) -> bool:
         """A counterexample by the repair walk (``reason.repair``) for a guard every other step
@@ -1241,21 +1219,6 @@ class _Run:
         share = min(REGION_WORK, max(REGION_MIN, 2 * REGION_TOTAL // max(1, self.hard)))
         got = regions.decide(self.can[i], facts, self.base_env.ranges, base, share,  # type: ignore[arg-type]
                              self.region_meter, lambda pt: self.required_in_range(i, {**base, **pt}), self.region_cache)
-        return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
-
-    def by_lifted(self, i: int, kept: set[int]) -> list[int] | None:
-        """A Max/Min nest the regions left open, asked of z3 with its extremes lifted to variables
-        (``smt.lifted``, units of its own per guard and pass): the kept guards its proof joined,
-        or None (a model, verified on the original terms: ``required``)."""
-        if not LIFTED or any(s.is_bool for s in self.p.symbols) or \
-                not any(n.kind in (ir.MAX, ir.MIN) for n in ir.iter_dag(self.can[i])):  # type: ignore[arg-type]
-            return None
-        if self.lifted is None:
-            self.lifted = lifted.Lifted(self.deadline, self.base_env.ranges, LIFT_TOTAL)
-        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
-        facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
-        got = self.lifted.decide(self.can[i], facts, base, LIFT_UNITS,  # type: ignore[arg-type]
-                                 lambda pt: self.required_in_range(i, pt))
         return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
 
     def _leaf_true(self, rw: rewrite.Rewriter, a: ir.Term) -> bool:
