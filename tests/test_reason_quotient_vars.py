@@ -223,3 +223,41 @@ def test_divisors_through_their_gcd(g: int, parts: list[tuple[int, int]], r: int
     for s in range(-20, 60):
         u = (s + found["s"][1]) // b
         assert [holds(t, {"s": u}) for t in news] == [holds(t, {"s": s}) for t in gs]  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 6), st.integers(-7, 7), st.integers(-12, 30), st.sampled_from([">=", "<=", ">", "<"]),
+       st.integers(1, 3))
+def test_bare_bounds_on_a_fiber_edge_become_bounds_on_the_quotient(b: int, a: int, t: int, op: str, c: int) -> None:
+    """``c*s op t`` beside ``(s + a)//b``: where the bound cuts between two quotients it is kept as
+    a bound on ``u`` (same value at every point), anywhere else the premise is refused."""
+    text = f"({c}*s {op} {t}) | Eq(Mod((s + {a})//{b}, 3), 1)"
+    g = load_problem({"symbols": {"s": {}}, "guards": [text]}).guards[0].term
+    assert g is not None
+    found = qv.chains([g])
+    r = a % b
+    values = range(-40, 60)
+    truth = {s: holds(g, {"s": s}) for s in values}
+    fibers: dict[int, set[bool | None]] = {}
+    for s in values:
+        fibers.setdefault((s + r) // b, set()).add(truth[s])
+    inner = [u for u in fibers if (u - 1) * b - r >= values.start and (u + 1) * b - r < values.stop]
+    if all(len(fibers[u]) == 1 for u in inner) and "s" not in found:
+        # a bound that is a function of u may still be refused (a coefficient c > 1 whose
+        # threshold falls on a fiber edge only after rounding): refusing is always sound
+        return
+    if "s" in found:
+        new = qv.substitute(g, found)
+        for s in values:
+            assert holds(new, {"s": (s + r) // b}) == truth[s], s
+
+
+def test_bare_bound_on_an_edge_kept_and_off_an_edge_refused() -> None:
+    def found(text: str) -> dict[str, Any]:
+        g = load_problem({"symbols": {"s": {"min": 2}}, "guards": [text]}).guards[0].term
+        return qv.chains([g])
+
+    assert found("(s >= 5) & Ne(s//5, 3) & Eq(Mod(s//10, 2), 0)") == {"s": (5, 0)}  # RF-DETR's s >= 5
+    assert found("(s <= 14) & Ne(s//5, 3)") == {"s": (5, 0)}  # 14 is the last of the fiber 10..14
+    assert found("(s >= 6) & Ne(s//5, 3)") == {}  # 6 splits the fiber 5..9
+    assert found("Eq(s, 10) & Ne(s//5, 3)") == {}  # an equality pins a point inside a fiber

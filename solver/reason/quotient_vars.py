@@ -57,6 +57,31 @@ def _numerator(n: Term) -> tuple[str, int, int] | None:
     return x.value, a, n.args[1].value
 
 
+def _bound(n: Term) -> tuple[str, bool, int] | None:
+    """``(s, True, t)`` for ``s >= t`` and ``(s, False, t)`` for ``s <= t`` when ``n`` is a
+    comparison of one size with a literal (``LE(c*s + k)``)."""
+    if n.kind != ir.LE:
+        return None
+    coefs, k = ir.linear(n.args[0])
+    if len(coefs) != 1:
+        return None
+    (x, c), = coefs.items()
+    if x.kind != ir.SYM:
+        return None
+    if c > 0:  # c*s + k <= 0: s <= floor(-k/c)
+        return x.value, False, (-k) // c
+    return x.value, True, -((-k) // (-c))  # s >= ceil(k/(-c))
+
+
+def _aligned(bound: tuple[str, bool, int], chain: Chain) -> bool:
+    """Whether the bound cuts between two quotients of the chain (``s >= 5`` over ``s//5``), so that
+    it is a bound on the quotient: ``s >= t`` iff ``u >= (t + r)//B`` when ``B | t + r``, and
+    ``s <= t`` iff ``u <= (t + r)//B`` when ``B | t + 1 + r``."""
+    _, lower, t = bound
+    big, r = chain
+    return (t + r) % big == 0 if lower else (t + 1 + r) % big == 0
+
+
 def chains(terms: Iterable[Term]) -> dict[str, Chain]:
     """The symbols every occurrence of which (in ``terms``) is inside a quotient ``(s + a)//b``,
     with ``B >= 2`` dividing all their divisors and one ``a mod B`` (the largest such ``B``):
@@ -64,6 +89,7 @@ def chains(terms: Iterable[Term]) -> dict[str, Chain]:
     (each quotient is then one of ``(s + r)//B``: ``((s + r)//B + (a - r)/B)//(b/B)``)."""
     found: dict[str, tuple[int, int] | None] = {}  # symbol -> (gcd of divisors, a of the first)
     seen: dict[str, set[tuple[int, int]]] = {}
+    bounds: dict[str, set[tuple[str, bool, int]]] = {}  # bare comparisons with a literal: checked last
     memo: set[Term] = set()
     for root in terms:
         todo = [root]
@@ -72,6 +98,10 @@ def chains(terms: Iterable[Term]) -> dict[str, Chain]:
             if n in memo:
                 continue
             memo.add(n)
+            bd = _bound(n)
+            if bd is not None:
+                bounds.setdefault(bd[0], set()).add(bd)
+                continue
             got = _numerator(n)
             if got is not None:
                 s, a, b = got
@@ -95,7 +125,9 @@ def chains(terms: Iterable[Term]) -> dict[str, Chain]:
         # ``(s - 16)//4`` are one chain over 2, not over 4)
         for big in sorted((d for d in range(2, g + 1) if g % d == 0), reverse=True):
             if len({a % big for a, _ in seen[s]}) == 1:
-                out[s] = (big, next(iter(seen[s]))[0] % big)
+                chain = (big, next(iter(seen[s]))[0] % big)
+                if all(_aligned(bd, chain) for bd in bounds.get(s, ())):
+                    out[s] = chain
                 break
     return out
 
@@ -108,6 +140,13 @@ def substitute(t: Term, found: Mapping[str, Chain], memo: dict[Term, Term] | Non
     for n in order:
         if n in memo:
             continue
+        bd = _bound(n)
+        if bd is not None and bd[0] in found:  # aligned (``chains``): a bound on the quotient
+            big, r = found[bd[0]]
+            q = (bd[2] + r) // big
+            u = ir.mk_sym(bd[0])
+            memo[n] = ir.mk_le(ir.mk_int(q), u) if bd[1] else ir.mk_le(u, ir.mk_int(q))
+            continue
         got = _numerator(n)
         if got is not None and got[0] in found and got[2] % found[got[0]][0] == 0 \
                 and got[1] % found[got[0]][0] == found[got[0]][1]:
@@ -119,6 +158,38 @@ def substitute(t: Term, found: Mapping[str, Chain], memo: dict[Term, Term] | Non
             memo[n] = rebuild(n, [memo[x] for x in n.args])
         else:
             memo[n] = n
+    return memo[t]
+
+
+def _side(lo: int | None, hi: int | None, c: int, k: int) -> tuple[int | None, int | None]:
+    """The range of ``c*s + k`` for ``s`` in ``lo..hi`` (None: unbounded)."""
+    ends = (None if lo is None else c * lo + k, None if hi is None else c * hi + k)
+    return ends if c > 0 else (ends[1], ends[0])
+
+
+def folded(t: Term, ranges: Mapping[str, tuple[int | None, int | None]], memo: dict[Term, Term]) -> Term:
+    """``t`` with each comparison of one size with a literal that its range decides (``s >= 5`` on
+    ``16..1024``) replaced by that truth value: equal to ``t`` at every point of the box, and no
+    longer a bare occurrence of ``s`` that would keep it from the premise."""
+    for n in ir.iter_dag(t):  # children before parents
+        if n in memo:
+            continue
+        got: Term | None = None
+        if n.kind in (ir.LE, ir.EQ):
+            coefs, k = ir.linear(n.args[0])
+            if len(coefs) == 1:
+                (x, c), = coefs.items()
+                if x.kind == ir.SYM and x.value in ranges:
+                    lo, hi = _side(*ranges[x.value], c, k)
+                    if n.kind == ir.LE:
+                        got = ir.TRUE if hi is not None and hi <= 0 else ir.FALSE if lo is not None and lo > 0 else None
+                    elif (lo is not None and lo > 0) or (hi is not None and hi < 0):
+                        got = ir.FALSE
+                    elif lo == hi == 0:
+                        got = ir.TRUE
+        if got is None:
+            got = rebuild(n, [memo[x] for x in n.args]) if n.args else n
+        memo[n] = got
     return memo[t]
 
 
@@ -142,10 +213,17 @@ def substituted(problem: Problem) -> tuple[Problem, dict[str, list[Chain]]]:
     applied: dict[str, list[Chain]] = {}
     ints = {s.name for s in problem.symbols if not s.is_bool}
     for _ in range(MAX_ROUNDS):
-        terms = [c.term for c in (*problem.asserts, *problem.guards) if c.term is not None]
+        ranges = {sym.name: (sym.lo, sym.hi) for sym in problem.symbols if not sym.is_bool}
+        fold: dict[Term, Term] = {}
+        terms = [folded(c.term, ranges, fold) for c in (*problem.asserts, *problem.guards) if c.term is not None]
         found = {s: c for s, c in chains(terms).items() if s in ints}
         if not found:
             break
+        # the range-decided comparisons go (``s58 >= 5``): only where some size then qualifies
+        problem = replace(
+            problem,
+            asserts=tuple(c if c.term is None else replace(c, term=fold[c.term]) for c in problem.asserts),
+            guards=tuple(c if c.term is None else replace(c, term=fold[c.term]) for c in problem.guards))
         memo: dict[Term, Term] = {}
         syms = []
         for sym in problem.symbols:
