@@ -21,7 +21,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import holds, value
 from symguard.solver.ops import redundancy as red
 from symguard.solver.reason import quotient_vars as qv
-from tests.test_redundancy_hiera import hiera
+from tests.test_redundancy_hiera import check_verdicts, hiera
 
 
 @given(st.integers(-40, 40), st.integers(0, 60), st.integers(2, 9), st.integers(-20, 20))
@@ -104,34 +104,15 @@ def sam2(n: int, k: int, pad: int, top: int = 9) -> dict[str, Any]:
     return {"symbols": symbols, "guards": guards, "options": {"timeout_ms": 60_000}}
 
 
-def _holds(t: Any, pt: dict[str, int]) -> bool | None:
-    try:
-        return holds(t, pt)
-    except ZeroDivisionError:
-        return None
-
-
 def _check_on_box(doc: dict[str, Any]) -> dict[str, Any]:
-    """Every verdict against Python on the whole (small) box: always_true everywhere; redundant
-    wherever its ``implied_by`` hold; required: the other kept guards hold somewhere it fails."""
+    """Every verdict against Python on the whole (small) box (``check_verdicts``)."""
     res = run("redundancy", doc)
     assert res["status"] == "sat"
     p = load_problem(doc)
-    terms = {g.id: g.term for g in p.guards}
     syms = [s.name for s in p.symbols]
     axes = [range(s.lo, s.hi + 1) for s in p.symbols]  # type: ignore[arg-type, operator]
     pts = [dict(zip(syms, v)) for v in itertools.product(*axes)]
-    kept = res["minimal"]
-    for row in res["guards"]:
-        g = terms[row["id"]]
-        if row["verdict"] == "always_true":
-            assert all(_holds(g, pt) is not False for pt in pts), row
-        elif row["verdict"] == "redundant":
-            premises = [terms[j] for j in row["implied_by"]]
-            assert all(_holds(g, pt) is not False for pt in pts if all(_holds(t, pt) for t in premises)), row
-        elif row["verdict"] == "required":
-            others = [terms[j] for j in kept if j != row["id"]]
-            assert any(_holds(g, pt) is False and all(_holds(t, pt) for t in others) for pt in pts), row
+    check_verdicts(res, {g.id: g.term for g in p.guards}, pts, required=True)
     return res
 
 
@@ -199,11 +180,7 @@ def test_padded_hiera_sound_on_a_box(n: int, m: int, how: str) -> None:
     cs = sorted(set(range(m, 7 * m, 7)) | set(range(m, 7 * m, m // 2)))
     sizes = sorted({4 * c - 3 for c in cs} | {4 * c for c in cs})
     pts = [dict(zip(syms, v)) for v in itertools.product(*[sizes] * len(syms))]
-    for row in res["guards"]:
-        g = terms[row["id"]]
-        premises = [terms[j] for j in row["implied_by"]]
-        if row["verdict"] in ("always_true", "redundant"):
-            assert all(_holds(g, pt) is not False for pt in pts if all(_holds(t, pt) for t in premises)), row
+    check_verdicts(res, terms, pts, required=False)  # a sample of the sizes: no required check
 
 
 @settings(max_examples=60, deadline=None)
