@@ -188,6 +188,8 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     small effort, whose first pass leaves guards unknown, ran both passes where the default
     effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
     0.4 s at the default)."""
+    if QUOTIENT_VARS:  # once for both passes: same ids, same verdicts, only terms and ranges change
+        problem = quotient_vars.substituted(problem)[0]
     total = deadline.units
     second_share = total - deadline.spent
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
@@ -290,8 +292,6 @@ def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
                then: Callable[[_Run, dict[str, Any]], dict[str, Any]] | None = None) -> tuple[dict[str, Any], _Run]:
     """One pass' answer (``then`` may go on with the pass before its solver is closed), and the
     pass (its ``hard`` guards, its points)."""
-    if QUOTIENT_VARS:  # same ids, same verdicts: only the terms and the ranges change
-        problem = quotient_vars.substituted(problem)[0]
     run = _Run(problem, deadline, collapse)
     try:
         res = run.run()

@@ -136,10 +136,7 @@ def substitute(t: Term, found: Mapping[str, Chain], memo: dict[Term, Term] | Non
     """``t`` with each ``(s + a)//b`` of ``found`` replaced by ``(s + (a - r)/B)//(b/B)`` (``s`` now
     standing for ``u = (s + r)//B``): equal to ``t`` at every point, ``s`` read as ``u(s)``."""
     memo = {} if memo is None else memo
-    order = _unseen(t, memo)  # children before parents
-    for n in order:
-        if n in memo:
-            continue
+    for n in ir.iter_unseen(t, memo):  # children before parents, shared nodes walked once
         bd = _bound(n)
         if bd is not None and bd[0] in found:  # aligned (``chains``): a bound on the quotient
             big, r = found[bd[0]]
@@ -161,26 +158,6 @@ def substitute(t: Term, found: Mapping[str, Chain], memo: dict[Term, Term] | Non
     return memo[t]
 
 
-def _unseen(t: Term, memo: Mapping[Term, Term]) -> list[Term]:
-    """The nodes of ``t`` not in ``memo``, children before parents: the guards of a set share most
-    of their nodes, and a walk per guard over all of them was most of this module's cost (SAM 2's
-    export: 556 guards, 10,055 walks)."""
-    out: list[Term] = []
-    seen: set[Term] = set()
-    stack: list[tuple[Term, bool]] = [(t, False)]
-    while stack:
-        n, done = stack.pop()
-        if done:
-            out.append(n)
-            continue
-        if n in memo or n in seen:
-            continue
-        seen.add(n)
-        stack.append((n, True))
-        stack.extend((a, False) for a in reversed(n.args))
-    return out
-
-
 def _side(lo: int | None, hi: int | None, c: int, k: int) -> tuple[int | None, int | None]:
     """The range of ``c*s + k`` for ``s`` in ``lo..hi`` (None: unbounded)."""
     ends = (None if lo is None else c * lo + k, None if hi is None else c * hi + k)
@@ -191,9 +168,7 @@ def folded(t: Term, ranges: Mapping[str, tuple[int | None, int | None]], memo: d
     """``t`` with each comparison of one size with a literal that its range decides (``s >= 5`` on
     ``16..1024``) replaced by that truth value: equal to ``t`` at every point of the box, and no
     longer a bare occurrence of ``s`` that would keep it from the premise."""
-    for n in _unseen(t, memo):  # children before parents
-        if n in memo:
-            continue
+    for n in ir.iter_unseen(t, memo):  # children before parents, shared nodes walked once
         got: Term | None = None
         if n.kind in (ir.LE, ir.EQ):
             coefs, k = ir.linear(n.args[0])
