@@ -87,8 +87,8 @@ def chains(terms: Iterable[Term]) -> dict[str, Chain]:
     with ``B >= 2`` dividing all their divisors and one ``a mod B`` (the largest such ``B``):
     symbol -> ``(B, a mod B)``
     (each quotient is then one of ``(s + r)//B``: ``((s + r)//B + (a - r)/B)//(b/B)``)."""
-    found: dict[str, tuple[int, int] | None] = {}  # symbol -> (gcd of divisors, a of the first)
-    seen: dict[str, set[tuple[int, int]]] = {}
+    seen: dict[str, set[tuple[int, int]]] = {}  # symbol -> its quotients' (a, b)
+    bare: set[str] = set()  # symbols met outside a quotient (and outside a bound)
     bounds: dict[str, set[tuple[str, bool, int]]] = {}  # bare comparisons with a literal: checked last
     memo: set[Term] = set()
     for root in terms:
@@ -105,19 +105,15 @@ def chains(terms: Iterable[Term]) -> dict[str, Chain]:
             got = _numerator(n)
             if got is not None:
                 s, a, b = got
-                if s not in found or found[s] is not None:
-                    seen.setdefault(s, set()).add((a, b))
-                    found[s] = (0, 0)
+                seen.setdefault(s, set()).add((a, b))
                 todo.append(n.args[1])
                 continue  # s's occurrence inside this numerator is the chain's
             if n.kind == ir.SYM:
-                found[n.value] = None  # bare, or in some other shape
+                bare.add(n.value)  # bare, or in some other shape
                 continue
             todo.extend(n.args)
     out: dict[str, Chain] = {}
-    for s, ok in found.items():
-        if ok is None:
-            continue
+    for s in sorted(seen.keys() - bare):
         g = 0
         for _, b in seen[s]:
             g = math.gcd(g, b)
