@@ -312,17 +312,20 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     with _SERIAL:
         if deadline.out_of_time or _is_unread(canon):  # the time went on waiting for our turn, or on reading
             return operation.unknown(canon)
-        with _watched(deadline) as wd:
-            try:
-                res = operation.compute(canon, deadline)
-            except OutOfTime:  # an operation without a partial answer: nothing decided
-                return operation.unknown(canon)
-            except BadInput:
-                raise
-            except Exception:
-                if wd.fired:  # an interrupted z3 call may surface as an error: the answer is unknown
+        try:
+            with _watched(deadline) as wd:
+                try:
+                    res = operation.compute(canon, deadline)
+                except OutOfTime:  # an operation without a partial answer: nothing decided
                     return operation.unknown(canon)
-                raise
+                except BadInput:
+                    raise
+                except Exception:
+                    if wd.fired:  # an interrupted z3 call may surface as an error: the answer is unknown
+                        return operation.unknown(canon)
+                    raise
+        finally:
+            deadline.release()  # the context goes now, not when a cycle holding the deadline is collected
     if wd.fired and not res.get("incomplete"):
         return operation.unknown(canon)
     return res

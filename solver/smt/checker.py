@@ -201,6 +201,14 @@ class Deadline:
         the z3 objects it built live there, and this deadline's ``interrupt`` must reach them."""
         self._ctx = other.ctx
 
+    def release(self) -> None:
+        """Drop the reference to the z3 context at the end of the operation: whatever of the
+        operation still holds this deadline (a bound ``ensure_time`` in a walk's memo, which sits
+        in a reference cycle) then frees the context by reference counting, at the same step
+        every time, never later by Python's cycle collector. A context adopted from a session
+        stays alive through the session's own deadline."""
+        self._ctx = None
+
     def interrupt(self) -> None:
         """End the operation from another thread (a watchdog): the running z3 check stops and
         raises ``OutOfTime`` in the thread running the operation, as does every later check."""
