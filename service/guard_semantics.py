@@ -223,11 +223,15 @@ class _Walk:
         ``math.sqrt``) and C++'s ``static_cast<int64_t>(std::trunc(std::sqrt(static_cast<double>(n))))``
         are that value for ``0 <= n <= float_sqrt.BOUND`` (both conversions exact there, and
         ``sqrt`` is one correctly rounded IEEE operation in both; a negative ``n`` raises in
-        Python and is undefined behaviour in C++: kept out by the ranges)."""
-        if _kind(e) not in float_sqrt.INTEGER_ROUNDINGS:
+        Python and is undefined behaviour in C++: kept out by the ranges). Of
+        ``FloatPow(ToFloat(n), 0.5)`` (``int(n ** 0.5)``: the C library's ``pow`` in both, or a
+        ``sqrt`` a C++ compiler put in its place) for ``0 <= n <= float_sqrt.POW_BOUND``, where a
+        faithful ``pow`` and ``sqrt`` both round to ``isqrt(n)`` (``float_sqrt``)."""
+        root = _sqrt_operand(e.args[0])
+        if _kind(e) not in float_sqrt.INTEGER_ROUNDINGS or root is None:
             return None
-        iv = self.term(_sqrt_operand(e.args[0]))
-        if iv is None or not _within(iv, 0, float_sqrt.BOUND):
+        iv = self.term(root[0])
+        if iv is None or not _within(iv, 0, float_sqrt.bound(root[1])):
             return None
         return (math.isqrt(int(iv[0])), math.isqrt(int(iv[1])))
 
@@ -237,20 +241,25 @@ class _Walk:
         ``ValueError``/``OverflowError`` in the domain): exact in Python when ``n``'s code is. C++
         computes the same doubles where ``static_cast<double>(n)`` is exact (``0 <= n <= 2**53``:
         one correctly rounded ``std::sqrt`` remains, and no NaN), and its rounding fits int64 there.
+        The power form ``float(n) ** 0.5`` is the C library's ``pow`` in Python, the function the
+        reader's bisection calls; a C++ compiler may put ``sqrt`` in its place, which rounds the
+        same only as ``isqrt`` (``TruncToInt``/``FloorToInt`` within ``float_sqrt.POW_BOUND``).
         None for another shape."""
         for rnd, lit in (e.args, reversed(e.args)):
             if _kind(rnd) not in _ROUNDING_NAMES or len(rnd.args) != 1:
                 continue
-            x = _sqrt_operand(rnd.args[0])
-            if x is None:
+            root = _sqrt_operand(rnd.args[0])
+            if root is None:
                 continue
             if not (getattr(lit, "is_Integer", False) or getattr(lit, "is_Float", False)):
                 return None
-            iv = self.term(x)
+            iv = self.term(root[0])
             if iv is None:
                 return False
             if not self.cpp:
                 return True
+            if root[1] == float_sqrt.POW:
+                return _kind(rnd) in float_sqrt.INTEGER_ROUNDINGS and _within(iv, 0, float_sqrt.POW_BOUND)
             if getattr(lit, "is_Integer", False) and abs(int(lit)) > FLOAT_EXACT:
                 return False
             return _within(iv, 0, FLOAT_EXACT)
@@ -410,12 +419,20 @@ def inexact_literals(e: Any) -> bool:
     return False
 
 
-def _sqrt_operand(e: Any) -> Any:
-    """``n`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))`` for an integer ``n``, else None."""
-    if _kind(e) != "OpaqueUnaryFn_sqrt" or len(e.args) != 1 or _kind(e.args[0]) != "ToFloat":
+def _sqrt_operand(e: Any) -> tuple[Any, str] | None:
+    """``n`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))`` or ``FloatPow(ToFloat(n), 0.5)`` for an integer
+    ``n``, with the root's form (``float_sqrt.SQRT`` or ``POW``), else None."""
+    if _kind(e) == "OpaqueUnaryFn_sqrt" and len(e.args) == 1:
+        form = float_sqrt.SQRT
+    elif _kind(e) == "FloatPow" and len(e.args) == 2 and getattr(e.args[1], "is_number", False) \
+            and e.args[1] == 0.5:
+        form = float_sqrt.POW
+    else:
+        return None
+    if _kind(e.args[0]) != "ToFloat":
         return None
     x = e.args[0].args[0]
-    return x if getattr(x, "is_integer", False) and not _floaty(x) else None
+    return (x, form) if getattr(x, "is_integer", False) and not _floaty(x) else None
 
 
 def _py_eval_rounded(name: str, arg: Any, x: Any, n: int) -> int | None:
@@ -543,7 +560,8 @@ def _int_code(n: ast.AST) -> bool:
 class _AsRead(ast.NodeTransformer):
     """PythonPrinter's code spelled in symguard's syntax, as Python runs it: ``/`` on two ints is
     ``IntTrueDiv`` (Python's correctly rounded float division), on a float ``FloatTrueDiv``;
-    ``torch.sym_float`` is ``ToFloat``, ``math.floor`` is ``FloorToInt``, ``max`` is ``Max``."""
+    ``torch.sym_float`` is ``ToFloat``, ``math.floor`` is ``FloorToInt``, ``max`` is ``Max``; ``**``
+    with a float literal exponent is ``FloatPow``."""
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -559,6 +577,9 @@ class _AsRead(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
+        if isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) \
+                and isinstance(node.right.value, float):  # float ** float: the C library's pow
+            return ast.Call(ast.Name("FloatPow", ast.Load()), [node.left, node.right], [])
         if not isinstance(node.op, ast.Div):
             return node
         name = "IntTrueDiv" if _int_code(node.left) and _int_code(node.right) else "FloatTrueDiv"

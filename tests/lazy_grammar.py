@@ -10,6 +10,7 @@ Rationals (``/``) are drawn by ``rationals``: the Python text evaluates them ove
 
 from __future__ import annotations
 
+import ast
 from fractions import Fraction
 
 from hypothesis import strategies as st
@@ -112,10 +113,22 @@ def rational_relations(draw: st.DrawFn) -> Pair:
     return (f"{RELATIONS[op]}({x}, {y})" if draw(st.booleans()) else py), py
 
 
+class _Exact(ast.NodeTransformer):
+    """Every integer literal a ``Fraction`` too: Python's ``1/1`` is the float ``1.0``, and a
+    ``Fraction`` compared with a float compares with the double, not the rational."""
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if type(node.value) is int:
+            return ast.Call(ast.Name("Fraction", ast.Load()), [node], [])
+        return node
+
+
 def fraction_value(text: str, env: dict[str, int]) -> Fraction | bool | None:
-    """Python's value of ``text`` with every symbol a ``Fraction`` (exact ``/``); None where a
-    divisor is zero."""
+    """Python's value of ``text`` with every symbol and literal a ``Fraction`` (exact ``/``); None
+    where a divisor is zero."""
+    tree = ast.fix_missing_locations(_Exact().visit(ast.parse(text, mode="eval")))
     try:
-        return eval(text, {"__builtins__": {}}, {k: Fraction(v) for k, v in env.items()})
+        return eval(compile(tree, "<rational>", "eval"), {"__builtins__": {}, "Fraction": Fraction},
+                    {k: Fraction(v) for k, v in env.items()})
     except ZeroDivisionError:
         return None

@@ -9,7 +9,11 @@ reads is what Python computes.
   ``pyeval``, ``pycode``, the printers, the SMT encoding, intervals and the rewriter;
 - any rounding of it compared with a literal is Python's truth value at any size, up to the
   overflow of ``float(n)`` (the domain);
-- guards of a square-grid model are decided: the dropped ones are implied (brute force)."""
+- guards of a square-grid model are decided: the dropped ones are implied (brute force);
+- the power form ``int(n ** 0.5)`` (``FloatPow(ToFloat(n), 0.5)``, the C library's ``pow``) is the
+  same ``isqrt`` within ``POW_BOUND`` on this platform's ``pow`` (next to every square below
+  ``2**20``, at the ends of every binade and anywhere below by hypothesis), and compared with a
+  literal it is Python's value at any size."""
 
 from __future__ import annotations
 
@@ -388,3 +392,82 @@ def test_verdicts_hold_on_every_point_of_a_box(doc: dict[str, object]) -> None:
             assert any(ok and not table[g][k] for k, ok in enumerate(others)), (g, guards)
     if res["status"] == "sat":
         assert where(minimal) == everything
+
+
+# ---------------------------------------------------------------- the power form: int(n ** 0.5)
+
+POW_SIDE = "TruncToInt(FloatPow(ToFloat({}), 0.5))"
+
+
+def _power(n: int) -> int:
+    return int(float(n) ** 0.5)  # the model's ``int(n ** 0.5)``: the C library's pow
+
+
+def test_pow_truncates_as_isqrt_next_to_every_small_square() -> None:
+    """``pow`` need not be correctly rounded (glibc's differs from ``sqrt`` on thousands of sizes),
+    which is why the power form has a smaller bound of its own; no error below one ulp crosses an
+    integer below it."""
+    assert fsq.POW_BOUND < fsq.BOUND
+    for k in range(1, 1 << 20):
+        for n in (k * k - 1, k * k, k * k + 1):
+            assert _power(n) == math.isqrt(n), n
+
+
+def test_pow_next_to_the_squares_at_the_ends_of_each_binade_up_to_the_bound() -> None:
+    ms: set[int] = set()
+    for e in range(1, 26):
+        ms |= set(range(1 << e, min((1 << e) + 300, 1 << (e + 1))))
+        ms |= set(range(max(1 << e, (1 << (e + 1)) - 300), (1 << (e + 1)) + 1))
+    for m in sorted(ms):
+        for n in (m * m - 1, m * m, m * m + 1):
+            if n <= fsq.POW_BOUND:
+                assert _power(n) == math.isqrt(n), n
+                assert math.floor(float(n) ** 0.5) == math.isqrt(n), n
+
+
+@given(st.integers(0, fsq.POW_BOUND) | st.integers(1, 1 << 25).map(lambda k: k * k - 1))
+def test_pow_anywhere_below_its_bound(n: int) -> None:
+    if n <= fsq.POW_BOUND:
+        assert _power(n) == math.isqrt(n)
+
+
+def test_the_power_form_reads_as_the_same_isqrt() -> None:
+    for name in fsq.INTEGER_ROUNDINGS:
+        p = parse_sympy(f"{name}(FloatPow(ToFloat(a + 1), 0.5)) >= b")
+        q = parse_sympy(f"{name}(OpaqueUnaryFn_sqrt(ToFloat(a + 1))) >= b")
+        assert p.term is q.term and p.domain is q.domain
+    for name in ("CeilToInt", "RoundToInt"):
+        with pytest.raises(UnsupportedError, match="square root"):
+            parse_sympy(f"{name}(FloatPow(ToFloat(a), 0.5)) + 1 > b")
+    with pytest.raises(UnsupportedError):  # another exponent is still a float function
+        parse_sympy("TruncToInt(FloatPow(ToFloat(a), 0.25)) > b")
+
+
+@given(_NS, _LITS, st.sampled_from(ROUNDINGS), st.sampled_from(sorted(_OPS)))
+def test_the_power_compared_with_a_literal_is_python_at_any_size(n: int, c: float, name: str, op: str) -> None:
+    word, fn = _OPS[op]
+    lit = repr(c)
+    side = f"{name}(FloatPow(ToFloat(a), 0.5))"
+    text = f"{word}({side}, {lit})" if op in ("==", "!=") else f"{side} {op} {lit}"
+    p = parse_sympy(text)
+    try:
+        x = float(n)
+        want: bool | None = None if x < 0 else fn(_RND[name](x ** 0.5), c)
+    except OverflowError:
+        want = None
+    env = {"a": n}
+    if want is None:
+        assert not holds(p.domain, env)
+        return
+    assert holds(p.domain, env)
+    assert holds(p.term, env) == want, (text, n)
+
+
+@given(st.sampled_from(ROUNDINGS), st.integers(-3, 10**6) | st.integers(0, 2**300))
+def test_least_of_the_power_is_the_first_size_that_reaches(name: str, k: int) -> None:
+    n = fsq.least(name, k, fsq.POW)
+    if n is None:
+        assert fsq.python_value(name, fsq.MAX_CONVERTIBLE, fsq.POW) < k
+        return
+    assert fsq.python_value(name, n, fsq.POW) >= k
+    assert n == 0 or fsq.python_value(name, n - 1, fsq.POW) < k

@@ -27,7 +27,7 @@ FULL = os.environ.get("SYMGUARD_ZOO_FULL") == "1"
 CASES = {c.name: c for c in za.CASES}
 # C++ guards compile a shared object per guard set (seconds each): by default the cases whose
 # guards differ in int64 or in doubles from exact integers
-CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid"]
+CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -122,6 +122,8 @@ def test_the_square_grid_drops_the_squares_consequences() -> None:
     """``int(math.sqrt(n))`` guards are premises within ``float_sqrt.BOUND`` (the differential above
     shows it is sound): the grid's consequences of ``side*side == n`` go; unbounded, they stay."""
     h = za.compile_run(CASES["square_grid"], prune=True).history[-1]
+    assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"]) - 4
+    h = za.compile_run(CASES["square_grid_pow"], prune=True).history[-1]  # int(n ** 0.5), within POW_BOUND
     assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"]) - 4
     h = za.compile_run(CASES["square_grid_unbounded"], prune=True).history[-1]
     assert h["opaque"] > 0 and len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"])

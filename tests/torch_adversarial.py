@@ -246,8 +246,18 @@ def square_grid_unbounded(x: torch.Tensor) -> torch.Tensor:
     return _grid(x, x.shape[0])
 
 
-def _grid(x: torch.Tensor, n: int) -> torch.Tensor:
-    side = int(math.sqrt(n))
+def square_grid_pow(x: torch.Tensor) -> torch.Tensor:
+    """The same grid with ``side = int(n ** 0.5)`` (the C library's ``pow``, which is not correctly
+    rounded): ``isqrt(n)`` below ``float_sqrt.POW_BOUND`` (2**50), so with ``n <= 2**40`` the
+    square's consequences are dropped as for ``math.sqrt``."""
+    n = x.shape[0]
+    if n > 2**40:
+        return x[:1] * 0
+    return _grid(x, n, power=True)
+
+
+def _grid(x: torch.Tensor, n: int, power: bool = False) -> torch.Tensor:
+    side = int(n**0.5) if power else int(math.sqrt(n))
     r = x[:1] + 1 if side >= 24 else x[:1] - 1
     if side * side == n:  # the grid view's own check; its consequences below
         g = x.reshape(side, side)[:1, 0]
@@ -511,6 +521,7 @@ CASES: list[Case] = [
     Case("mask_ratio_unbounded", mask_ratio_unbounded, _one, (30,),
          points("mask_ratio_unbounded", (30,), [[*SIZES, *_near(2**51, 8), *_near(5 * 2**51, 8)]]), cpp=True),
     Case("square_grid", square_grid, _one, (36,), points("square_grid", (36,), [_GRID_SIZES]), cpp=True),
+    Case("square_grid_pow", square_grid_pow, _one, (36,), points("square_grid_pow", (36,), [_GRID_SIZES]), cpp=True),
     Case("square_grid_unbounded", square_grid_unbounded, _one, (36,),
          points("square_grid_unbounded", (36,), [_GRID_SIZES]), cpp=True),
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),

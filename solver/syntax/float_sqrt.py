@@ -23,6 +23,20 @@ half the spacing of the doubles just below ``m`` (no tie: ``sqrt(m**2 - 1)`` is 
   ``int(math.sqrt(float(m**2 - 1)))`` is ``m``, one more than ``isqrt``.
 
 So the bound holds up to ``(2**26 + 1)**2 - 2``, below ``2**53`` where ``float(n)`` is exact.
+
+**The power form** ``int(n ** 0.5)`` (``TruncToInt(FloatPow(ToFloat(n), 0.5))``; Python computes
+``float(n) ** 0.5``, the C library's ``pow``) is not the same double: ``pow`` is not required to be
+correctly rounded (glibc's is within 0.52 ulp, and differs from ``sqrt`` on thousands of sizes
+below ``2**42``). Read as the same ``isqrt(n)`` for ``0 <= n <= POW_BOUND = 2**50``, assuming what
+the common C libraries document for ``pow`` (glibc, musl, Apple's libm: faithful, an error below
+one ulp, and exact where the result is a double). Then for ``k = isqrt(n) <= 2**25``: at
+``n = k**2`` the root ``k`` is a double, so ``pow`` returns it; above it the root is at least
+``sqrt(k**2 + 1) > k + 1/(2k + 1)``, and below ``k + 1`` it is at most ``sqrt((k + 1)**2 - 1) <
+k + 1 - 1/(2k + 2)``: both more than 2**-26, four ulps of the doubles below ``2**25``, away from an
+integer, so an error below one ulp cannot cross one. tests/test_float_sqrt.py checks this platform's
+``pow`` next to every square below ``2**21`` and at sampled squares up to the bound. Compared with
+a number literal it is read as Python computes it at any size, by bisection with ``float(n) ** 0.5``
+itself (``pow`` is monotone where faithful: an assumption of the same kind).
 Past it the two part (and past ``2**53`` ``float(n)`` rounds too): like a size times a literal
 that is not its double (``float_literal``), the reading is claimed only where ranges keep ``n``
 within the bound (the PyTorch bridge checks that, in Python and C++: ``std::sqrt`` is the same
@@ -46,37 +60,52 @@ from symguard.solver.ir.terms import Term
 from symguard.solver.syntax.float_literal import rounded
 
 BOUND = (1 << 52) + (1 << 27) - 1  # int(math.sqrt(float(n))) == math.isqrt(n) for 0 <= n <= BOUND
+POW_BOUND = 1 << 50  # int(float(n) ** 0.5) == math.isqrt(n) for 0 <= n <= POW_BOUND (a faithful pow)
+SQRT, POW = "sqrt", "pow"  # math.sqrt(float(n)) or float(n) ** 0.5: the two spellings of a size's root
 INTEGER_ROUNDINGS = ("TruncToInt", "FloorToInt")  # equal to isqrt within the bound
 # the largest int float() converts: 2**1024 - 2**970 rounds (half to even) to 2**1024, an overflow
 MAX_CONVERTIBLE = (1 << 1024) - (1 << 970) - 1
 
 
-def python_value(name: str, n: int) -> int:
-    """``R(math.sqrt(float(n)))`` as Python computes it (raises ``ValueError`` for ``n < 0`` and
-    ``OverflowError`` past ``MAX_CONVERTIBLE``, as Python does)."""
-    return rounded(name, math.sqrt(float(n)))
+def bound(form: str) -> int:
+    """The largest ``n`` whose root in ``form`` rounds as ``isqrt(n)`` (``BOUND`` or ``POW_BOUND``)."""
+    return POW_BOUND if form == POW else BOUND
+
+
+def python_value(name: str, n: int, form: str = SQRT) -> int:
+    """``R(math.sqrt(float(n)))`` (or ``R(float(n) ** 0.5)``) as Python computes it (raises
+    ``ValueError`` for ``n < 0`` and ``OverflowError`` past ``MAX_CONVERTIBLE``, as Python does;
+    ``float ** 0.5`` of a negative is a complex number, which the rounding refuses with a
+    ``TypeError``: the domain excludes it the same way)."""
+    x = float(n)
+    if form == POW:
+        if x < 0:
+            raise ValueError("a negative size's root")
+        return rounded(name, x ** 0.5)
+    return rounded(name, math.sqrt(x))
 
 
 @functools.lru_cache(maxsize=1024)  # a pure function of two constants; ~1,000 float steps
-def least(name: str, k: int) -> int | None:
-    """The least ``n >= 0`` with ``R(math.sqrt(float(n))) >= k`` (monotone in ``n``), None when
-    no convertible ``n`` reaches ``k``."""
-    if python_value(name, 0) >= k:
+def least(name: str, k: int, form: str = SQRT) -> int | None:
+    """The least ``n >= 0`` with ``R(math.sqrt(float(n))) >= k`` (or of ``float(n) ** 0.5``;
+    monotone in ``n``), None when no convertible ``n`` reaches ``k``."""
+    if python_value(name, 0, form) >= k:
         return 0
-    if python_value(name, MAX_CONVERTIBLE) < k:
+    if python_value(name, MAX_CONVERTIBLE, form) < k:
         return None
     lo, hi = 0, MAX_CONVERTIBLE  # below k at lo, at least k at hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if python_value(name, mid) >= k:
+        if python_value(name, mid, form) >= k:
             hi = mid
         else:
             lo = mid
     return hi
 
 
-def compare(op: str, name: str, n: Term, c: float) -> Term:
-    """``R(math.sqrt(float(n))) op c`` for a finite number literal ``c``, as a condition on ``n``
+def compare(op: str, name: str, n: Term, c: float, form: str = SQRT) -> Term:
+    """``R(math.sqrt(float(n))) op c`` (or of ``float(n) ** 0.5``, ``form`` ``POW``) for a finite
+    number literal ``c``, as a condition on ``n``
     that is exact wherever Python's value is defined (``0 <= n <= MAX_CONVERTIBLE``: the caller
     puts that in the domain). The rounded value ``v`` is an integer, compared exactly with ``c``
     (as Python compares an int with a float)."""
@@ -84,15 +113,15 @@ def compare(op: str, name: str, n: Term, c: float) -> Term:
         if Fraction(c).denominator != 1:
             return ir.mk_bool(op == "!=")
         k = int(c)
-        inside = ir.mk_and(_at_least(name, n, k), ir.mk_not(_at_least(name, n, k + 1)))
+        inside = ir.mk_and(_at_least(name, n, k, form), ir.mk_not(_at_least(name, n, k + 1, form)))
         return inside if op == "==" else ir.mk_not(inside)
     # v >= c  <=>  v >= ceil(c);  v > c  <=>  v >= floor(c) + 1; the others are their negations
     ge = math.ceil(Fraction(c)) if op in (">=", "<") else math.floor(Fraction(c)) + 1
-    up = _at_least(name, n, ge)
+    up = _at_least(name, n, ge, form)
     return up if op in (">=", ">") else ir.mk_not(up)
 
 
-def _at_least(name: str, n: Term, k: int) -> Term:
-    """``R(math.sqrt(float(n))) >= k`` for ``0 <= n <= MAX_CONVERTIBLE``."""
-    start = least(name, k)
+def _at_least(name: str, n: Term, k: int, form: str) -> Term:
+    """``R(root(n)) >= k`` for ``0 <= n <= MAX_CONVERTIBLE``."""
+    start = least(name, k, form)
     return ir.FALSE if start is None else ir.TRUE if start == 0 else ir.mk_ge(n, ir.mk_int(start))

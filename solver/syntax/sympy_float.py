@@ -205,16 +205,17 @@ class _FloatReader(_Walk):
         (``float_sqrt.compare``). None for any other shape (read as usual)."""
         for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
             c = _literal(lit)
-            x_node = _sqrt_of(rnd)
-            if c is None or x_node is None:
+            root = _sqrt_of(rnd)
+            if c is None or root is None:
                 continue
+            x_node, form = root
             if isinstance(c, float) and not math.isfinite(c):
                 raise self.err(UnsupportedError, lit, f"a rounded square root compared with {c!r}")
             assert isinstance(rnd, ast.Call) and isinstance(rnd.func, ast.Name)
             n = self.int_(x_node, depth + 1)
             self.domain.append(ir.mk_ge(n, ir.ZERO))  # math.sqrt raises ValueError below 0
             self.domain.append(fc.no_overflow(n, ir.ONE))  # float(n) raises OverflowError
-            return fsq.compare(o, rnd.func.id, n, c)
+            return fsq.compare(o, rnd.func.id, n, c, form)
         for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
             c = _literal(lit)
             name = _rounding_of_inexact(rnd)
@@ -232,19 +233,20 @@ class _FloatReader(_Walk):
         return None
 
     def sqrt_(self, name: str, node: ast.AST, depth: int) -> Term | None:
-        """``R(OpaqueUnaryFn_sqrt(ToFloat(n)))``, Python's ``int(math.sqrt(n))``: for ``R``
-        ``TruncToInt`` or ``FloorToInt`` the integer ``isqrt(n)``, which is Python's value for
-        ``0 <= n <= float_sqrt.BOUND`` (about 2**52; past it the reading is claimed only where
-        ranges keep ``n`` within, as for ``scaled_``). ``n < 0`` raises in Python: the domain.
-        None for any other shape."""
-        x_node = _sqrt_of(node, name)
-        if x_node is None:
+        """``R(OpaqueUnaryFn_sqrt(ToFloat(n)))``, Python's ``int(math.sqrt(n))`` (or
+        ``R(FloatPow(ToFloat(n), 0.5))``, ``int(n ** 0.5)``): for ``R`` ``TruncToInt`` or
+        ``FloorToInt`` the integer ``isqrt(n)``, which is Python's value for ``0 <= n <=
+        float_sqrt.bound(form)`` (about 2**52, 2**50 for the power; past it the reading is claimed
+        only where ranges keep ``n`` within, as for ``scaled_``). ``n < 0`` raises in Python (the
+        power's complex root does when rounded): the domain. None for any other shape."""
+        root = _sqrt_of(node, name)
+        if root is None:
             return None
         if name not in fsq.INTEGER_ROUNDINGS:
             raise self.err(UnsupportedError, node, f"{name} of a square root used as an integer (TruncToInt "
-                           "and FloorToInt of OpaqueUnaryFn_sqrt(ToFloat(n)) are read as isqrt(n); any rounding "
-                           "of it compared with a literal is read exactly)")
-        x = self.int_(x_node, depth + 1)
+                           "and FloorToInt of OpaqueUnaryFn_sqrt(ToFloat(n)) or FloatPow(ToFloat(n), 0.5) are "
+                           "read as isqrt(n); any rounding of it compared with a literal is read exactly)")
+        x = self.int_(root[0], depth + 1)
         self.domain.append(ir.mk_ge(x, ir.ZERO))
         return ir.mk_isqrt(x)
 
@@ -316,23 +318,29 @@ class _FloatReader(_Walk):
         return ir.mk_and(*out)
 
 
-def _sqrt_of(node: ast.AST, name: str | None = None) -> ast.AST | None:
-    """The integer operand ``n`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))`` (or of ``OpaqueUnaryFn_sqrt(n)``:
-    Python converts an int the same way), given that node; given a rounding call (``name`` None),
-    of its argument. None for any other shape."""
+def _sqrt_of(node: ast.AST, name: str | None = None) -> tuple[ast.AST, str] | None:
+    """The integer operand ``n`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))`` or ``FloatPow(ToFloat(n), 0.5)``
+    (``ToFloat`` may be left out: Python converts an int the same way), given that node, with the
+    root's form (``float_sqrt.SQRT`` or ``POW``); given a rounding call (``name`` None), of its
+    argument. None for any other shape."""
     if name is None:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in fl.ROUNDINGS
                 and len(node.args) == 1 and not node.keywords):
             return None
         node = node.args[0]
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "OpaqueUnaryFn_sqrt" and len(node.args) == 1 and not node.keywords):
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords):
+        return None
+    if node.func.id == "OpaqueUnaryFn_sqrt" and len(node.args) == 1:
+        form = fsq.SQRT
+    elif node.func.id == "FloatPow" and len(node.args) == 2 and _literal(node.args[1]) == 0.5:
+        form = fsq.POW
+    else:
         return None
     x = node.args[0]
     if isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "ToFloat" \
             and len(x.args) == 1 and not x.keywords:
         x = x.args[0]
-    return None if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float) else x
+    return None if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float) else (x, form)
 
 
 def _rounding_of_inexact(node: ast.AST) -> str | None:
