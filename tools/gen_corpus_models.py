@@ -1881,8 +1881,9 @@ class _Method(nn.Module):
         super().__init__()
         self.model, self.call = model, call
 
-    def forward(self, *args: torch.Tensor) -> torch.Tensor:
-        return self.call(self.model, *args)
+    def forward(self, x0: torch.Tensor, x1: torch.Tensor | None = None) -> torch.Tensor:
+        # positional parameters, not ``*args``: export matches ``dynamic_shapes`` to the signature
+        return self.call(self.model, x0) if x1 is None else self.call(self.model, x0, x1)
 
 
 def depth_pro(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -1903,6 +1904,15 @@ def depth_pro(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Method(DepthProModel(cfg), lambda m, x: m(pixel_values=x).features[-1]), (torch.randn(2, 3, *hw),)
 
 
+def _internvl_image(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    # InternVLModel.get_image_features step by step: its hidden-state selector decorator enters a
+    # context manager dynamo refuses (``fullgraph``)
+    hidden = m.vision_tower(pixel_values=x).last_hidden_state[:, 1:, :]
+    side = int(hidden.shape[1] ** 0.5)
+    hidden = m.pixel_shuffle(hidden.reshape(x.shape[0], side, side, -1), scale_factor=m.config.downsample_ratio)
+    return m.multi_modal_projector(hidden.reshape(x.shape[0], -1, hidden.shape[-1]))
+
+
 def internvl_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``InternVLModel.get_image_features`` (its ViT, patch 7, positions interpolated to the
     grid; the class token dropped; the tokens viewed as a square of side ``int(sqrt(n))``, then
@@ -1914,9 +1924,7 @@ def internvl_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     text = Qwen2Config(hidden_size=16, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=1,
                        intermediate_size=32, vocab_size=64)
     model = InternVLModel(InternVLConfig(vision_config=vision, text_config=text, downsample_ratio=0.5))
-    return _Method(model, lambda m, x: m.get_image_features(x, vision_feature_layer=-1,
-                                                            vision_feature_select_strategy="default").pooler_output), (
-        torch.randn(2, 3, *hw),)
+    return _Method(model, _internvl_image), (torch.randn(2, 3, *hw),)
 
 
 def aya_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -1929,10 +1937,9 @@ def aya_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     text = Cohere2Config(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
                          num_key_value_heads=1, vocab_size=64)
     model = AyaVisionModel(AyaVisionConfig(vision_config=vision, text_config=text, downsample_factor=2))
-    return _Method(model, lambda m, x: m.get_image_features(x, vision_feature_layer=-1,
-                                                            vision_feature_select_strategy="full",
-                                                            interpolate_pos_encoding=True).pooler_output), (
-        torch.randn(2, 3, *hw),)
+    # get_image_features step by step (its hidden-state selector is a context manager dynamo refuses)
+    return _Method(model, lambda m, x: m.multi_modal_projector(
+        m.vision_tower(x, interpolate_pos_encoding=True).last_hidden_state)), (torch.randn(2, 3, *hw),)
 
 
 def _mistral3_image(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
