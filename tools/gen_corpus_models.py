@@ -2071,6 +2071,36 @@ def glmasr_audio(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Method(model, _glmasr_audio), (torch.randn(2, 16, *t),)
 
 
+class _Xcodec2Encode(nn.Module):
+    """XCodec2's encoder: the semantic features and the waveform, two inputs whose frames must meet."""
+
+    def __init__(self, model: nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, wave: torch.Tensor, features: torch.Tensor) -> torch.Tensor:
+        return self.model.encode(wave, features).audio_codes
+
+
+def xcodec2(sizes: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Xcodec2Model.encode`` on a waveform and its (B, frames, 32) features: a W2V-BERT semantic
+    encoder and adapter on the features, an acoustic encoder on the waveform (strides 2/2/5 with
+    anti-aliased SnakeBeta activations, each resampling by 2 with replicate padding), the two
+    concatenated along channels, so the waveform's frame count must equal the features' (n = 397:
+    20 frames), then finite scalar quantization."""
+    from transformers import Wav2Vec2BertConfig, Xcodec2Config, Xcodec2Model
+    semantic = Wav2Vec2BertConfig(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                  feature_projection_input_dim=32, output_hidden_size=16, add_adapter=False,
+                                  conv_depthwise_kernel_size=3, position_embeddings_type="relative_key",
+                                  max_source_positions=64)
+    # group norms of 32 groups: hidden 32; the quantizer reads semantic 16 + acoustic 4 * 2**3 channels
+    cfg = Xcodec2Config(hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2,
+                        num_key_value_heads=2, head_dim=16, encoder_hidden_size=4, downsampling_ratios=[2, 2, 5],
+                        semantic_model_config=semantic, quantization_dim=48, quantization_levels=[4, 4])
+    n, frames = sizes
+    return _Xcodec2Encode(Xcodec2Model(cfg)), (torch.randn(2, 1, n), torch.randn(2, frames, 32))
+
+
 def timesfm(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``TimesFmModel`` (the context viewed as patches of 8: the length a multiple of 8; per-patch
     masked statistics, residual input blocks, causal attention over the patches) on a context and
@@ -2105,6 +2135,7 @@ _ONE_IMG = {0: {2: (16, 1024), 3: (16, 1024)}}
 _VIDEO_BT = {0: {0: (2, 64), 1: (2, 64), 3: (16, 1024), 4: (16, 1024)}}
 _FRAMES_IN_BATCH = {0: {0: (3, 192), 2: (16, 1024), 3: (16, 1024)}}
 _MEL_CT = {0: {0: (2, 64), 2: (8, 4000)}}
+_WAVE_FEATURES = {0: {0: (2, 64), 2: (200, 160000)}, 1: {0: (2, 64), 1: (8, 8000)}}
 _SERIES = {0: {0: (2, 64), 1: (16, 4000)}, 1: {0: (2, 64), 1: (16, 4000)}}
 _IMG_PROMPT = {0: {0: (2, 64), 2: (16, 1024), 3: (16, 1024)}, 1: {0: (2, 64), 2: (4, 1024), 3: (4, 1024)}}
 HELDOUT.update({
@@ -2133,6 +2164,9 @@ HELDOUT.update({
                           _sized(voxtral_realtime_audio, 57), _MEL_CT),
     "glmasr_enc_55": (("HF GLM-ASR audio path (k3 p1 convs s1/s2, rotary, frames grouped by 4 by a reshape), 55 "
                        "frames (the strided length a multiple of 4)"), _sized(glmasr_audio, 55), _MEL_CT),
+    "xcodec2_s2_2_5_397": (("HF Xcodec2Model encode (W2V-BERT on features, anti-aliased acoustic encoder strides "
+                            "2/2/5, concatenated: the two frame counts must meet), 397 samples and 20 feature frames"),
+                           _sized(xcodec2, 397, 20), _WAVE_FEATURES),
     "timesfm_p8_40": (("HF TimesFmModel (the context viewed as patches of 8, masked patch statistics), 40 steps "
                        "(a multiple of the patch)"), _sized(timesfm, 40), _SERIES),
     "prompt_depth_anything_p7_47x61": (("HF PromptDepthAnythingForDepthEstimation (Dinov2 patch 7, DPT neck, a 13x17 "
