@@ -67,6 +67,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
 from symguard.solver.reason import (
+    boxes,
     equalities,
     extremes,
     facts,
@@ -144,6 +145,12 @@ MULT_WALK = 10_000
 # derivations again per pass, once a source was dropped (each reuses the steps still proven:
 # ``multiples.Cache``); past them a dropped source stands for the guards its removal named
 MULT_REBUILDS = 16
+# the box the kept guards pin the sizes to (``reason.boxes``): evaluations per pass, boxes built per pass
+BOXES = True
+BOX_TOTAL = 400_000
+BOX_GUARD = 16_000  # ... and per guard decided on it (synthetic lattices pin a dozen sizes loosely: 287,000
+# evaluations of their guards' boxes for one verdict without this share)
+BOX_REBUILDS = 8
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -309,7 +316,7 @@ class _Run:
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
-                       "multiples": 0, "z3": 0}
+                       "multiples": 0, "boxes": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
         # no wall-clock tick: its walks are bounded by ``MULT_WALK`` comparisons alone (~0.1 s), and a
@@ -320,6 +327,10 @@ class _Run:
         self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
+        self.box_meter = boxes.Meter(BOX_TOTAL, tick=deadline.ensure_time)
+        self.box_compiled = boxes.Compiled()
+        self._box: boxes.Box | None = None
+        self._box_builds = 0
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -723,7 +734,65 @@ class _Run:
             self.levers["extremes"] += 1
             self.avoided += 1
             return REQUIRED if by_reg is None else self.drop(i, by_reg)
+        by_box = self.by_boxes(i)
+        if by_box is not None or self.verdict[i] == REQUIRED:
+            self.levers["boxes"] += 1
+            self.avoided += 1
+            return REQUIRED if by_box is None else self.drop(i, by_box)
         return None
+
+    def by_boxes(self, i: int) -> list[int] | None:
+        """Guard ``i`` decided on the box the asserts and the other kept guards pin its symbols to
+        (``reason.boxes``): the guards the proof used, or None (a point it finds, verified on the
+        original terms, makes it ``required``). The box is built once and rebuilt (at most
+        ``BOX_REBUILDS`` times a pass) when a guard it used left the kept set or is ``i`` itself."""
+        if not BOXES or self.box_meter.left <= 0 or any(s.is_bool for s in self.p.symbols):
+            return None
+        premises = self.kept | self.at_true
+        box = self._box
+        if box is None or self._standing(box.used, i) is None:
+            if self._box_builds >= BOX_REBUILDS:
+                return None
+            self._box_builds += 1
+            fs = [(t, -1) for t in self.can_asserts] + \
+                [(self.can[j], j) for j in sorted(premises) if j != i and self.can[j] is not None]
+            box = self._box = boxes.contract(fs, self.base_env.ranges, self.box_meter, self.box_compiled)  # type: ignore[arg-type]
+            if box is None:
+                self.box_meter.left = 0  # nothing finite to enumerate (or no work left): off for the pass
+                return None
+        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        fs = [(t, -1) for t in self.can_asserts] + \
+            [(self.can[j], j) for j in sorted(premises) if j != i and self.can[j] is not None]
+        share = boxes.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
+        got = box.decide(self.can[i], fs, share,  # type: ignore[arg-type]
+                         lambda pt: self.required_in_range(i, {**base, **pt}))
+        self.box_meter.left -= min(BOX_GUARD, self.box_meter.left) - share.left
+        if got is None or got[0]:
+            return None
+        proof = self._standing(got[1], i)
+        return None if proof is None else sorted(proof)
+
+    def _standing(self, sources: Any, i: int) -> set[int] | None:
+        """The kept guards ``sources`` stand for: a dropped one for the guards its removal named,
+        in turn (an always-true one for none); None when that reaches ``i`` itself (a proof of
+        ``i`` may not rest on it) or a guard it cannot account for."""
+        out: set[int] = set()
+        seen: set[int] = set()
+        stack = list(sources)
+        while stack:
+            j = stack.pop()
+            if j in seen:
+                continue
+            seen.add(j)
+            if j == i:
+                return None
+            if j in self.kept:
+                out.add(j)
+            elif j in self.removed_core:
+                stack.extend(self.removed_core[j])
+            elif j not in self.at_true:
+                return None
+        return out
 
     def by_residues(self, i: int) -> list[int] | None:
         """Guard ``i`` decided on residue classes (``reason.residues``) against the asserts and
