@@ -162,6 +162,15 @@ def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
     return all(big.get(x, 1) % p == 0 for x, p in small.items())
 
 
+def _nonlinear(t: ir.Term) -> bool:
+    """A product of two symbolic factors or a division by a non-constant: where z3's search runs
+    out and the box helps (issue 33). Guards linear in residues of constant moduli are left to the
+    residue levers and z3: deciding them on the box changed the kept set z3 sees on residue
+    lattices, and modlattice_4's g106 (decided by z3 at effort 300,000) stayed unknown at 600,000."""
+    return any((n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST) or
+               (n.kind == ir.MUL and sum(a.kind != ir.CONST for a in n.args) >= 2) for n in ir.iter_dag(t))
+
+
 def cost(t: ir.Term) -> int:
     """Run-time cost of evaluating a guard: divisions and products weigh more."""
     w = 0
@@ -336,6 +345,7 @@ class _Run:
         self.box_compiled = boxes.Compiled()
         self._box: boxes.Box | None = None
         self._box_builds = 0
+        self.box_turn = True  # the box decides only before z3: the same at every effort
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -646,6 +656,9 @@ class _Run:
         # justified by the guards kept when it is made (the greedy argument of the module doc)
         rest = [i for i in order if self.decide_free(i) is None]
         self.free_points = len(self.pool.points)
+        # the box's evaluations are shared by the pass: spent after z3 (whose always-true guards
+        # differ by effort) they made modlattice_4's g106 decided at 300,000 and not at 600,000
+        self.box_turn = False
         # z3 from here on: its models and always-true guards only reach the steps after the levers
         # before z3, so what those decide is the same at every effort (a guard proven always true
         # at a larger effort no longer widens a residue search past its share, modlattice dev sets)
@@ -750,8 +763,10 @@ class _Run:
         """Guard ``i`` decided on the box the asserts and the other kept guards pin its symbols to
         (``reason.boxes``): the guards the proof used, or None (a point it finds, verified on the
         original terms, makes it ``required``). The box is built once and rebuilt (at most
-        ``BOX_REBUILDS`` times a pass) when a guard it used left the kept set or is ``i`` itself."""
-        if not BOXES or self.box_meter.left <= 0 or any(s.is_bool for s in self.p.symbols):
+        ``BOX_REBUILDS`` times a pass) when a guard it used left the kept set or is ``i`` itself.
+        Only before z3: what it decides is the same at every effort."""
+        if not BOXES or not self.box_turn or self.box_meter.left <= 0 or \
+                any(s.is_bool for s in self.p.symbols) or not _nonlinear(self.can[i]):  # type: ignore[arg-type]
             return None
         premises = self.kept | self.at_true
         box = self._box
