@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from symguard.solver import load_problem, run
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import holds
+from symguard.solver.ops import redundancy
 from symguard.solver.reason import boxes
 
 WINDOW = range(-12, 13)  # where an unbounded side is brute-forced
@@ -152,7 +153,8 @@ CASES = [pytest.param(h, w, bounded, id=f"{h}x{w}-{'bounded' if bounded else 'op
 
 
 @pytest.mark.parametrize(("h", "w", "bounded"), CASES)
-def test_windowed_sizes_decided_on_their_box(h: int, w: int, bounded: bool) -> None:
+def test_windowed_sizes_decided_on_their_box(h: int, w: int, bounded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redundancy, "BOXES", True)  # the lever is off by default (its doc says why)
     doc = windowed(h, w, bounded=bounded)
     res = run("redundancy", doc)
     assert res["status"] == "sat"
