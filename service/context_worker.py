@@ -96,10 +96,9 @@ def warm() -> int:
     import os
 
     import symguard.solver.session  # noqa: F401
-    from symguard.solver.ops import OPERATIONS, OPS
+    from symguard.solver.ops import load_all
 
-    for op in OPS:  # each operation's module is imported on its first use: pay it here
-        OPERATIONS[op]
+    load_all()  # each operation's module is imported on its first use: pay it here
 
     return os.getpid()
 

@@ -27,10 +27,10 @@ from symguard.solver.errors import (
 from symguard.solver.ir.canonical import Canonical
 from symguard.solver.ir.problem import Options, Problem
 from symguard.solver.ops import OPS
+from symguard.solver.syntax.document import load_problem
 
 if TYPE_CHECKING:
     from symguard.solver.session import Context
-from symguard.solver.syntax.document import load_problem
 
 __all__ = [
                      "OPS",

@@ -14,7 +14,7 @@ from guard_grammar import Box, boxes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symguard.solver import run
+from symguard.solver import load_problem, run
 from symguard.solver.ir.pyeval import holds
 
 
@@ -204,7 +204,6 @@ def test_a_residue_case_closed_by_a_kept_guard_names_that_guard() -> None:
     """``Ne(Mod(x, 4), 1)`` from ``Eq(Mod(x, 2), 0)``: in the case ``x = 4q + 1`` the negated guard
     holds and the kept guard is False, so the kept guard is the proof (found by the stress bench:
     such a case was once skipped as pointless and its guard left out of ``implied_by``)."""
-    from symguard.solver import load_problem
     from symguard.solver.ops.redundancy import _Run
     from symguard.solver.smt.checker import Deadline
 
@@ -242,5 +241,6 @@ def test_a_pass_that_settled_satisfiability_beats_one_that_did_not(monkeypatch: 
     passes = iter([(answer("unknown", ["g0"]), SimpleNamespace(hard=3, pool=None)),
                    (answer("sat", ["g0", "g2"]), SimpleNamespace(hard=3, pool=None))])
     monkeypatch.setattr(red, "_collapsed", lambda problem, deadline, collapse, then=None: next(passes))
-    out = red.redundancy(None, Deadline(60_000, budget_units=600_000))  # type: ignore[arg-type]
+    problem = load_problem({"guards": ["s0 >= 1", "s0 >= 2", "s0 >= 3"]})  # the passes are stubbed
+    out = red.redundancy(problem, Deadline(60_000, budget_units=600_000))
     assert out["status"] == "sat" and out["minimal"] == ["g0", "g2"] and out["stats"]["passes"] == 2

@@ -109,8 +109,13 @@ def test_sizes_with_different_multiples() -> None:
 
 def _check_on_box(doc: dict[str, Any], m: int) -> None:
     res = run("redundancy", doc)
-    terms = {g.id: g.term for g in load_problem(doc).guards}
-    pts = _box(doc, m)
+    check_verdicts(res, {g.id: g.term for g in load_problem(doc).guards}, _box(doc, m), required=False)
+
+
+def check_verdicts(res: dict[str, Any], terms: dict[str, Any], pts: list[dict[str, int]], required: bool) -> None:
+    """Every verdict against Python at the points: always_true everywhere; redundant wherever its
+    ``implied_by`` hold; with ``required``, the other kept guards hold somewhere a required one
+    fails (the points must then be the whole box)."""
     for row in res["guards"]:
         g = terms[row["id"]]
         if row["verdict"] == "always_true":
@@ -120,3 +125,6 @@ def _check_on_box(doc: dict[str, Any], m: int) -> None:
             for pt in pts:
                 if all(_holds(t, pt) for t in premises):
                     assert _holds(g, pt) is not False, (row, pt)
+        elif required and row["verdict"] == "required":
+            others = [terms[j] for j in res["minimal"] if j != row["id"]]
+            assert any(_holds(g, pt) is False and all(_holds(t, pt) for t in others) for pt in pts), row

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from symguard.solver.ir import terms as ir
@@ -141,23 +141,6 @@ def _h_pair(a: str, b: str) -> str:
 _blake2b = hashlib.blake2b
 
 
-def _unseen(t: Term, memo: Mapping[Term, object]) -> Iterator[Term]:
-    """The nodes below ``t`` that are not in ``memo``, children first, each once: the caller
-    fills ``memo[n]`` for every node before taking the next (the walk stops at what it holds)."""
-    stack = [t]
-    while stack:
-        n = stack[-1]
-        if n in memo:
-            stack.pop()
-            continue
-        todo = [x for x in n.args if x not in memo]
-        if todo:
-            stack.extend(todo)
-            continue
-        stack.pop()
-        yield n
-
-
 def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None) -> str:
     """A digest of ``t`` with symbols replaced by colours, invariant under renaming. A ``memo``
     shared between calls with the same ``colour`` digests each shared subterm once."""
@@ -165,7 +148,7 @@ def _shape(t: Term, colour: dict[str, str], memo: dict[Term, str] | None = None)
     hit = memo.get(t)
     if hit is not None:
         return hit
-    for n in _unseen(t, memo):
+    for n in ir.iter_unseen(t, memo):
         k = n.kind
         if k in (ir.SYM, ir.BSYM):
             memo[n] = _h_pair("s", colour[n.value])
@@ -204,7 +187,7 @@ def _symbol_nodes(t: Term, memo: dict[Term, frozenset[Term]]) -> frozenset[Term]
     hit = memo.get(t)
     if hit is not None:
         return hit
-    for n in _unseen(t, memo):
+    for n in ir.iter_unseen(t, memo):
         if not n.args:
             memo[n] = frozenset((n,)) if n.kind in (ir.SYM, ir.BSYM) else frozenset()
         elif len(n.args) == 1:

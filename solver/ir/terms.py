@@ -33,7 +33,7 @@ import math
 import operator
 import weakref
 from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # the atomic removal WeakValueDictionary uses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from symguard.solver.errors import TooLargeError
@@ -602,6 +602,24 @@ def iter_dag(root: Term) -> list[Term]:
             stack.pop()
             order.append(node)
     return order
+
+
+def iter_unseen(root: Term, memo: Mapping[Term, object]) -> Iterator[Term]:
+    """The nodes below ``root`` that are not in ``memo``, children first, each once: the caller
+    fills ``memo[n]`` for every node before taking the next (the walk stops at what it holds), so
+    a memo shared by the guards of a set walks their shared nodes once."""
+    stack = [root]
+    while stack:
+        n = stack[-1]
+        if n in memo:
+            stack.pop()
+            continue
+        todo = [x for x in n.args if x not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        yield n
 
 
 def symbols_of(root: Term) -> set[str]:

@@ -50,4 +50,11 @@ class _Registry(MutableMapping[str, Operation]):
 
 OPERATIONS: MutableMapping[str, Operation] = _Registry()
 
-__all__ = ["OPERATIONS", "OPS", "Operation"]
+
+def load_all() -> None:
+    """Import every operation's module now: a worker pays its imports before it says "ready"."""
+    for name in OPS:
+        OPERATIONS[name]
+
+
+__all__ = ["OPERATIONS", "OPS", "Operation", "load_all"]

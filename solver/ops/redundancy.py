@@ -35,6 +35,11 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   an equality whose sides the others connect is implied by the path's guards; any other guard is
   rewritten with class representatives under the substituted facts (sources: the equalities used
   plus the facts consulted);
+* quotient variables (before any lever, per pass): a size every occurrence of which is a
+  quotient ``(s + a)//b`` of one chain (``B | b``, one ``a mod B``) becomes the symbol
+  ``u = (s + a mod B)//B`` (``reason.quotient_vars``:
+  onto its range, so every verdict is one of the original); SAM2's padded ``ceil(s/4)``, not ``s``,
+  is what the guards make a multiple of, and the ``multiples`` lever then climbs it;
 * ``multiples``: where the kept guards make a symbol a multiple of ``m`` (``reason.multiples``:
   stated, or climbed prime power by prime power on residue walks, with the guards that show it),
   ``s = m*k`` is substituted into the guard and the kept guards' facts before rewriting (tried
@@ -80,6 +85,7 @@ from symguard.solver.reason import (
     multivariate,
     periodic,
     quasilinear,
+    quotient_vars,
     regions,
     repair,
     residues,
@@ -159,6 +165,9 @@ BOX_TOTAL = 400_000
 BOX_GUARD = 16_000  # ... and per guard decided on it (synthetic lattices pin a dozen sizes loosely: 287,000
 # evaluations of their guards' boxes for one verdict without this share)
 BOX_REBUILDS = 8
+# a size seen only through one quotient ``(s + a)//b`` is replaced by it (``reason.quotient_vars``:
+# onto, so every verdict carries over); SAM2's padded ``ceil(s/4)`` is then what the multiples climb
+QUOTIENT_VARS = True
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -203,6 +212,8 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     small effort, whose first pass leaves guards unknown, ran both passes where the default
     effort decides everything in one (swin_s3 537 guards: 4.5 s of CPU at effort 1,000 against
     0.4 s at the default)."""
+    if QUOTIENT_VARS:  # once for both passes: same ids, same verdicts, only terms and ranges change
+        problem = quotient_vars.substituted(problem)[0]
     total = deadline.units
     second_share = total - deadline.spent
     if PORTFOLIO:  # the first pass may spend a share of the effort; the second gets the rest
