@@ -119,6 +119,31 @@ def test_nothing_finite_costs_one_step_per_fact() -> None:
     assert meter.left >= 1_000 - 2 * boxes.ROUNDS * boxes.FACT_ROUNDS
 
 
+
+def test_a_fact_is_narrowed_again_only_when_its_symbols_moved() -> None:
+    # the pins on a and b narrow over several rounds; 40 bounds on c narrow nothing after their
+    # first step, so they cost one step each, not one per round (AC-3: HC4's work follows the moves)
+    pins = ["Eq(2*((a//10)), 10)", "Eq(((a//5))*b, 20)"]
+    ranges: dict[str, tuple[int | None, int | None]] = {"a": (2, None), "b": (1, None), "c": (0, 100)}
+
+    def spent(strs: list[str]) -> int:
+        meter = boxes.Meter(100_000)
+        box = boxes.contract(_facts(strs, ["a", "b", "c"]), ranges, meter)
+        assert box is not None and box.domains["b"] == (2,)
+        return 100_000 - meter.left
+    bounds = [f"c + {k} >= {k + 5}" for k in range(40)]
+    assert spent(pins + bounds) - spent(pins) <= len(bounds) + boxes.FACT_ROUNDS
+
+
+def test_the_lever_takes_divisions_by_sizes_only() -> None:
+    def term(s: str) -> ir.Term:
+        return _facts([s], ["a", "b", "s"])[0][0]
+    assert redundancy._size_divisor(term("Eq(Mod(16*a*((s//5)), 4*a*((s//10))), 0)"))
+    assert redundancy._size_divisor(term("a//(2*((s//10))) >= 3"))
+    assert not redundancy._size_divisor(term("Eq(Mod(a*b + 3, 48), 0)"))  # the residue levers' class
+    assert not redundancy._size_divisor(term("(a*b + 1)//3 <= 1091"))
+
+
 # the class: a windowed backbone over two sizes h, w (patch p, windows of 2 x 2), a batch b that
 # appears only as a positive factor; two kept guards pin h//10 and the window count of w
 def _q(s: str, d: int) -> str:
@@ -153,8 +178,7 @@ CASES = [pytest.param(h, w, bounded, id=f"{h}x{w}-{'bounded' if bounded else 'op
 
 
 @pytest.mark.parametrize(("h", "w", "bounded"), CASES)
-def test_windowed_sizes_decided_on_their_box(h: int, w: int, bounded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(redundancy, "BOXES", True)  # the lever is off by default (its doc says why)
+def test_windowed_sizes_decided_on_their_box(h: int, w: int, bounded: bool) -> None:
     doc = windowed(h, w, bounded=bounded)
     res = run("redundancy", doc)
     assert res["status"] == "sat"

@@ -156,11 +156,9 @@ MULT_WALK = 10_000
 # derivations again per pass, once a source was dropped (each reuses the steps still proven:
 # ``multiples.Cache``); past them a dropped source stands for the guards its removal named
 MULT_REBUILDS = 16
-# the box the kept guards pin the sizes to (``reason.boxes``): evaluations per pass, boxes built per pass
-# off by default: on, it decides RF-DETR-class sets (issue 33: 25 and 33 unknown -> 0) but two
-# effort sweeps (tests/test_effort.py: modlattice_4, synthetic_400_mixed) then decide a guard at
-# one effort and not at a larger one -- z3's history on the changed kept sets, not the box's verdicts
-BOXES = False
+# the box the kept guards pin the sizes to (``reason.boxes``): evaluations per pass, boxes built per
+# pass; it takes guards that divide by a size expression only (``_size_divisor``, RF-DETR: 25 -> 0 unknown)
+BOXES = True
 BOX_TOTAL = 400_000
 BOX_GUARD = 16_000  # ... and per guard decided on it (synthetic lattices pin a dozen sizes loosely: 287,000
 # evaluations of their guards' boxes for one verdict without this share)
@@ -174,13 +172,15 @@ def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
     return all(big.get(x, 1) % p == 0 for x, p in small.items())
 
 
-def _nonlinear(t: ir.Term) -> bool:
-    """A product of two symbolic factors or a division by a non-constant: where z3's search runs
-    out and the box helps (issue 33). Guards linear in residues of constant moduli are left to the
-    residue levers and z3: deciding them on the box changed the kept set z3 sees on residue
-    lattices, and modlattice_4's g106 (decided by z3 at effort 300,000) stayed unknown at 600,000."""
-    return any((n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST) or
-               (n.kind == ir.MUL and sum(a.kind != ir.CONST for a in n.args) >= 2) for n in ir.iter_dag(t))
+def _size_divisor(t: ir.Term) -> bool:
+    """A division by a non-constant (``x//(2*(s//10))``, ``Mod(a*b, c*d)``): the class of issue 33,
+    where z3's non-linear search over the whole range runs out and the box the kept guards pin the
+    sizes to decides. Products of sizes under constant moduli are left to the residue levers and
+    z3: deciding them on the box (3 guards of modlattice_4, 4 of synthetic_400_mixed) changed the
+    kept set z3 then saw, and two guards its last round decided at effort 100,000 stayed unknown at
+    300,000 (tests/test_effort.py); synthetic_400_mixed's loose boxes also took the pass' whole
+    400,000 evaluations for its 4 verdicts."""
+    return any(n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST for n in ir.iter_dag(t))
 
 
 def cost(t: ir.Term) -> int:
@@ -780,7 +780,7 @@ class _Run:
         ``BOX_REBUILDS`` times a pass) when a guard it used left the kept set or is ``i`` itself.
         Only before z3: what it decides is the same at every effort."""
         if not BOXES or not self.box_turn or self.box_meter.left <= 0 or \
-                any(s.is_bool for s in self.p.symbols) or not _nonlinear(self.can[i]):  # type: ignore[arg-type]
+                any(s.is_bool for s in self.p.symbols) or not _size_divisor(self.can[i]):  # type: ignore[arg-type]
             return None
         premises = self.kept | self.at_true
         box = self._box
