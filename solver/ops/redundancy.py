@@ -56,9 +56,10 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   relaxed rows; implied when every region contradicts, a verified point makes it ``required``);
 * ``boxes``: where the kept guards pin the sizes to a small finite box (``Eq(2*(s//10), 10)``:
   ``s`` in ``[50, 59]``; ``reason.boxes``: HC4 narrowing through ``+``, ``*``, ``//``, Max/Min,
-  then exact projection of the equalities), a guard over at most ``boxes.MAX_POINTS`` points of it
-  is evaluated at each: implied by the guards that narrowed the box and the facts it was filtered
-  by, or a point where it fails, verified on the original terms, makes it ``required``;
+  then exact projection of the equalities), a guard that divides by a size expression (RF-DETR's
+  windows, quotients of quotients) over at most ``boxes.MAX_POINTS`` points of it is evaluated at
+  each: implied by the guards that narrowed the box and the facts that exclude its failing
+  points, or a point where it fails, verified on the original terms, makes it ``required``;
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
