@@ -360,7 +360,6 @@ class _Run:
         self.box_compiled = boxes.Compiled()
         self._box: boxes.Box | None = None
         self._box_builds = 0
-        self.box_turn = True  # the box decides only before z3: the same at every effort
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -670,10 +669,11 @@ class _Run:
         # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
         # justified by the guards kept when it is made (the greedy argument of the module doc)
         rest = [i for i in order if self.decide_free(i) is None]
+        # the box last, on what all of them left: a guard it drops during their sweep took its
+        # facts from the guards after it (stress_products_2: the facts lever 118 -> 97 verdicts,
+        # 128 -> 137 unknown); only before z3, so what it decides is the same at every effort
+        rest = [i for i in rest if self.decide_on_box(i) is None]
         self.free_points = len(self.pool.points)
-        # the box's evaluations are shared by the pass: spent after z3 (whose always-true guards
-        # differ by effort) they made modlattice_4's g106 decided at 300,000 and not at 600,000
-        self.box_turn = False
         # z3 from here on: its models and always-true guards only reach the steps after the levers
         # before z3, so what those decide is the same at every effort (a guard proven always true
         # at a larger effort no longer widens a residue search past its share, modlattice dev sets)
@@ -767,6 +767,11 @@ class _Run:
             self.levers["extremes"] += 1
             self.avoided += 1
             return REQUIRED if by_reg is None else self.drop(i, by_reg)
+        return None
+
+    def decide_on_box(self, i: int) -> str | None:
+        """Guard ``i``, which every other lever before z3 left open, decided on its box (its
+        verdict), or None."""
         by_box = self.by_boxes(i)
         if by_box is not None or self.verdict[i] == REQUIRED:
             self.levers["boxes"] += 1
@@ -777,27 +782,33 @@ class _Run:
     def by_boxes(self, i: int) -> list[int] | None:
         """Guard ``i`` decided on the box the asserts and the other kept guards pin its symbols to
         (``reason.boxes``): the guards the proof used, or None (a point it finds, verified on the
-        original terms, makes it ``required``). The box is built once and rebuilt (at most
-        ``BOX_REBUILDS`` times a pass) when a guard it used left the kept set or is ``i`` itself.
-        Only before z3: what it decides is the same at every effort."""
-        if not BOXES or not self.box_turn or self.box_meter.left <= 0 or \
+        original terms, makes it ``required``). The box of every premise is built once a pass; a
+        guard that narrowed it (or whose removal named such a guard) is decided on a box built
+        without it (at most ``BOX_REBUILDS`` a pass), and the box of every premise stays for the
+        guards after it (kept instead, RF-DETR compile's box without one pin closed one size
+        fewer and 18 guards went to z3). Only before z3: what it decides is the same at every
+        effort."""
+        if not BOXES or self.box_meter.left <= 0 or \
                 any(s.is_bool for s in self.p.symbols) or not _size_divisor(self.can[i]):  # type: ignore[arg-type]
             return None
         premises = self.kept | self.at_true
+        fs = [(t, -1) for t in self.can_asserts] + \
+            [(self.can[j], j) for j in sorted(premises) if self.can[j] is not None]
         box = self._box
-        if box is None or self._standing(box.used, i) is None:
-            if self._box_builds >= BOX_REBUILDS:
-                return None
-            self._box_builds += 1
-            fs = [(t, -1) for t in self.can_asserts] + \
-                [(self.can[j], j) for j in sorted(premises) if j != i and self.can[j] is not None]
+        if box is None:
             box = self._box = boxes.contract(fs, self.base_env.ranges, self.box_meter, self.box_compiled)  # type: ignore[arg-type]
             if box is None:
                 self.box_meter.left = 0  # nothing finite to enumerate (or no work left): off for the pass
                 return None
+        fs = [(t, j) for t, j in fs if j != i]
+        if self._standing(box.used, i) is None:
+            if self._box_builds >= BOX_REBUILDS:
+                return None
+            self._box_builds += 1
+            box = boxes.contract(fs, self.base_env.ranges, self.box_meter, self.box_compiled)  # type: ignore[arg-type]
+            if box is None:
+                return None
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
-        fs = [(t, -1) for t in self.can_asserts] + \
-            [(self.can[j], j) for j in sorted(premises) if j != i and self.can[j] is not None]
         share = boxes.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
         got = box.decide(self.can[i], fs, share,  # type: ignore[arg-type]
                          lambda pt: self.required_in_range(i, {**base, **pt}))
