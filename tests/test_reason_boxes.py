@@ -112,6 +112,16 @@ def test_an_unbounded_size_pinned_by_its_quotient() -> None:
     assert box.used == {0, 1}
 
 
+def test_an_assert_excludes_points_but_is_named_by_no_proof() -> None:
+    # asserts are premises of every check (source -1): a proof names the guards only
+    pin, hole = _facts(["Eq(2*((a//10)), 10)", "Ne(a, 57)"], ["a"])
+    facts = [pin, (hole[0], -1)]
+    box = boxes.contract(facts, {"a": (2, None)}, boxes.Meter(100_000))
+    assert box is not None and box.domains["a"] == tuple(range(50, 60))
+    goal = _facts(["Ne(Mod(a, ((a//10)) + 52), 0)"], ["a"])[0][0]  # fails at a = 57 alone
+    assert box.decide(goal, facts, boxes.Meter(100_000), lambda pt: False) == (False, [0])
+
+
 def test_nothing_finite_costs_one_step_per_fact() -> None:
     facts = _facts(["a >= 5", "Ne(Mod(a, 3), 0)"], ["a"])
     meter = boxes.Meter(1_000)
@@ -179,23 +189,36 @@ CASES = [pytest.param(h, w, bounded, id=f"{h}x{w}-{'bounded' if bounded else 'op
 
 @pytest.mark.parametrize(("h", "w", "bounded"), CASES)
 def test_windowed_sizes_decided_on_their_box(h: int, w: int, bounded: bool) -> None:
-    doc = windowed(h, w, bounded=bounded)
+    _decided_on_points(windowed(h, w, bounded=bounded), h, w)
+
+
+def test_a_pin_stated_as_an_assert() -> None:
+    # the asserts narrow the box and exclude failing points like the guards, named by no proof
+    doc = windowed(5, 7, bounded=False)
+    doc["asserts"], doc["guards"] = doc["guards"][:2], doc["guards"][2:]
+    _decided_on_points(doc, 5, 7)
+
+
+def _decided_on_points(doc: dict[str, Any], h: int, w: int) -> None:
     res = run("redundancy", doc)
     assert res["status"] == "sat"
-    terms = {g.id: g.term for g in load_problem(doc).guards}
+    p = load_problem(doc)
+    terms = {g.id: g.term for g in p.guards}
+    asserts = [a.term for a in p.asserts]
     kept = [terms[i] for i in res["minimal"]]
-    # every point of a box of sizes around the pinned values: the minimal set holds exactly where
-    # the whole set does, and each redundant guard's implied_by implies it there
-    pts = [{"b": b, "h": hh, "w": ww} for b in (2, 3, 7, 64)
-           for hh in range(16, 10 * h + 40) for ww in range(16, 10 * w + 40)]
-    for p in pts:
-        whole = all(holds(t, p) for t in terms.values())
-        assert whole == all(holds(t, p) for t in kept), p
+    # every point of a box of sizes around the pinned values where the asserts hold: the minimal
+    # set holds exactly where the whole set does, and each redundant guard's implied_by implies it
+    pts = [pt for pt in ({"b": b, "h": hh, "w": ww} for b in (2, 3, 7, 64)
+                         for hh in range(16, 10 * h + 40) for ww in range(16, 10 * w + 40))
+           if all(holds(t, pt) for t in asserts)]
+    for pt in pts:
+        whole = all(holds(t, pt) for t in terms.values())
+        assert whole == all(holds(t, pt) for t in kept), pt
     for g in res["guards"]:
         if g["verdict"] == "redundant":
             prem = [terms[j] for j in g["implied_by"]]
-            for p in pts:
-                if all(holds(t, p) for t in prem):
-                    assert holds(terms[g["id"]], p), (g, p)
+            for pt in pts:
+                if all(holds(t, pt) for t in prem):
+                    assert holds(terms[g["id"]], pt), (g, pt)
     assert not any(g["verdict"] == "unknown" for g in res["guards"])
     assert res["stats"]["levers"]["boxes"] > 0  # decided here by the box (z3 leaves some open)

@@ -164,7 +164,7 @@ class Box:
                     return None
         if tried:
             return None
-        return False, sorted(self.used | {near[q][2] for q in named})
+        return False, sorted(self.used | {near[q][2] for q in named if near[q][2] >= 0})  # asserts: always premises
 
 
 def _pins(t: ir.Term) -> bool:
