@@ -54,6 +54,12 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too; a nest the split
   leaves open is searched on its linear regions (``reason.regions``: Fourier-Motzkin over the
   relaxed rows; implied when every region contradicts, a verified point makes it ``required``);
+* ``boxes``: where the kept guards pin the sizes to a small finite box (``Eq(2*(s//10), 10)``:
+  ``s`` in ``[50, 59]``; ``reason.boxes``: HC4 narrowing through ``+``, ``*``, ``//``, Max/Min,
+  then exact projection of the equalities), a guard that divides by a size expression (RF-DETR's
+  windows, quotients of quotients) over at most ``boxes.MAX_POINTS`` points of it is evaluated at
+  each: implied by the guards that narrowed the box and the facts that exclude its failing
+  points, or a point where it fails, verified on the original terms, makes it ``required``;
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
@@ -72,6 +78,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
 from symguard.solver.reason import (
+    boxes,
     equalities,
     extremes,
     facts,
@@ -150,6 +157,13 @@ MULT_WALK = 10_000
 # derivations again per pass, once a source was dropped (each reuses the steps still proven:
 # ``multiples.Cache``); past them a dropped source stands for the guards its removal named
 MULT_REBUILDS = 16
+# the box the kept guards pin the sizes to (``reason.boxes``): evaluations per pass, boxes built per
+# pass; it takes guards that divide by a size expression only (``_size_divisor``, RF-DETR: 25 -> 0 unknown)
+BOXES = True
+BOX_TOTAL = 400_000
+BOX_GUARD = 16_000  # ... and per guard decided on it (synthetic lattices pin a dozen sizes loosely: 287,000
+# evaluations of their guards' boxes for one verdict without this share)
+BOX_REBUILDS = 8
 # a size seen only through one quotient ``(s + a)//b`` is replaced by it (``reason.quotient_vars``:
 # onto, so every verdict carries over); SAM2's padded ``ceil(s/4)`` is then what the multiples climb
 QUOTIENT_VARS = True
@@ -157,6 +171,17 @@ QUOTIENT_VARS = True
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
     return all(big.get(x, 1) % p == 0 for x, p in small.items())
+
+
+def _size_divisor(t: ir.Term) -> bool:
+    """A division by a non-constant (``x//(2*(s//10))``, ``Mod(a*b, c*d)``): the class of issue 33,
+    where z3's non-linear search over the whole range runs out and the box the kept guards pin the
+    sizes to decides. Products of sizes under constant moduli are left to the residue levers and
+    z3: deciding them on the box (3 guards of modlattice_4, 4 of synthetic_400_mixed) changed the
+    kept set z3 then saw, and two guards its last round decided at effort 100,000 stayed unknown at
+    300,000 (tests/test_effort.py); synthetic_400_mixed's loose boxes also took the pass' whole
+    400,000 evaluations for its 4 verdicts."""
+    return any(n.kind in ir.DIV_KINDS and n.args[1].kind != ir.CONST for n in ir.iter_dag(t))
 
 
 def cost(t: ir.Term) -> int:
@@ -320,7 +345,7 @@ class _Run:
         self.hard = 0  # guards taken past the cheap step (what a second pass would work on again)
         self.levers = {"duplicate": 0, "rewrite": 0, "points": 0, "facts": 0, "equalities": 0, "quasilinear": 0,
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
-                       "multiples": 0, "z3": 0}
+                       "multiples": 0, "boxes": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
         self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
         # no wall-clock tick: its walks are bounded by ``MULT_WALK`` comparisons alone (~0.1 s), and a
@@ -331,6 +356,10 @@ class _Run:
         self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
+        self.box_meter = boxes.Meter(BOX_TOTAL, tick=deadline.ensure_time)
+        self.box_compiled = boxes.Compiled()
+        self._box: boxes.Box | None = None
+        self._box_builds = 0
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -640,6 +669,10 @@ class _Run:
         # shrinks throughout, so earlier ``required`` verdicts still hold and each removal is
         # justified by the guards kept when it is made (the greedy argument of the module doc)
         rest = [i for i in order if self.decide_free(i) is None]
+        # the box last, on what all of them left: a guard it drops during their sweep took its
+        # facts from the guards after it (stress_products_2: the facts lever 118 -> 97 verdicts,
+        # 128 -> 137 unknown); only before z3, so what it decides is the same at every effort
+        rest = [i for i in rest if self.decide_on_box(i) is None]
         self.free_points = len(self.pool.points)
         # z3 from here on: its models and always-true guards only reach the steps after the levers
         # before z3, so what those decide is the same at every effort (a guard proven always true
@@ -735,6 +768,77 @@ class _Run:
             self.avoided += 1
             return REQUIRED if by_reg is None else self.drop(i, by_reg)
         return None
+
+    def decide_on_box(self, i: int) -> str | None:
+        """Guard ``i``, which every other lever before z3 left open, decided on its box (its
+        verdict), or None."""
+        by_box = self.by_boxes(i)
+        if by_box is not None or self.verdict[i] == REQUIRED:
+            self.levers["boxes"] += 1
+            self.avoided += 1
+            return REQUIRED if by_box is None else self.drop(i, by_box)
+        return None
+
+    def by_boxes(self, i: int) -> list[int] | None:
+        """Guard ``i`` decided on the box the asserts and the other kept guards pin its symbols to
+        (``reason.boxes``): the guards the proof used, or None (a point it finds, verified on the
+        original terms, makes it ``required``). The box of every premise is built once a pass; a
+        guard that narrowed it (or whose removal named such a guard) is decided on a box built
+        without it (at most ``BOX_REBUILDS`` a pass), and the box of every premise stays for the
+        guards after it (kept instead, RF-DETR compile's box without one pin closed one size
+        fewer and 18 guards went to z3). Only before z3: what it decides is the same at every
+        effort."""
+        if not BOXES or self.box_meter.left <= 0 or \
+                any(s.is_bool for s in self.p.symbols) or not _size_divisor(self.can[i]):  # type: ignore[arg-type]
+            return None
+        premises = self.kept | self.at_true
+        fs = [(t, -1) for t in self.can_asserts] + \
+            [(self.can[j], j) for j in sorted(premises) if self.can[j] is not None]
+        box = self._box
+        if box is None:
+            box = self._box = boxes.contract(fs, self.base_env.ranges, self.box_meter, self.box_compiled)  # type: ignore[arg-type]
+            if box is None:
+                self.box_meter.left = 0  # nothing finite to enumerate (or no work left): off for the pass
+                return None
+        fs = [(t, j) for t, j in fs if j != i]
+        if self._standing(box.used, i) is None:
+            if self._box_builds >= BOX_REBUILDS:
+                return None
+            self._box_builds += 1
+            box = boxes.contract(fs, self.base_env.ranges, self.box_meter, self.box_compiled)  # type: ignore[arg-type]
+            if box is None:
+                return None
+        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        share = boxes.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
+        got = box.decide(self.can[i], fs, share,  # type: ignore[arg-type]
+                         lambda pt: self.required_in_range(i, {**base, **pt}))
+        self.box_meter.left -= min(BOX_GUARD, self.box_meter.left) - share.left
+        if got is None or got[0]:
+            return None
+        proof = self._standing(got[1], i)
+        return None if proof is None else sorted(proof)
+
+    def _standing(self, sources: Any, i: int) -> set[int] | None:
+        """The kept guards ``sources`` stand for: a dropped one for the guards its removal named,
+        in turn (an always-true one for none); None when that reaches ``i`` itself (a proof of
+        ``i`` may not rest on it) or a guard it cannot account for."""
+        out: set[int] = set()
+        seen: set[int] = set()
+        stack = list(sources)
+        while stack:
+            j = stack.pop()
+            if j in seen:
+                continue
+            seen.add(j)
+            if j == i:
+                return None
+            if j in self.kept:
+                out.add(j)
+            elif j in self.removed_core:
+                stack.extend(self.removed_core[j])
+            elif j not in self.at_true:
+                return None
+        return out
 
     def by_residues(self, i: int) -> list[int] | None:
         """Guard ``i`` decided on residue classes (``reason.residues``) against the asserts and
