@@ -83,6 +83,7 @@ from symguard.solver.reason import (
     regions,
     repair,
     residues,
+    restate,
     rewrite,
 )
 from symguard.solver.reason import intervals as cheap
@@ -153,6 +154,9 @@ MULT_REBUILDS = 16
 # a size seen only through one quotient ``(s + a)//b`` is replaced by it (``reason.quotient_vars``:
 # onto, so every verdict carries over); SAM2's padded ``ceil(s/4)`` is then what the multiples climb
 QUOTIENT_VARS = True
+# scoped checks assume the kept guards and the goal restated under the other kept guards' facts
+# too (``reason.restate``): SAM 2 Hiera's five hard checks 28,000-94,000 units -> ~8,000 each
+RESTATE = True
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -331,6 +335,7 @@ class _Run:
         self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
+        self.restater: restate.Restater | None = None  # guards restated under the others' facts (``implication``)
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -775,10 +780,9 @@ class _Run:
         for _ in range(SLICE_ROUNDS):
             if len(near) == len(others):
                 break
-            out = self.z3check(self.A + [self.sel(j) for j in near] + [self.neg(i)], budget=budget)
-            self.levers["z3"] += 1
+            out, core = self.implication(i, near, budget)
             if out.status == UNSAT:
-                return self.drop(i, self.core_guards(out.core, exclude=i))
+                return self.drop(i, core)
             if out.status != SAT:
                 self.why[i] = out.reason or "resource"
                 break
@@ -789,11 +793,9 @@ class _Run:
             if not bad:
                 break
             near = sorted(set(near) | set(bad))
-        out = self.z3check(self.A + [self.sel(j) for j in others] + [self.neg(i)], budget=budget,
-                           scoped=len(others) <= SCOPED_MAX)
-        self.levers["z3"] += 1
+        out, core = self.implication(i, others, budget, scoped=len(others) <= SCOPED_MAX)
         if out.status == UNSAT:
-            return self.drop(i, self.core_guards(out.core, exclude=i))
+            return self.drop(i, core)
         if out.status == SAT and self.required_at(i, out.model):
             return REQUIRED
         if out.status != SAT:
@@ -814,6 +816,44 @@ class _Run:
         if self.by_repair(i):  # the last resort: only a guard otherwise left unknown pays for it
             return REQUIRED
         return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
+
+    def implication(self, i: int, premises: list[int], budget: int, *, scoped: bool = True) -> tuple[Outcome, list[int]]:
+        """z3 on ``A & premises & ~g_i``: the outcome, and on unsat the guards its core names. A
+        scoped check (``RESTATE``) also assumes each guard restated under the facts of the others
+        (``reason.restate``), its goal restated alike; a core naming a restated form names its
+        guard and the guards whose facts restated it."""
+        lemmas: dict[int, frozenset[int]] = {}  # handle of a restated form -> the guards behind it
+        sels = [*self.A, *(self.sel(j) for j in premises)]  # made in this order: z3's history depends on it
+        goal = self.neg(i)
+        if RESTATE and self.scoped and scoped and self.env is not None:
+            ch = self.checker()
+            allowed = (self.kept | self.at_true) - {i}
+            banned = frozenset((self.candidates - self.kept) | {i})
+            if self.restater is None:
+                self.restater = restate.Restater(self._restated)
+            for j in [*premises, i]:
+                t, used = self.restater.get(j, allowed, banned | {j})
+                if not restate.simpler(t, self.can[j]) or (t is ir.TRUE and j != i):  # type: ignore[arg-type]
+                    continue  # (a premise restated as True says nothing)
+                h = ch.lemma(t, negated=j == i)
+                lemmas[h] = lemmas.get(h, frozenset()) | used | ({j} if j != i else frozenset())
+                if j == i:
+                    goal = h
+        lemma_handles = [h for h in lemmas if h != goal]
+        out = self.z3check([*sels, *lemma_handles, goal], budget=budget, scoped=scoped)
+        self.levers["z3"] += 1
+        if out.status != UNSAT:
+            return out, []
+        core = set(self.core_guards(out.core, exclude=i)) & set(premises)
+        for h in out.core:
+            core |= lemmas.get(h, frozenset())
+        return out, sorted(core - {i})
+
+    def _restated(self, j: int, banned: frozenset[int]) -> tuple[ir.Term, frozenset[int]]:
+        """Guard ``j`` rewritten under the pass' facts but those of ``banned``, and the sources used."""
+        assert self.env is not None
+        rw = rewrite.Rewriter(self.env, banned=banned, collapse=self.collapse)
+        return rw.rewrite(self.can[j]), frozenset(rw.used)  # type: ignore[arg-type]
 
     def by_repair(self, i: int) -> bool:
         """A counterexample by the repair walk (``reason.repair``) for a guard every other step
