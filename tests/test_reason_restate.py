@@ -133,3 +133,56 @@ def pinned(draw: st.DrawFn) -> dict[str, Any]:
 def test_verdicts_with_restated_lemmas_hold_on_every_point(doc: dict[str, Any]) -> None:
     with z3_only():
         _check_redundancy(doc, Box(doc))
+
+
+# ``by_restated``: the walk on the restated forms, where one-size guards pin another size's divisions
+PINNED = {"symbols": {"b": {"min": 1, "max": 8, "hint": 2}, "h": {"min": 20, "max": 200, "hint": 32},
+                      "w": {"min": 8, "max": 64, "hint": 16}},
+          "guards": ["w <= 19", "w >= 16", "Ne((b*((h + 12)//16))//(((w + 8)//16)*((h + 8)//16)), 0)",
+                     "(b*((h + 12)//16))//(((w + 8)//16)*((h + 8)//16)) >= b + 1"]}
+
+
+def test_the_walk_on_restated_forms_takes_the_pinned_size_out() -> None:
+    """On ``16 <= w <= 19`` every quotient of ``w`` is one: the goal the restated walk gets is
+    over ``b`` and ``h`` alone, its facts too, and every verdict holds point by point."""
+    walked: list[tuple[int, int]] = []
+    real = red._Run.by_restated
+    walk = red.multivariate.counterexample
+
+    def spy(self: red._Run, i: int) -> list[int] | None:
+        def counted(goal: ir.Term, facts: list[ir.Term], *a: Any) -> Any:
+            walked.append((len(ir.symbols_of(goal)), len(self.syms[i])))
+            assert all(ir.symbols_of(f) <= ir.symbols_of(goal) for f in facts)
+            return walk(goal, facts, *a)
+
+        with mock.patch.object(red.multivariate, "counterexample", counted):
+            return real(self, i)
+
+    with mock.patch.object(red._Run, "by_multivariate", lambda self, i: None), \
+            mock.patch.object(red._Run, "by_restated", spy):
+        _check_redundancy(PINNED, Box(PINNED))
+    assert walked and all(mine < theirs for mine, theirs in walked)
+
+
+@st.composite
+def pinned3(draw: st.DrawFn) -> dict[str, Any]:
+    """Three sizes, one of them held to a window by one-size guards, its quotients in products
+    with the other two: what the walk on restated forms is for."""
+    lo = draw(st.integers(0, 8))
+    symbols = {"x": {"min": lo, "max": lo + 8}, "y": {"min": 0, "max": 4}, "z": {"min": 1, "max": 3}}
+    a = draw(st.integers(lo, lo + 8))
+    window = [f"x >= {a}", f"x <= {a + draw(st.integers(0, 2))}"]  # (a window that may not pin)
+    quotient = st.tuples(st.integers(0, 3), st.sampled_from([2, 4, 8])).map(lambda p: f"((x + {p[0]})//{p[1]})")
+    product = st.tuples(quotient, st.sampled_from(["y*z", "(y + 1)*z", "y"])).map(lambda p: f"{p[0]}*{p[1]}")
+    rel = st.tuples(product, st.sampled_from(["<", "<=", ">=", "==", "!="]), st.integers(-1, 6)).map(
+        lambda p: f"{p[0]} {p[1]} {p[2]}")
+    guards = window + draw(st.lists(rel, min_size=2, max_size=4))
+    return {"symbols": symbols, "asserts": [], "guards": draw(st.permutations(guards)),
+            "options": {"timeout_ms": 30_000}}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pinned3())
+def test_verdicts_with_the_restated_walk_hold_on_every_point(doc: dict[str, Any]) -> None:
+    with mock.patch.object(red._Run, "by_multivariate", lambda self, i: None):
+        _check_redundancy(doc, Box(doc))

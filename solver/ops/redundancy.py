@@ -336,6 +336,7 @@ class _Run:
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
         self.restater: restate.Restater | None = None  # guards restated under the others' facts (``implication``)
+        self._restating_rw: rewrite.Rewriter | None = None  # ... under the one-size guards' facts (``by_restated``)
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -359,6 +360,7 @@ class _Run:
         self.pool = Pool(problem, self.can)
         self._periods: dict[ir.Term, dict[str, int]] = {}
         self.walk_memo = multivariate.Memo(tick=deadline.ensure_time)  # the pass' comparisons, class by class (reason.multivariate)
+        self.restated_memo = multivariate.Memo(tick=deadline.ensure_time)  # ... and those of ``by_restated``
         self.syms = [frozenset() if t is None else frozenset(ir.symbols_of(t)) for t in self.can]
         self.assert_syms: set[str] = set().union(*(ir.symbols_of(t) for t in self.can_asserts))
         # Scoped solvers pay off where z3's non-linear arithmetic would drag hundreds of definitions
@@ -720,6 +722,8 @@ class _Run:
             self.avoided += 1
             return REQUIRED if by_chain is None else self.drop(i, by_chain)
         by_cells = self.by_multivariate(i)
+        if by_cells is None and self.verdict[i] != REQUIRED:
+            by_cells = self.by_restated(i)  # the same walk on the forms the kept guards' facts leave
         if by_cells is not None or self.verdict[i] == REQUIRED:
             self.levers["multivariate"] += 1
             self.avoided += 1
@@ -829,10 +833,9 @@ class _Run:
             ch = self.checker()
             allowed = (self.kept | self.at_true) - {i}
             banned = frozenset((self.candidates - self.kept) | {i})
-            if self.restater is None:
-                self.restater = restate.Restater(self._restated)
+            restater = self._restater()
             for j in [*premises, i]:
-                t, used = self.restater.get(j, allowed, banned | {j})
+                t, used = restater.get(j, allowed, banned | {j})
                 if not restate.simpler(t, self.can[j]) or (t is ir.TRUE and j != i):  # type: ignore[arg-type]
                     continue  # (a premise restated as True says nothing)
                 h = ch.lemma(t, negated=j == i)
@@ -978,6 +981,63 @@ class _Run:
                     return None
             return None
         return None
+
+    def by_restated(self, i: int) -> list[int] | None:
+        """``by_multivariate`` on guard ``i`` restated under the facts of the kept guards over one
+        size, against the other kept guards over its symbols restated alike: the facts that pin a
+        size's divisions (SAM 2 Hiera: ``16 <= w <= 19``, ``4 | w``) take the size out of the
+        restated forms, and a walk over two sizes decides what the one over three could not (the
+        restated forms are implied by the kept guards, and the goal's is equivalent to it there).
+        The guards behind the walk's facts and the restatements, or None (a counterexample,
+        verified on the original terms with the hints for the sizes restating took out:
+        ``required``). Its walks have a budget of their own (``restated_memo``, in ``stats.walk``)."""
+        if not (RESTATE and MULTIVARIATE) or len(self.syms[i]) < 2:
+            return None
+        # restated under the facts of the kept guards over one size (its bounds and divisibility:
+        # what pins a size's divisions) and of the guards the asserts imply, each of the others as
+        # written: one rewriter for the goal and every premise, its work shared from goal to goal
+        # while that set stays (a rewriter per premise and goal: 570 rewrites for 9 goals)
+        single = {j for j in self.kept if len(self.syms[j]) <= 1}
+        rw = self._restating(frozenset((self.candidates - single) | {i}))
+        t = rw.rewrite(self.can[i])  # type: ignore[arg-type]
+        syms = ir.symbols_of(t)
+        if not 1 <= len(syms) < len(self.syms[i]) or len(syms) > multivariate.MAX_SYMBOLS:
+            return None  # no size taken out: the walk ``by_multivariate`` made, or one as open
+        facts = [a for a in self.can_asserts if ir.symbols_of(a) <= syms]
+        sources: set[int] = set()
+        for j in sorted(self.kept | self.at_true):
+            if j == i or not self.syms[j] <= self.syms[i]:
+                continue
+            tj = self.can[j]
+            assert tj is not None  # kept and always-true guards have terms
+            if j in self.kept and j not in single:
+                tj = rw.rewrite(tj)
+            if tj is not ir.TRUE and ir.symbols_of(tj) <= syms:
+                facts.append(tj)
+                sources.add(j)
+        sources |= rw.used
+        hints = self.p.hints
+        got = multivariate.counterexample(t, facts, self.base_env.ranges, hints, self.restated_memo)
+        if got is None:
+            return None
+        found, pt = got
+        if not found:
+            return sorted(sources)
+        if pt is not None and hints:
+            self.required_at(i, {**hints, **pt})  # sets REQUIRED when Python agrees
+        return None
+
+    def _restating(self, banned: frozenset[int]) -> rewrite.Rewriter:
+        """The rewriter of ``by_restated`` for ``banned``, kept while the next call bans the same."""
+        assert self.env is not None
+        if self._restating_rw is None or self._restating_rw.banned != banned:
+            self._restating_rw = rewrite.Rewriter(self.env, banned=banned, collapse=self.collapse)
+        return self._restating_rw
+
+    def _restater(self) -> restate.Restater:
+        if self.restater is None:
+            self.restater = restate.Restater(self._restated)
+        return self.restater
 
     def periods(self, t: ir.Term) -> dict[str, int]:
         """Per symbol, the lcm of the periods of ``t``'s one-symbol division chains (1: none)."""
@@ -1407,8 +1467,8 @@ class _Run:
             "minimal": [g[i].id for i in sorted(in_min)],
             "stats": {"checks": ch.checks if ch else 0, "avoided": self.avoided,
                       "solver_ms": round(ch.solver_ms, 3) if ch else 0.0, "levers": dict(self.levers),
-                      "walk": multivariate.MAX_TOTAL + multivariate.MAX_TOTAL_WIDE - self.walk_memo.left
-                      - self.walk_memo.left_wide,
+                      "walk": sum(multivariate.MAX_TOTAL + multivariate.MAX_TOTAL_WIDE - m.left - m.left_wide
+                                  for m in (self.walk_memo, self.restated_memo)),
                       "points": len(self.pool.points)},
         }
 

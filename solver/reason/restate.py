@@ -45,15 +45,26 @@ class Restater:
         """Guard ``j`` restated with facts of ``allowed`` sources only (``j`` itself never among
         them): a memoized restatement whose sources are all allowed, else a new one made with
         ``banned`` (which must hold ``j`` and every source outside ``allowed``)."""
-        got = self._memo.setdefault(j, [])
-        for t, used in got:
+        got = self.known(j, allowed)
+        if got is None:
+            got = self._new(j, banned)
+            if not got[1] <= allowed:  # the caller's banned set left a disallowed source open
+                raise InternalError(f"restating guard {j} used sources outside the allowed ones")
+        return got
+
+    def known(self, j: int, allowed: AbstractSet[int]) -> tuple[Term, frozenset[int]] | None:
+        """A memoized restatement of guard ``j`` whose sources are all ``allowed``, or None."""
+        for t, used in self._memo.get(j, ()):
             if used <= allowed and j not in used:
                 return t, used
+        return None
+
+    def _new(self, j: int, banned: frozenset[int]) -> tuple[Term, frozenset[int]]:
         self.rewrites += 1
         t, used = self._rewrite(j, banned)
-        if j in used or not used <= allowed:  # the caller's banned set left a disallowed source open
-            raise InternalError(f"restating guard {j} used sources outside the allowed ones")
-        got.append((t, used))
+        if j in used:
+            raise InternalError(f"restating guard {j} used its own facts")
+        self._memo.setdefault(j, []).append((t, used))
         return t, used
 
 
