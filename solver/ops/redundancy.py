@@ -998,6 +998,8 @@ class _Run:
         # written: one rewriter for the goal and every premise, its work shared from goal to goal
         # while that set stays (a rewriter per premise and goal: 570 rewrites for 9 goals)
         single = {j for j in self.kept if len(self.syms[j]) <= 1}
+        if not any(self.syms[j] <= self.syms[i] for j in single):
+            return None  # no fact of this kind about the guard's sizes: nothing to take out
         rw = self._restating(frozenset((self.candidates - single) | {i}))
         t = rw.rewrite(self.can[i])  # type: ignore[arg-type]
         syms = ir.symbols_of(t)
