@@ -54,6 +54,11 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   kept guards' own conjuncts (``Min(a, b) >= c``: ``a >= c``) are facts too; a nest the split
   leaves open is searched on its linear regions (``reason.regions``: Fourier-Motzkin over the
   relaxed rows; implied when every region contradicts, a verified point makes it ``required``);
+* restated forms (``reason.restate``): a guard rewritten under the facts of the kept one-size
+  guards, which can take a size out of it (SAM 2 Hiera: ``16 <= w <= 19``, ``4 | w`` make every
+  quotient of ``w`` one), is walked like ``multivariate`` against the kept guards restated alike
+  (``by_restated``, before the walk on the guard as written); a scoped z3 check assumes the kept
+  guards and the goal restated under the other kept guards' facts too (``implication``);
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
