@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from symguard.solver import prepare
 from symguard.solver.api import compute
+from symguard.solver.errors import InternalError
+from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
 from symguard.solver.smt import checker
 from symguard.solver.smt.checker import SAT, UNKNOWN, UNSAT, Checker, Deadline, OutOfTime, outer_ms, units
@@ -153,3 +155,29 @@ def test_close_releases_what_the_checker_built_and_the_context_goes_on() -> None
     second = Checker(p, d)
     again = second.check(all_guards(second, p))
     assert again.status == SAT
+
+
+def test_a_lemma_is_for_scoped_checks_and_stays_out_of_the_incremental_solver() -> None:
+    """``Checker.lemma``: switched on in a scoped check like a selector, never asserted in the
+    incremental solver (nor the division definitions only it needs), whose history it must not
+    change; a selector made later over the same division brings the definition in."""
+    p = problem({"symbols": {"x": {"min": 0, "max": 100}, "y": {"min": 1, "max": 10}}, "guards": ["x >= 0"]})
+    ch = Checker(p, Deadline(2000))
+    before = len(ch.solver.assertions())
+    big = {s.hi: s.name for s in p.symbols}  # the problem's own (canonical) symbol names
+    x, y = ir.mk_sym(big[100]), ir.mk_sym(big[10])
+    q = ir.mk_floordiv(x, y)
+    lem = ch.lemma(ir.mk_le(ir.mk_int(3), q))  # x//y >= 3
+    assert len(ch.solver.assertions()) == before
+    with pytest.raises(InternalError):
+        ch.check([lem])
+    less = ch.selector(ir.mk_lt(x, ir.mk_mul(ir.mk_int(3), y)))  # x < 3*y, no division
+    assert ch.check_scoped([lem, less]).status == UNSAT
+    assert ch.check([less]).status == SAT
+    assert ch.lemma(ir.mk_lt(x, ir.mk_mul(ir.mk_int(3), y))) == less  # a selector already there serves
+    # a selector over the same division: its definition now goes into the incremental solver too
+    sel = ch.selector(ir.mk_le(ir.mk_int(3), q))
+    assert sel != lem
+    assert ch.check([sel, less]).status == UNSAT
+    neg = ch.lemma(ir.mk_le(ir.mk_int(3), q), negated=True)  # x//y < 3
+    assert ch.check_scoped([neg, sel]).status == UNSAT

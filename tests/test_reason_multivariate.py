@@ -249,3 +249,15 @@ def test_remembered_division_is_the_division(kind: str, u: multivariate_poly.Pol
     want = _divided(kind, u, v, box, multivariate_poly._divide)
     assert _divided(kind, u, v, box, memo.divide) == want
     assert _divided(kind, dict(reversed(list(u.items()))), v, box, memo.divide) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(comparisons(), min_size=2, max_size=4), st.lists(comparisons(), max_size=2), st.data())
+def test_a_shared_memo_answers_what_a_fresh_one_does(goals: list[Term], fs: list[Term], data: st.DataObject) -> None:
+    """One ``Memo`` across the checks of a set (its residue classes, polynomials and divisions
+    remembered, goal after goal against the same facts) answers each as a fresh memo would."""
+    box = _box(data.draw)
+    shared = multivariate.Memo()
+    for goal in goals:
+        assert multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3}, shared) == \
+            multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3}, multivariate.Memo())

@@ -60,6 +60,11 @@ Levers before z3 (each sound on its own, counted in ``stats.levers``):
   windows, quotients of quotients) over at most ``boxes.MAX_POINTS`` points of it is evaluated at
   each: implied by the guards that narrowed the box and the facts that exclude its failing
   points, or a point where it fails, verified on the original terms, makes it ``required``;
+* restated forms (``reason.restate``): a guard rewritten under the facts of the kept one-size
+  guards, which can take a size out of it (SAM 2 Hiera: ``16 <= w <= 19``, ``4 | w`` make every
+  quotient of ``w`` one), is walked like ``multivariate`` against the kept guards restated alike
+  (``by_restated``, before the walk on the guard as written); a scoped z3 check assumes the kept
+  guards and the goal restated under the other kept guards' facts too (``implication``);
 * ``repair``: for a guard every other step left open, a local search from pool points for a
   counterexample (``reason.repair``), verified like any point;
 * ``periodic``: when z3 leaves a check open, residue splitting (``reason.periodic``): with
@@ -90,6 +95,7 @@ from symguard.solver.reason import (
     regions,
     repair,
     residues,
+    restate,
     rewrite,
 )
 from symguard.solver.reason import intervals as cheap
@@ -167,6 +173,9 @@ BOX_REBUILDS = 8
 # a size seen only through one quotient ``(s + a)//b`` is replaced by it (``reason.quotient_vars``:
 # onto, so every verdict carries over); SAM2's padded ``ceil(s/4)`` is then what the multiples climb
 QUOTIENT_VARS = True
+# scoped checks assume the kept guards and the goal restated under the other kept guards' facts
+# too (``reason.restate``): SAM 2 Hiera's five hard checks 28,000-94,000 units -> ~8,000 each
+RESTATE = True
 
 
 def _divides(small: dict[str, int], big: dict[str, int]) -> bool:
@@ -360,6 +369,8 @@ class _Run:
         self.box_compiled = boxes.Compiled()
         self._box: boxes.Box | None = None
         self._box_builds = 0
+        self.restater: restate.Restater | None = None  # guards restated under the others' facts (``implication``)
+        self._restating_rw: rewrite.Rewriter | None = None  # ... under the one-size guards' facts (``by_restated``)
         self.repairer: repair.Repair | None = None
         self.free_repairer: repair.Repair | None = None
         self.free_points = 0  # the pool's points before any z3 model: the same at every effort
@@ -383,6 +394,7 @@ class _Run:
         self.pool = Pool(problem, self.can)
         self._periods: dict[ir.Term, dict[str, int]] = {}
         self.walk_memo = multivariate.Memo(tick=deadline.ensure_time)  # the pass' comparisons, class by class (reason.multivariate)
+        self.restated_memo = multivariate.Memo(tick=deadline.ensure_time)  # ... and those of ``by_restated``
         self.syms = [frozenset() if t is None else frozenset(ir.symbols_of(t)) for t in self.can]
         self.assert_syms: set[str] = set().union(*(ir.symbols_of(t) for t in self.can_asserts))
         # Scoped solvers pay off where z3's non-linear arithmetic would drag hundreds of definitions
@@ -747,7 +759,11 @@ class _Run:
             self.levers["quasilinear"] += 1
             self.avoided += 1
             return REQUIRED if by_chain is None else self.drop(i, by_chain)
-        by_cells = self.by_multivariate(i)
+        # the walk on the forms the one-size guards' facts leave first: where it applies it walks
+        # fewer sizes than the walk on the guard as written, which then need not run
+        by_cells = self.by_restated(i)
+        if by_cells is None and self.verdict[i] != REQUIRED:
+            by_cells = self.by_multivariate(i)
         if by_cells is not None or self.verdict[i] == REQUIRED:
             self.levers["multivariate"] += 1
             self.avoided += 1
@@ -879,10 +895,9 @@ class _Run:
         for _ in range(SLICE_ROUNDS):
             if len(near) == len(others):
                 break
-            out = self.z3check(self.A + [self.sel(j) for j in near] + [self.neg(i)], budget=budget)
-            self.levers["z3"] += 1
+            out, core = self.implication(i, near, budget)
             if out.status == UNSAT:
-                return self.drop(i, self.core_guards(out.core, exclude=i))
+                return self.drop(i, core)
             if out.status != SAT:
                 self.why[i] = out.reason or "resource"
                 break
@@ -893,11 +908,9 @@ class _Run:
             if not bad:
                 break
             near = sorted(set(near) | set(bad))
-        out = self.z3check(self.A + [self.sel(j) for j in others] + [self.neg(i)], budget=budget,
-                           scoped=len(others) <= SCOPED_MAX)
-        self.levers["z3"] += 1
+        out, core = self.implication(i, others, budget, scoped=len(others) <= SCOPED_MAX)
         if out.status == UNSAT:
-            return self.drop(i, self.core_guards(out.core, exclude=i))
+            return self.drop(i, core)
         if out.status == SAT and self.required_at(i, out.model):
             return REQUIRED
         if out.status != SAT:
@@ -918,6 +931,43 @@ class _Run:
         if self.by_repair(i):  # the last resort: only a guard otherwise left unknown pays for it
             return REQUIRED
         return self.undecided(i)  # out of units, or a model Python disagrees with: decides nothing
+
+    def implication(self, i: int, premises: list[int], budget: int, *, scoped: bool = True) -> tuple[Outcome, list[int]]:
+        """z3 on ``A & premises & ~g_i``: the outcome, and on unsat the guards its core names. A
+        scoped check (``RESTATE``) also assumes each guard restated under the facts of the others
+        (``reason.restate``), its goal restated alike; a core naming a restated form names its
+        guard and the guards whose facts restated it."""
+        lemmas: dict[int, frozenset[int]] = {}  # handle of a restated form -> the guards behind it
+        sels = [*self.A, *(self.sel(j) for j in premises)]  # made in this order: z3's history depends on it
+        goal = self.neg(i)
+        if RESTATE and self.scoped and scoped and self.env is not None:
+            ch = self.checker()
+            allowed = (self.kept | self.at_true) - {i}
+            banned = frozenset((self.candidates - self.kept) | {i})
+            restater = self._restater()
+            for j in [*premises, i]:
+                t, used = restater.get(j, allowed, banned | {j})
+                if not restate.simpler(t, self.can[j]) or (t is ir.TRUE and j != i):  # type: ignore[arg-type]
+                    continue  # (a premise restated as True says nothing)
+                h = ch.lemma(t, negated=j == i)
+                lemmas[h] = lemmas.get(h, frozenset()) | used | ({j} if j != i else frozenset())
+                if j == i:
+                    goal = h
+        lemma_handles = [h for h in lemmas if h != goal]
+        out = self.z3check([*sels, *lemma_handles, goal], budget=budget, scoped=scoped)
+        self.levers["z3"] += 1
+        if out.status != UNSAT:
+            return out, []
+        core = set(self.core_guards(out.core, exclude=i)) & set(premises)
+        for h in out.core:
+            core |= lemmas.get(h, frozenset())
+        return out, sorted(core - {i})
+
+    def _restated(self, j: int, banned: frozenset[int]) -> tuple[ir.Term, frozenset[int]]:
+        """Guard ``j`` rewritten under the pass' facts but those of ``banned``, and the sources used."""
+        assert self.env is not None
+        rw = rewrite.Rewriter(self.env, banned=banned, collapse=self.collapse)
+        return rw.rewrite(self.can[j]), frozenset(rw.used)  # type: ignore[arg-type]
 
     def by_repair(self, i: int) -> bool:
         """A counterexample by the repair walk (``reason.repair``) for a guard every other step
@@ -1042,6 +1092,65 @@ class _Run:
                     return None
             return None
         return None
+
+    def by_restated(self, i: int) -> list[int] | None:
+        """``by_multivariate`` on guard ``i`` restated under the facts of the kept guards over one
+        size, against the other kept guards over its symbols restated alike: the facts that pin a
+        size's divisions (SAM 2 Hiera: ``16 <= w <= 19``, ``4 | w``) take the size out of the
+        restated forms, and a walk over two sizes decides what the one over three could not (the
+        restated forms are implied by the kept guards, and the goal's is equivalent to it there).
+        The guards behind the walk's facts and the restatements, or None (a counterexample,
+        verified on the original terms with the hints for the sizes restating took out:
+        ``required``). Its walks have a budget of their own (``restated_memo``, in ``stats.walk``)."""
+        if not (RESTATE and MULTIVARIATE) or len(self.syms[i]) < 2:
+            return None
+        # restated under the facts of the kept guards over one size (its bounds and divisibility:
+        # what pins a size's divisions) and of the guards the asserts imply, each of the others as
+        # written: one rewriter for the goal and every premise, its work shared from goal to goal
+        # while that set stays (a rewriter per premise and goal: 570 rewrites for 9 goals)
+        single = {j for j in self.kept if len(self.syms[j]) <= 1}
+        if not any(self.syms[j] <= self.syms[i] for j in single):
+            return None  # no fact of this kind about the guard's sizes: nothing to take out
+        rw = self._restating(frozenset((self.candidates - single) | {i}))
+        t = rw.rewrite(self.can[i])  # type: ignore[arg-type]
+        syms = ir.symbols_of(t)
+        if not 1 <= len(syms) < len(self.syms[i]) or len(syms) > multivariate.MAX_SYMBOLS:
+            return None  # no size taken out: the walk ``by_multivariate`` made, or one as open
+        facts = [a for a in self.can_asserts if ir.symbols_of(a) <= syms]
+        sources: set[int] = set()
+        for j in sorted(self.kept | self.at_true):
+            if j == i or not self.syms[j] <= self.syms[i]:
+                continue
+            tj = self.can[j]
+            assert tj is not None  # kept and always-true guards have terms
+            if j in self.kept and j not in single:
+                tj = rw.rewrite(tj)
+            if tj is not ir.TRUE and ir.symbols_of(tj) <= syms:
+                facts.append(tj)
+                sources.add(j)
+        sources |= rw.used
+        hints = self.p.hints
+        got = multivariate.counterexample(t, facts, self.base_env.ranges, hints, self.restated_memo)
+        if got is None:
+            return None
+        found, pt = got
+        if not found:
+            return sorted(sources)
+        if pt is not None and hints:
+            self.required_at(i, {**hints, **pt})  # sets REQUIRED when Python agrees
+        return None
+
+    def _restating(self, banned: frozenset[int]) -> rewrite.Rewriter:
+        """The rewriter of ``by_restated`` for ``banned``, kept while the next call bans the same."""
+        assert self.env is not None
+        if self._restating_rw is None or self._restating_rw.banned != banned:
+            self._restating_rw = rewrite.Rewriter(self.env, banned=banned, collapse=self.collapse)
+        return self._restating_rw
+
+    def _restater(self) -> restate.Restater:
+        if self.restater is None:
+            self.restater = restate.Restater(self._restated)
+        return self.restater
 
     def periods(self, t: ir.Term) -> dict[str, int]:
         """Per symbol, the lcm of the periods of ``t``'s one-symbol division chains (1: none)."""
@@ -1471,8 +1580,8 @@ class _Run:
             "minimal": [g[i].id for i in sorted(in_min)],
             "stats": {"checks": ch.checks if ch else 0, "avoided": self.avoided,
                       "solver_ms": round(ch.solver_ms, 3) if ch else 0.0, "levers": dict(self.levers),
-                      "walk": multivariate.MAX_TOTAL + multivariate.MAX_TOTAL_WIDE - self.walk_memo.left
-                      - self.walk_memo.left_wide,
+                      "walk": sum(multivariate.MAX_TOTAL + multivariate.MAX_TOTAL_WIDE - m.left - m.left_wide
+                                  for m in (self.walk_memo, self.restated_memo)),
                       "points": len(self.pool.points)},
         }
 

@@ -76,8 +76,11 @@ class Env:
 
     def add_atom(self, atom: Term, src: Src = NONE) -> None:
         seen = self.atoms.setdefault(atom, [])
-        if any(s <= src for s in seen):
-            return  # already known from a subset of these sources
+        # already known from a subset of these sources? (for none or one source the subsets are
+        # the empty set and the source itself: a membership test in C, where an atom many guards
+        # state, a set's bound on a size, had the Python loop walk a list of hundreds per addition)
+        if (NONE in seen or src in seen) if len(src) <= 1 else any(s <= src for s in seen):
+            return
         seen.append(src)
         info = self._analyze(atom)
         if info is None:

@@ -114,6 +114,8 @@ class Memo:
         # divisions, 303 distinct). Not charged: ``_divide`` is exact or open, never a search
         self._divisions: dict[tuple[str, frozenset[tuple[tuple[int, ...], int]],
                                     frozenset[tuple[tuple[int, ...], int]], Box | None], Poly | None] = {}
+        # a symbol's residue classes by (position, period, box, its one-symbol atoms): ``_Walk.classes``
+        self.classes: dict[tuple[int, int, Box, tuple[tuple[str, _Expr], ...]], list[_Class]] = {}
 
     def extreme(self, kind: str, args: Sequence[Poly], box: Box) -> Poly:
         """``_extreme`` remembered; only a new one is charged to ``extremes_left``."""
@@ -299,10 +301,22 @@ class _Walk:
         """``(r, qlo, qhi, excluded q, atoms used)`` per residue class of the symbol's period
         inside its range and the atoms over this symbol alone that are linear in ``q`` there."""
         L = self.period[var]
-        lo, hi = self.sym_ranges[var]
         own = [(k, rel, x) for k, (rel, x) in enumerate(self.atoms) if x.vars <= {var}]
+        # the same one-symbol facts come back walk after walk (the kept guards, goal after goal):
+        # the classes are a function of the atoms (each ``_Expr`` is the memo's own) and the box
+        key = (var, L, self.sym_ranges, tuple((rel, x) for _, rel, x in own))
+        got = self.memo.classes.get(key)
+        if got is None:
+            got = self.memo.classes[key] = self._classes(var, [(rel, x) for _, rel, x in own])
+        ks = [k for k, _, _ in own]
+        return [(r, qlo, qhi, excl, frozenset(ks[p] for p in used)) for r, qlo, qhi, excl, used in got]
+
+    def _classes(self, var: int, own: list[tuple[str, _Expr]]) -> list[_Class]:
+        """``classes`` over the atoms ``own``, their positions there as the atoms used."""
+        L = self.period[var]
+        lo, hi = self.sym_ranges[var]
         out = []
-        lines = [(k, rel, x.period[var], x.linear(var, self.sym_ranges)) for k, rel, x in own]
+        lines = [(k, rel, x.period[var], x.linear(var, self.sym_ranges)) for k, (rel, x) in enumerate(own)]
         for r in range(L):
             qlo = None if lo is None else -((r - lo) // L)
             qhi = None if hi is None else (hi - r) // L

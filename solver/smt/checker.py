@@ -298,6 +298,9 @@ class Checker:
         self.solver = z3.Solver(ctx=self.ctx)
         self._on = z3.Bool(".on", self.ctx)  # an assumption in every check: z3's incremental kernel
         self._defs_done = 0
+        self._deferred: dict[PairKey, object] = {}  # definitions only scoped-only handles used so far (``lemma``)
+        self._scoped_only: set[int] = set()  # handles made by ``lemma``: never in the incremental solver
+        self._lemmas: dict[tuple[Term, bool], int] = {}
         self._selectors: dict[Term, int] = {}
         self._lits: list[z3.BoolRef] = []
         self._by_zid: dict[int, int] = {}
@@ -351,15 +354,22 @@ class Checker:
     def _add(self, f: object) -> None:
         _assert(self.solver, self._z3(f))
 
-    def _sync_definitions(self) -> None:
+    def _sync_definitions(self, t: Term | None = None) -> None:
+        """The division definitions made since the last call, into the incremental solver (those
+        only a ``lemma`` made wait until a formula of that solver, ``t``, uses them)."""
         defs = self.enc.definitions
         while self._defs_done < len(defs):
             self._add(defs[self._defs_done])
             self._defs_done += 1
+        if self._deferred and t is not None:
+            for k in self.enc.pairs_of(t):
+                f = self._deferred.pop(k, None)
+                if f is not None:
+                    self._add(f)
 
     def assert_hard(self, t: Term) -> None:
         self._add(self.enc.formula(t))
-        self._sync_definitions()
+        self._sync_definitions(t)
 
     def selector(self, t: Term) -> int:
         """A handle whose literal, when assumed, makes ``t`` hold. Translating a formula is
@@ -381,6 +391,26 @@ class Checker:
             self._neg_selectors[t] = h
         return h
 
+    def lemma(self, t: Term, *, negated: bool = False) -> int:
+        """A handle for ``check_scoped`` only whose literal makes ``t`` hold (fail, ``negated``):
+        a formula implied by what a check assumes, there to help z3 (``reason.restate``). It is
+        never asserted in the incremental solver, nor are the definitions only it needs: that
+        solver's history, which steers its search, stays what it was without the lemma."""
+        h = (self._neg_selectors if negated else self._selectors).get(t)
+        if h is not None:
+            return h
+        h = self._lemmas.get((t, negated))
+        if h is None:
+            self._mind_time()
+            self._sync_definitions()
+            f = self.enc.formula(t)
+            for k in self.enc.def_keys[self._defs_done:]:
+                self._deferred[k] = self.enc.pair_def[k]
+            self._defs_done = len(self.enc.definitions)
+            h = self._new_lit(self.enc.mgr.Not(f) if negated else f, t, incremental=False)
+            self._lemmas[(t, negated)] = h
+        return h
+
     def _mind_time(self) -> None:
         """The outer limit, looked at every ``NEW_LITS_PER_TIME_CHECK`` new selectors (a few ms)."""
         self._new_since_check += 1
@@ -393,7 +423,7 @@ class Checker:
         t = self._lit_terms[handle]
         return t if t is not None and self._selectors.get(t) == handle else None
 
-    def _new_lit(self, f: object, t: Term | None = None) -> int:
+    def _new_lit(self, f: object, t: Term | None = None, *, incremental: bool = True) -> int:
         h = len(self._lits)
         lit = z3.Bool(f".p{h}", self.ctx)
         self._lits.append(lit)
@@ -402,8 +432,11 @@ class Checker:
         body = self._z3(f)
         impl = z3.BoolRef(z3.Z3_mk_implies(self.ctx.ref(), lit.as_ast(), body.as_ast()), self.ctx)
         self._lit_impl.append(impl)
+        if not incremental:
+            self._scoped_only.add(h)
+            return h
         _assert(self.solver, impl)
-        self._sync_definitions()
+        self._sync_definitions(t)
         return h
 
     # -------------------------------------------------------------- checking
@@ -411,7 +444,10 @@ class Checker:
               extra: Sequence[z3.BoolRef] = ()) -> Outcome:
         """Check the conjunction of the selected formulas (plus ranges and definitions) within
         ``budget`` resource units (all that is left when None)."""
-        return self._run(self.solver, [*(self._lits[h] for h in handles), *extra], budget)
+        hs = list(handles)
+        if self._scoped_only.intersection(hs):  # its formula is not in the incremental solver
+            raise InternalError("a lemma handle is for scoped checks only")
+        return self._run(self.solver, [*(self._lits[h] for h in hs), *extra], budget)
 
     def check_scoped(self, handles: Iterable[int], *, budget: int | None = None) -> Outcome:
         """As ``check``, in a fresh z3 solver holding only the selected formulas, the ranges and
@@ -480,7 +516,7 @@ class Checker:
     def z3_term(self, t: Term) -> z3.ExprRef:
         """The z3 expression of an IR term (definitions it needs are asserted)."""
         e = self.conv.convert(self.enc.formula(t))
-        self._sync_definitions()
+        self._sync_definitions(t)
         return e
 
     def z3_symbol(self, name: str) -> z3.ExprRef:

@@ -55,6 +55,7 @@ class Encoding:
         self._pairs: dict[PairKey, tuple[FNode, FNode]] = {}
         self._pairs_of: dict[Term, list[PairKey]] = {}
         self.definitions: list[FNode] = []
+        self.def_keys: list[PairKey] = []  # the ``pair_def`` key of each definition, in order
         self.pair_def: dict[PairKey, FNode] = {}  # the definition of each pair (and of each isqrt)
         self.fresh: dict[str, tuple[str, Term, Term]] = {}  # name -> (kind, a, b), for diagnostics
 
@@ -146,6 +147,7 @@ class Encoding:
         body = m.And(m.LE(m.Int(0), s), m.LE(sq, n), m.LE(n, m.Plus(sq, m.Times(m.Int(2), s))))
         self.definitions.append(m.Implies(m.LE(m.Int(0), n), body))
         self.pair_def[key] = self.definitions[-1]
+        self.def_keys.append(key)
         self._pairs[key] = (s, s)
         return s
 
@@ -173,6 +175,7 @@ class Encoding:
                 body += [m.LE(zero, r), m.LT(r, m.Int(abs(bv)))]
             self.definitions.append(m.And(body))
             self.pair_def[key] = self.definitions[-1]
+            self.def_keys.append(key)
         else:
             bq = m.Times(b, q)
             eq = m.Equals(a, m.Plus(bq, r))
@@ -183,6 +186,7 @@ class Encoding:
                 neg = m.Implies(m.LT(b, zero), m.And(m.LE(zero, r), m.LT(r, m.Minus(zero, b))))
             self.definitions.append(m.Implies(m.Not(m.Equals(b, zero)), m.And(eq, pos, neg)))
             self.pair_def[key] = self.definitions[-1]
+            self.def_keys.append(key)
         self._pairs[key] = (q, r)
         return q, r
 
