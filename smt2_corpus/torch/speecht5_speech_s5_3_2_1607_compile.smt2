@@ -1,0 +1,27 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s40": ["s40"], "l_x0_": ["s4", "s40"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s40": 1607}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s40 Int)
+(assert (>= s4 2))
+(assert (>= s40 2))
+(assert (! (<= (+ (- s40) 10) 0) :named g0))
+(assert (! (not (= (+ (* s4 (+ (div s40 5) (- 1))) (- 1)) 0)) :named g1))
+(assert (! (not (= (* s4 (+ (div s40 5) (- 1))) 0)) :named g2))
+(assert (! (<= (+ (- (* s4 (+ (div s40 5) (- 1)))) 1) 0) :named g3))
+(assert (! (not (= (+ (div s40 5) (- 2)) 0)) :named g4))
+(assert (! (<= (+ (- (div s40 5)) 6) 0) :named g5))
+(assert (! (not (= (+ (div s40 15) (- 2)) 0)) :named g6))
+(assert (! (<= (+ (- (* s4 (+ (div s40 15) (- 1)))) 1) 0) :named g7))
+(assert (! (<= (+ (- (div s40 15)) 3) 0) :named g8))
+(assert (! (not (= (* s4 (+ (div s40 15) (- 1))) 0)) :named g9))
+(assert (! (not (= (div (+ (div s40 15) (- 3)) 2) 0)) :named g10))
+(assert (! (not (= (+ s4 (- (* s4 (+ (div (+ (div s40 15) (- 3)) 2) 1)))) 0)) :named g11))
+(assert (! (let ((?x0 (+ (div (+ (div s40 15) (- 3)) 2) 1))) (let ((?x1 (- (* s4 ?x0))) (?x2 (* s4 ?x0))) (and (not (= (ite (<= (+ ?x1 1) 0) (mod s4 ?x2) (- (mod (- s4) ?x1))) 0)) (not (= ?x2 0))))) :named g12))
+(assert (! (<= (+ (- (div (+ (div s40 15) (- 3)) 2)) 1) 0) :named g13))
+(assert (! (<= s4 15) :named g14))
+(assert (! (<= (+ (div (+ (div s40 15) (- 3)) 2) (- 4001)) 0) :named g15))
+(check-sat)

@@ -1,0 +1,27 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s40": ["s40"], "l_x0_": ["s4", "s40"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s40": 1297}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s40 Int)
+(assert (>= s4 2))
+(assert (>= s40 2))
+(assert (! (<= (+ (- s40) 8) 0) :named g0))
+(assert (! (<= (+ (- (* s4 (+ (div s40 4) (- 1)))) 1) 0) :named g1))
+(assert (! (let ((?x0 (+ (div s40 4) (- 1)))) (not (= (+ (ite (<= ?x0 0) 1 ?x0) (- 1)) 0))) :named g2))
+(assert (! (<= (+ (- (* s4 (+ (div s40 4) (- 1)))) 2) 0) :named g3))
+(assert (! (<= (+ (- (div s40 4)) 6) 0) :named g4))
+(assert (! (not (= (* s4 (+ (div s40 4) (- 1))) 0)) :named g5))
+(assert (! (<= (+ (- (* s4 (+ (div s40 12) (- 1)))) 1) 0) :named g6))
+(assert (! (let ((?x0 (+ (div s40 12) (- 1)))) (not (= (+ (ite (<= ?x0 0) 1 ?x0) (- 1)) 0))) :named g7))
+(assert (! (<= (+ (- (* s4 (+ (div s40 12) (- 1)))) 2) 0) :named g8))
+(assert (! (<= (+ (- (div s40 12)) 4) 0) :named g9))
+(assert (! (not (= (* s4 (+ (div s40 12) (- 1))) 0)) :named g10))
+(assert (! (let ((?x0 (+ (div (+ (div s40 12) (- 4)) 3) 1))) (not (= (+ (ite (<= ?x0 0) 1 ?x0) (- 1)) 0))) :named g11))
+(assert (! (not (= (+ s4 (- (* s4 (+ (div (+ (div s40 12) (- 4)) 3) 1)))) 0)) :named g12))
+(assert (! (let ((?x0 (+ (div (+ (div s40 12) (- 4)) 3) 1))) (let ((?x1 (- (* s4 ?x0))) (?x2 (* s4 ?x0))) (and (not (= (ite (<= (+ ?x1 1) 0) (mod s4 ?x2) (- (mod (- s4) ?x1))) 0)) (not (= ?x2 0))))) :named g13))
+(assert (! (<= (+ (- (div (+ (div s40 12) (- 4)) 3)) 1) 0) :named g14))
+(assert (! (<= s4 15) :named g15))
+(check-sat)
