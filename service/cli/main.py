@@ -157,10 +157,19 @@ def version_line() -> str:
     return f"symguard {v('symguard')} (z3 {v('z3-solver')}, pysmt {v('pysmt')}, Python {py})"
 
 
+class _Version(argparse.Action):
+    """``--version``: the package metadata is read when asked for, not on every call's parser."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        sys.stdout.write(version_line() + "\n")  # stdout, as argparse's own version action
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="symguard", description="SMT-backed guard entailment for dynamic tensor shapes",
                                  epilog="The problem format, options, results and errors: docs/problem-format.md")
-    ap.add_argument("--version", action="version", version=version_line())
+    ap.add_argument("--version", action=_Version, nargs=0, help="show the versions and exit")
     sub = ap.add_subparsers(dest="command", required=True)
 
     def remote(p: argparse.ArgumentParser) -> None:

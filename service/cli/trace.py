@@ -21,15 +21,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from symguard.solver.errors import InvalidProblemError
 
 from ..errors import EXIT_OK
-from ..trace import html
-from ..trace.analyze import Runner, analyze, totals
-from ..trace.log import Compile, compiles, records
 from .oneline import summary_line
+
+if TYPE_CHECKING:  # the report's modules load when a trace is read, not for every CLI call's parser
+    from ..trace.analyze import Runner
+    from ..trace.log import Compile
 
 DEFAULT_OUT = "symguard_trace"
 COST_MODEL = (
@@ -95,6 +96,8 @@ def log_files(path: str) -> list[Path]:
 def read_trace(files: list[Path], bar: Bar | None = None) -> tuple[list[Compile], list[str]]:
     """Every compile of every file, and warnings (skipped lines, empty files); bad input when no
     file holds a single trace record."""
+    from ..trace.log import compiles, records
+
     found: list[Compile] = []
     warnings: list[str] = []
     seen_records = False
@@ -158,6 +161,8 @@ class Bar:
 def run_trace(path: str, out_dir: Path, runner: Runner, *, timeout_ms: int | None = 60_000,
               progress: bool = False) -> tuple[dict[str, Any], int]:
     """Read, answer, write; the summary line and the exit status."""
+    from ..trace.analyze import analyze, totals
+
     files = log_files(path)
     entries = []
     status = EXIT_OK
@@ -187,6 +192,8 @@ def run_trace(path: str, out_dir: Path, runner: Runner, *, timeout_ms: int | Non
 
 def write_report(report: dict[str, Any], out_dir: Path) -> Path:
     """``index.html``, ``report.json`` and ``problems/``; an unusable ``--out`` is bad input."""
+    from ..trace import html
+
     try:
         (out_dir / "problems").mkdir(parents=True, exist_ok=True)
         for e in report["compiles"]:
