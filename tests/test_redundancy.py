@@ -189,6 +189,37 @@ def test_equalities_and_residue_verdicts_hold_on_every_point(doc: dict[str, Any]
     _check_redundancy(doc, Box(doc))
 
 
+@st.composite
+def with_hints_and_ties(draw: st.DrawFn) -> dict[str, Any]:
+    """A box problem whose symbols have hints and an assert that ties two of them: the levers build
+    points from the hints and one value their own facts allow, which such an assert can refuse."""
+    doc = draw(boxes())
+    names = list(doc["symbols"])
+    for s in names:
+        r = doc["symbols"][s]
+        r["hint"] = draw(st.integers(r["min"], r["max"]))
+    x, y = draw(st.permutations(names))[:2]
+    k, c = draw(st.integers(2, 3)), draw(st.integers(-2, 2))
+    r = draw(st.integers(0, k - 1).filter(lambda r: r != c % k))  # the assert makes the guard true
+    doc["asserts"] = [*doc["asserts"], f"Eq({x}, {k}*{y} + {c})"]
+    doc["guards"].insert(draw(st.integers(0, len(doc["guards"]))), f"Ne(Mod({x}, {k}), {r})")
+    return doc
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(with_hints_and_ties())
+def test_a_required_verdict_holds_under_asserts_that_tie_symbols(doc: dict[str, Any]) -> None:
+    _check_redundancy(doc, Box(doc))
+
+
+def test_a_point_that_breaks_an_assert_proves_nothing() -> None:
+    """``x = 3*y + 1`` makes ``x % 3`` one: the one-symbol lever's counterexample ``x = 3`` (with
+    ``y`` at its hint) breaks the assert, and once made the guard ``required``."""
+    doc = {"symbols": {"x": {"min": 1, "max": 100, "hint": 4}, "y": {"min": 1, "max": 30, "hint": 1}},
+           "asserts": ["Eq(x, 3*y + 1)"], "guards": ["Ne(Mod(x, 3), 0)", "x >= 1"]}
+    assert [g["verdict"] for g in run("redundancy", doc)["guards"]] == ["always_true", "always_true"]
+
+
 def test_transitive_equalities_name_their_path() -> None:
     doc = {"symbols": {s: {"min": 2, "hint": 8} for s in ("a", "b", "c", "d")},
            "guards": ["Eq(a, b)", "Eq(b, c)", "Eq(c, d)", "Eq(a, d)", "a*d >= 16"],

@@ -827,7 +827,7 @@ class _Run:
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         share = boxes.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
         got = box.decide(self.can[i], fs, share,  # type: ignore[arg-type]
-                         lambda pt: self.required_in_range(i, {**base, **pt}))
+                         lambda pt: self.required_at(i, {**base, **pt}))
         self.box_meter.left -= min(BOX_GUARD, self.box_meter.left) - share.left
         if got is None or got[0]:
             return None
@@ -870,7 +870,7 @@ class _Run:
         base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
         got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
                                       hints, RESIDUE_WALK, self.residue_meter,
-                                      accept=lambda pt: self.required_in_range(i, {**base, **pt}))
+                                      accept=lambda pt: self.required_at(i, {**base, **pt}))
         if got is None or got[0]:
             return None  # undecided, or required (``required_at`` set the verdict)
         return [j for j in got[1] if isinstance(j, int) and j in self.kept]  # type: ignore[union-attr]
@@ -1378,21 +1378,19 @@ class _Run:
         return REDUNDANT
 
     def required_at(self, i: int, point: dict[str, int | bool]) -> bool:
+        """Guard ``i`` is ``required``, shown at ``point``: in the ranges and the asserts, every
+        kept guard but ``i`` holds there and ``i`` fails (Python, on the original terms). The
+        levers build points from the hints and a value their own facts allow (one symbol, a walk's
+        cell): such a point can break an assert that ties its symbols to others, and then it
+        proves nothing (a check of a guard against a kept set given as asserts said ``required``
+        for a guard the asserts imply)."""
+        if not self.pool.admits(point):
+            return False
         self.learn(point)
         if self.pool.verify(point, i, self.kept_mask):
             self.verdict[i] = REQUIRED
             return True
         return False
-
-    def required_in_range(self, i: int, point: dict[str, int | bool]) -> bool:
-        """``required_at`` for a point not from a z3 model: first in the ranges and the asserts."""
-        for s in self.p.symbols:
-            v = point.get(s.name)
-            if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):
-                return False
-        if not all(self.pool._holds(a, point) for a in self.pool.asserts):  # type: ignore[arg-type]
-            return False
-        return self.required_at(i, point)
 
     def extend(self, model: dict[str, int | bool], near: list[int], i: int) -> dict[str, int | bool]:
         """A model of a slice, with the hints for the symbols the slice does not mention."""
@@ -1431,7 +1429,7 @@ class _Run:
         # the pass' work split over its guards, twice over: most stop long before their share
         share = min(REGION_WORK, max(REGION_MIN, 2 * REGION_TOTAL // max(1, self.hard)))
         got = regions.decide(self.can[i], facts, self.base_env.ranges, base, share,  # type: ignore[arg-type]
-                             self.region_meter, lambda pt: self.required_in_range(i, {**base, **pt}), self.region_cache)
+                             self.region_meter, lambda pt: self.required_at(i, {**base, **pt}), self.region_cache)
         return None if got is None or got[0] else sorted(j for j in got[1] if j in kept)  # type: ignore[union-attr]
 
     def _leaf_true(self, rw: rewrite.Rewriter, a: ir.Term) -> bool:

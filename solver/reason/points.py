@@ -68,15 +68,19 @@ class Pool:
         if key in self._seen or len(self.points) >= MAX_POINTS:
             return False
         self._seen.add(key)
-        for s in self.p.symbols:
-            v = point.get(s.name)
-            if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):  # type: ignore[operator]
-                return False
-        if not all(self._holds(a, point) for a in self.asserts):
+        if not self.admits(point):
             return False
         self.points.append(point)
         self.masks.append(self._mask(point))
         return True
+
+    def admits(self, point: dict[str, Value]) -> bool:
+        """``point`` gives every symbol a value in its range and satisfies every assert."""
+        for s in self.p.symbols:
+            v = point.get(s.name)
+            if v is None or (not s.is_bool and ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))):  # type: ignore[operator]
+                return False
+        return all(self._holds(a, point) for a in self.asserts)
 
     def complete(self, point: dict[str, Value], moved: Iterable[str]) -> dict[str, Value]:
         """``point`` with each symbol that has no hint and that an assert or a guard defines
