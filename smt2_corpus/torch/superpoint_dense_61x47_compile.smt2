@@ -1,0 +1,26 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s58": ["s58"], "s24": ["s24"], "l_x0_": ["s4", 1, "s58", "s24"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s24": 47, "s58": 61}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s24 Int)
+(declare-const s58 Int)
+(assert (>= s4 2))
+(assert (>= s24 2))
+(assert (>= s58 2))
+(assert (! (<= s4 15) :named g0))
+(assert (! (and (<= (+ (- (div s58 4)) 1) 0) (<= (+ (- (div s24 4)) 1) 0)) :named g1))
+(assert (! (and (<= (+ (- (div s58 8)) 1) 0) (<= (+ (- (div s24 8)) 1) 0)) :named g2))
+(assert (! (let ((?x0 (div s24 8)) (?x1 (div s58 8))) (not (= (+ (* (ite (<= ?x0 0) 1 ?x0) (ite (<= ?x1 0) 1 ?x1)) (- 1)) 0))) :named g3))
+(assert (! (not (= (+ (div s24 8) (- 1)) 0)) :named g4))
+(assert (! (not (= (+ (div s58 8) (- 1)) 0)) :named g5))
+(assert (! (<= (+ (- (* (div s24 8) (div s58 8))) 2) 0) :named g6))
+(assert (! (let ((?x0 (div s24 8))) (<= (+ (- (* ?x0 (div s58 8))) ?x0 1) 0)) :named g7))
+(assert (! (let ((?x0 (div s58 8))) (let ((?x1 (- ?x0))) (and (not (= ?x0 0)) (not (= (ite (<= (+ ?x1 1) 0) (mod ?x0 (* 8 ?x0)) (- (mod ?x1 (* (- 8) ?x0)))) 0))))) :named g8))
+(assert (! (let ((?x0 (div s24 8))) (let ((?x1 (- ?x0))) (and (not (= ?x0 0)) (not (= (ite (<= (+ ?x1 1) 0) (mod ?x0 (* 8 ?x0)) (- (mod ?x1 (* (- 8) ?x0)))) 0))))) :named g9))
+(assert (! (let ((?x0 (div s24 8)) (?x2 (div s58 8))) (let ((?x1 (ite (<= ?x0 0) 1 (* 8 ?x0)))) (<= (+ ?x1 (- (* (ite (<= ?x2 0) 1 (* 8 ?x2)) ?x1)) 1) 0))) :named g10))
+(assert (! (let ((?x0 (div s58 8))) (not (= (+ (* 8 (div s24 8) ?x0) (- ?x0)) 0))) :named g11))
+(assert (! (let ((?x0 (div s24 8)) (?x1 (div s58 8))) (and (not (= (* ?x0 ?x1) 0)) (not (= (ite (<= (+ (- (* ?x0 ?x1)) 1) 0) (mod (* 8 ?x1) (* 64 ?x0 ?x1)) (- (mod (* (- 8) ?x1) (* (- 64) ?x0 ?x1)))) 0)))) :named g12))
+(check-sat)

@@ -1,0 +1,27 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"x0": ["s4", 3, "s58", "s24"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s24": 163, "s58": 157}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s24 Int)
+(declare-const s58 Int)
+(assert (<= 2 s4 64))
+(assert (<= 152 s24 2048))
+(assert (<= 152 s58 2048))
+(assert (! (not (= (div (+ s24 (- 1)) 2) 0)) :named g0))
+(assert (! (not (= (div (+ s58 (- 1)) 2) 0)) :named g1))
+(assert (! (not (= (+ (* (+ (div (+ s58 (- 1)) 2) 1) (+ (div (+ s24 (- 1)) 2) 1)) (- 1)) 0)) :named g2))
+(assert (! (not (= (div (+ s24 (- 1)) 4) 0)) :named g3))
+(assert (! (not (= (div (+ s58 (- 1)) 4) 0)) :named g4))
+(assert (! (not (= (+ (* (+ (div (+ s58 (- 1)) 4) 1) (+ (div (+ s24 (- 1)) 4) 1)) (- 1)) 0)) :named g5))
+(assert (! (not (= (div (+ s24 (- 1)) 8) 0)) :named g6))
+(assert (! (not (= (div (+ s58 (- 1)) 8) 0)) :named g7))
+(assert (! (not (= (+ (* (+ (div (+ s24 (- 1)) 8) 1) (+ (div (+ s58 (- 1)) 8) 1)) (- 1)) 0)) :named g8))
+(assert (! (not (= (div (+ s24 (- 1)) 16) 0)) :named g9))
+(assert (! (not (= (div (+ s58 (- 1)) 16) 0)) :named g10))
+(assert (! (not (= (+ (* (+ (div (+ s58 (- 1)) 16) 1) (+ (div (+ s24 (- 1)) 16) 1)) (- 1)) 0)) :named g11))
+(assert (! (<= (+ (- (div (+ s24 (- 1)) 16)) 2) 0) :named g12))
+(assert (! (<= (+ (- (div (+ s58 (- 1)) 16)) 2) 0) :named g13))
+(check-sat)
