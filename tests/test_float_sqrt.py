@@ -227,23 +227,36 @@ _LITS = st.one_of(st.integers(-3, 2000), st.floats(-3, 2000, allow_nan=False), s
                   st.sampled_from([67108864, 67108865, 2.5, 24.0, 1e154, 1.3407807929942596e154]))
 
 
-@given(_NS, _LITS, st.sampled_from(ROUNDINGS), st.sampled_from(sorted(_OPS)))
-def test_compared_with_a_literal_is_python_at_any_size(n: int, c: float, name: str, op: str) -> None:
+_SIDES = {fsq.SQRT: "{}(OpaqueUnaryFn_sqrt(ToFloat(a)))", fsq.POW: "{}(FloatPow(ToFloat(a), 0.5))"}
+
+
+def _root(form: str, n: int) -> float | None:
+    """What the model's code computes: ``math.sqrt(float(n))`` or ``float(n) ** 0.5``; None where
+    Python raises (a negative size, ``float(n)`` past the largest double)."""
+    try:
+        x = float(n)
+    except OverflowError:
+        return None
+    if x < 0:
+        return None
+    return math.sqrt(x) if form == fsq.SQRT else x ** 0.5
+
+
+@pytest.mark.parametrize("form", [fsq.SQRT, fsq.POW])
+@given(n=_NS, c=_LITS, name=st.sampled_from(ROUNDINGS), op=st.sampled_from(sorted(_OPS)))
+def test_compared_with_a_literal_is_python_at_any_size(form: str, n: int, c: float, name: str, op: str) -> None:
     word, fn = _OPS[op]
     lit = repr(c)
-    side = f"{name}(OpaqueUnaryFn_sqrt(ToFloat(a)))"
+    side = _SIDES[form].format(name)
     text = f"{word}({side}, {lit})" if op in ("==", "!=") else f"{side} {op} {lit}"
     p = parse_sympy(text)
-    try:
-        want: bool | None = fn(_RND[name](math.sqrt(float(n))), c)
-    except (ValueError, OverflowError):
-        want = None
+    root = _root(form, n)
     env = {"a": n}
-    if want is None:
+    if root is None:
         assert not holds(p.domain, env)
         return
     assert holds(p.domain, env)
-    assert holds(p.term, env) == want, (text, n)
+    assert holds(p.term, env) == fn(_RND[name](root), c), (text, n)
     mirrored = f"{word}({lit}, {side})" if op in ("==", "!=") else f"{lit} {_MIRROR[op]} {side}"
     assert parse_sympy(mirrored).term is p.term
 
@@ -251,14 +264,15 @@ def test_compared_with_a_literal_is_python_at_any_size(n: int, c: float, name: s
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
-@given(st.sampled_from(ROUNDINGS), st.integers(-3, 10**6) | st.integers(0, 2**300))
-def test_least_is_the_first_size_that_reaches(name: str, k: int) -> None:
-    n = fsq.least(name, k)
+@pytest.mark.parametrize("form", [fsq.SQRT, fsq.POW])
+@given(name=st.sampled_from(ROUNDINGS), k=st.integers(-3, 10**6) | st.integers(0, 2**300))
+def test_least_is_the_first_size_that_reaches(form: str, name: str, k: int) -> None:
+    n = fsq.least(name, k, form)
     if n is None:
-        assert fsq.python_value(name, fsq.MAX_CONVERTIBLE) < k
+        assert fsq.python_value(name, fsq.MAX_CONVERTIBLE, form) < k
         return
-    assert fsq.python_value(name, n) >= k
-    assert n == 0 or fsq.python_value(name, n - 1) < k
+    assert fsq.python_value(name, n, form) >= k
+    assert n == 0 or fsq.python_value(name, n - 1, form) < k
 
 
 def test_compared_reads_are_linear() -> None:
@@ -441,33 +455,3 @@ def test_the_power_form_reads_as_the_same_isqrt() -> None:
             parse_sympy(f"{name}(FloatPow(ToFloat(a), 0.5)) + 1 > b")
     with pytest.raises(UnsupportedError):  # another exponent is still a float function
         parse_sympy("TruncToInt(FloatPow(ToFloat(a), 0.25)) > b")
-
-
-@given(_NS, _LITS, st.sampled_from(ROUNDINGS), st.sampled_from(sorted(_OPS)))
-def test_the_power_compared_with_a_literal_is_python_at_any_size(n: int, c: float, name: str, op: str) -> None:
-    word, fn = _OPS[op]
-    lit = repr(c)
-    side = f"{name}(FloatPow(ToFloat(a), 0.5))"
-    text = f"{word}({side}, {lit})" if op in ("==", "!=") else f"{side} {op} {lit}"
-    p = parse_sympy(text)
-    try:
-        x = float(n)
-        want: bool | None = None if x < 0 else fn(_RND[name](x ** 0.5), c)
-    except OverflowError:
-        want = None
-    env = {"a": n}
-    if want is None:
-        assert not holds(p.domain, env)
-        return
-    assert holds(p.domain, env)
-    assert holds(p.term, env) == want, (text, n)
-
-
-@given(st.sampled_from(ROUNDINGS), st.integers(-3, 10**6) | st.integers(0, 2**300))
-def test_least_of_the_power_is_the_first_size_that_reaches(name: str, k: int) -> None:
-    n = fsq.least(name, k, fsq.POW)
-    if n is None:
-        assert fsq.python_value(name, fsq.MAX_CONVERTIBLE, fsq.POW) < k
-        return
-    assert fsq.python_value(name, n, fsq.POW) >= k
-    assert n == 0 or fsq.python_value(name, n - 1, fsq.POW) < k
