@@ -186,3 +186,33 @@ def pinned3(draw: st.DrawFn) -> dict[str, Any]:
 def test_verdicts_with_the_restated_walk_hold_on_every_point(doc: dict[str, Any]) -> None:
     with mock.patch.object(red._Run, "by_multivariate", lambda self, i: None):
         _check_redundancy(doc, Box(doc))
+
+
+def test_on_sam2s_windows_the_restated_walk_decides_guards_of_its_own() -> None:
+    """SAM 2's Hiera-Det export set (smt2_corpus/torch, budgeted): there the restated walk is what
+    decides some guards (the unit tests above switch the ordinary walk off to see it at all), and
+    the answer is the manifest's."""
+    import json
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parent.parent / "smt2_corpus" / "torch"
+    name = "sam2_hiera_w4_93x61_export.json"
+    doc = json.loads((corpus / name).read_text())
+    doc.pop("meta", None)
+    decided = []
+    by_restated = red._Run.by_restated
+
+    def counting(self: red._Run, i: int) -> list[int] | None:
+        got = by_restated(self, i)
+        if got is not None:
+            decided.append(i)
+        return got
+
+    with mock.patch.object(red._Run, "by_restated", counting):
+        res = run("redundancy", {**doc, "options": {"timeout_ms": 600_000}})
+    assert decided, "the restated walk decided nothing"
+    want = json.loads((corpus / "MANIFEST.json").read_text())[name]
+    verdicts: dict[str, int] = {}
+    for g in res["guards"]:
+        verdicts[g["verdict"]] = verdicts.get(g["verdict"], 0) + 1
+    assert verdicts == want["verdicts"] and len(res["minimal"]) == want["minimal"]
