@@ -176,8 +176,9 @@ class _Walk:
         Python's and C++'s value is the one read within the literal's proven bound), of a square
         root (``_isqrt``), of an exactly computed float (``guard_float_exact``: then the rounding
         sees the exact value), else of one true division (``_rounded_division``)."""
-        if len(e.args) == 1 and _sqrt_operand(e.args[0]) is not None:
-            return self._isqrt(e)
+        root = _sqrt_operand(e.args[0]) if len(e.args) == 1 else None
+        if root is not None:
+            return self._isqrt(e, root)
         if len(e.args) == 1 and inexact_literals(e.args[0]):
             return self._scaled(e) if _kind(e) in _ROUNDING_NAMES else None
         r = FloatWalk(self.term).value(e.args[0]) if len(e.args) == 1 else None
@@ -217,7 +218,7 @@ class _Walk:
         out = (ends[0], ends[1])
         return out if self.fits(out) else None
 
-    def _isqrt(self, e: Any) -> Interval | None:
+    def _isqrt(self, e: Any, root: tuple[Any, str]) -> Interval | None:
         """``TruncToInt``/``FloorToInt`` of ``OpaqueUnaryFn_sqrt(ToFloat(n))``, read as ``isqrt(n)``:
         Python's ``math.trunc(math.sqrt(float(n)))`` (``torch._sym_sqrt`` of a float is
         ``math.sqrt``) and C++'s ``static_cast<int64_t>(std::trunc(std::sqrt(static_cast<double>(n))))``
@@ -226,9 +227,9 @@ class _Walk:
         Python and is undefined behaviour in C++: kept out by the ranges). Of
         ``FloatPow(ToFloat(n), 0.5)`` (``int(n ** 0.5)``: the C library's ``pow`` in both, or a
         ``sqrt`` a C++ compiler put in its place) for ``0 <= n <= float_sqrt.POW_BOUND``, where a
-        faithful ``pow`` and ``sqrt`` both round to ``isqrt(n)`` (``float_sqrt``)."""
-        root = _sqrt_operand(e.args[0])
-        if _kind(e) not in float_sqrt.INTEGER_ROUNDINGS or root is None:
+        faithful ``pow`` and ``sqrt`` both round to ``isqrt(n)`` (``float_sqrt``). ``root``: the
+        operand and the form ``_sqrt_operand`` found."""
+        if _kind(e) not in float_sqrt.INTEGER_ROUNDINGS:
             return None
         iv = self.term(root[0])
         if iv is None or not _within(iv, 0, float_sqrt.bound(root[1])):

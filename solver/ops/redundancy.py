@@ -392,6 +392,9 @@ class _Run:
         rw = rewrite.Rewriter(self.base_env, collapse=collapse)
         self.can: list[ir.Term | None] = [None if c.term is None else rw.rewrite(c.term) for c in self.guards]
         self.pool = Pool(problem, self.can)
+        # each symbol's value where a lever's point leaves it open (its hint, else a range end):
+        # the residue, region and box searches fill their own symbols in over it
+        self.base_point = {s.name: points_base(s.lo, s.hi, s.hint) for s in problem.symbols}
         self._periods: dict[ir.Term, dict[str, int]] = {}
         self.walk_memo = multivariate.Memo(tick=deadline.ensure_time)  # the pass' comparisons, class by class (reason.multivariate)
         self.restated_memo = multivariate.Memo(tick=deadline.ensure_time)  # ... and those of ``by_restated``
@@ -824,7 +827,7 @@ class _Run:
             box = boxes.contract(fs, self.base_env.ranges, self.box_meter, self.box_compiled)  # type: ignore[arg-type]
             if box is None:
                 return None
-        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        base = self.base_point
         share = boxes.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
         got = box.decide(self.can[i], fs, share,  # type: ignore[arg-type]
                          lambda pt: self.required_at(i, {**base, **pt}))
@@ -867,7 +870,7 @@ class _Run:
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(self.kept | self.at_true)
                                                          if j != i and self.can[j] is not None]  # type: ignore[misc]
         hints = {s.name: s.hint for s in self.p.symbols if s.hint is not None}
-        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        base = self.base_point
         got = residues.counterexample(self.can[i], facts, self.base_env.ranges,  # type: ignore[arg-type]
                                       hints, RESIDUE_WALK, self.residue_meter,
                                       accept=lambda pt: self.required_at(i, {**base, **pt}))
@@ -1424,7 +1427,7 @@ class _Run:
         if not EXTREMES or any(s.is_bool for s in self.p.symbols) or \
                 not any(n.kind in (ir.MAX, ir.MIN) for n in ir.iter_dag(self.can[i])):  # type: ignore[arg-type]
             return None  # integer points only (the base point below has no Boolean values)
-        base = {s.name: points_base(s.lo, s.hi, s.hint) for s in self.p.symbols}
+        base = self.base_point
         facts = [(t, -1) for t in self.can_asserts] + [(self.can[j], j) for j in sorted(kept | self.at_true) if j != i]
         # the pass' work split over its guards, twice over: most stop long before their share
         share = min(REGION_WORK, max(REGION_MIN, 2 * REGION_TOTAL // max(1, self.hard)))
