@@ -85,3 +85,15 @@ def test_a_product_with_a_literal_factor_is_the_scaled_interval(x: Any, y: Any, 
     products' answer, unbounded ends, 0 and empty intervals included."""
     for pair in ((x, y), ((v, v), y) if first else (y, (v, v))):
         assert cheap._mul(*pair) == _mul_by_corners(*pair), pair
+
+
+_ENDS = st.one_of(st.none(), st.integers(-6, 6))
+
+
+@given(_ENDS, _ENDS, _ENDS, _ENDS, st.integers(-8, 8))
+def test_meet_holds_exactly_where_both_intervals_do(a0: int | None, a1: int | None, b0: int | None,
+                                                   b1: int | None, v: int) -> None:
+    def inside(iv: tuple[int | None, int | None]) -> bool:
+        return (iv[0] is None or iv[0] <= v) and (iv[1] is None or v <= iv[1])
+
+    assert inside(cheap.meet((a0, a1), (b0, b1))) == (inside((a0, a1)) and inside((b0, b1)))

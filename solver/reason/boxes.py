@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pycode import compile_check
-from symguard.solver.reason.intervals import Facts, Interval, _Intervals
+from symguard.solver.reason.intervals import Facts, Interval, _Intervals, meet
 
 MAX_DOMAIN = 4096  # a symbol with a wider (or unbounded) interval is left open: no guard over it is enumerated
 # ... and one no fact narrowed (HC4) only when its declared range is this small: enumerating the
@@ -176,25 +176,19 @@ def _cdiv(a: int, b: int) -> int:
     return -((-a) // b)
 
 
-def _meet(a: Interval, b: Interval) -> Interval:
-    lo = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
-    hi = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
-    return lo, hi
-
-
 def _back(n: ir.Term, target: Interval, fwd: _Intervals, out: dict[str, Interval]) -> bool:
     """HC4's backward step: every point where ``n``'s value lies in ``target`` has its symbols in
     ``out`` (narrowed in place); False when no value of ``n`` lies in ``target`` (a contradiction).
     Only the cases that are exact to state are narrowed; any other node narrows nothing."""
     here = fwd.of(n)
-    lo, hi = _meet(here, target)
+    lo, hi = meet(here, target)
     if lo is not None and hi is not None and lo > hi:
         return False
     if (lo, hi) == here:  # the target cuts nothing off n's own interval: nothing below narrows
         return True
     k = n.kind
     if k == ir.SYM:
-        got = _meet(out.get(n.value, (None, None)), (lo, hi))
+        got = meet(out.get(n.value, (None, None)), (lo, hi))
         out[n.value] = got
         return got[0] is None or got[1] is None or got[0] <= got[1]
     if k == ir.ADD:
@@ -334,7 +328,7 @@ def contract(facts: Sequence[Fact], ranges: Mapping[str, Interval], meter: Meter
                     return None
                 moved = False
                 for x, b in out.items():
-                    new = _meet(iv[x], b)
+                    new = meet(iv[x], b)
                     if new != iv[x]:
                         if new[0] is not None and new[1] is not None and new[0] > new[1]:
                             return None

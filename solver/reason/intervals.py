@@ -21,6 +21,13 @@ Interval = tuple[Bound, Bound]  # the one interval type of ``solver.reason`` (fa
 FULL: Interval = (None, None)
 
 
+def meet(a: Interval, b: Interval) -> Interval:
+    """Both intervals hold: the tighter end on each side (None is unbounded)."""
+    lo = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
+    hi = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
+    return (lo, hi)
+
+
 @dataclass(frozen=True)
 class Facts:
     """Symbol ranges, tightened by single-symbol bound asserts (``s0 >= 16``)."""

@@ -51,6 +51,7 @@ from symguard.solver.reason import simplify_algebra as alg
 from symguard.solver.reason import simplify_intervals as one_term
 from symguard.solver.reason import simplify_sums as sums
 from symguard.solver.reason.facts import Env, Interval
+from symguard.solver.reason.intervals import meet
 from symguard.solver.reason.polynomials import divide, mul_iv
 from symguard.solver.reason.rewrite import WALK_BY_CALLS, Rewriter
 from symguard.solver.reason.simplify_divisibility import Divisibility
@@ -781,7 +782,7 @@ class Decider:
                 plo, phi = mul_iv(self.rw.interval(f), self.factored(self.rw.rewrite(q)))
                 rlo, rhi = self.factored(rest) if rest.kind != ir.CONST else (rest.value, rest.value)
                 total = (None if plo is None or rlo is None else plo + rlo, None if phi is None or rhi is None else phi + rhi)
-                better = _meet(iv, total)
+                better = meet(iv, total)
                 if better != iv:
                     out = better
                     break
@@ -818,13 +819,6 @@ def _common_factors(b: Term) -> list[Term]:
         fs = {f for f in (m.args if m.kind == ir.MUL else (m,)) if f.kind != ir.CONST}
         common = fs if common is None else common & fs
     return sorted(common or (), key=lambda t: t.skey)
-
-
-def _meet(a: Interval, b: Interval) -> Interval:
-    """Both intervals hold: the tighter end on each side (None is unbounded)."""
-    lo = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
-    hi = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
-    return (lo, hi)
 
 
 # ------------------------------------------------------------------ structure
