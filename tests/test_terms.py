@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from guard_grammar import conds, terms
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +19,12 @@ X, Y = ir.mk_sym("x"), ir.mk_sym("y")
 
 def _p(text: str) -> ir.Term:
     return parse_sympy(text).term
+
+
+@given(st.integers(-10**30, 10**30), st.integers(-10**6, 10**6).filter(bool))
+def test_ceil_div_is_the_exact_ceiling(a: int, b: int) -> None:
+    q = ir.ceil_div(a, b)
+    assert q == math.ceil(Fraction(a, b))
 
 
 def test_one_comparison_many_spellings() -> None:

@@ -370,6 +370,11 @@ def mk_emod(a: Term, b: Term) -> Term:
     return _fold_div(EMOD, a, b) or _node(EMOD, (a, b))
 
 
+def ceil_div(a: int, b: int) -> int:
+    """ceil(a/b) for integers, exactly (no float): the one home of ``-((-a) // b)``."""
+    return -((-a) // b)
+
+
 def mk_ceildiv(a: Term, b: Term) -> Term:
     """ceil(a/b) = -((-a) // b)."""
     return mk_neg(mk_floordiv(mk_neg(a), b))

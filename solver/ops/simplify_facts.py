@@ -96,7 +96,7 @@ def _bounds_from(atom: ir.Term, rw: Rewriter) -> list[ir.Term]:
                 if hi is None or b < hi:
                     out.append(ir.mk_le(m, ir.mk_int(b)))
             else:
-                b = -((-rest) // (-sc))  # -sc*m >= rest: m >= ceil(rest / -sc)
+                b = ir.ceil_div(rest, -sc)  # -sc*m >= rest: m >= ceil(rest / -sc)
                 if lo is None or b > lo:
                     out.append(ir.mk_le(ir.mk_int(b), m))
     return out

@@ -172,9 +172,6 @@ def _pins(t: ir.Term) -> bool:
     return t.kind == ir.EQ or (t.kind == ir.AND and any(a.kind == ir.EQ for a in t.args))
 
 
-def _cdiv(a: int, b: int) -> int:
-    return -((-a) // b)
-
 
 def _back(n: ir.Term, target: Interval, fwd: _Intervals, out: dict[str, Interval]) -> bool:
     """HC4's backward step: every point where ``n``'s value lies in ``target`` has its symbols in
@@ -208,8 +205,8 @@ def _back(n: ir.Term, target: Interval, fwd: _Intervals, out: dict[str, Interval
             c = args.pop(0).value
         if c == 0:
             return True
-        p_lo, p_hi = (None if lo is None else _cdiv(lo, c), None if hi is None else hi // c) if c > 0 else \
-            (None if hi is None else _cdiv(hi, c), None if lo is None else lo // c)
+        p_lo, p_hi = (None if lo is None else ir.ceil_div(lo, c), None if hi is None else hi // c) if c > 0 else \
+            (None if hi is None else ir.ceil_div(hi, c), None if lo is None else lo // c)
         if len(args) == 1:
             return _back(args[0], (p_lo, p_hi), fwd, out)
         ivs = [fwd.of(a) for a in args]
@@ -229,7 +226,7 @@ def _back(n: ir.Term, target: Interval, fwd: _Intervals, out: dict[str, Interval
                 f_lo = 1
                 his = [y for _, y in rest]
                 if all(y is not None for y in his):
-                    f_lo = max(1, _cdiv(p_lo, max(1, math.prod(his))))  # type: ignore[arg-type]
+                    f_lo = max(1, ir.ceil_div(p_lo, max(1, math.prod(his))))  # type: ignore[arg-type]
                 if p_hi is not None:
                     f_hi = p_hi // math.prod(max(1, x) for x in rest_lo)
             elif p_hi is not None and all(x >= 1 for x in rest_lo):

@@ -95,7 +95,7 @@ class Env:
         elif c > 0:
             iv = (None, (-k) // c)
         else:
-            iv = (-((-k) // (-c)), None)
+            iv = (ir.ceil_div(k, -c), None)
         self.bounds.setdefault(m, []).append((src, iv))
         for derived in _consequences(m, iv):
             if derived.kind != ir.BCONST:

@@ -256,7 +256,7 @@ def ranges_of(ranges: Mapping[str, Interval], mult: Mapping[str, tuple[int, Src]
     out = dict(ranges)
     for s, (m, _) in mult.items():
         lo, hi = ranges.get(s, (None, None))
-        out[k_name(s)] = (None if lo is None else -((-lo) // m), None if hi is None else hi // m)
+        out[k_name(s)] = (None if lo is None else ir.ceil_div(lo, m), None if hi is None else hi // m)
     return out
 
 

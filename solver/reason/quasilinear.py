@@ -424,7 +424,7 @@ def narrow(rel: str, a: int, b: int, qlo: int | None, qhi: int | None,
             v = bound // a
             qhi = v if qhi is None else min(qhi, v)
         else:  # q >= ceil(bound / a)
-            v = _ceil_div(bound, a)
+            v = ir.ceil_div(bound, a)
             qlo = v if qlo is None else max(qlo, v)
     if qlo is not None and qhi is not None and qlo > qhi:
         return None
@@ -436,6 +436,3 @@ def has_point(qlo: int | None, qhi: int | None, excluded: set[int] | frozenset[i
     unbounded stretch always does: the exclusions are finitely many)."""
     return qlo is None or qhi is None or qhi - qlo + 1 > sum(1 for v in excluded if qlo <= v <= qhi)
 
-
-def _ceil_div(a: int, b: int) -> int:
-    return -((-a) // b)

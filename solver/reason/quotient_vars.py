@@ -70,7 +70,7 @@ def _bound(n: Term) -> tuple[str, bool, int] | None:
         return None
     if c > 0:  # c*s + k <= 0: s <= floor(-k/c)
         return x.value, False, (-k) // c
-    return x.value, True, -((-k) // (-c))  # s >= ceil(k/(-c))
+    return x.value, True, ir.ceil_div(k, -c)  # s >= ceil(k/(-c))
 
 
 def _aligned(bound: tuple[str, bool, int], chain: Chain) -> bool:

@@ -263,6 +263,6 @@ def _solved(t: Term | None, pt: dict[str, Value], x: str, v0: int, lo: int | Non
             return []
         v = v0 - e0 // c
     else:  # e0 + c*d <= 0
-        d = (-e0) // c if c > 0 else -((-e0) // (-c))
+        d = (-e0) // c if c > 0 else ir.ceil_div(e0, -c)
         v = v0 + d
     return [v] if v != v0 and (lo is None or v >= lo) and (hi is None or v <= hi) else []

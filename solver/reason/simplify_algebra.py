@@ -48,9 +48,6 @@ Interval = tuple[int | None, int | None]
 Bounds = Callable[[Term], Interval]
 
 
-def _cdiv(a: int, b: int) -> int:
-    return -((-a) // b)
-
 
 # ------------------------------------------------------------------ comparisons
 
@@ -75,7 +72,7 @@ def compare_division(m: Term) -> Term | None:
             return ir.mk_le(x, ir.mk_int(d * ((-k) // c) + d - 1))
         if rest:  # r - x//d <= 0  <=>  d*r <= x
             return ir.mk_le(ir.mk_mul(ir.mk_int(d), r), x)
-        return ir.mk_le(ir.mk_int(d * _cdiv(k, -c)), x)
+        return ir.mk_le(ir.mk_int(d * ir.ceil_div(k, -c)), x)
     return None
 
 
@@ -106,7 +103,7 @@ def compare_bounded(m: Term, bounds: Bounds) -> Term | None:
             if a == b:
                 return ir.mk_le(ts, ir.mk_int(a))
         else:  # |c|*(t + S) >= k + R
-            a, b = _cdiv(k + lo, -c), _cdiv(k + hi, -c)
+            a, b = ir.ceil_div(k + lo, -c), ir.ceil_div(k + hi, -c)
             if a == b:
                 return ir.mk_le(ir.mk_int(a), ts)
     return None
@@ -298,7 +295,7 @@ def _bound(atom: Term) -> tuple[Term, int | None, int | None] | None:
         return t, -k // c, -k // c
     if c > 0:  # c*t <= -k
         return t, None, (-k) // c
-    return t, _cdiv(k, -c), None
+    return t, ir.ceil_div(k, -c), None
 
 
 def conjunction(m: Term) -> Term | None:

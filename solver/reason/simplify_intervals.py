@@ -41,9 +41,6 @@ class _GiveUp(Exception):
     pass
 
 
-def _cdiv(a: int, b: int) -> int:
-    return -((-a) // b)
-
 
 def _norm(spans: list[Span]) -> Spans:
     """Sorted, overlapping or adjacent intervals merged, empty ones dropped."""
@@ -94,9 +91,9 @@ def _affine(s: Spans, a: int, k: int) -> Spans:
     out: list[Span] = []
     for lo, hi in s:
         if a > 0:
-            out.append((None if lo is None else _cdiv(lo - k, a), None if hi is None else (hi - k) // a))
+            out.append((None if lo is None else ir.ceil_div(lo - k, a), None if hi is None else (hi - k) // a))
         else:
-            out.append((None if hi is None else _cdiv(hi - k, a), None if lo is None else (lo - k) // a))
+            out.append((None if hi is None else ir.ceil_div(hi - k, a), None if lo is None else (lo - k) // a))
     return _norm(out)
 
 
