@@ -20,6 +20,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import holds
 from symguard.solver.ops import redundancy
 from symguard.solver.reason import boxes
+from symguard.solver.reason.meter import Meter
 
 WINDOW = range(-12, 13)  # where an unbounded side is brute-forced
 
@@ -54,7 +55,7 @@ def _points(names: list[str], ranges: dict[str, tuple[int | None, int | None]]) 
 def test_box_holds_every_point_of_the_facts(prob: Any) -> None:
     names, ranges, strs = prob
     facts = _facts(strs, names)
-    box = boxes.contract(facts, ranges, boxes.Meter(100_000))
+    box = boxes.contract(facts, ranges, Meter(100_000))
     sols = [p for p in _points(names, ranges) if all(holds(t, p) for t, _ in facts)]
     if box is None:
         return
@@ -63,7 +64,7 @@ def test_box_holds_every_point_of_the_facts(prob: Any) -> None:
             assert p[x] in dom, (strs, ranges, p, box.domains)
     # the sources alone give a box that still holds every point of all the facts (it is theirs)
     named = [(t, s) for t, s in facts if s in box.used]
-    small = boxes.contract(named, ranges, boxes.Meter(100_000))
+    small = boxes.contract(named, ranges, Meter(100_000))
     if small is not None:
         for p in (p for p in _points(names, ranges) if all(holds(t, p) for t, _ in named)):
             for x, dom in small.domains.items():
@@ -79,7 +80,7 @@ def test_decide_agrees_with_brute_force(prob: Any, goal_str: str) -> None:
     if not goal:
         return
     g = goal[0][0]
-    box = boxes.contract(facts, ranges, boxes.Meter(100_000))
+    box = boxes.contract(facts, ranges, Meter(100_000))
     if box is None:
         return
     pts = _points(names, ranges)
@@ -90,7 +91,7 @@ def test_decide_agrees_with_brute_force(prob: Any, goal_str: str) -> None:
         full = {x: pt.get(x, 0) for x in names}
         return len(pt) == len(names) and all(holds(t, full) for t, _ in facts) and not holds(g, full)
 
-    got = box.decide(g, facts, boxes.Meter(100_000), accept)
+    got = box.decide(g, facts, Meter(100_000), accept)
     if got is None:
         return
     found, srcs = got
@@ -105,7 +106,7 @@ def test_decide_agrees_with_brute_force(prob: Any, goal_str: str) -> None:
 
 def test_an_unbounded_size_pinned_by_its_quotient() -> None:
     facts = _facts(["Eq(2*((a//10)), 10)", "Eq(((a//5))*b, 20)"], ["a", "b"])
-    box = boxes.contract(facts, {"a": (2, None), "b": (1, None)}, boxes.Meter(100_000))
+    box = boxes.contract(facts, {"a": (2, None), "b": (1, None)}, Meter(100_000))
     assert box is not None
     assert box.domains["a"] == tuple(range(50, 55))  # a//5 == 10 (b == 2), not 11
     assert box.domains["b"] == (2,)
@@ -116,15 +117,15 @@ def test_an_assert_excludes_points_but_is_named_by_no_proof() -> None:
     # asserts are premises of every check (source -1): a proof names the guards only
     pin, hole = _facts(["Eq(2*((a//10)), 10)", "Ne(a, 57)"], ["a"])
     facts = [pin, (hole[0], -1)]
-    box = boxes.contract(facts, {"a": (2, None)}, boxes.Meter(100_000))
+    box = boxes.contract(facts, {"a": (2, None)}, Meter(100_000))
     assert box is not None and box.domains["a"] == tuple(range(50, 60))
     goal = _facts(["Ne(Mod(a, ((a//10)) + 52), 0)"], ["a"])[0][0]  # fails at a = 57 alone
-    assert box.decide(goal, facts, boxes.Meter(100_000), lambda pt: False) == (False, [0])
+    assert box.decide(goal, facts, Meter(100_000), lambda pt: False) == (False, [0])
 
 
 def test_nothing_finite_costs_one_step_per_fact() -> None:
     facts = _facts(["a >= 5", "Ne(Mod(a, 3), 0)"], ["a"])
-    meter = boxes.Meter(1_000)
+    meter = Meter(1_000)
     assert boxes.contract(facts, {"a": (2, None)}, meter) is None
     assert meter.left >= 1_000 - 2 * boxes.ROUNDS * boxes.FACT_ROUNDS
 
@@ -137,7 +138,7 @@ def test_a_fact_is_narrowed_again_only_when_its_symbols_moved() -> None:
     ranges: dict[str, tuple[int | None, int | None]] = {"a": (2, None), "b": (1, None), "c": (0, 100)}
 
     def spent(strs: list[str]) -> int:
-        meter = boxes.Meter(100_000)
+        meter = Meter(100_000)
         box = boxes.contract(_facts(strs, ["a", "b", "c"]), ranges, meter)
         assert box is not None and box.domains["b"] == (2,)
         return 100_000 - meter.left

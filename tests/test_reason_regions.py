@@ -16,6 +16,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import evaluate
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import regions
+from symguard.solver.reason.meter import Meter
 
 BOX = range(-6, 7)
 
@@ -111,7 +112,7 @@ def test_elimination_against_the_box(raw: list[tuple[int, int, int, int]]) -> No
         pt = dict(zip(names, v))
         return all(sum(c * pt[x] for x, c in co.items()) <= b for co, b, _ in rs)
 
-    feasible, got = regions.eliminate(rows, names, {"a": 0, "b": 0, "c": 0}, regions.Meter(10**6), [10**6])
+    feasible, got = regions.eliminate(rows, names, {"a": 0, "b": 0, "c": 0}, Meter(10**6), [10**6])
     if not feasible:
         named = [r for r in rows if r[2] == 0 or r[2] & got]  # type: ignore[operator]
         assert not any(sat(named, v) for v in box), raw  # the named rows alone contradict
@@ -132,7 +133,7 @@ def test_decide_against_brute_force(a: Term, b: Term, rel: object, raw: list[tup
     def accept(pt: dict[str, int]) -> bool:
         return not _truth(goal, pt) and all(_truth(f, pt) for f, _ in facts)
 
-    got = regions.decide(goal, facts, ranges, {"x": 1, "y": 2}, 20_000, regions.Meter(10**6), accept)
+    got = regions.decide(goal, facts, ranges, {"x": 1, "y": 2}, 20_000, Meter(10**6), accept)
     if got is None:
         return
     found, what = got
@@ -156,7 +157,7 @@ def test_a_nest_equality_needing_two_symbols_moved_together() -> None:
     def accept(pt: dict[str, int]) -> bool:
         return not _truth(goal, pt) and all(_truth(f, pt) for f, _ in facts)
 
-    got = regions.decide(goal, facts, ranges, {"x": 40, "y": 10, "z": 17}, 20_000, regions.Meter(10**6), accept)
+    got = regions.decide(goal, facts, ranges, {"x": 40, "y": 10, "z": 17}, 20_000, Meter(10**6), accept)
     assert got is not None and got[0] and accept(got[1])  # type: ignore[arg-type]
 
 
@@ -166,7 +167,7 @@ def test_an_implication_through_a_nest_names_its_fact() -> None:
     goal = ir.mk_ge(ir.mk_add(x, y), ir.mk_int(15))
     facts = [(ir.mk_ge(ir.mk_min(x, ir.mk_floordiv(y, ir.mk_int(4))), ir.mk_int(3)), 0), (ir.mk_le(x, ir.mk_int(100)), 1)]
     got = regions.decide(goal, facts, {"x": (None, None), "y": (None, None)}, {"x": 5, "y": 20}, 20_000,
-                         regions.Meter(10**6))
+                         Meter(10**6))
     assert got == (False, {0})
 
 
@@ -174,7 +175,7 @@ def test_the_budget_is_counted() -> None:
     """Past its work the search is undecided, and the pass meter is charged what it spent."""
     goal = ir.mk_ge(ir.mk_add(X, Y), ir.mk_int(15))
     facts = [(ir.mk_ge(ir.mk_min(X, ir.mk_floordiv(Y, ir.mk_int(4))), ir.mk_int(3)), 0)]
-    meter = regions.Meter(10**6)
+    meter = Meter(10**6)
     assert regions.decide(goal, facts, {"x": (None, None), "y": (None, None)}, {"x": 5, "y": 20}, 1, meter) is None
     assert meter.left < 10**6
 
@@ -192,12 +193,12 @@ def test_a_rational_region_without_integer_points_is_branched_on() -> None:
              (ir.mk_ge(lin(3, -1), ir.mk_int(4)), 2)]
     rows = [({"a": 3, "b": -2}, 6, 1), ({"a": 3, "b": 5}, -3, 2), ({"a": -3, "b": 1}, -4, 4)]
     rows += [({x: s}, 6, 0) for x in "ab" for s in (1, -1)]
-    feasible, got = regions.eliminate(rows, ["a", "b"], {"a": 0, "b": 0}, regions.Meter(10**6), [10**6])
+    feasible, got = regions.eliminate(rows, ["a", "b"], {"a": 0, "b": 0}, Meter(10**6), [10**6])
     assert feasible and isinstance(got, dict) and any(v.denominator != 1 for v in got.values())  # type: ignore[union-attr]
     assert all(sum(c * got[x] for x, c in co.items()) <= r for co, r, _ in rows)
     goal = ir.mk_ge(a, ir.mk_int(7))  # false on the whole box: implied only as the facts contradict
     ranges = {"a": (-6, 6), "b": (-6, 6)}
-    assert regions.decide(goal, facts, ranges, {"a": 0, "b": 0}, 20_000, regions.Meter(10**6)) == (False, {0, 1, 2})
+    assert regions.decide(goal, facts, ranges, {"a": 0, "b": 0}, 20_000, Meter(10**6)) == (False, {0, 1, 2})
 
 
 @settings(max_examples=300, deadline=None)
@@ -210,7 +211,7 @@ def test_dominated_arguments_leave_a_covering_choice(t: Term) -> None:
     regions.bounds(t, cache)
     pts = [cache.extend({"x": x, "y": y}) for x in range(-2, 9) for y in range(1, 12)]
     for name in list(cache.def_ors):
-        node = cache.choice(name, regions.Meter(10**6), [])
+        node = cache.choice(name, Meter(10**6), [])
         assert node and len(node) <= len(cache.def_ors[name])
         for pt in pts:
             assert any(regions._holds(part, pt) for part in node), (t, name, pt)

@@ -87,6 +87,7 @@ from symguard.solver.reason import (
     equalities,
     extremes,
     facts,
+    meter,
     multiples,
     multivariate,
     periodic,
@@ -356,7 +357,7 @@ class _Run:
                        "multivariate": 0, "periodic": 0, "repair": 0, "residues": 0, "extremes": 0,
                        "multiples": 0, "boxes": 0, "z3": 0}
         self.residue_meter = residues.Meter(RESIDUE_TOTAL, tick=deadline.ensure_time)
-        self.region_meter = regions.Meter(REGION_TOTAL, tick=deadline.ensure_time)
+        self.region_meter = meter.Meter(REGION_TOTAL, tick=deadline.ensure_time)
         # no wall-clock tick: its walks are bounded by ``MULT_WALK`` comparisons alone (~0.1 s), and a
         # memo holding the deadline kept it (and, intermittently, a z3 context) in a reference cycle
         # past the operation (test_determinism's cycle-collector check failed 1 run in 6 with it)
@@ -365,7 +366,7 @@ class _Run:
         self._mult: tuple[multiples.Multiples, facts.Env, Callable[[ir.Term], ir.Term]] | None = None
         self._mult_cache = multiples.Cache()
         self._mult_builds = 0
-        self.box_meter = boxes.Meter(BOX_TOTAL, tick=deadline.ensure_time)
+        self.box_meter = meter.Meter(BOX_TOTAL, tick=deadline.ensure_time)
         self.box_compiled = boxes.Compiled()
         self._box: boxes.Box | None = None
         self._box_builds = 0
@@ -828,7 +829,7 @@ class _Run:
             if box is None:
                 return None
         base = self.base_point
-        share = boxes.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
+        share = meter.Meter(min(BOX_GUARD, self.box_meter.left), self.box_meter.tick)
         got = box.decide(self.can[i], fs, share,  # type: ignore[arg-type]
                          lambda pt: self.required_at(i, {**base, **pt}))
         self.box_meter.left -= min(BOX_GUARD, self.box_meter.left) - share.left

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pycode import compile_check
 from symguard.solver.reason.intervals import Facts, Interval, _Intervals, meet
+from symguard.solver.reason.meter import Meter
 
 MAX_DOMAIN = 4096  # a symbol with a wider (or unbounded) interval is left open: no guard over it is enumerated
 # ... and one no fact narrowed (HC4) only when its declared range is this small: enumerating the
@@ -46,22 +47,6 @@ FACT_ROUNDS = 3  # HC4 steps on one fact in a row while it narrows
 WITNESSES = 8  # candidate counterexamples offered to ``accept`` per guard
 
 Fact = tuple[ir.Term, int]  # a condition and its source (a guard's index; negative: an assert)
-
-
-@dataclass
-class Meter:
-    """Evaluations left for a pass (shared by every contraction and decision of the pass)."""
-
-    left: int
-    tick: Callable[[], None] | None = None
-
-    def take(self, n: int) -> bool:
-        if n > self.left:
-            return False
-        self.left -= n
-        if self.tick is not None:
-            self.tick()
-        return True
 
 
 @dataclass

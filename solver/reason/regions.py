@@ -40,6 +40,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import value
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import extremes
+from symguard.solver.reason.meter import Meter
 
 CAP = 4  # lower (upper) bounds kept per term: sums and products combine them
 MAX_ROWS = 400  # rows one elimination may hold (more: undecided)
@@ -52,20 +53,6 @@ DOMINANCE_WORK = 400  # row combinations to show that one argument of a Max/Min 
 Lin = tuple[tuple[tuple[str, Fraction], ...], Fraction]  # sorted (symbol, coefficient) pairs, constant
 Row = tuple[dict[str, int], int, int]  # sum c*x <= b, sources (bit j: fact j)
 IntLin = tuple[tuple[tuple[str, int], ...], int]  # an integral ``Lin`` in ints (evaluation without Fractions)
-
-
-class Meter:
-    """Row combinations left for a pass (shared by every search of the pass)."""
-
-    def __init__(self, total: int, tick: Callable[[], None] | None = None) -> None:
-        self.left = total
-        self.tick = tick  # called as work is charged: the caller's wall-clock deadline may raise
-
-    def spend(self, work: int) -> None:
-        """Take ``work`` from what is left (the caller checks ``left``), then let the clock speak."""
-        self.left -= work
-        if self.tick is not None:
-            self.tick()
 
 
 class _Spent(Exception):

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import evaluate
 from symguard.solver.ir.terms import Term
-from symguard.solver.reason import quasilinear
+from symguard.solver.reason import meter, quasilinear
 
 MAX_PERIOD = 4096  # per symbol
 MAX_SYMBOLS = 6
@@ -115,14 +115,13 @@ def atoms(t: Term, positive: bool, memo: dict[Term, Periods | None]) -> list[_At
     return out
 
 
-class Meter:
+class Meter(meter.Meter):
     """What one set of guards carries between searches: the periods found so far and the atom
-    evaluations the set may still spend (``left``, like ``multivariate.Memo``)."""
+    evaluations the set may still spend (``left``; ``tick`` is called before each evaluation)."""
 
-    def __init__(self, total: int, tick: Callable[[], None] | None = None) -> None:
-        self.left = total
+    def __init__(self, left: int, tick: Callable[[], None] | None = None) -> None:
+        super().__init__(left, tick)
         self.periods: dict[Term, Periods | None] = {}
-        self.tick = tick  # called before each atom evaluation: the caller's wall-clock deadline may raise
 
 
 Answer = tuple[bool, dict[str, int] | list[int]] | None
