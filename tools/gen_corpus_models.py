@@ -2436,3 +2436,60 @@ HELDOUT.update({
                             "blocks of 5, relative positions), 59 frames of 16 mel bins"),
                            _sized(gemma4_audio, 59), _MEL),
 })
+
+
+def nemotron3_diarization(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Nemotron3DiarizationModel`` on (B, frames, 16 mel bins) and a frame mask: frames zero-padded
+    by ``-n % 8`` and stacked by 8 with a reshape, the mask strided alongside by ``[:, ::8]`` (the
+    two counts must agree), a rotary encoder, then a sub-pixel upsampler (a k3 conv to 8x channels
+    reshaped back to ``8 * ceil(n / 8)`` frames)."""
+    from transformers import Nemotron3DiarizationConfig, Nemotron3DiarizationModel
+    audio = {"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2,
+             "num_mel_bins": 16, "subsampling_factor": 8, "max_position_embeddings": 512}
+    head = {"hidden_size": 8, "audio_hidden_size": 16, "subsampling_factor": 8, "num_speakers": 8}
+    cfg = Nemotron3DiarizationConfig(audio_config=audio, head_config=head)
+
+    def call(m: nn.Module, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return m(input_features=x, attention_mask=mask).last_hidden_state
+    return _Method(Nemotron3DiarizationModel(cfg), call), (torch.randn(2, *t, 16), torch.ones(2, *t, dtype=torch.long))
+
+
+def instructblip_video(sizes: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``InstructBlipVideoForConditionalGeneration.get_video_features`` on (B, frames, 3, H, W) and a
+    Q-Former prompt: the frames folded into the batch for the vision tower (patch 7, positions
+    interpolated to the grid), the prompt repeated per frame by ``repeat_interleave`` and
+    concatenated after 4 query tokens, cross-attention to each frame, then the queries unfolded to
+    ``(B, 4 * frames)``."""
+    from transformers import (
+        InstructBlipVideoConfig,
+        InstructBlipVideoForConditionalGeneration,
+        InstructBlipVideoQFormerConfig,
+        InstructBlipVideoVisionConfig,
+        LlamaConfig,
+    )
+    vision = InstructBlipVideoVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                                           num_attention_heads=2, image_size=28, patch_size=7)
+    qformer = InstructBlipVideoQFormerConfig(hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
+                                             intermediate_size=32, vocab_size=64, max_position_embeddings=64,
+                                             encoder_hidden_size=16)
+    text = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+                       num_key_value_heads=1, vocab_size=64)
+    cfg = InstructBlipVideoConfig(vision_config=vision, qformer_config=qformer, text_config=text, num_query_tokens=4)
+    t, h, w, n = sizes
+
+    def call(m: nn.Module, x: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        return m.get_video_features(x, ids, interpolate_pos_encoding=True).pooler_output
+    model = InstructBlipVideoForConditionalGeneration(cfg)
+    return _Method(model, call), (torch.randn(2, t, 3, h, w), torch.randint(1, 64, (2, n)))
+
+
+_VIDEO_PROMPT = {0: {0: (2, 64), 1: (2, 64), 3: (16, 1024), 4: (16, 1024)}, 1: {0: (2, 64), 1: (2, 32)}}
+HELDOUT.update({
+    "nemotron3_diarization_s8_101": (("HF Nemotron3DiarizationModel (frames padded by -n % 8 and stacked by 8, the mask "
+                                      "strided by [:, ::8], rotary encoder, sub-pixel upsampler x8), 101 frames of 16 "
+                                      "mel bins"), _sized(nemotron3_diarization, 101), _MEL),
+    "instructblip_video_f3_41x37_t7": (("HF InstructBlipVideo video features (frames folded into the batch, patch 7 "
+                                        "interpolated, the prompt repeated per frame, 4 queries per frame unfolded), "
+                                        "3 frames of 41x37 and a 7-token prompt"),
+                                       _sized(instructblip_video, 3, 41, 37, 7), _VIDEO_PROMPT),
+})
