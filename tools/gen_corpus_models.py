@@ -2493,3 +2493,28 @@ HELDOUT.update({
                                         "3 frames of 41x37 and a 7-token prompt"),
                                        _sized(instructblip_video, 3, 41, 37, 7), _VIDEO_PROMPT),
 })
+
+
+def oneformer(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``OneFormerModel`` (a ResNet backbone at strides 4/8/16/32; a pixel decoder of multi-scale
+    deformable attention over the three coarser maps, whose level start indices come from their
+    sizes, then an FPN step adding the stride-4 map to the stride-8 one resized to it; a task token
+    (fixed length 77) conditioning a transformer decoder of 8 queries on the stride-32 map)."""
+    from transformers import OneFormerConfig, OneFormerModel, ResNetConfig
+    backbone = ResNetConfig(embedding_size=8, hidden_sizes=[8, 16, 16, 16], depths=[1, 1, 1, 1], layer_type="basic",
+                            out_features=["stage1", "stage2", "stage3", "stage4"])
+    cfg = OneFormerConfig(backbone_config=backbone, num_queries=8, conv_dim=32, mask_dim=32, hidden_dim=32,
+                          encoder_feedforward_dim=64, encoder_layers=1, decoder_layers=2, num_attention_heads=2,
+                          dim_feedforward=64, query_dec_layers=1, text_encoder_width=32, text_encoder_num_layers=1)
+
+    def call(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
+        task = torch.zeros(x.shape[0], 77, dtype=torch.long)
+        return m(pixel_values=x, task_inputs=task).transformer_decoder_mask_predictions
+    return _Method(OneFormerModel(cfg), call), (torch.randn(2, 3, *hw),)
+
+
+HELDOUT.update({
+    "oneformer_resnet_61x47": (("HF OneFormerModel (ResNet strides 4-32, deformable pixel decoder over three levels, "
+                                "FPN step to stride 4, task-conditioned decoder of 8 queries), 61x47 input"),
+                               _sized(oneformer, 61, 47), _IMG32),
+})
