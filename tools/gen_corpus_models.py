@@ -2518,3 +2518,25 @@ HELDOUT.update({
                                 "FPN step to stride 4, task-conditioned decoder of 8 queries), 61x47 input"),
                                _sized(oneformer, 61, 47), _IMG32),
 })
+
+
+def sapiens2_normal(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Sapiens2ForNormalEstimation`` (a ViT, patch 7, rotary positions from the patch grid's
+    centre coordinates, 2 register tokens; the head upsamples the ``(H // 7) x (W // 7)`` map by two
+    k3 conv + ``PixelShuffle(2)`` steps, then k1 convs)."""
+    from transformers import Sapiens2Config, Sapiens2ForNormalEstimation
+    from transformers.models.sapiens2.configuration_sapiens2 import Sapiens2HeadConfig
+    head = Sapiens2HeadConfig(upsample_out_channels=[8, 8], use_pixel_shuffle=True, upsample_kernel_size=3,
+                              conv_out_channels=[8], conv_kernel_size=1)
+    cfg = Sapiens2Config(hidden_size=16, intermediate_size=32, num_hidden_layers=3, num_attention_heads=2,
+                         num_key_value_attention_heads=1, num_first_full_attention_layers=1,
+                         num_last_full_attention_layers=1, patch_size=7, image_size=28, num_register_tokens=2,
+                         head_config=head)
+    return _Hidden(Sapiens2ForNormalEstimation(cfg), ("pixel_values",), out="normals"), (torch.randn(2, 3, *hw),)
+
+
+HELDOUT.update({
+    "sapiens2_normal_p7_53x67": (("HF Sapiens2ForNormalEstimation (ViT patch 7, rotary from patch centres, head of "
+                                  "k3 conv + PixelShuffle(2) twice), 53x67 input"),
+                                 _sized(sapiens2_normal, 53, 67), _HELD_IMG),
+})
