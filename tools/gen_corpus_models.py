@@ -2388,32 +2388,26 @@ def qwen3_next(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     return _Hidden(Qwen3NextModel(cfg), ("input_ids",), use_cache=False), (torch.randint(0, 64, (2, *t)),)
 
 
-def _gemma4_audio(m: nn.Module, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    # Gemma4AudioModel.forward step by step (its decorators enter a context manager dynamo refuses)
-    from transformers.masking_utils import create_bidirectional_mask
-    from transformers.models.gemma4.modeling_gemma4 import sliding_window_mask_function
-    hidden, out_mask = m.subsample_conv_projection(x, mask)
-    positions = m.rel_pos_enc(hidden)
-    window = sliding_window_mask_function((m.config.attention_context_left - 1, m.config.attention_context_right))
-    attention = create_bidirectional_mask(config=m.config, inputs_embeds=hidden, attention_mask=out_mask,
-                                          and_mask_function=window)
-    if attention is not None:
-        attention = m._convert_4d_mask_to_blocked_5d(attention)
-    for layer in m.layers:
-        hidden = layer(hidden, attention_mask=attention, position_embeddings=positions)
-    return m.output_proj(hidden)
-
-
 def gemma4_audio(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``Gemma4AudioModel`` on (B, frames, 16 mel bins) with its mask: two k3 s2 conv subsamplers
     (the mask strided alongside), chunked local attention (chunks of 5, the sequence padded to
     ``ceil(n / 5)`` blocks, a 5-D blocked mask gathered per block), relative positions, light
     causal convs."""
     from transformers import Gemma4AudioConfig, Gemma4AudioModel
+    from transformers.models.gemma4.modeling_gemma4 import Gemma4AudioCausalConv1d
     cfg = Gemma4AudioConfig(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, subsampling_conv_channels=[16, 8],
                             conv_kernel_size=3, attention_chunk_size=5, attention_context_left=6,
                             attention_context_right=0, output_proj_dims=16)
-    return _Method(Gemma4AudioModel(cfg), _gemma4_audio), (torch.randn(2, *t, 16), torch.ones(2, *t, dtype=torch.bool))
+    model = Gemma4AudioModel(cfg)
+    # each causal conv's left pad is a functools.cached_property, which on Python 3.11 computes under an
+    # RLock dynamo cannot enter (compile mode failed on it): computed once here, it is a plain attribute
+    for conv in model.modules():
+        if isinstance(conv, Gemma4AudioCausalConv1d):
+            assert conv.left_pad == conv.kernel_size[0] - conv.stride[0]
+
+    def call(m: nn.Module, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return m(input_features=x, attention_mask=mask).last_hidden_state
+    return _Method(model, call), (torch.randn(2, *t, 16), torch.ones(2, *t, dtype=torch.bool))
 
 
 _IMG_TEXT = {0: {0: (2, 64), 2: (32, 1024), 3: (32, 1024)}, 1: {0: (2, 64), 1: (2, 32)}}
