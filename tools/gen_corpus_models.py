@@ -2180,7 +2180,27 @@ HELDOUT.update({
 
 # ------------------------------------------------------------------ issue 33, seventh held-out slice
 # The six slices above are no longer unseen. A seventh one, again from families in none of
-# smt2_corpus/torch, validation or the earlier slices (header filled in below once captured).
+# smt2_corpus/torch, validation or the earlier slices: dense heads on rotary ViTs (a DPT-style head
+# with a stride-2 tap and mixlog bins, a DPT segmentation head upsampled to the input, a
+# pixel-shuffle normal head), a ViT with 8 class tokens, a ConvNeXt of k4 s4 / k2 s2 floors, a
+# text recognizer whose backbone halves the height only and whose pooled height must reach 1, a
+# codec cutting two paths to the ``min`` of their frame counts and decoding by ``irfft`` and
+# ``F.fold``, a detector adapter whose ViT taps (resized to ``(H // 16) * 2**k``) must meet a
+# strided CNN's ceilings, grounding over an image and a caption, a SAM encoder with a resized
+# position table, windows and resized relative tables, a deformable pixel decoder with
+# task-conditioned queries, a delta-rule layer padding the sequence to chunks of 64 and looping over
+# them, chunked local audio attention, diarization frames stacked by 8 after ``-n % 8`` padding
+# next to a mask strided by 8, and video frames folded into the batch with a per-frame prompt.
+# Odd or prime sizes except where the model only runs at particular sizes (said per entry).
+# Captured with ``--heldout --out DIR`` outside the repository, measured only at the end.
+# Tried and left out: Higgs Audio v2's tokenizer (it needs torchaudio, not installed), SLANeXt's
+# and SAM's image encoders (their patch embeddings refuse any size but the configured one),
+# PP-OCRv6's small detector (its backbone is PP-LCNetV3, the PP-OCRv5 detector's of slice 4; its
+# recognizer on PP-LCNetV4 is kept), EoMT-DINOv3 (building it needs scipy, for its loss).
+# Read and not tried: Nystromformer and PatchTSMixer (the sequence length comes from the config),
+# ViTPose (the patch grid comes from the config), Video-LLaMA 3 (``grid_thw.tolist()``), Cohere2
+# Vision (Aya Vision's pixel shuffle, slice 6), EdgeTAM (a timm backbone), DeepSeek-VL hybrid (a
+# size-checked SAM and a fixed SigLIP), YOSO (no size arithmetic on CPU).
 
 
 def chmv2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
