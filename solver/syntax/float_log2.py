@@ -1,0 +1,126 @@
+"""``b // 2 ** int(math.log2(a / c))`` of sizes: Python's value, and where it is exact integers.
+
+Models that halve a size once per octave of another keep ``H // 2 ** int(math.log2(W / 8))``
+(DepthPro's fusion stages); PyTorch prints the power ``PowByNatural(2, TruncToInt(
+OpaqueUnaryFn_log2(IntTrueDiv(a, c))))`` (``ToFloat(a)`` for ``c = 1``) and Python computes
+``2 ** math.trunc(math.log2(a / c))``: ``a / c`` correctly rounded to a double, its ``log2``
+(``ValueError`` for ``a / c <= 0``: the domain, like a zero divisor), truncated, and ``2 ** e``,
+an int for ``e >= 0`` and the float ``2.0 ** e`` for ``e < 0``. ``FloorToInt`` in place of
+``TruncToInt`` is read as well.
+
+**The exponent** (``t = log2(a / c)``, ``K = floor(t)``) is Python's, ``floor`` or ``trunc`` of
+the computed ``log2``, for ``1 <= a <= BOUND = 2**47`` and a literal ``1 <= c <= MAX_DIVISOR =
+2**47``, assuming a *faithful* ``log2`` (an error below one ulp: what glibc, musl and Apple's libm
+document). Proof: below ``2**53`` ``a`` and ``c`` are doubles and ``x = fl(a / c)`` has a relative
+error below ``u = 2**-53``; ``|K| <= 48``, so ``2**K`` and ``2**(K + 1)`` are doubles.
+
+- *Not below K:* ``a / c >= 2**K`` gives ``x >= 2**K`` (rounding is monotone), so the true
+  ``log2(x) >= K``, and a faithful result is at least the double ``K``.
+- *Below K + 1:* write ``D = c * max(1, 2**(K + 1))`` (an integer: ``a / c < 2**(K + 1)`` means
+  ``a < D`` for ``K + 1 >= 0`` and ``a * 2**-(K + 1) < c = D`` otherwise, so ``a / c <=
+  2**(K + 1) (1 - 1/D)``). Then ``log2(x) <= K + 1 - (1/D - u) / ln 2``. The result stays below
+  ``K + 1`` if this distance is at least the spacing ``s`` of the doubles next to ``K + 1`` on
+  its lower side: ``s <= 2**-47`` for ``|K + 1| < 64``, ``s <= 2**-48`` for ``|K + 1| <= 32``.
+  A failure needs ``D > 1 / (s ln 2 + u)``, which is ``> 1.41 * 2**47`` (``|K + 1| > 32``) or
+  ``> 1.38 * 2**48`` (otherwise), and (``D - a`` below ``D (s ln 2 + u)``) ``a`` within a
+  hair of ``D``: for ``K + 1 >= 1`` so ``a > 2**47``; for ``K + 1 <= 0`` ``D = c > 2**47``.
+  Neither happens within the bounds.
+
+So the exponent is ``floor(t)`` exactly. ``trunc(t)`` is ``floor(t)`` for ``t >= 0``; for
+``t < 0`` it is ``L = ceil(t)``, and the same two steps at the ends of ``(L - 1, L]`` hold: not
+above the double ``L`` by monotonicity, and above ``L - 1`` since ``a * 2**(1 - L) >= c + 1``
+puts ``log2(x)`` at least ``(1/c - 1/(2c**2) - u) / ln 2 > 1.4 * 2**-47`` above ``L - 1``, more
+than the spacing there (``|L - 1| <= 48``).
+This machine's ``log2`` is closer than faithful (tests check it at ``2**k * c - 1`` for every
+``k`` up to the bound, and by hypothesis below it; the first failure for ``c = 1`` is at
+``2**49 - 1``). ``math.log2`` of a Python int converts it to a double first: the same ``x``.
+
+**The value** in integers, for ``a >= 1`` (``bit_floor(n)``: the largest power of two ``<= n``):
+
+- ``a >= c``: ``K = floor(log2(a // c))`` (``floor(log2 y) = floor(log2 floor(y))`` for
+  ``y >= 1``), the power is ``bit_floor(a // c)`` and ``b // power`` an integer division.
+- ``c/2 < a < c`` (``TruncToInt``): the exponent is 0, the power the int 1, ``b // 1 = b``.
+- ``a <= c/2`` (``TruncToInt``, ``j = floor(log2(c // a)) >= 1``) or ``a < c`` (``FloorToInt``,
+  ``J = ceil(log2(c / a)) = (c - 1) // a``'s bit length, ``2**J = 2 * bit_floor((c - 1) // a)``):
+  the power is the float ``2.0**-j``, and ``b // 2.0**-j`` is the float ``b * 2**j`` (``fmod`` is
+  0, the quotient exact): the same number as the integer ``b * bit_floor(c // a)`` while ``|b|``
+  and what the guard computes from it stay below ``2**53`` (a float past it rounds, as for
+  ``IntTrueDiv``; the PyTorch bridge claims such a guard only where ranges keep ``a > c/2``).
+  ``b % 2.0**-j`` is ``0.0``.
+
+Past the bound the reading and Python's doubles may part, like a literal that is not its double
+(``float_literal``): the reader reads it always; the bridge claims it only within.
+"""
+
+from __future__ import annotations
+
+import math
+
+from symguard.solver.ir import terms as ir
+from symguard.solver.ir.terms import Term
+
+BOUND = 1 << 47  # the exponent is Python's for 1 <= a <= BOUND (module docstring)
+MAX_DIVISOR = 1 << 47  # ... and a literal divisor 1 <= c <= MAX_DIVISOR; a larger one is refused
+ROUNDINGS = ("TruncToInt", "FloorToInt")  # of the logarithm; exact as above
+POWER_NAMES = ("PowByNatural", "pow_by_natural", "Pow")  # 2 ** e as PyTorch prints it (and ``2 ** e``)
+
+
+def python_power(name: str, a: int, c: int) -> int | float:
+    """``2 ** R(math.log2(a / c))`` as Python computes it (``ValueError`` for ``a <= 0``)."""
+    x = math.log2(a / c) if c != 1 else math.log2(float(a))
+    e = math.trunc(x) if name == "TruncToInt" else math.floor(x)
+    return 2 ** e
+
+
+def exponent(name: str, a: int, c: int) -> int:
+    """The exact ``R(log2(a / c))`` for integers ``a, c >= 1``."""
+    if a >= c:
+        return (a // c).bit_length() - 1
+    if name == "TruncToInt":
+        return 0 if 2 * a > c else -((c // a).bit_length() - 1)
+    return -((c - 1) // a).bit_length()
+
+
+def power_is_int(name: str, a: Term, c: int) -> Term:
+    """Where the power is an int (the exponent ``>= 0``), as a condition on ``a >= 1``."""
+    if name == "TruncToInt":
+        return ir.mk_gt(ir.mk_mul(ir.mk_int(2), a), ir.mk_int(c))
+    return ir.mk_ge(a, ir.mk_int(c))
+
+
+def integer_power(a: Term, c: int) -> Term:
+    """The power where the exponent is ``>= 0`` (``a >= c``): ``bit_floor(a // c)``; 1 for
+    ``c/2 < a < c`` is the caller's (there ``a // c`` is 0)."""
+    return ir.mk_bitfloor(a if c == 1 else ir.mk_floordiv(a, ir.mk_int(c)))
+
+
+def inverse_power(name: str, a: Term, c: int) -> Term:
+    """``2**-e`` where the exponent ``e`` is negative (``a <= c/2`` for ``TruncToInt``, ``a < c``
+    for ``FloorToInt``), an integer there."""
+    if name == "TruncToInt":
+        return ir.mk_bitfloor(ir.mk_floordiv(ir.mk_int(c), a))
+    return ir.mk_mul(ir.mk_int(2), ir.mk_bitfloor(ir.mk_floordiv(ir.mk_int(c - 1), a)))
+
+
+def floordiv(name: str, b: Term, a: Term, c: int) -> Term:
+    """``b // 2 ** R(log2(a / c))`` for ``a >= 1`` (the caller's domain): exact integers as in
+    the module docstring."""
+    big = ir.mk_floordiv(b, integer_power(a, c))
+    if c == 1:
+        return big  # a >= 1 = c
+    small = ir.mk_mul(b, inverse_power(name, a, c))
+    if name == "TruncToInt":
+        small = ir.mk_ite(power_is_int(name, a, c), b, small)
+    return ir.mk_ite(ir.mk_ge(a, ir.mk_int(c)), big, small)
+
+
+def mod(name: str, b: Term, a: Term, c: int) -> Term:
+    """``b % 2 ** R(log2(a / c))`` for ``a >= 1``: 0 wherever the power is 1 or a float."""
+    big = ir.mk_mod(b, integer_power(a, c))
+    return big if c == 1 else ir.mk_ite(ir.mk_ge(a, ir.mk_int(c)), big, ir.ZERO)
+
+
+def power(a: Term, c: int) -> Term | None:
+    """The power as an integer, where that is exact for every ``a >= 1``: for ``c = 1`` only
+    (else a float where ``a < c``); None otherwise."""
+    return integer_power(a, 1) if c == 1 else None
