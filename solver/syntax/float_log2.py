@@ -95,11 +95,20 @@ def integer_power(a: Term, c: int) -> Term:
 
 
 def inverse_power(name: str, a: Term, c: int) -> Term:
-    """``2**-e`` where the exponent ``e`` is negative (``a <= c/2`` for ``TruncToInt``, ``a < c``
-    for ``FloorToInt``), an integer there."""
-    if name == "TruncToInt":
-        return ir.mk_bitfloor(ir.mk_floordiv(ir.mk_int(c), a))
-    return ir.mk_mul(ir.mk_int(2), ir.mk_bitfloor(ir.mk_floordiv(ir.mk_int(c - 1), a)))
+    """``2**-e`` for ``1 <= a < c``, where the exponent ``e`` is at most 0: ``bit_floor(c // a)``
+    (``TruncToInt``: 1 for ``c/2 < a < c``, where the power is the int 1) or ``2 *
+    bit_floor((c - 1) // a)`` (``FloorToInt``), spelled as the step function of ``a`` it is for the literal ``c`` (``2**j`` where ``a <=
+    c // 2**j``, largest ``j`` first; at most 48 steps within ``MAX_DIVISOR``), so that it stays
+    linear: the product ``b * 2**j`` has a literal factor."""
+    # TruncToInt: 2**j <= c // a  <=>  a * 2**j <= c;  FloorToInt: 2**J = 2 * bit_floor((c - 1) // a),
+    # and 2**(J - 1) <= (c - 1) // a  <=>  a * 2**(J - 1) <= c - 1
+    top = c if name == "TruncToInt" else c - 1
+    scale = 1 if name == "TruncToInt" else 2
+    steps = [(top >> j, scale << j) for j in range(top.bit_length() - 1, -1, -1)]
+    out: Term = ir.mk_int(steps[-1][1])  # the last step, a <= top, holds wherever this is read
+    for bound, value in reversed(steps[:-1]):
+        out = ir.mk_ite(ir.mk_le(a, ir.mk_int(bound)), ir.mk_int(value), out)
+    return out
 
 
 def floordiv(name: str, b: Term, a: Term, c: int) -> Term:
@@ -108,9 +117,7 @@ def floordiv(name: str, b: Term, a: Term, c: int) -> Term:
     big = ir.mk_floordiv(b, integer_power(a, c))
     if c == 1:
         return big  # a >= 1 = c
-    small = ir.mk_mul(b, inverse_power(name, a, c))
-    if name == "TruncToInt":
-        small = ir.mk_ite(power_is_int(name, a, c), b, small)
+    small = _times(b, inverse_power(name, a, c))  # b itself where the power is the int 1
     return ir.mk_ite(ir.mk_ge(a, ir.mk_int(c)), big, small)
 
 
@@ -118,6 +125,13 @@ def mod(name: str, b: Term, a: Term, c: int) -> Term:
     """``b % 2 ** R(log2(a / c))`` for ``a >= 1``: 0 wherever the power is 1 or a float."""
     big = ir.mk_mod(b, integer_power(a, c))
     return big if c == 1 else ir.mk_ite(ir.mk_ge(a, ir.mk_int(c)), big, ir.ZERO)
+
+
+def _times(b: Term, steps: Term) -> Term:
+    """``b`` times a step function of literals, the product pushed into its branches (linear)."""
+    if steps.kind == ir.ITE:
+        return ir.mk_ite(steps.args[0], _times(b, steps.args[1]), _times(b, steps.args[2]))
+    return ir.mk_mul(steps, b)
 
 
 def power(a: Term, c: int) -> Term | None:
