@@ -288,6 +288,32 @@ class _Walk:
             return _within(iv, 0, FLOAT_EXACT)
         return None
 
+    def _log2_relation(self, e: Any) -> bool | None:
+        """A rounded logarithm compared with a number literal (``math.trunc(math.log2(a / 8)) >= 0``,
+        what PyTorch guards before ``2 ** e``), which symguard reads as a threshold on ``a`` that is
+        Python's value at any size (``float_log2.compare``, within bounds on the divisor and the
+        literal; ``a <= 0`` and an overflow in the domain). C++ converts ``a`` to a double first
+        (monotone, and exact near every threshold, which is below ``2**47``); ``a`` must be kept
+        ``>= 1`` there (``std::log2`` of 0 or less cast to int64 is undefined). None for another
+        shape."""
+        for rnd, lit in (e.args, reversed(e.args)):
+            if _kind(rnd) not in _ROUNDING_NAMES or len(rnd.args) != 1 or _kind(rnd.args[0]) != "OpaqueUnaryFn_log2":
+                continue
+            got = _log2_operand(rnd.args[0].args[0])
+            if got is None or not (getattr(lit, "is_Integer", False) or getattr(lit, "is_Float", False)):
+                return None
+            a, c = got
+            v = float(lit)
+            if not math.isfinite(v) or _kind(rnd) not in float_log2.ROUNDINGS or any(
+                    float_log2.threshold(_kind(rnd), k, c) is None
+                    for k in {math.ceil(v), math.floor(v), math.floor(v) + 1}):
+                return False
+            iv = self.term(a)
+            if iv is None:
+                return False
+            return not self.cpp or _within(iv, 1, INT64_MAX)
+        return None
+
     def _rounded_relation(self, e: Any) -> bool | None:
         """A rounding of arithmetic with a literal that is not its double compared with a number
         literal (``Eq(TruncToInt(0.4*ToFloat(n)), 21)``), which symguard reads as Python computes
@@ -353,6 +379,9 @@ class _Walk:
             root = self._sqrt_relation(e)
             if root is not None:
                 return root
+            log = self._log2_relation(e)
+            if log is not None:
+                return log
             return all(self.term(a) is not None for a in e.args)
         if k in ("And", "Or", "Not"):
             # symguard reads ``&``/``|`` as Python's ``and``/``or``, left to right (a divisor after
@@ -466,14 +495,20 @@ def _log2_power(e: Any) -> tuple[str, Any, int] | None:
     r = e.args[1]
     if _kind(r) not in _ROUNDING_NAMES or len(r.args) != 1 or _kind(r.args[0]) != "OpaqueUnaryFn_log2":
         return None
-    x = r.args[0].args[0]
+    got = _log2_operand(r.args[0].args[0])
+    return None if got is None else (_kind(r), *got)
+
+
+def _log2_operand(x: Any) -> tuple[Any, int] | None:
+    """``(a, c)`` of ``IntTrueDiv(a, c)`` (``ToFloat(a)``: ``c`` 1) for an integer ``a`` and an
+    integer literal ``c``, the argument of a logarithm; else None."""
     if _kind(x) == "ToFloat":
         a, c = x.args[0], 1
     elif _kind(x) == "IntTrueDiv" and getattr(x.args[1], "is_Integer", False):
         a, c = x.args[0], int(x.args[1])
     else:
         return None
-    return (_kind(r), a, c) if getattr(a, "is_integer", False) and not _floaty(a) else None
+    return (a, c) if getattr(a, "is_integer", False) and not _floaty(a) else None
 
 
 def _py_eval_rounded(name: str, arg: Any, x: Any, n: int) -> int | None:

@@ -48,6 +48,17 @@ This machine's ``log2`` is closer than faithful (tests check it at ``2**k * c - 
   ``IntTrueDiv``; the PyTorch bridge claims such a guard only where ranges keep ``a > c/2``).
   ``b % 2.0**-j`` is ``0.0``.
 
+**Compared with a number literal** (``TruncToInt(OpaqueUnaryFn_log2(IntTrueDiv(a, c))) >= 0``:
+PyTorch guards that the exponent of ``PowByNatural`` is natural), ``R(log2(x)) >= k`` is a
+threshold on ``a``, exact at *any* size when ``c * max(1, 2**k) <= 2**47`` and ``|k| <= 47``
+(``threshold``): ``R(t) >= k`` means ``t >= k`` (``FloorToInt``, and ``TruncToInt`` for ``k >= 1``)
+or ``t > k - 1`` (``TruncToInt``, ``k <= 0``), that is ``x >= 2**k`` (``x > 2**(k - 1)``). A
+faithful ``log2`` is at least the double ``k`` wherever ``x >= 2**k``, and ``x >= 2**k`` exactly
+where ``a / c >= 2**k`` (rounding is monotone, ``2**k`` a double); below, the argument above
+keeps the result under ``k`` — it needs ``D = c * max(1, 2**k)`` within the bound, not ``a``
+(a failure needs ``a`` within a hair of ``D``). ``a <= 0`` raises ``ValueError``, ``a / c`` past
+the largest double ``OverflowError``: both the domain.
+
 Past the bound the reading and Python's doubles may part, like a literal that is not its double
 (``float_literal``): the reader reads it always; the bridge claims it only within.
 """
@@ -55,6 +66,7 @@ Past the bound the reading and Python's doubles may part, like a literal that is
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
@@ -138,3 +150,41 @@ def power(a: Term, c: int) -> Term | None:
     """The power as an integer, where that is exact for every ``a >= 1``: for ``c = 1`` only
     (else a float where ``a < c``); None otherwise."""
     return integer_power(a, 1) if c == 1 else None
+
+
+MAX_COMPARED_EXPONENT = 47  # |k| for ``R(log2(a / c)) op k`` (``threshold``)
+
+
+def threshold(name: str, k: int, c: int) -> int | None:
+    """The least ``a >= 1`` with ``R(log2(a / c)) >= k`` as Python computes it, at any size (module
+    docstring); None when ``c`` and ``k`` are outside the proven bounds."""
+    if abs(k) > MAX_COMPARED_EXPONENT or c * (1 << max(k, 0)) > BOUND or not 1 <= c <= MAX_DIVISOR:
+        return None
+    if name == "TruncToInt" and k <= 0:  # a / c > 2**(k - 1)  <=>  a * 2**(1 - k) > c
+        return (c >> (1 - k)) + 1
+    if k >= 0:  # a / c >= 2**k
+        return c << k
+    return (c + (1 << -k) - 1) >> -k  # a * 2**-k >= c
+
+
+def compare(op: str, name: str, a: Term, c: int, lit: float) -> Term | None:
+    """``R(math.log2(a / c)) op lit`` for a finite number literal, as a condition on ``a`` that is
+    exact wherever Python's value is defined (``a >= 1`` and no overflow: the caller's domain);
+    None outside the proven bounds."""
+    if op in ("==", "!="):
+        if Fraction(lit).denominator != 1:
+            return ir.mk_bool(op == "!=")
+        k = int(lit)
+        lo, hi = _at_least(name, a, c, k), _at_least(name, a, c, k + 1)
+        if lo is None or hi is None:
+            return None
+        inside = ir.mk_and(lo, ir.mk_not(hi))
+        return inside if op == "==" else ir.mk_not(inside)
+    ge = math.ceil(Fraction(lit)) if op in (">=", "<") else math.floor(Fraction(lit)) + 1
+    up = _at_least(name, a, c, ge)
+    return None if up is None else up if op in (">=", ">") else ir.mk_not(up)
+
+
+def _at_least(name: str, a: Term, c: int, k: int) -> Term | None:
+    start = threshold(name, k, c)
+    return None if start is None else ir.TRUE if start <= 1 else ir.mk_ge(a, ir.mk_int(start))

@@ -219,6 +219,12 @@ class _FloatReader(_Walk):
             return fsq.compare(o, rnd.func.id, n, c, form)
         for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
             c = _literal(lit)
+            log = _log2_of(rnd)
+            if c is None or log is None:
+                continue
+            return self.log2_compare_(o, rnd, log, c, depth)
+        for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
+            c = _literal(lit)
             name = _rounding_of_inexact(rnd)
             if c is None or name is None:
                 continue
@@ -270,6 +276,22 @@ class _FloatReader(_Walk):
         a = self.int_(a_node, depth + 1)
         self.domain.append(ir.mk_ge(a, ir.ONE))  # math.log2 raises ValueError for a / c <= 0
         return name, a, c
+
+    def log2_compare_(self, op: str, rnd: ast.AST, log: tuple[str, ast.AST, int], lit: float, depth: int) -> Term:
+        """``R(OpaqueUnaryFn_log2(IntTrueDiv(a, c))) op lit``: a threshold on ``a``, Python's value
+        at any size within the bounds on ``c`` and ``lit`` (``float_log2.compare``); ``a >= 1``
+        (``math.log2`` raises below) and a finite ``a / c`` in the domain."""
+        name, a_node, c = log
+        if isinstance(lit, float) and not math.isfinite(lit):
+            raise self.err(UnsupportedError, rnd, f"a rounded logarithm compared with {lit!r}")
+        a = self.int_(a_node, depth + 1)
+        got = flg.compare(op, name, a, c, lit) if name in flg.ROUNDINGS and 1 <= c <= flg.MAX_DIVISOR else None
+        if got is None:
+            raise self.err(UnsupportedError, rnd, f"{name}(OpaqueUnaryFn_log2(a / {c})) compared with {lit!r} "
+                           "(read exactly for TruncToInt/FloorToInt, a divisor 1 <= c and c * 2**k <= 2**47)")
+        self.domain.append(ir.mk_ge(a, ir.ONE))  # math.log2 raises ValueError for a / c <= 0
+        self.domain.append(fc.no_overflow(a, ir.mk_int(c)))  # a / c raises OverflowError
+        return got
 
     def log2_divisor_(self, divide: str, left: ast.AST, right: ast.AST, depth: int) -> Term | None:
         """``b // 2 ** R(log2(a / c))`` (``divide`` ``"//"``) or ``b % …`` (``"%"``) read exactly
@@ -390,6 +412,28 @@ def _sqrt_of(node: ast.AST, name: str | None = None) -> tuple[ast.AST, str] | No
     return None if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float) else (x, form)
 
 
+def _log2_of(node: ast.AST) -> tuple[str, ast.AST, int] | None:
+    """``(R, a, c)`` of a rounding call ``R(OpaqueUnaryFn_log2(X))``, ``X`` as in ``_log2_power_of``;
+    None for any other shape."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in fl.ROUNDINGS
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    lg = node.args[0]
+    if not (isinstance(lg, ast.Call) and isinstance(lg.func, ast.Name) and lg.func.id == "OpaqueUnaryFn_log2"
+            and len(lg.args) == 1 and not lg.keywords):
+        return None
+    x = lg.args[0]
+    if isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and not x.keywords:
+        if x.func.id == "ToFloat" and len(x.args) == 1 and not _is_real(x.args[0]):
+            return node.func.id, x.args[0], 1
+        if x.func.id == "IntTrueDiv" and len(x.args) == 2 and not _is_real(x.args[0]):
+            c = _literal(x.args[1])
+            return (node.func.id, x.args[0], c) if isinstance(c, int) else None
+    if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float):
+        return None
+    return node.func.id, x, 1
+
+
 def _log2_power_of(node: ast.AST) -> tuple[str, ast.AST, int] | None:
     """``(R, a, c)`` of ``PowByNatural(2, R(OpaqueUnaryFn_log2(X)))`` (or ``2 ** R(…)``) with ``X``
     ``IntTrueDiv(a, c)`` for an integer literal ``c``, ``ToFloat(a)`` or an integer ``a`` (``c``
@@ -402,23 +446,7 @@ def _log2_power_of(node: ast.AST) -> tuple[str, ast.AST, int] | None:
     else:
         return None
     b = _literal(base)
-    if not (isinstance(b, int) and b == 2 and isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
-            and e.func.id in fl.ROUNDINGS and len(e.args) == 1 and not e.keywords):
-        return None
-    lg = e.args[0]
-    if not (isinstance(lg, ast.Call) and isinstance(lg.func, ast.Name) and lg.func.id == "OpaqueUnaryFn_log2"
-            and len(lg.args) == 1 and not lg.keywords):
-        return None
-    x = lg.args[0]
-    if isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and not x.keywords:
-        if x.func.id == "ToFloat" and len(x.args) == 1 and not _is_real(x.args[0]):
-            return e.func.id, x.args[0], 1
-        if x.func.id == "IntTrueDiv" and len(x.args) == 2 and not _is_real(x.args[0]):
-            c = _literal(x.args[1])
-            return (e.func.id, x.args[0], c) if isinstance(c, int) else None
-    if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float):
-        return None
-    return e.func.id, x, 1
+    return _log2_of(e) if isinstance(b, int) and b == 2 else None
 
 
 def _rounding_of_inexact(node: ast.AST) -> str | None:
