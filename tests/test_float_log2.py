@@ -153,8 +153,8 @@ def test_the_power_alone_and_the_refusals() -> None:
         parse_sympy("b // " + POWER.format(r="CeilToInt", x="IntTrueDiv(a, 8)") + " >= 4")
     with pytest.raises(UnsupportedError, match="divisor outside"):
         parse_sympy("b // " + POWER.format(r="TruncToInt", x=f"IntTrueDiv(a, {flg.MAX_DIVISOR + 1})") + " >= 4")
-    with pytest.raises(UnsupportedError):  # a logarithm alone is still a float function
-        parse_sympy("TruncToInt(OpaqueUnaryFn_log2(ToFloat(a))) >= 4")
+    with pytest.raises(UnsupportedError):  # a rounded logarithm used as an integer is still refused
+        parse_sympy("TruncToInt(OpaqueUnaryFn_log2(ToFloat(a))) + 1 >= b")
 
 
 @given(st.integers(1, 10**4), st.integers(1, 3000), st.sampled_from(ROUNDINGS))
@@ -163,6 +163,51 @@ def test_the_step_function_is_the_inverse_power(a: int, c: int, name: str) -> No
         return
     e = flg.exponent(name, a, c)
     assert value(flg.inverse_power(name, ir.mk_sym("a"), c), {"a": a}) == 2 ** -e
+
+
+@pytest.mark.parametrize("name", ROUNDINGS)
+@pytest.mark.parametrize("c", [1, 3, 8, 1000, (1 << 40) + 1])
+def test_the_threshold_is_the_least_size_that_reaches(name: str, c: int) -> None:
+    """At the threshold and one below, and far above (any size: a faithful ``log2`` is at least
+    ``k`` wherever ``x >= 2**k``)."""
+    for k in range(-flg.MAX_COMPARED_EXPONENT, flg.MAX_COMPARED_EXPONENT + 1):
+        t = flg.threshold(name, k, c)
+        if t is None:
+            assert c << max(k, 0) > flg.BOUND
+            continue
+        for a in {t - 1, t, t + 1, 2 * t + 5, (1 << 62) + 3, 10**200}:
+            if a >= 1:
+                x = math.log2(a / c) if c != 1 else math.log2(float(a))
+                assert ((math.trunc(x) if name == "TruncToInt" else math.floor(x)) >= k) == (a >= t), (k, a, t)
+
+
+@settings(max_examples=300)
+@given(st.integers(-5, 1 << 60) | st.sampled_from([(1 << 47) - 1, 1 << 47, (1 << 49) - 1, 10**307]),
+       st.sampled_from([1, 2, 3, 8, 10, 1000]), st.sampled_from(ROUNDINGS),
+       st.sampled_from(["<", "<=", ">", ">=", "==", "!="]),
+       st.sampled_from(["0", "1", "-1", "3", "-3", "2.5", "-0.5", "40", "0.0"]))
+def test_compared_with_a_literal_is_python_at_any_size(a: int, c: int, name: str, op: str, lit: str) -> None:
+    text = f"{name}(OpaqueUnaryFn_log2({_x(c)})) {op} {lit}"
+    try:
+        p = parse_sympy(text)
+    except UnsupportedError:  # c * 2**k past the bound: refused, never read inexactly
+        assert any(flg.threshold(name, k, c) is None for k in (int(float(lit)), int(float(lit)) + 1))
+        return
+    try:
+        want: object = eval(text, {"__builtins__": {}}, {**_PY, "a": a})  # noqa: S307 - a test's own text
+    except (ValueError, OverflowError):
+        want = None
+    env = {"a": a}
+    assert holds(p.domain, env) == (want is not None), (text, a)
+    if want is not None:
+        assert holds(p.term, env) == want, (text, a)
+
+
+def test_compared_past_the_bounds_is_refused() -> None:
+    with pytest.raises(UnsupportedError, match="compared"):
+        parse_sympy("TruncToInt(OpaqueUnaryFn_log2(IntTrueDiv(a, 8))) >= 46")  # 8 * 2**46 > 2**47
+    with pytest.raises(UnsupportedError, match="compared"):
+        parse_sympy("CeilToInt(OpaqueUnaryFn_log2(IntTrueDiv(a, 8))) >= 1")
 
 
 # ---------------------------------------------------------------- every home of BITFLOOR
