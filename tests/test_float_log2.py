@@ -385,3 +385,14 @@ def test_verdicts_hold_on_every_point_of_a_box(doc: dict[str, object]) -> None:
             assert any(ok and not table[g][k] for k, ok in enumerate(others)), (g, guards)
     if res["status"] == "sat":
         assert where(minimal) == everything
+
+
+def test_evaluate_takes_the_hints_as_a_witness_where_z3_is_undecided() -> None:
+    """A set with a power's division is non-linear: where z3 runs out of effort on the problem's
+    own satisfiability, the trace-time sizes (which pass every guard) show it, as in ``solve``."""
+    doc = {"symbols": {"h": {"min": 1, "hint": 131}, "w": {"min": 1, "hint": 137}},
+           "guards": ["(h // " + POWER.format(r="TruncToInt", x="IntTrueDiv(w, 8)") + ") >= 2", "h*w >= 7"],
+           "options": {"effort": 1}, "queries": [{"id": "q", "expr": "h >= 2"}]}
+    assert run("evaluate", doc)["status"] == "sat"
+    doc["symbols"] = {"h": {"min": 1, "hint": 3}, "w": {"min": 1, "hint": 137}}  # 3 // 16 fails a guard
+    assert run("evaluate", doc)["status"] == "unknown"  # no witness: undecided, never a guessed sat
