@@ -40,8 +40,10 @@ def _x(c: int, a: str = "a") -> str:
 
 
 def _exact_ok(name: str, a: int, c: int) -> bool:
-    x = math.log2(a / c) if c != 1 else math.log2(float(a))
-    return (math.trunc(x) if name == "TruncToInt" else math.floor(x)) == flg.exponent(name, a, c)
+    """Python's power (``float_log2.python_power``: ``2 ** R(math.log2(a / c))``) is the exact one."""
+    e = flg.exponent(name, a, c)
+    p = flg.python_power(name, a, c)
+    return p == 2**e and isinstance(p, int) == (e >= 0)
 
 
 # ---------------------------------------------------------------- the exponent's bound

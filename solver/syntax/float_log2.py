@@ -93,13 +93,6 @@ def exponent(name: str, a: int, c: int) -> int:
     return -((c - 1) // a).bit_length()
 
 
-def power_is_int(name: str, a: Term, c: int) -> Term:
-    """Where the power is an int (the exponent ``>= 0``), as a condition on ``a >= 1``."""
-    if name == "TruncToInt":
-        return ir.mk_gt(ir.mk_mul(ir.mk_int(2), a), ir.mk_int(c))
-    return ir.mk_ge(a, ir.mk_int(c))
-
-
 def integer_power(a: Term, c: int) -> Term:
     """The power where the exponent is ``>= 0`` (``a >= c``): ``bit_floor(a // c)``; 1 for
     ``c/2 < a < c`` is the caller's (there ``a // c`` is 0)."""
