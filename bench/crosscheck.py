@@ -138,6 +138,15 @@ class RefEncoding:
             self.definitions.append(m.Implies(m.GE(a[0], m.Int(0)), m.And(
                 m.GE(r, m.Int(0)), m.LE(m.Times(r, r), a[0]), m.LT(a[0], m.Times(r1, r1)))))
             return r
+        if k == ir.BITFLOOR:  # a chain of thresholds 2**62, ..., 2, else 1; past 2**63 some p <= n < 2p
+            self._fresh += 1
+            big = m.Symbol(f"__bitfloor{self._fresh}", INT)
+            self.definitions.append(m.Implies(m.GE(a[0], m.Int(1 << 63)), m.And(
+                m.LE(big, a[0]), m.LT(a[0], m.Times(m.Int(2), big)))))
+            acc = m.Int(1)
+            for e in range(1, 63):
+                acc = m.Ite(m.GE(a[0], m.Int(1 << e)), m.Int(1 << e), acc)
+            return m.Ite(m.GE(a[0], m.Int(1 << 63)), big, acc)
         if k == ir.LE:
             return m.LE(a[0], m.Int(0))
         if k == ir.EQ:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from symguard.service.guard_float_exact import FloatWalk
-from symguard.solver.syntax import float_literal, float_sqrt
+from symguard.solver.syntax import float_literal, float_log2, float_sqrt
 from symguard.solver.syntax.float_affine import decimal_exact
 
 INT64_MIN = -(1 << 63)
@@ -94,6 +94,8 @@ class _Walk:
             return iv
         if k in _ROUNDING or k == "RoundToInt":
             return self._rounded(e)
+        if k in ("Pow", "PowByNatural") and (power := _log2_power(e)) is not None:
+            return self._log2_power(*power)
         if k not in _ARITH:
             return None
         args = [self.term(a) for a in e.args]
@@ -236,6 +238,26 @@ class _Walk:
             return None
         return (math.isqrt(int(iv[0])), math.isqrt(int(iv[1])))
 
+    def _log2_power(self, name: str, a: Any, c: int) -> Interval | None:
+        """``2 ** R(log2(a / c))`` (``PowByNatural(2, TruncToInt(OpaqueUnaryFn_log2(IntTrueDiv(a,
+        c))))``), read as ``bit_floor(a // c)`` where the exponent is ``>= 0``: Python's ``2 **
+        math.trunc(math.log2(a / c))`` and C++'s ``(1 << (static_cast<int64_t>(std::trunc(std::log2(
+        static_cast<double>(a) / static_cast<double>(c))))))`` are that power for ``1 <= a <=
+        float_log2.BOUND`` (the same correctly rounded division and a faithful ``log2``: the
+        exponent is exact there, ``float_log2``). Claimed only where the ranges keep the exponent
+        ``>= 0`` (``a > c/2``; ``a >= c`` for ``FloorToInt``): below, Python's power is a float (a
+        guard's arithmetic on it rounds past ``2**53``) and C++ shifts by a negative count
+        (undefined). In C++ the ``1`` shifted is an ``int``: the exponent must stay below 31."""
+        if name not in float_log2.ROUNDINGS or not 1 <= c <= float_log2.MAX_DIVISOR:
+            return None
+        iv = self.term(a)
+        if iv is None or not _within(iv, 1, float_log2.BOUND):
+            return None
+        lo, hi = (float_log2.exponent(name, int(v), c) for v in iv)
+        if lo < 0 or (self.cpp and hi > 30):
+            return None
+        return (1 << lo, 1 << hi)
+
     def _sqrt_relation(self, e: Any) -> bool | None:
         """A rounded square root compared with a number literal (``math.trunc(math.sqrt(float(n)))
         >= 24``), which symguard reads as Python computes it at any size (``float_sqrt.compare``;
@@ -264,6 +286,32 @@ class _Walk:
             if getattr(lit, "is_Integer", False) and abs(int(lit)) > FLOAT_EXACT:
                 return False
             return _within(iv, 0, FLOAT_EXACT)
+        return None
+
+    def _log2_relation(self, e: Any) -> bool | None:
+        """A rounded logarithm compared with a number literal (``math.trunc(math.log2(a / 8)) >= 0``,
+        what PyTorch guards before ``2 ** e``), which symguard reads as a threshold on ``a`` that is
+        Python's value at any size (``float_log2.compare``, within bounds on the divisor and the
+        literal; ``a <= 0`` and an overflow in the domain). C++ converts ``a`` to a double first
+        (monotone, and exact near every threshold, which is below ``2**47``); ``a`` must be kept
+        ``>= 1`` there (``std::log2`` of 0 or less cast to int64 is undefined). None for another
+        shape."""
+        for rnd, lit in (e.args, reversed(e.args)):
+            if _kind(rnd) not in _ROUNDING_NAMES or len(rnd.args) != 1 or _kind(rnd.args[0]) != "OpaqueUnaryFn_log2":
+                continue
+            got = _log2_operand(rnd.args[0].args[0])
+            if got is None or not (getattr(lit, "is_Integer", False) or getattr(lit, "is_Float", False)):
+                return None
+            a, c = got
+            v = float(lit)
+            if not math.isfinite(v) or _kind(rnd) not in float_log2.ROUNDINGS or any(
+                    float_log2.threshold(_kind(rnd), k, c) is None
+                    for k in {math.ceil(v), math.floor(v), math.floor(v) + 1}):
+                return False
+            iv = self.term(a)
+            if iv is None:
+                return False
+            return not self.cpp or _within(iv, 1, INT64_MAX)
         return None
 
     def _rounded_relation(self, e: Any) -> bool | None:
@@ -331,6 +379,9 @@ class _Walk:
             root = self._sqrt_relation(e)
             if root is not None:
                 return root
+            log = self._log2_relation(e)
+            if log is not None:
+                return log
             return all(self.term(a) is not None for a in e.args)
         if k in ("And", "Or", "Not"):
             # symguard reads ``&``/``|`` as Python's ``and``/``or``, left to right (a divisor after
@@ -436,6 +487,30 @@ def _sqrt_operand(e: Any) -> tuple[Any, str] | None:
     return (x, form) if getattr(x, "is_integer", False) and not _floaty(x) else None
 
 
+def _log2_power(e: Any) -> tuple[str, Any, int] | None:
+    """``(R, a, c)`` of ``2 ** R(OpaqueUnaryFn_log2(IntTrueDiv(a, c)))`` (``ToFloat(a)``: ``c`` 1)
+    for an integer ``a`` and an integer literal ``c``, else None."""
+    if len(e.args) != 2 or not (getattr(e.args[0], "is_Integer", False) and int(e.args[0]) == 2):
+        return None
+    r = e.args[1]
+    if _kind(r) not in _ROUNDING_NAMES or len(r.args) != 1 or _kind(r.args[0]) != "OpaqueUnaryFn_log2":
+        return None
+    got = _log2_operand(r.args[0].args[0])
+    return None if got is None else (_kind(r), *got)
+
+
+def _log2_operand(x: Any) -> tuple[Any, int] | None:
+    """``(a, c)`` of ``IntTrueDiv(a, c)`` (``ToFloat(a)``: ``c`` 1) for an integer ``a`` and an
+    integer literal ``c``, the argument of a logarithm; else None."""
+    if _kind(x) == "ToFloat":
+        a, c = x.args[0], 1
+    elif _kind(x) == "IntTrueDiv" and getattr(x.args[1], "is_Integer", False):
+        a, c = x.args[0], int(x.args[1])
+    else:
+        return None
+    return (a, c) if getattr(a, "is_integer", False) and not _floaty(a) else None
+
+
 def _py_eval_rounded(name: str, arg: Any, x: Any, n: int) -> int | None:
     """``R`` of the one-step chain ``arg`` (its operand ``x`` at ``float(n)``) in doubles, or None
     where it is not finite."""
@@ -537,7 +612,8 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
 
 _PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs", "round": "RoundToInt"}
 _PY_ATTRS = {("math", "floor"): "FloorToInt", ("math", "ceil"): "CeilToInt", ("math", "trunc"): "TruncToInt",
-             ("torch", "sym_float"): "ToFloat", ("torch", "_sym_sqrt"): "OpaqueUnaryFn_sqrt"}
+             ("torch", "sym_float"): "ToFloat", ("torch", "_sym_sqrt"): "OpaqueUnaryFn_sqrt",
+             ("math", "log2"): "OpaqueUnaryFn_log2"}
 _INT_CALLS = {"Max", "Min", "Abs", "FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt"}
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)
 

@@ -27,7 +27,8 @@ FULL = os.environ.get("SYMGUARD_ZOO_FULL") == "1"
 CASES = {c.name: c for c in za.CASES}
 # C++ guards compile a shared object per guard set (seconds each): by default the cases whose
 # guards differ in int64 or in doubles from exact integers
-CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow"]
+CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow",
+               "octave_halving"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -127,3 +128,13 @@ def test_the_square_grid_drops_the_squares_consequences() -> None:
     assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"]) - 4
     h = za.compile_run(CASES["square_grid_unbounded"], prune=True).history[-1]
     assert h["opaque"] > 0 and len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"])
+
+
+def test_octave_halving_drops_the_powers_consequences() -> None:
+    """``h // 2 ** int(math.log2(w / 8))`` guards are premises where the ranges keep the exponent
+    0 to 30 (the differential above shows it is sound): ``2*(h // p) >= 2`` and ``h // p != 0``
+    go; unbounded, only the exponent's own guard is read (exactly) and the power's are kept."""
+    h = za.compile_run(CASES["octave_halving"], prune=True).history[-1]
+    assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) <= len(h["stock_code"]["python"]) - 2
+    h = za.compile_run(CASES["octave_halving_unbounded"], prune=True).history[-1]
+    assert h["opaque"] > 0 and any("math.log2" in g for g in h["stock_code"]["python"])

@@ -256,6 +256,37 @@ def square_grid_pow(x: torch.Tensor) -> torch.Tensor:
     return _grid(x, n, power=True)
 
 
+def octave_halving(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """A size halved once per octave of another (DepthPro's fusion stages): ``h // 2 **
+    int(math.log2(w / 8))``. With ``8 <= w <= 2**33`` the exponent is 0 to 30, where Python's and
+    C++'s power (``1 << e``, an ``int``) is ``bit_floor(w // 8)``: the guards are premises and
+    ``2*(h // p) >= 2``, ``h // p != 0`` (implied by ``h // p >= 2``) are dropped."""
+    h, w = x.shape[0], y.shape[0]
+    if w > 2**33 or w < 8:
+        return x[:1] * 0
+    return _halved(x, h, w)
+
+
+def octave_halving_unbounded(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """The same for any ``w >= 2``: below 8 the exponent is negative (PyTorch guards
+    ``math.trunc(math.log2(w / 8)) >= 0``, read exactly at any size), past 2**47 the proven bound
+    ends: the power's guards are opaque and kept."""
+    return _halved(x, x.shape[0], y.shape[0])
+
+
+def _halved(x: torch.Tensor, h: int, w: int) -> torch.Tensor:
+    k = 2 ** int(math.log2(w / 8))
+    side = h // k
+    r = x[:1] + 1 if side >= 2 else x[:1] - 1
+    if h % k == 0:
+        r = r * 2
+    if 2 * side >= 2:
+        r = r + 1
+    if side != 0:
+        r = r + 3
+    return r
+
+
 def _grid(x: torch.Tensor, n: int, power: bool = False) -> torch.Tensor:
     side = int(n**0.5) if power else int(math.sqrt(n))
     r = x[:1] + 1 if side >= 24 else x[:1] - 1
@@ -505,6 +536,10 @@ _M = 2**26 + 1  # (2**26 + 1)**2 - 1 is the first size where int(math.sqrt(n)) i
 _GRID_SIZES = sorted({*SIZES, 36, 35, 37, 575, 576, 577, 2**40, *_near(2**40 + 2**21), *_near(2**52, 2),
                       _M * _M - 2, _M * _M - 1, _M * _M, *_near(2**31 * 2**31), 3037000499**2, 2**62 + 2**32})
 
+_OCTAVES = sorted({2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 131, 137, 1000, *_near(2**33, 2), *_near(2**40, 1),
+                   *_near(2**47, 1), 2**49 - 1, *_near(2**53, 1), 2**62, 2**63 - 1,
+                   *(8 * 2**k + d for k in (1, 2, 5, 10, 20, 29, 30) for d in (-1, 0, 1))})
+
 CASES: list[Case] = [
     Case("ceil_half", ceil_half, _one, (10,), points("ceil_half", (10,), [SIZES]), cpp=True, inductor=True),
     Case("floor_half_int", floor_half_int, _int, (10,), points("floor_half_int", (10,), [INTS]), cpp=True),
@@ -524,6 +559,10 @@ CASES: list[Case] = [
     Case("square_grid_pow", square_grid_pow, _one, (36,), points("square_grid_pow", (36,), [_GRID_SIZES]), cpp=True),
     Case("square_grid_unbounded", square_grid_unbounded, _one, (36,),
          points("square_grid_unbounded", (36,), [_GRID_SIZES]), cpp=True),
+    Case("octave_halving", octave_halving, _two, (131, 137),
+         points("octave_halving", (131, 137), [SIZES, _OCTAVES]), cpp=True),
+    Case("octave_halving_unbounded", octave_halving_unbounded, _two, (131, 137),
+         points("octave_halving_unbounded", (131, 137), [SIZES, _OCTAVES]), cpp=True),
     Case("lazy_ite", lazy_ite, _size_int, (10, 7), points("lazy_ite", (10, 7), [SIZES, INTS])),
     Case("lazy_or", lazy_or, _size_int, (12, 3), points("lazy_or", (12, 3), [SIZES, INTS])),
     Case("and_divisor", and_divisor, _size_int, (12, 3), points("and_divisor", (12, 3), [SIZES, INTS])),

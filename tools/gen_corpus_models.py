@@ -477,6 +477,36 @@ MODELS.update({
                               "position table resized to it, 22x81 input (5x20 patches)"), square_grid, _IMG),
 })
 
+class OctaveHalving(nn.Module):
+    """DepthPro's fusion arithmetic: a stage at ``1 / 2**int(math.log2(W / 8))`` of the input (one
+    halving per octave of the width above 8), a conv there, and back to the input's size; the
+    input is also pooled to a quarter (``0.25`` scale) and merged, as DepthPro's scales are."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Conv2d(3, 8, 3, padding=1)
+        self.mix = nn.Conv2d(8, 8, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h, w = x.shape[-2:]
+        k = 2 ** int(math.log2(w / 8))
+        f = self.embed(x)
+        g = self.mix(F.interpolate(f, size=(h // k, w // k), mode="bilinear", align_corners=False))
+        q = F.interpolate(f, scale_factor=0.25, mode="bilinear", align_corners=False)
+        return F.interpolate(g, size=(h, w), mode="bilinear", align_corners=False) + \
+            F.interpolate(q, size=(h, w), mode="bilinear", align_corners=False)
+
+
+def octave_halving() -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    return OctaveHalving(), (torch.randn(2, 3, 131, 137),)  # k = 2**int(log2(137/8)) = 16
+
+
+# 2 ** int(math.log2(a / c)) of a size (issue 33): the DepthPro class
+MODELS.update({
+    "octave_halving_131x137": (("a stage at 1/2**int(math.log2(W/8)) of the input and one at 0.25, merged "
+                                "(DepthPro's fusion arithmetic), 131x137 input"), octave_halving, _IMG),
+})
+
 # held out: measured only, never tuned on (smt2_corpus/validation)
 VALIDATION: dict[str, tuple[str, Build, dict[int, dict[int, tuple[int, int]]]]] = {
     "bit_64x64": ("HF BitModel (global_padding SAME, dynamic stem padding, 3 bottleneck stages), 64x64 input",

@@ -113,7 +113,7 @@ _RENAMED: dict[str, Callable[[Term, list[Term]], Term]] = {
 _BUILD: dict[str, Callable[..., Term]] = {
     ir.ADD: ir.mk_add, ir.MUL: ir.mk_mul, ir.MAX: ir.mk_max, ir.MIN: ir.mk_min,
     ir.AND: ir.mk_and, ir.OR: ir.mk_or, ir.FLOORDIV: ir.mk_floordiv, ir.MOD: ir.mk_mod,
-    ir.EDIV: ir.mk_ediv, ir.EMOD: ir.mk_emod, ir.ITE: ir.mk_ite, ir.ISQRT: ir.mk_isqrt, ir.NOT: ir.mk_not,
+    ir.EDIV: ir.mk_ediv, ir.EMOD: ir.mk_emod, ir.ITE: ir.mk_ite, ir.ISQRT: ir.mk_isqrt, ir.BITFLOOR: ir.mk_bitfloor, ir.NOT: ir.mk_not,
     ir.IFF: ir.mk_iff,
     ir.LE: lambda e: ir.mk_le(e, ir.ZERO), ir.EQ: lambda e: ir.mk_eq(e, ir.ZERO),
 }

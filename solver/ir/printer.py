@@ -9,6 +9,7 @@ from symguard.solver.ir.terms import (
     ADD,
     AND,
     BCONST,
+    BITFLOOR,
     BSYM,
     CONST,
     EDIV,
@@ -75,6 +76,8 @@ def _one(n: Term, a: list[str]) -> str:
         return f"EMod({a[0]}, {a[1]})"
     if k == ISQRT:  # PyTorch's spelling of int(math.sqrt(n)), which the reader reads as isqrt
         return f"TruncToInt(OpaqueUnaryFn_sqrt(ToFloat({a[0]})))"
+    if k == BITFLOOR:  # PyTorch's spelling of 2 ** int(math.log2(n)), which the reader reads as bit_floor
+        return f"PowByNatural(2, TruncToInt(OpaqueUnaryFn_log2(ToFloat({a[0]}))))"
     if k in (MAX, MIN):
         return f"{k.capitalize()}({', '.join(a)})"
     if k == ITE:

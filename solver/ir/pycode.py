@@ -22,6 +22,7 @@ from symguard.solver.ir.terms import (
     ADD,
     AND,
     BCONST,
+    BITFLOOR,
     BSYM,
     CONST,
     EDIV,
@@ -51,6 +52,10 @@ EUCLID_HELPERS = (
     "    if n < 0:\n"
     "        raise ZeroDivisionError('the square root of a negative number')\n"
     "    return _math.isqrt(n)\n"
+    "def _bit_floor(n):\n"
+    "    if n < 1:\n"
+    "        raise ZeroDivisionError('the logarithm of a number below 1')\n"
+    "    return 1 << (n.bit_length() - 1)\n"
     "def _ediv(a, b):\n"
     "    q = a // abs(b)\n"
     "    return q if b > 0 else -q\n"
@@ -205,6 +210,8 @@ def _one(n: Term, a: list[str]) -> str:
         return f"_emod({a[0]}, {a[1]})"
     if k == ISQRT:
         return f"_isqrt({a[0]})"
+    if k == BITFLOOR:
+        return f"_bit_floor({a[0]})"
     if k == MAX:
         return f"max({', '.join(a)})"
     if k == MIN:

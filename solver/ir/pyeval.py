@@ -1,7 +1,7 @@
 """Evaluate IR terms with Python's own integers: the reference semantics and the self-check.
 
-A zero divisor (or an ``ISQRT`` of a negative number: ``math.sqrt`` raises) makes a value
-undefined, and undefinedness follows Python's evaluation of the text PyTorch runs
+A zero divisor (or an ``ISQRT`` of a negative number: ``math.sqrt`` raises; a ``BITFLOOR`` of
+a number below 1: ``math.log2`` raises) makes a value undefined, and undefinedness follows Python's evaluation of the text PyTorch runs
 (docs/problem-format.md §1.2): arithmetic, comparisons, ``Max``/``Min``, ``not`` and ``==``
 between conditions are strict (undefined when an argument is); an ``ITE`` (``a if c else b``:
 Piecewise, Where) is the branch its condition picks, whatever the other one is; ``AND``/``OR``
@@ -22,6 +22,7 @@ from symguard.solver.ir.terms import (
     ADD,
     AND,
     BCONST,
+    BITFLOOR,
     BSYM,
     CONST,
     DIV_KINDS,
@@ -33,6 +34,7 @@ from symguard.solver.ir.terms import (
     ISQRT,
     ITE,
     LE,
+    LEAST_DEFINED,
     MAX,
     MIN,
     MOD,
@@ -41,12 +43,15 @@ from symguard.solver.ir.terms import (
     OR,
     SYM,
     TRUE,
+    UNARY_PARTIAL,
     ZERO,
     Term,
+    bit_floor,
     iter_dag,
     mk_and,
     mk_ge,
     mk_implies,
+    mk_int,
     mk_ne,
     mk_not,
     mk_or,
@@ -98,8 +103,8 @@ def defined(t: Term) -> Term:
         k = n.kind
         if k in DIV_KINDS:
             memo[id(n)] = mk_and(*(memo[id(a)] for a in n.args), mk_ne(n.args[1], ZERO))
-        elif k == ISQRT:
-            memo[id(n)] = mk_and(memo[id(n.args[0])], mk_ge(n.args[0], ZERO))
+        elif k in UNARY_PARTIAL:
+            memo[id(n)] = mk_and(memo[id(n.args[0])], mk_ge(n.args[0], mk_int(LEAST_DEFINED[k])))
         elif k == ITE:
             c = n.args[0]
             ds = [memo[id(a)] for a in n.args]
@@ -167,6 +172,10 @@ def _one(n: Term, a: list[Value], env: Mapping[str, Value]) -> Value:
         if a[0] < 0:  # type: ignore[operator]
             raise ZeroDivisionError  # Python's math.sqrt raises: undefined, as a zero divisor
         return math.isqrt(a[0])  # type: ignore[arg-type]
+    if k == BITFLOOR:
+        if a[0] < 1:  # type: ignore[operator]
+            raise ZeroDivisionError  # Python's math.log2 raises: undefined, as a zero divisor
+        return bit_floor(a[0])  # type: ignore[arg-type]
     if k == MAX:
         return max(a)
     if k == MIN:

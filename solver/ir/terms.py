@@ -4,7 +4,7 @@ Every term is built through the ``mk_*`` constructors below, which normalize onc
 every later pass (translation, intervals, canonical keys, Python evaluation) sees a small
 closed set of kinds:
 
-    integer:  CONST SYM ADD MUL FLOORDIV MOD EDIV EMOD MAX MIN ITE ISQRT
+    integer:  CONST SYM ADD MUL FLOORDIV MOD EDIV EMOD MAX MIN ITE ISQRT BITFLOOR
     boolean:  BCONST BSYM LE EQ NOT AND OR IFF
 
 * ``LE(e)`` means ``e <= 0`` and ``EQ(e)`` means ``e == 0``: every comparison is moved to one
@@ -17,6 +17,10 @@ closed set of kinds:
 * ``ISQRT(n)`` is ``math.isqrt(n)``, undefined for ``n < 0`` (Python's ``math.sqrt`` raises
   there): how ``int(math.sqrt(n))`` of a size reads (docs/pytorch-functions.md). Like a division
   it may be undefined, so ``has_div`` ("may be undefined") is set on it and on its ancestors.
+* ``BITFLOOR(n)`` is the largest power of two not above ``n`` (C++20's ``bit_floor``,
+  ``1 << (n.bit_length() - 1)``), undefined for ``n < 1`` (Python's ``math.log2`` raises there):
+  how ``2 ** int(math.log2(a / c))`` of a size reads (docs/pytorch-functions.md); partial like
+  ``ISQRT``.
 * Simplification may drop a division (``0 * (x // y)``); the implicit ``divisor != 0`` of the
   source text is therefore not left to the IR: the parsers conjoin it explicitly (``domain``).
 
@@ -39,15 +43,17 @@ from typing import Any
 from symguard.solver.errors import TooLargeError
 
 # kinds
-CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE, ISQRT = (
-    "const", "sym", "add", "mul", "floordiv", "mod", "ediv", "emod", "max", "min", "ite", "isqrt",
+CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE, ISQRT, BITFLOOR = (
+    "const", "sym", "add", "mul", "floordiv", "mod", "ediv", "emod", "max", "min", "ite", "isqrt", "bitfloor",
 )
 BCONST, BSYM, LE, EQ, NOT, AND, OR, IFF = "bconst", "bsym", "le", "eq", "not", "and", "or", "iff"
 
-INT_KINDS = frozenset({CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE, ISQRT})
+INT_KINDS = frozenset({CONST, SYM, ADD, MUL, FLOORDIV, MOD, EDIV, EMOD, MAX, MIN, ITE, ISQRT, BITFLOOR})
 BOOL_KINDS = frozenset({BCONST, BSYM, LE, EQ, NOT, AND, OR, IFF})
 DIV_KINDS = frozenset({FLOORDIV, MOD, EDIV, EMOD})
-PARTIAL_KINDS = DIV_KINDS | {ISQRT}  # the kinds that may be undefined (``Term.has_div``)
+UNARY_PARTIAL = frozenset({ISQRT, BITFLOOR})  # one argument, undefined below a least value
+PARTIAL_KINDS = DIV_KINDS | UNARY_PARTIAL  # the kinds that may be undefined (``Term.has_div``)
+LEAST_DEFINED = {ISQRT: 0, BITFLOOR: 1}  # the least argument at which each of them is defined
 
 MAX_INT_DIGITS = 4000  # integer literals / folded constants with more decimal digits are `too_large`
 # |v| < 10**4000 exactly: the bit length alone (3.32 bits a digit) let 4,009-digit literals pass
@@ -397,6 +403,19 @@ def mk_isqrt(n: Term) -> Term:
     return _node(ISQRT, (n,))
 
 
+def mk_bitfloor(n: Term) -> Term:
+    """The largest power of two ``<= n`` (``1 << (n.bit_length() - 1)``); a literal ``n < 1`` stays
+    a node (undefined, like a zero divisor)."""
+    if n.kind == CONST and n.value >= 1:
+        return mk_int(1 << (n.value.bit_length() - 1))
+    return _node(BITFLOOR, (n,))
+
+
+def bit_floor(n: int) -> int:
+    """``BITFLOOR`` of a literal ``n >= 1``."""
+    return 1 << (n.bit_length() - 1)
+
+
 # ---------------------------------------------------------------- max / min / ite
 
 def _mk_extreme(kind: str, ts: Sequence[Term]) -> Term:
@@ -561,8 +580,8 @@ def print_order(args: Sequence[Term]) -> list[Term]:
 
 def may_divide_by_zero(t: Term) -> bool:
     """Whether some division below ``t`` has a divisor other than a non-zero literal, or some
-    ``ISQRT`` an argument other than a literal ``>= 0`` (undefined where it is negative)."""
-    return t.has_div and any(d.kind == ISQRT or not (d.args[1].kind == CONST and d.args[1].value != 0)
+    ``ISQRT``/``BITFLOOR`` an argument other than a literal where it is defined."""
+    return t.has_div and any(d.kind in UNARY_PARTIAL or not (d.args[1].kind == CONST and d.args[1].value != 0)
                              for d in partial_of(t))
 
 
@@ -644,5 +663,6 @@ def divisions_of(root: Term) -> list[Term]:
 
 
 def partial_of(root: Term) -> list[Term]:
-    """Every node below ``root`` that may be undefined (a division, an ``ISQRT``), children first."""
+    """Every node below ``root`` that may be undefined (a division, an ``ISQRT``, a ``BITFLOOR``),
+    children first."""
     return [t for t in iter_dag(root) if t.kind in PARTIAL_KINDS] if root.has_div else []

@@ -39,7 +39,7 @@ from symguard.solver.ir.problem import Problem, Query
 from symguard.solver.ir.pyeval import evaluate as py_eval
 from symguard.solver.ir.pyeval import holds
 from symguard.solver.ops.operation import Audit, Back, Operation, Result
-from symguard.solver.ops.selfcheck import verify_model
+from symguard.solver.ops.selfcheck import hint_model, verify_model
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.smt import unbounded as ray
 from symguard.solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
@@ -73,6 +73,8 @@ class _Run:
                     "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         if out.status == SAT:
             self.models.append(out.model)
+        elif (hinted := hint_model(self.p)) is not None:  # z3 undecided on a non-linear set: the
+            self.models.append(hinted)  # trace-time sizes still witness it (as ``solve`` does)
         n = len(self.p.queries)
         rows, stopped = self.answer(self.p.queries)
         if stopped is not None and out.status != SAT and not self.models:

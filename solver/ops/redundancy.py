@@ -404,8 +404,11 @@ class _Run:
         # Scoped solvers pay off where z3's non-linear arithmetic would drag hundreds of definitions
         # into every check (swin_compile 487 -> 306 ms, synthetic_500 123 -> 95 unknown); on linear
         # or smaller sets the one incremental solver is 10-40 % faster (the corpus' CNN/ViT sets)
-        self.scoped = SCOPED and n >= SCOPED_MIN_GUARDS and not is_linear(
-            [*self.can_asserts, *(t for t in self.can if t is not None)])
+        # ... and wherever a bit_floor is read: its definition, a case split over 64 exponents, and
+        # the divisions by it would weigh on every check of the incremental solver (DepthPro's
+        # compile set, 194 guards: 5 unknown -> 0)
+        terms = [*self.can_asserts, *(t for t in self.can if t is not None)]
+        self.scoped = SCOPED and (n >= SCOPED_MIN_GUARDS or _has_kind(terms, ir.BITFLOOR)) and not is_linear(terms)
 
     # -------------------------------------------------------------- plumbing
     def checker(self) -> Checker:
@@ -1654,3 +1657,9 @@ def _audit(res: dict[str, Any], audit: Audit) -> None:
 
 OPERATION = Operation("redundancy", redundancy, _unknown, is_final=_final, map_back=_map_back, tally=_tally,
                       audit=_audit)
+
+
+def _has_kind(terms: list[ir.Term], kind: str) -> bool:
+    """Whether a node of ``kind`` is below one of ``terms`` (only partial terms can hold one of
+    the partial kinds: ``has_div``)."""
+    return any(n.kind == kind for t in terms if t.has_div for n in ir.iter_dag(t))

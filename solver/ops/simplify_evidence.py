@@ -314,7 +314,7 @@ class _Evidence:
                 elif ok and n.kind in ir.DIV_KINDS:
                     ok = n.args[1].kind == ir.CONST
                 elif n.kind == ir.ISQRT:  # s*s <= n <= s*s + 2s: non-linear
-                    ok = False
+                    ok = False  # (a BITFLOOR's case split over its exponents is linear)
                 memo[n] = ok
             hit = memo[t]
         return hit
@@ -365,9 +365,10 @@ class _Evidence:
         return self.decider.decide(eq) is True
 
 
-def _partial_args(t: ir.Term) -> set[tuple[bool, ir.Term]]:
-    """What decides where ``t`` is defined: its divisors, and its ``isqrt`` arguments (``>= 0``)."""
-    return {(d.kind == ir.ISQRT, d.args[0] if d.kind == ir.ISQRT else d.args[1]) for d in ir.partial_of(t)}
+def _partial_args(t: ir.Term) -> set[tuple[str, ir.Term]]:
+    """What decides where ``t`` is defined: its divisors, its ``isqrt`` arguments (``>= 0``) and
+    its ``bit_floor`` arguments (``>= 1``)."""
+    return {(d.kind, d.args[0]) if d.kind in ir.UNARY_PARTIAL else ("div", d.args[1]) for d in ir.partial_of(t)}
 
 
 def _safe_tries(cands: list[int], base: int) -> list[int]:

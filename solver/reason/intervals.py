@@ -168,6 +168,8 @@ class _Intervals:
             return (0, max(abs(bl), abs(bh)) - 1)
         if k == ir.ISQRT:
             return _isqrt(a[0])
+        if k == ir.BITFLOOR:
+            return _bitfloor(a[0])
         return FULL
 
 
@@ -261,5 +263,14 @@ def _isqrt(x: Interval) -> Interval:
     return (0 if a is None or a < 0 else math.isqrt(a), None if b is None else math.isqrt(b))
 
 
+def _bitfloor(x: Interval) -> Interval:
+    """``bit_floor`` is monotone; it is defined only where its argument is ``>= 1``, so a lower
+    end below 1 counts as 1."""
+    a, b = x
+    if b is not None and b < 1:
+        return FULL  # defined nowhere: any answer is sound
+    return (1 if a is None or a < 1 else ir.bit_floor(a), None if b is None else ir.bit_floor(b))
+
+
 # interval arithmetic shared with ``rewrite``
-mul_iv, floordiv_iv, mod_iv, isqrt_iv = _mul, _floordiv, _mod, _isqrt
+mul_iv, floordiv_iv, mod_iv, isqrt_iv, bitfloor_iv = _mul, _floordiv, _mod, _isqrt, _bitfloor

@@ -183,6 +183,8 @@ class _Subst:
             return _atom(ir.mk_max(*args) if k == ir.MAX else ir.mk_min(*args))
         if k == ir.ISQRT:
             return _atom(ir.mk_isqrt(to_term(self.poly[n.args[0]])))
+        if k == ir.BITFLOOR:
+            return _atom(ir.mk_bitfloor(to_term(self.poly[n.args[0]])))
         raise AssertionError(k)
 
 

@@ -262,7 +262,7 @@ def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[st
             ex = _INFIX[kind].join(a)
         elif kind in _CALL:
             ex = f"{_CALL[kind]}(({', '.join(a)},))"
-        elif kind in (ir.EDIV, ir.EMOD, ir.ISQRT):
+        elif kind in (ir.EDIV, ir.EMOD, ir.ISQRT, ir.BITFLOOR):
             ex = f"{kind}({', '.join(a)})"
         elif kind == ir.ITE:
             ex = f"({a[1]} if {a[0]} else {a[2]})"
@@ -283,7 +283,8 @@ def _compile(order: Sequence[Term], terms: Sequence[Term | None], names: list[st
             lines.append(f"    if not t{idx[id(t)]}: m |= {1 << i}")
     lines.append("    return m")
     ns: dict[str, Any] = {"__builtins__": {}, "max": max, "min": min, "all": all, "any": any, "bool": bool,
-                          ir.EDIV: _ediv, ir.EMOD: _emod, ir.ISQRT: _isqrt}
+                          ir.EDIV: _ediv, ir.EMOD: _emod, ir.ISQRT: _isqrt,
+                          ir.BITFLOOR: _bitfloor}
     exec(compile("\n".join(lines), "<guards>", "exec"), ns)  # noqa: S102 - generated from IR, see docstring
     return ns["f"]
 
@@ -306,6 +307,12 @@ def _isqrt(x: int) -> int:
     if x < 0:  # undefined (Python's math.sqrt raises), as a zero divisor
         raise ZeroDivisionError
     return math.isqrt(x)
+
+
+def _bitfloor(x: int) -> int:
+    if x < 1:  # undefined (Python's math.log2 raises), as a zero divisor
+        raise ZeroDivisionError
+    return ir.bit_floor(x)
 
 
 def _bits(mask: int) -> Iterable[int]:

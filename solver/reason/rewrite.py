@@ -36,7 +36,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import quasilinear
 from symguard.solver.reason.facts import FULL, Env, Interval, Src
-from symguard.solver.reason.intervals import floordiv_iv, isqrt_iv, mod_iv
+from symguard.solver.reason.intervals import bitfloor_iv, floordiv_iv, isqrt_iv, mod_iv
 from symguard.solver.reason.polynomials import common_factor, content, div_linear, divide, fold_add, mul, mul_iv
 
 __all__ = ["Env", "Rewriter", "divide", "mul_iv"]
@@ -202,6 +202,8 @@ class Rewriter:
             return (0, None) if bl is None or bh is None else (0, max(abs(bl), abs(bh)) - 1)
         if k == ir.ISQRT:
             return isqrt_iv(self.iv[n.args[0]])
+        if k == ir.BITFLOOR:
+            return bitfloor_iv(self.iv[n.args[0]])
         return FULL
 
     # -------------------------------------------------------------- rules
@@ -229,6 +231,8 @@ class Rewriter:
             r = a[1] if a[0] is ir.TRUE else a[2] if a[0] is ir.FALSE else ir.mk_ite(a[0], a[1], a[2])
         elif k == ir.ISQRT:
             r = self._isqrt(a[0])
+        elif k == ir.BITFLOOR:
+            r = ir.mk_bitfloor(a[0])
         else:
             return self._bool(n, a)
         if QUASILINEAR and self.collapse and r.has_div and r.kind in (ir.FLOORDIV, ir.MOD, ir.ADD, ir.MUL):

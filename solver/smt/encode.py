@@ -17,6 +17,11 @@ with it):
 
     isqrt:           n >= 0 -> s >= 0  &  s*s <= n  &  n <= s*s + 2*s
 
+and ``bit_floor(n)`` (``BITFLOOR``, undefined for ``n < 1``) a fresh ``p``, linear (a case split
+over the exponents below 64, exact there; past ``2**64`` only ``p <= n < 2p``, weaker, sound):
+
+    bit_floor:       n >= 1 -> p <= n  &  n < 2*p  &  (p = 1 | p = 2 | ... | p = 2**63 | p >= 2**64)
+
 Each ``Encoding`` owns its own pysmt ``Environment`` (no global state, no unbounded formula
 table).
 """
@@ -33,6 +38,8 @@ from symguard.solver.ir.terms import Term
 
 FRESH_PREFIX = "."  # SMT-LIB reserves symbols starting with '.' for solvers: no clash with users
 ISQRT_TAG = "isqrt"  # the first field of an ISQRT's definition key, (floor?, a, b) for a division
+BITFLOOR_TAG = "bitfloor"  # the same for a BITFLOOR
+BITFLOOR_EXPONENTS = 64  # p = 2**k spelled out for k below this; above, p <= n < 2p only
 PairKey = tuple[bool | str, Term, Term]
 
 
@@ -104,6 +111,8 @@ class Encoding:
             return q if k in (ir.FLOORDIV, ir.EDIV) else r
         if k == ir.ISQRT:
             return self._isqrt(n.args[0], a[0])
+        if k == ir.BITFLOOR:
+            return self._bitfloor(n.args[0], a[0])
         if k in (ir.MAX, ir.MIN):
             acc = a[0]
             for x in a[1:]:
@@ -151,6 +160,23 @@ class Encoding:
         self._pairs[key] = (s, s)
         return s
 
+    def _bitfloor(self, tn: Term, n: FNode) -> FNode:
+        key: PairKey = (BITFLOOR_TAG, tn, tn)
+        hit = self._pairs.get(key)
+        if hit is not None:
+            return hit[0]
+        m = self.mgr
+        p = m.Symbol(f"{FRESH_PREFIX}p{len(self._pairs)}", INT)
+        self.fresh[p.symbol_name()] = ("p", tn, tn)
+        powers = [m.Equals(p, m.Int(1 << e)) for e in range(BITFLOOR_EXPONENTS)]
+        powers.append(m.LE(m.Int(1 << BITFLOOR_EXPONENTS), p))
+        body = m.And(m.LE(p, n), m.LT(n, m.Times(m.Int(2), p)), m.Or(powers))
+        self.definitions.append(m.Implies(m.LE(m.Int(1), n), body))
+        self.pair_def[key] = self.definitions[-1]
+        self.def_keys.append(key)
+        self._pairs[key] = (p, p)
+        return p
+
     def _pair(self, floor: bool, ta: Term, tb: Term, a: FNode, b: FNode) -> tuple[FNode, FNode]:
         key: PairKey = (floor, ta, tb)
         hit = self._pairs.get(key)
@@ -192,7 +218,9 @@ class Encoding:
 
 
 def _key(n: Term) -> PairKey:
-    """The ``pair_def`` key of a division or ``ISQRT`` node."""
+    """The ``pair_def`` key of a division, ``ISQRT`` or ``BITFLOOR`` node."""
     if n.kind == ir.ISQRT:
         return (ISQRT_TAG, n.args[0], n.args[0])
+    if n.kind == ir.BITFLOOR:
+        return (BITFLOOR_TAG, n.args[0], n.args[0])
     return (n.kind in (ir.FLOORDIV, ir.MOD), n.args[0], n.args[1])

@@ -67,7 +67,7 @@ def lower(t: Term) -> Term:
     return memo[t]
 
 
-_LOWERED = frozenset({ir.FLOORDIV, ir.MOD, ir.MAX, ir.MIN, ir.ISQRT})
+_LOWERED = frozenset({ir.FLOORDIV, ir.MOD, ir.MAX, ir.MIN, ir.ISQRT, ir.BITFLOOR})
 
 
 def _lower_one(n: Term, a: list[Term]) -> Term:
@@ -77,6 +77,9 @@ def _lower_one(n: Term, a: list[Term]) -> Term:
     if k == ir.ISQRT:
         raise UnsupportedError("int(math.sqrt(n)) (isqrt) has no SMT-LIB term: a guard with it cannot be exported "
                                "to .smt2")
+    if k == ir.BITFLOOR:
+        raise UnsupportedError("2 ** int(math.log2(n)) (bit_floor) has no SMT-LIB term: a guard with it cannot be "
+                               "exported to .smt2")
     if k in (ir.FLOORDIV, ir.MOD):
         x, y = a
         pos = ir.mk_gt(y, ir.ZERO)

@@ -53,6 +53,8 @@ from symguard.solver.syntax.sympy_walk import MAX_DEPTH
 
 _AST_OPS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
+_LOG2_DIVIDING = {"FloorDiv": "//", "Mod": "%", "PythonMod": "%"}  # read by ``log2_divisor_`` too
+
 _RELATIONS: dict[type, Callable[[Term, Term], Term]] = {
     ast.Lt: ir.mk_lt, ast.LtE: ir.mk_le, ast.Gt: ir.mk_gt, ast.GtE: ir.mk_ge,
 }
@@ -123,11 +125,18 @@ class _Parser(_FloatReader):
         if isinstance(op, (ast.LShift, ast.RShift)):
             return self.shift(node, isinstance(op, ast.LShift), self.int_(node.left, depth),
                               self.int_(node.right, depth))
+        if isinstance(op, (ast.FloorDiv, ast.Mod)):
+            by_power = self.log2_divisor_("//" if isinstance(op, ast.FloorDiv) else "%", node.left, node.right, depth)
+            if by_power is not None:
+                return by_power
         if isinstance(op, ast.FloorDiv):
             return self.divide(ir.mk_floordiv, self.int_(node.left, depth), self.int_(node.right, depth))
         if isinstance(op, ast.Mod):
             return self.divide(ir.mk_mod, self.int_(node.left, depth), self.int_(node.right, depth))
         if isinstance(op, ast.Pow):
+            alone = self.log2_alone_(node, depth)
+            if alone is not None:
+                return alone
             base = self.int_(node.left, depth)
             return ir.mk_pow(base, self.literal_exponent(node.right, depth))
         if isinstance(op, ast.Div):
@@ -248,6 +257,14 @@ class _Parser(_FloatReader):
             raise self.err(UnsupportedError, node, f"unsupported function {name}")
         arity, kinds, build = spec
         args = node.args
+        if name in _LOG2_DIVIDING and len(args) == 2:
+            by_power = self.log2_divisor_(_LOG2_DIVIDING[name], args[0], args[1], depth)
+            if by_power is not None:
+                return by_power
+        if kinds == "pow":
+            alone = self.log2_alone_(node, depth)
+            if alone is not None:
+                return alone
         if arity >= 0 and len(args) != arity:
             raise self.err(ParseError, node, f"{name} takes {arity} argument(s), got {len(args)}")
         if arity < 0 and len(args) < -arity:

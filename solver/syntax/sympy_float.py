@@ -24,6 +24,7 @@ from symguard.solver.ir.terms import Term
 from symguard.solver.syntax import float_affine as fa
 from symguard.solver.syntax import float_compare as fc
 from symguard.solver.syntax import float_literal as fl
+from symguard.solver.syntax import float_log2 as flg
 from symguard.solver.syntax import float_sqrt as fsq
 from symguard.solver.syntax.sympy_calls import _FLOAT_ONLY
 from symguard.solver.syntax.sympy_domain import _lazy
@@ -218,6 +219,12 @@ class _FloatReader(_Walk):
             return fsq.compare(o, rnd.func.id, n, c, form)
         for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
             c = _literal(lit)
+            log = _log2_of(rnd)
+            if c is None or log is None:
+                continue
+            return self.log2_compare_(o, rnd, log, c, depth)
+        for rnd, lit, o in ((left, right, op), (right, left, fc.MIRROR[op])):
+            c = _literal(lit)
             name = _rounding_of_inexact(rnd)
             if c is None or name is None:
                 continue
@@ -249,6 +256,68 @@ class _FloatReader(_Walk):
         x = self.int_(root[0], depth + 1)
         self.domain.append(ir.mk_ge(x, ir.ZERO))
         return ir.mk_isqrt(x)
+
+    def log2_power_(self, node: ast.AST, depth: int) -> tuple[str, Term, int] | None:
+        """``PowByNatural(2, R(OpaqueUnaryFn_log2(IntTrueDiv(a, c))))`` (``ToFloat(a)`` or ``a`` for
+        ``c = 1``), Python's ``2 ** math.trunc(math.log2(a / c))``: the rounding ``R``
+        (``TruncToInt`` or ``FloorToInt``), ``a`` and the literal ``c``, with ``a >= 1`` in the
+        domain (``math.log2`` raises ``ValueError`` at 0 and below). The caller builds the value
+        (``float_log2``: exact integers for ``a <= float_log2.BOUND``). None for any other shape."""
+        shape = _log2_power_of(node)
+        if shape is None:
+            return None
+        name, a_node, c = shape
+        if name not in flg.ROUNDINGS:
+            raise self.err(UnsupportedError, node, f"2 ** {name}(log2(…)) (TruncToInt and FloorToInt of "
+                           "OpaqueUnaryFn_log2 are read as the exponent of a power of two)")
+        if not 1 <= c <= flg.MAX_DIVISOR:
+            raise self.err(UnsupportedError, node, f"2 ** int(math.log2(a / {c})): a divisor outside "
+                           f"[1, 2**{flg.MAX_DIVISOR.bit_length() - 1}] (the exponent is proven exact within)")
+        a = self.int_(a_node, depth + 1)
+        self.domain.append(ir.mk_ge(a, ir.ONE))  # math.log2 raises ValueError for a / c <= 0
+        return name, a, c
+
+    def log2_compare_(self, op: str, rnd: ast.AST, log: tuple[str, ast.AST, int], lit: float, depth: int) -> Term:
+        """``R(OpaqueUnaryFn_log2(IntTrueDiv(a, c))) op lit``: a threshold on ``a``, Python's value
+        at any size within the bounds on ``c`` and ``lit`` (``float_log2.compare``); ``a >= 1``
+        (``math.log2`` raises below) and a finite ``a / c`` in the domain."""
+        name, a_node, c = log
+        if isinstance(lit, float) and not math.isfinite(lit):
+            raise self.err(UnsupportedError, rnd, f"a rounded logarithm compared with {lit!r}")
+        a = self.int_(a_node, depth + 1)
+        got = flg.compare(op, name, a, c, lit) if name in flg.ROUNDINGS and 1 <= c <= flg.MAX_DIVISOR else None
+        if got is None:
+            raise self.err(UnsupportedError, rnd, f"{name}(OpaqueUnaryFn_log2(a / {c})) compared with {lit!r} "
+                           "(read exactly for TruncToInt/FloorToInt, a divisor 1 <= c and c * 2**k <= 2**47)")
+        self.domain.append(ir.mk_ge(a, ir.ONE))  # math.log2 raises ValueError for a / c <= 0
+        self.domain.append(fc.no_overflow(a, ir.mk_int(c)))  # a / c raises OverflowError
+        return got
+
+    def log2_divisor_(self, divide: str, left: ast.AST, right: ast.AST, depth: int) -> Term | None:
+        """``b // 2 ** R(log2(a / c))`` (``divide`` ``"//"``) or ``b % …`` (``"%"``) read exactly
+        (``float_log2.floordiv``/``mod``: integers where the power is, the float ``b * 2**j`` as its
+        value where the exponent is negative); None when ``right`` is no such power."""
+        if _log2_power_of(right) is None:
+            return None
+        b = self.int_(left, depth + 1)
+        got = self.log2_power_(right, depth)
+        assert got is not None
+        name, a, c = got
+        return flg.floordiv(name, b, a, c) if divide == "//" else flg.mod(name, b, a, c)
+
+    def log2_alone_(self, node: ast.AST, depth: int) -> Term | None:
+        """The power ``2 ** R(log2(a / c))`` used other than as a divisor: ``bit_floor(a)`` for
+        ``c = 1`` (an int for every ``a >= 1``); refused for ``c > 1`` (a float where ``a < c``).
+        None when ``node`` is no such power."""
+        got = self.log2_power_(node, depth)
+        if got is None:
+            return None
+        _, a, c = got
+        p = flg.power(a, c)
+        if p is None:
+            raise self.err(UnsupportedError, node, f"2 ** int(math.log2(a / {c})) used other than as the divisor "
+                           "of // or %: a float where a < c (read exactly as a divisor, or for ToFloat(a))")
+        return p
 
     def scaled_(self, name: str, node: ast.AST, depth: int) -> Term | None:
         """``R(c*ToFloat(n))`` (or ``R(c*n)``, Python converts ``n``) with a literal ``c`` that is
@@ -341,6 +410,43 @@ def _sqrt_of(node: ast.AST, name: str | None = None) -> tuple[ast.AST, str] | No
             and len(x.args) == 1 and not x.keywords:
         x = x.args[0]
     return None if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float) else (x, form)
+
+
+def _log2_of(node: ast.AST) -> tuple[str, ast.AST, int] | None:
+    """``(R, a, c)`` of a rounding call ``R(OpaqueUnaryFn_log2(X))``, ``X`` as in ``_log2_power_of``;
+    None for any other shape."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in fl.ROUNDINGS
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    lg = node.args[0]
+    if not (isinstance(lg, ast.Call) and isinstance(lg.func, ast.Name) and lg.func.id == "OpaqueUnaryFn_log2"
+            and len(lg.args) == 1 and not lg.keywords):
+        return None
+    x = lg.args[0]
+    if isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and not x.keywords:
+        if x.func.id == "ToFloat" and len(x.args) == 1 and not _is_real(x.args[0]):
+            return node.func.id, x.args[0], 1
+        if x.func.id == "IntTrueDiv" and len(x.args) == 2 and not _is_real(x.args[0]):
+            c = _literal(x.args[1])
+            return (node.func.id, x.args[0], c) if isinstance(c, int) else None
+    if _is_real(x) or _literal(x) is not None and isinstance(_literal(x), float):
+        return None
+    return node.func.id, x, 1
+
+
+def _log2_power_of(node: ast.AST) -> tuple[str, ast.AST, int] | None:
+    """``(R, a, c)`` of ``PowByNatural(2, R(OpaqueUnaryFn_log2(X)))`` (or ``2 ** R(…)``) with ``X``
+    ``IntTrueDiv(a, c)`` for an integer literal ``c``, ``ToFloat(a)`` or an integer ``a`` (``c``
+    1), ``R`` any rounding; None for any other shape."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in flg.POWER_NAMES \
+            and len(node.args) == 2 and not node.keywords:
+        base, e = node.args
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        base, e = node.left, node.right
+    else:
+        return None
+    b = _literal(base)
+    return _log2_of(e) if isinstance(b, int) and b == 2 else None
 
 
 def _rounding_of_inexact(node: ast.AST) -> str | None:

@@ -102,6 +102,8 @@ class Writer:
             return f"{k.capitalize()}({', '.join(self.text(a)[0] for a in n.args)})", ATOM
         if k == ir.ISQRT:  # PyTorch's spelling of int(math.sqrt(n)) (docs/pytorch-functions.md)
             return f"TruncToInt(OpaqueUnaryFn_sqrt(ToFloat({self.text(n.args[0])[0]})))", ATOM
+        if k == ir.BITFLOOR:  # PyTorch's spelling of 2 ** int(math.log2(n)) (docs/pytorch-functions.md)
+            return f"PowByNatural(2, TruncToInt(OpaqueUnaryFn_log2(ToFloat({self.text(n.args[0])[0]}))))", ATOM
         if k == ir.ITE:
             branches = []
             while n.kind == ir.ITE and not n.args[1].is_bool:

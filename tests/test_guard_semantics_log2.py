@@ -1,0 +1,191 @@
+"""``service.guard_semantics`` on ``b // 2 ** int(math.log2(a / c))`` guards: where it calls one
+exact, Dynamo's printed Python code (``b // 2 ** math.trunc(math.log2(a / 8))``) and C++ code
+(``c10::div_floor_integer(b, (1 << static_cast<int64_t>(std::trunc(std::log2(static_cast<double>(a)
+/ static_cast<double>(8L))))))``, emulated with Python's doubles — the same IEEE division and C
+library ``log2`` — an ``int`` shift that is undefined past 30 or below 0, and int64 arithmetic that
+raises on overflow) compute the value symguard reads, at the corners of random ranges and next to
+the bound, the powers of two and ``c/2``; a negative exponent (a float power in Python, a negative
+shift in C++) and sizes past the bound are opaque."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+sympy = pytest.importorskip("sympy")
+pytest.importorskip("torch")
+
+from torch.utils._sympy.functions import (
+    FloorDiv,
+    FloorToInt,
+    IntTrueDiv,
+    OpaqueUnaryFn_log2,
+    PowByNatural,
+    PythonMod,
+    ToFloat,
+    TruncToInt,
+)
+from torch.utils._sympy.printers import CppPrinter, PythonPrinter
+
+from symguard.service.guard_semantics import INT64_MAX, INT64_MIN, executed_exactly
+from symguard.solver.ir.pyeval import holds
+from symguard.solver.syntax.float_log2 import BOUND
+from symguard.solver.syntax.sympy_reader import parse_sympy
+
+x, y = sympy.symbols("x y", integer=True)
+inf = math.inf
+ROUND = {"TruncToInt": math.trunc, "FloorToInt": math.floor}
+
+
+class _Torch:
+    """What the printed Python code calls: ``torch.sym_float`` of an int is ``float``."""
+
+    sym_float = float
+
+
+class UB(Exception):
+    """C++ undefined behaviour: an int64 overflow, a zero divisor, a shift out of an int's range."""
+
+
+def _i64(v: int) -> int:
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise UB(v)
+    return v
+
+
+def cpp(e: Any, env: dict[Any, int]) -> Any:
+    k = type(e).__name__
+    if e.is_Integer:
+        return _i64(int(e))
+    if e.is_Symbol:
+        return _i64(env[e])
+    if k == "PowByNatural":  # CppPrinter: (1 << (exp)), the 1 an int
+        r = e.args[1]
+        inner = r.args[0].args[0]
+        a, c = (cpp(inner.args[0], env), 1) if type(inner).__name__ == "ToFloat" else \
+            (cpp(inner.args[0], env), int(inner.args[1]))
+        if a <= 0:
+            raise UB("log2 of a non-positive number, cast to int64")
+        ex = ROUND[type(r).__name__](math.log2(float(a) / float(c)))
+        if not 0 <= ex <= 30:
+            raise UB("shift of an int out of range")
+        return 1 << ex
+    if k in ROUND and type(e.args[0]).__name__ == "OpaqueUnaryFn_log2":  # static_cast<int64_t>(std::trunc(...))
+        inner = e.args[0].args[0]
+        a_, c_ = (cpp(inner.args[0], env), 1) if type(inner).__name__ == "ToFloat" else \
+            (cpp(inner.args[0], env), int(inner.args[1]))
+        if a_ <= 0:
+            raise UB("log2 of a non-positive number, cast to int64")
+        return ROUND[k](math.log2(float(a_) / float(c_)))
+    if e.is_Float:
+        return float(e)
+    a = [cpp(v, env) for v in e.args]
+    if k in ("Add", "Mul"):
+        acc = a[0]
+        for v in a[1:]:
+            acc = _i64(acc + v if k == "Add" else acc * v)
+        return acc
+    if k in ("FloorDiv", "PythonMod"):
+        if a[1] == 0:
+            raise UB("zero divisor")
+        return _i64(a[0] // a[1]) if k == "FloorDiv" else a[0] % a[1]
+    ops = {"Equality": "==", "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=",
+           "StrictGreaterThan": ">", "GreaterThan": ">="}
+    return eval(f"{a[0]!r} {ops[k]} {a[1]!r}")
+
+
+def power(rnd: Any, a: Any, c: int) -> Any:
+    return PowByNatural(2, rnd(OpaqueUnaryFn_log2(ToFloat(a) if c == 1 else IntTrueDiv(a, c))))
+
+
+@st.composite
+def guards(draw: Any) -> Any:
+    a = draw(st.sampled_from([x, x + 3, FloorDiv(x, 2)]))
+    c = draw(st.sampled_from([1, 2, 8, 10]))
+    p = power(draw(st.sampled_from([TruncToInt, FloorToInt])), a, c)
+    shape = draw(st.sampled_from(["div", "mod", "scaled", "product", "exponent"]))
+    if shape == "exponent":  # PyTorch's guard that 2 ** e has a natural exponent, and its kin
+        lit = draw(st.sampled_from([sympy.Integer(0), sympy.Integer(3), sympy.Integer(-2), sympy.Float(1.5)]))
+        rel = draw(st.sampled_from([sympy.Ge, sympy.Lt, sympy.Eq, sympy.Ne]))
+        return rel(p.args[1], lit, evaluate=False)
+    if shape == "div":
+        return sympy.Ge(FloorDiv(y, p), 2, evaluate=False)
+    if shape == "mod":
+        return sympy.Eq(PythonMod(y, p), 0, evaluate=False)
+    if shape == "scaled":
+        return sympy.Gt(2 * FloorDiv(y, p), 1, evaluate=False)
+    return sympy.Ge(16 * FloorDiv(x, p) * FloorDiv(y, p), 2, evaluate=False)
+
+
+bounds = st.one_of(st.integers(-20, 300), st.sampled_from([-inf, inf, 2**31, 8 * 2**30 - 1, 8 * 2**31, BOUND - 3,
+                                                          BOUND + 3, 2**53 + 2, INT64_MAX]))
+
+
+@st.composite
+def ranges(draw: Any) -> dict[Any, tuple[float, float]]:
+    out = {}
+    for s in (x, y):
+        a, b = draw(bounds), draw(bounds)
+        lo, hi = min(a, b), max(a, b)
+        out[s] = (-inf if lo == inf else lo, inf if hi == -inf else hi)
+    return out
+
+
+def points(r: dict[Any, tuple[float, float]]) -> list[dict[Any, int]]:
+    def vals(lo: float, hi: float) -> set[int]:
+        lo_i = INT64_MIN if lo == -inf else int(lo)
+        hi_i = INT64_MAX if hi == inf else int(hi)
+        cands = {lo_i, hi_i, lo_i + 1, hi_i - 1, 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 79, 80, 81, 2**30,
+                 8 * 2**30 - 1, 8 * 2**30, BOUND, BOUND - 1, (1 << 46) * 10 - 1, 2**53 + 1}
+        return {v for v in cands if lo_i <= v <= hi_i}
+    return [{x: a, y: b} for a in vals(*r[x]) for b in vals(*r[y])]
+
+
+def read(g: Any, env: dict[Any, int]) -> bool | None:
+    """symguard's reading: the guard's truth, None where its domain fails (Python raises)."""
+    p = parse_sympy(str(g))
+    e = {str(k): v for k, v in env.items()}
+    return holds(p.term, e) if holds(p.domain, e) else None
+
+
+@settings(max_examples=300, deadline=None)
+@given(guards(), ranges())
+def test_claimed_exact_computes_what_symguard_reads(g: Any, r: dict[Any, tuple[float, float]]) -> None:
+    py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
+    code = PythonPrinter().doprint(g)
+    if cpp_ok and "PowByNatural" in str(g):
+        assert "(1 << (" in CppPrinter().doprint(g)  # the shift the emulation models
+    for env in points(r):
+        want = read(g, env)
+        if py_ok:
+            try:
+                got: bool | None = bool(eval(code, {"math": math, "torch": _Torch}, {"x": env[x], "y": env[y]}))
+            except (ValueError, ZeroDivisionError):
+                got = None
+            assert got == want, (code, env)
+        if cpp_ok:
+            assert want is not None, (g, env)  # undefined behaviour is never claimed exact
+            assert cpp(g, env) == want, (g, env)
+
+
+def test_where_the_bridge_claims_it() -> None:
+    g = sympy.Ge(FloorDiv(y, power(TruncToInt, x, 8)), 2, evaluate=False)
+    wide = (1, inf)
+    assert executed_exactly(g, {x: (8, BOUND), y: wide}, "python")
+    assert executed_exactly(g, {x: (5, BOUND), y: wide}, "python")  # exponent 0 for 4 < x < 8: the int 1
+    assert not executed_exactly(g, {x: (4, BOUND), y: wide}, "python")  # 2 ** -1 is a float
+    assert not executed_exactly(g, {x: (8, BOUND + 1), y: wide}, "python")  # past the proven bound
+    assert not executed_exactly(g, {x: (8, inf), y: wide}, "python")
+    assert not executed_exactly(g, {x: (0, BOUND), y: wide}, "python")  # log2(0) raises
+    narrow = (1, 2**62)
+    assert executed_exactly(g, {x: (8, 8 * 2**31 - 1), y: narrow}, "cpp")  # shifts up to 30
+    assert not executed_exactly(g, {x: (8, 8 * 2**31), y: narrow}, "cpp")  # 1 << 31 overflows an int
+    assert executed_exactly(g, {x: (5, 100), y: narrow}, "cpp")  # exponents 0 (1 << 0) to 3
+    assert not executed_exactly(g, {x: (4, 100), y: narrow}, "cpp")  # 1 << -1: undefined
+    f = sympy.Ge(FloorDiv(y, power(FloorToInt, x, 8)), 2, evaluate=False)
+    assert not executed_exactly(f, {x: (5, BOUND), y: wide}, "python")  # floor(log2(5/8)) = -1
+    assert executed_exactly(f, {x: (8, BOUND), y: wide}, "python")
