@@ -6,6 +6,7 @@ multiplied by a dynamic batch (three symbols)."""
 
 from __future__ import annotations
 
+import pytest
 from chain_strategies import chains
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -261,3 +262,18 @@ def test_a_shared_memo_answers_what_a_fresh_one_does(goals: list[Term], fs: list
     for goal in goals:
         assert multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3}, shared) == \
             multivariate.counterexample(goal, fs, box, {"x": 7, "y": -3}, multivariate.Memo())
+
+
+def test_a_walk_that_cannot_reach_its_last_cell_gives_up_at_its_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,024 cells (two sizes' classes mod 32), one comparison each: within the default share the
+    implication is shown; with a share of 500 the pace at cell 64 already says the walk would run
+    out, and it stops there (undecided) instead of at its share."""
+    goal = parse_sympy("x//32 + y//32 >= 0").term
+    ranges = {"x": (0, None), "y": (0, None)}
+    memo = multivariate.Memo()
+    assert multivariate.counterexample(goal, [], ranges, None, memo) == (False, None)
+    assert multivariate.MAX_TOTAL - memo.left == 32 * 32
+    monkeypatch.setattr(multivariate, "MAX_WALK", 500)
+    memo = multivariate.Memo()
+    assert multivariate.counterexample(goal, [], ranges, None, memo) is None
+    assert multivariate.MAX_TOTAL - memo.left == multivariate.PROJECT_FROM

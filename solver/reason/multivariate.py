@@ -77,6 +77,11 @@ PEEL_ROUNDS = 1
 # polynomial is rebuilt there (upernet_convnext_70x45 spent its whole walk share either way, at
 # twice the CPU when this was charged as one)
 TIGHT_EXTREMES_COST = 4
+# a walk checks its pace at cells 64, 128, 256, ...: one whose comparisons so far, spread over all
+# its cells, pass what it may spend gives up there instead of at its cap (it can no longer show an
+# implication, which needs every cell). DepthPro's fusion guards: a 96 x 96 walk spent its 15,000
+# on 9,216 cells and stayed open; z3 then decided the guard in a few ms
+PROJECT_FROM = 64
 MAX_PEEL = 5_000  # comparisons per set on those pieces (the VitDet class needs ~1,500 per walk)
 MAX_TOTAL_WIDE = 5_000
 # ... and one three-symbol walk never takes more than half of what is left of that share: a
@@ -288,6 +293,10 @@ class _Walk:
             if self.work > self.cap or self.memo.left_wide < 0:
                 raise _Open
 
+    def _share(self) -> int:
+        """Comparisons this walk may still reach: its own cap or what the set has left."""
+        return min(self.cap, self.work + (self.memo.left if self.n <= 2 else self.memo.left_wide))
+
     def _own(self, x: _Expr, res: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The expression's own classes for the walk's classes ``res``, and the offsets
         ``r//P`` (``q' = (L/P)*q + r//P``)."""
@@ -342,12 +351,15 @@ class _Walk:
     # -------------------------------------------------------------- the walk
     def run(self) -> tuple[bool, dict[str, int] | None]:
         per = [self.classes(v) for v in range(self.n)]
-        if math.prod(len(c) for c in per) > MAX_CELLS:
+        cells = math.prod(len(c) for c in per)
+        if cells > MAX_CELLS:
             raise _Open
         opened: int | None = None  # the work done when the first cell stayed open
-        for cell in itertools.product(*per):
+        for k, cell in enumerate(itertools.product(*per)):
             if opened is not None and self.work + self.peeled - opened > AFTER_OPEN:
                 raise _Open
+            if k >= PROJECT_FROM and k & (k - 1) == 0 and self.work * cells > self._share() * k:
+                raise _Open  # at its pace so far the walk would run out before its last cell
             verdict, where = self._cell(cell, 0)
             if verdict is False:
                 continue
