@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 pytest.importorskip("torch")
 
+from cpp_model import cpp, i64
 from torch.utils._sympy.functions import (
     CeilToInt,
     FloorDiv,
@@ -94,16 +95,6 @@ def test_unknown_kinds_and_floats_are_opaque() -> None:
 
 # ------------------------------------------------------------------ property: exact means exact
 
-class Overflow(Exception):
-    pass
-
-
-def _i64(v: int) -> int:
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise Overflow(v)
-    return v
-
-
 def exact(e: Any, env: dict[Any, int]) -> Any:
     """The exact value (Python integers), strict: a zero divisor raises ZeroDivisionError."""
     k = type(e).__name__
@@ -134,41 +125,6 @@ def exact(e: Any, env: dict[Any, int]) -> Any:
     if k in rel:
         return eval(f"{a[0]} {rel[k]} {a[1]}")  # two integers
     raise AssertionError(k)
-
-
-def cpp(e: Any, env: dict[Any, int]) -> Any:
-    """What CppPrinter's code computes, as far as the model claims it: int64 everywhere, C's ``%``
-    for sympy's Mod, ``c10::div_floor_integer``/``div_mod`` (floor semantics) for the others."""
-    k = type(e).__name__
-    if e.is_Integer:
-        return _i64(int(e))
-    if e.is_Symbol:
-        return _i64(env[e])
-    if k in ("FloorToInt", "CeilToInt"):  # std::floor/std::ceil of a double quotient
-        n, d = (float(cpp(v, env)) for v in e.args[0].args)
-        return _i64(math.floor(n / d) if k == "FloorToInt" else math.ceil(n / d))
-    a = [cpp(v, env) for v in e.args]
-    if k in ("Add", "Mul"):
-        acc = a[0]
-        for v in a[1:]:
-            acc = _i64(acc + v if k == "Add" else acc * v)
-        return acc
-    if k == "FloorDiv":
-        return _i64(a[0] // a[1])
-    if k == "PythonMod":
-        return a[0] % a[1]
-    if k == "Mod":  # C's %: the sign of the dividend
-        r = abs(a[0]) % abs(a[1])
-        return r if a[0] >= 0 else -r
-    if k == "ModularIndexing":
-        q = _i64(a[0] // a[1])
-        r = abs(q) % abs(a[2])
-        return r if q >= 0 else -r
-    if k == "Max":
-        return max(a)
-    if k == "Min":
-        return min(a)
-    return exact(e.func(*(sympy.Integer(v) for v in a), evaluate=False), env)
 
 
 def terms(depth: int) -> st.SearchStrategy[Any]:
@@ -401,7 +357,7 @@ def cpp_affine(e: Any, env: dict[Any, int]) -> Any:
         return cpp_affine(e.args[0], env) / cpp_affine(e.args[1], env)
     rounding = {"FloorToInt": math.floor, "CeilToInt": math.ceil, "TruncToInt": math.trunc, "RoundToInt": round}
     if k in rounding:
-        return _i64(rounding[k](cpp_affine(e.args[0], env)))
+        return i64(rounding[k](cpp_affine(e.args[0], env)))
     ops = {"Add": operator.add, "Mul": operator.mul, "Equality": operator.eq, "Unequality": operator.ne,
            "StrictLessThan": operator.lt, "LessThan": operator.le, "StrictGreaterThan": operator.gt,
            "GreaterThan": operator.ge}
@@ -414,7 +370,7 @@ def cpp_affine(e: Any, env: dict[Any, int]) -> Any:
     for v in vals[1:]:
         acc = ops[k](acc, v)
         if isinstance(acc, int):
-            _i64(acc)
+            i64(acc)
     return acc
 
 

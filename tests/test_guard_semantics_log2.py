@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 pytest.importorskip("torch")
 
+from cpp_model import cpp
 from torch.utils._sympy.functions import (
     FloorDiv,
     FloorToInt,
@@ -38,64 +39,12 @@ from symguard.solver.syntax.sympy_reader import parse_sympy
 
 x, y = sympy.symbols("x y", integer=True)
 inf = math.inf
-ROUND = {"TruncToInt": math.trunc, "FloorToInt": math.floor}
 
 
 class _Torch:
     """What the printed Python code calls: ``torch.sym_float`` of an int is ``float``."""
 
     sym_float = float
-
-
-class UB(Exception):
-    """C++ undefined behaviour: an int64 overflow, a zero divisor, a shift out of an int's range."""
-
-
-def _i64(v: int) -> int:
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise UB(v)
-    return v
-
-
-def cpp(e: Any, env: dict[Any, int]) -> Any:
-    k = type(e).__name__
-    if e.is_Integer:
-        return _i64(int(e))
-    if e.is_Symbol:
-        return _i64(env[e])
-    if k == "PowByNatural":  # CppPrinter: (1 << (exp)), the 1 an int
-        r = e.args[1]
-        inner = r.args[0].args[0]
-        a, c = (cpp(inner.args[0], env), 1) if type(inner).__name__ == "ToFloat" else \
-            (cpp(inner.args[0], env), int(inner.args[1]))
-        if a <= 0:
-            raise UB("log2 of a non-positive number, cast to int64")
-        ex = ROUND[type(r).__name__](math.log2(float(a) / float(c)))
-        if not 0 <= ex <= 30:
-            raise UB("shift of an int out of range")
-        return 1 << ex
-    if k in ROUND and type(e.args[0]).__name__ == "OpaqueUnaryFn_log2":  # static_cast<int64_t>(std::trunc(...))
-        inner = e.args[0].args[0]
-        a_, c_ = (cpp(inner.args[0], env), 1) if type(inner).__name__ == "ToFloat" else \
-            (cpp(inner.args[0], env), int(inner.args[1]))
-        if a_ <= 0:
-            raise UB("log2 of a non-positive number, cast to int64")
-        return ROUND[k](math.log2(float(a_) / float(c_)))
-    if e.is_Float:
-        return float(e)
-    a = [cpp(v, env) for v in e.args]
-    if k in ("Add", "Mul"):
-        acc = a[0]
-        for v in a[1:]:
-            acc = _i64(acc + v if k == "Add" else acc * v)
-        return acc
-    if k in ("FloorDiv", "PythonMod"):
-        if a[1] == 0:
-            raise UB("zero divisor")
-        return _i64(a[0] // a[1]) if k == "FloorDiv" else a[0] % a[1]
-    ops = {"Equality": "==", "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=",
-           "StrictGreaterThan": ">", "GreaterThan": ">="}
-    return eval(f"{a[0]!r} {ops[k]} {a[1]!r}")
 
 
 def power(rnd: Any, a: Any, c: int) -> Any:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 pytest.importorskip("torch")
 
+from cpp_model import cpp
 from torch.utils._sympy.functions import (
     CeilToInt,
     FloatPow,
@@ -38,7 +39,6 @@ from symguard.solver.syntax.sympy_reader import parse_sympy
 
 x, y = sympy.symbols("x y", integer=True)
 inf = math.inf
-ROUND = {"TruncToInt": math.trunc, "FloorToInt": math.floor, "CeilToInt": math.ceil, "RoundToInt": round}
 
 
 class _Torch:
@@ -46,50 +46,6 @@ class _Torch:
 
     sym_float = float
     _sym_sqrt = staticmethod(math.sqrt)
-
-
-class UB(Exception):
-    """C++ undefined behaviour: an int64 overflow, a zero divisor, the square root of a negative."""
-
-
-def _i64(v: int) -> int:
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise UB(v)
-    return v
-
-
-def cpp(e: Any, env: dict[Any, int]) -> Any:
-    k = type(e).__name__
-    if e.is_Integer:
-        return _i64(int(e))
-    if e.is_Symbol:
-        return _i64(env[e])
-    if e.is_Float:  # a literal compared with a rounded root: C++ compares the int64 with the double
-        return float(e)
-    if k in ROUND and type(e.args[0]).__name__ in ("OpaqueUnaryFn_sqrt", "FloatPow"):
-        n = cpp(e.args[0].args[0].args[0], env)
-        if n < 0:
-            raise UB("sqrt of a negative, cast to int64")
-        root = math.sqrt(float(n)) if type(e.args[0]).__name__ == "OpaqueUnaryFn_sqrt" else float(n) ** 0.5
-        return _i64(ROUND[k](root))  # int64 -> double correctly rounded, as float(); std::pow is C's pow
-    a = [cpp(v, env) for v in e.args]
-    if k in ("Add", "Mul"):
-        acc = a[0]
-        for v in a[1:]:
-            acc = _i64(acc + v if k == "Add" else acc * v)
-        return acc
-    if k == "Pow":  # a literal exponent: repeated int64 products
-        acc = 1
-        for _ in range(a[1]):
-            acc = _i64(acc * a[0])
-        return acc
-    if k in ("FloorDiv", "PythonMod"):
-        if a[1] == 0:
-            raise UB("zero divisor")
-        return _i64(a[0] // a[1]) if k == "FloorDiv" else a[0] % a[1]
-    ops = {"Equality": "==", "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=",
-           "StrictGreaterThan": ">", "GreaterThan": ">="}
-    return eval(f"{a[0]!r} {ops[k]} {a[1]!r}")
 
 
 def side(rnd: Any, n: Any, power: bool = False) -> Any:
