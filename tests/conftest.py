@@ -53,17 +53,12 @@ SLOW_TESTS = frozenset({
 
 
 # Scheduling (``-n auto --dist worksteal``, pyproject.toml): each worker starts on one contiguous half
-# of the collection and, when it runs dry, takes the tail of the other's queue. So the order here
-# decides what runs together: the modules whose tests take longest (torch compiles, real traces,
-# servers, the determinism runs) go first, so that none of them starts while the other worker has
-# nothing left; each module stays in one piece (its module-scoped fixture, a compile or a server,
-# is made once); the tests that read one real set (``real_set`` mark, tests/corpus_runs.py) sit
-# next to each other, so one worker solves the set once for all of them. Nothing here changes what
-# a test checks, only where and when it runs.
-LONG_FIRST = (
-    "test_prune_guards", "test_trace", "test_torch_fast", "test_determinism", "test_context_memory",
-    "test_service_deadline", "test_shrink_model", "test_effort", "test_crosscheck", "test_faults",
-)
+# of the collection and, when it runs dry, takes the tail of the other's queue, so a module stays
+# in one piece (its module-scoped fixture, a compile or a server, is made once) and tests next to
+# each other run in one worker. The tests that read one real set (``real_set`` mark,
+# tests/corpus_runs.py: test_corpus_budget's and test_corpus_torch's) are put next to each other,
+# where the first of them is, so one worker solves the set once for all of them. Nothing here
+# changes what a test checks, only where and when it runs.
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -72,16 +67,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if (module in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or "/generated/" in str(item.path).replace("\\", "/")):
             item.add_marker(pytest.mark.slow)
-    rank = {name: i for i, name in enumerate(LONG_FIRST)}
-
-    def order(item: pytest.Item) -> tuple[int, str]:
-        real_set = item.get_closest_marker("real_set")
-        if real_set is not None:  # after every other module, each set's tests together
-            return len(rank) + 1, str(real_set.args[0])
-        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-        return rank.get(module, len(rank)), ""
-
-    items.sort(key=order)  # stable: otherwise the collection's order
+    sets = [i for i, item in enumerate(items) if item.get_closest_marker("real_set")]
+    if sets:
+        place = {id(item): (i, "") for i, item in enumerate(items)}
+        for i in sets:
+            place[id(items[i])] = (sets[0], str(items[i].get_closest_marker("real_set").args[0]))  # type: ignore[union-attr]
+        items.sort(key=lambda item: place[id(item)])  # stable: a set's tests keep their order
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
