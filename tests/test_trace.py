@@ -332,7 +332,7 @@ def test_cli_unwritable_out(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ real traces of the zoo (torch)
 
 # Dynamo traces with ``service.torch_fast`` on: the same guards and recompiles as stock PyTorch
-# (tests/test_torch_fast.py, and test_prune_guards' stock-vs-pruned differential on these models),
+# (tests/test_torch_fast.py; test_prune_guards compares stock and fast-traced pruned on swin_window),
 # in well under half the time (swin_window: 2.5x faster). What is checked here is the
 # report on whatever guards PyTorch emitted, not how PyTorch arrived at them.
 GEN = r"""
