@@ -52,12 +52,27 @@ SLOW_TESTS = frozenset({
 })
 
 
+# Scheduling (``-n auto --dist worksteal``, pyproject.toml): each worker starts on one contiguous half
+# of the collection and, when it runs dry, takes the tail of the other's queue, so a module stays
+# in one piece (its module-scoped fixture, a compile or a server, is made once) and tests next to
+# each other run in one worker. The tests that read one real set (``real_set`` mark,
+# tests/corpus_runs.py: test_corpus_budget's and test_corpus_torch's) are put next to each other,
+# where the first of them is, so one worker solves the set once for all of them. Nothing here
+# changes what a test checks, only where and when it runs.
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
         if (module in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS
                 or "/generated/" in str(item.path).replace("\\", "/")):
             item.add_marker(pytest.mark.slow)
+    sets = [i for i, item in enumerate(items) if item.get_closest_marker("real_set")]
+    if sets:
+        place = {id(item): (i, "") for i, item in enumerate(items)}
+        for i in sets:
+            place[id(items[i])] = (sets[0], str(items[i].get_closest_marker("real_set").args[0]))  # type: ignore[union-attr]
+        items.sort(key=lambda item: place[id(item)])  # stable: a set's tests keep their order
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_runs import SETS, mark, redundancy
 
 from symguard.solver import load_problem, run
 from symguard.solver.ir.pyeval import holds
@@ -29,11 +30,18 @@ def _problem(name: str) -> dict[str, Any]:
     return doc
 
 
+def _redundancy(name: str) -> dict[str, Any]:
+    """The set's redundancy answer, shared with test_corpus_budget (corpus_runs: one run per set per
+    test run, read as bench/corpus.py reads it: the same problem with a deadline further away)."""
+    key = f"torch/{name}"
+    return redundancy(key) if key in SETS else run("redundancy", _problem(name))  # no guards: nothing to share
+
+
 def _params() -> list[Any]:
     out = []
     for name, e in sorted(MANIFEST.items()):
         secs = e["redundancy_seconds"] + e["solve_seconds"]
-        marks = [pytest.mark.slow] if secs > SLOW_S else []
+        marks = [mark(f"torch/{name}"), *([pytest.mark.slow] if secs > SLOW_S else [])]
         if secs > SKIP_S:
             marks.append(pytest.mark.skip(reason=f"redundancy took {secs:.0f} s when the manifest was written"))
         out.append(pytest.param(name, id=name.removesuffix(".json"), marks=marks))
@@ -69,7 +77,7 @@ def _names(text: str) -> list[str]:
 def test_fresh_run_matches_manifest(name: str) -> None:
     doc, e = _problem(name), MANIFEST[name]
     assert run("solve", doc)["status"] == e["solve"] == "sat"
-    red = run("redundancy", doc)
+    red = _redundancy(name)
     verdicts = dict(collections.Counter(g["verdict"] for g in red["guards"]))
     if "unknown" in e["verdicts"] or "unknown" in verdicts or red["status"] == "unknown":
         # undecided checks depend on the time budget and the machine's load (README: Decisions):
@@ -103,7 +111,7 @@ def test_smt2_twin_gives_the_same_answers(name: str) -> None:
     twin["options"] = {**twin["options"], "timeout_ms": 60_000}
     hints = {n: s["hint"] for n, s in doc.get("symbols", {}).items() if "hint" in s}
     assert {n: s["hint"] for n, s in twin["symbols"].items() if "hint" in s} == hints
-    a, b = run("redundancy", doc), run("redundancy", twin)
+    a, b = _redundancy(name), run("redundancy", twin)
     if any(g["verdict"] == "unknown" for g in (*a["guards"], *b["guards"])):
         return  # a check past its budget (loaded machine): the answers need not coincide
     assert a["status"] == b["status"]

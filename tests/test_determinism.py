@@ -127,12 +127,17 @@ def collect_at_check(at: int | None) -> Iterator[list[int]]:
     was = gc.isenabled()
     gc.collect()
     gc.disable()
+    # what lived before the block is out of the collector's sight (nothing of it was garbage: the
+    # collection above): the collection at ``at`` walks what the operation made, not the whole
+    # heap of a test process that has run hundreds of tests before (a second or more each time)
+    gc.freeze()
     z3.Solver.check, redundancy._collapsed = counting, pass_start  # type: ignore[method-assign]
     try:
         yield starts
     finally:
         z3.Solver.check, redundancy._collapsed = check, collapsed  # type: ignore[method-assign]
         starts.append(count[0])
+        gc.unfreeze()
         if was:
             gc.enable()
 
