@@ -28,6 +28,8 @@ table).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
@@ -145,37 +147,41 @@ class Encoding:
         return got
 
     def _isqrt(self, tn: Term, n: FNode) -> FNode:
-        key: PairKey = (ISQRT_TAG, tn, tn)
-        hit = self._pairs.get(key)
-        if hit is not None:
-            return hit[0]
+        """``s = isqrt(n)``: ``n >= 0 -> 0 <= s & s*s <= n <= s*s + 2s`` (non-linear)."""
         m = self.mgr
-        s = m.Symbol(f"{FRESH_PREFIX}s{len(self._pairs)}", INT)
-        self.fresh[s.symbol_name()] = ("s", tn, tn)
-        sq = m.Times(s, s)
-        body = m.And(m.LE(m.Int(0), s), m.LE(sq, n), m.LE(n, m.Plus(sq, m.Times(m.Int(2), s))))
-        self.definitions.append(m.Implies(m.LE(m.Int(0), n), body))
-        self.pair_def[key] = self.definitions[-1]
-        self.def_keys.append(key)
-        self._pairs[key] = (s, s)
-        return s
+
+        def define(s: FNode) -> FNode:
+            sq = m.Times(s, s)
+            body = m.And(m.LE(m.Int(0), s), m.LE(sq, n), m.LE(n, m.Plus(sq, m.Times(m.Int(2), s))))
+            return m.Implies(m.LE(m.Int(0), n), body)
+        return self._unary(ISQRT_TAG, "s", tn, define)
 
     def _bitfloor(self, tn: Term, n: FNode) -> FNode:
-        key: PairKey = (BITFLOOR_TAG, tn, tn)
+        """``p = bit_floor(n)``: ``n >= 1 -> p <= n < 2p & p`` one of the powers of two (linear)."""
+        m = self.mgr
+
+        def define(p: FNode) -> FNode:
+            powers = [m.Equals(p, m.Int(1 << e)) for e in range(BITFLOOR_EXPONENTS)]
+            powers.append(m.LE(m.Int(1 << BITFLOOR_EXPONENTS), p))
+            body = m.And(m.LE(p, n), m.LT(n, m.Times(m.Int(2), p)), m.Or(powers))
+            return m.Implies(m.LE(m.Int(1), n), body)
+        return self._unary(BITFLOOR_TAG, "p", tn, define)
+
+    def _unary(self, tag: str, prefix: str, tn: Term, define: Callable[[FNode], FNode]) -> FNode:
+        """One fresh variable per distinct operand ``tn`` of a partial one-argument kind, defined
+        by ``define`` where the operand is in its domain; keyed like a division pair, so scoped
+        checks carry its definition."""
+        key: PairKey = (tag, tn, tn)
         hit = self._pairs.get(key)
         if hit is not None:
             return hit[0]
-        m = self.mgr
-        p = m.Symbol(f"{FRESH_PREFIX}p{len(self._pairs)}", INT)
-        self.fresh[p.symbol_name()] = ("p", tn, tn)
-        powers = [m.Equals(p, m.Int(1 << e)) for e in range(BITFLOOR_EXPONENTS)]
-        powers.append(m.LE(m.Int(1 << BITFLOOR_EXPONENTS), p))
-        body = m.And(m.LE(p, n), m.LT(n, m.Times(m.Int(2), p)), m.Or(powers))
-        self.definitions.append(m.Implies(m.LE(m.Int(1), n), body))
+        v = self.mgr.Symbol(f"{FRESH_PREFIX}{prefix}{len(self._pairs)}", INT)
+        self.fresh[v.symbol_name()] = (prefix, tn, tn)
+        self.definitions.append(define(v))
         self.pair_def[key] = self.definitions[-1]
         self.def_keys.append(key)
-        self._pairs[key] = (p, p)
-        return p
+        self._pairs[key] = (v, v)
+        return v
 
     def _pair(self, floor: bool, ta: Term, tb: Term, a: FNode, b: FNode) -> tuple[FNode, FNode]:
         key: PairKey = (floor, ta, tb)
