@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 pytest.importorskip("torch")
 
+from bridge_harness import corners, ranges, read
 from cpp_model import cpp, i64
 from torch.utils._sympy.functions import (
     CeilToInt,
@@ -31,7 +32,7 @@ from torch.utils._sympy.functions import (
 )
 from torch.utils._sympy.printers import PythonPrinter
 
-from symguard.service.guard_semantics import INT64_MAX, INT64_MIN, executed_exactly
+from symguard.service.guard_semantics import INT64_MAX, executed_exactly
 
 x, y = sympy.symbols("x y", integer=True)
 inf = math.inf
@@ -146,37 +147,18 @@ def terms(depth: int) -> st.SearchStrategy[Any]:
 
 
 bounds = st.one_of(st.integers(-50, 50), st.sampled_from([-inf, inf, 2**31, 2**53 - 7, 2**62, INT64_MAX]))
-
-
-@st.composite
-def ranges(draw: Any, ends: st.SearchStrategy[float] = bounds) -> dict[Any, tuple[float, float]]:
-    """A range for ``x`` and ``y`` from two drawn ends (an infinite end only on its own side)."""
-    out = {}
-    for s in (x, y):
-        a, b = draw(ends), draw(ends)
-        lo, hi = min(a, b), max(a, b)
-        out[s] = (-inf if lo == inf else lo, inf if hi == -inf else hi)
-    return out
-
-
-def points(r: dict[Any, tuple[float, float]], extra: list[int]) -> list[dict[Any, int]]:
-    def vals(lo: float, hi: float) -> set[int]:
-        lo_i = INT64_MIN if lo == -inf else int(lo)
-        hi_i = INT64_MAX if hi == inf else int(hi)
-        cands = {lo_i, hi_i, lo_i + 1, hi_i - 1, 0, 1, -1, 2**53 + 1, -(2**53) - 1, 2**62, *extra}
-        return {v for v in cands if lo_i <= v <= hi_i}
-    return [{x: a, y: b} for a in vals(*r[x]) for b in vals(*r[y])]
+SIZES = [0, 1, -1, 2**53 + 1, -(2**53) - 1, 2**62]
 
 
 @settings(max_examples=400, deadline=None)
-@given(terms(2), terms(2), st.sampled_from(["Ge", "Eq", "Lt"]), ranges(), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
+@given(terms(2), terms(2), st.sampled_from(["Ge", "Eq", "Lt"]), ranges(bounds), st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
 def test_exact_guards_compute_their_exact_value(a: Any, b: Any, rel: str, r: Any, extra: list[int]) -> None:
     g = getattr(sympy, rel)(a, b, evaluate=False)
     assume(isinstance(g, sympy.Rel))
     py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
     assume(py_ok or cpp_ok)
     code = PythonPrinter().doprint(g)
-    for env in points(r, extra):
+    for env in corners(r, SIZES + extra):
         try:
             want = exact(g, env)
         except ZeroDivisionError:
@@ -230,17 +212,6 @@ def test_a_misprinted_guard_is_opaque() -> None:
 
 # ------------------------------------------------------------------ a float compared with a literal
 
-def _read(g: Any, env: dict[Any, int]) -> Any:
-    """symguard's reading of ``str(g)`` at ``env``: None outside its domain (a zero divisor, an
-    overflow: Python raises there), else its truth value."""
-    from symguard.solver.ir.pyeval import evaluate
-    from symguard.solver.syntax.sympy_reader import parse_sympy
-
-    p = parse_sympy(str(g))
-    names = {str(k): v for k, v in env.items()}
-    return bool(evaluate(p.term, names)) if evaluate(p.domain, names) else None
-
-
 def cpp_float(e: Any, env: dict[Any, int]) -> Any:
     """What CppPrinter's code computes for a float: ``static_cast<double>`` of each integer."""
     k = type(e).__name__
@@ -288,7 +259,7 @@ def _printed_value(code: str, env: dict[Any, int]) -> Any:
 
 
 @settings(max_examples=300, deadline=None)
-@given(floats(1), LITERALS, st.sampled_from(["Ge", "Gt", "Lt", "Le", "Eq", "Ne"]), st.booleans(), ranges(),
+@given(floats(1), LITERALS, st.sampled_from(["Ge", "Gt", "Lt", "Le", "Eq", "Ne"]), st.booleans(), ranges(bounds),
        st.lists(st.integers(-(2**63), 2**63 - 1), max_size=3))
 def test_float_relations_compute_what_symguard_reads(f: Any, lit: Any, rel: str, flip: bool, r: Any,
                                                      extra: list[int]) -> None:
@@ -302,8 +273,8 @@ def test_float_relations_compute_what_symguard_reads(f: Any, lit: Any, rel: str,
     code = PythonPrinter().doprint(g)
     ops = {"Ge": operator.ge, "Gt": operator.gt, "Lt": operator.lt, "Le": operator.le, "Eq": operator.eq,
            "Ne": operator.ne}
-    for env in points(r, extra):
-        want = _read(g, env)
+    for env in corners(r, SIZES + extra):
+        want = read(g, env)
         if py_ok:
             assert _printed_value(code, env) == want, (code, env)
         if cpp_ok:
@@ -473,7 +444,7 @@ def test_the_exactness_bound_by_brute_force_next_to_it(c1: float, c2: float, d: 
         if cpp_ok:
             assert cpp_affine(getattr(F, rnd)(f), {x: v}) == want, (f, v, window)
         if py_ok or cpp_ok:
-            assert _read(sympy.Eq(getattr(F, rnd)(f), want, evaluate=False), {x: v, y: 0}) is True
+            assert read(sympy.Eq(getattr(F, rnd)(f), want, evaluate=False), {x: v, y: 0}) is True
 
 
 def compared_chains(depth: int) -> st.SearchStrategy[Any]:
@@ -512,8 +483,8 @@ def _computes_what_symguard_reads(g: Any, r: Any, extra: list[int]) -> None:
     py_ok, cpp_ok = executed_exactly(g, r, "python"), executed_exactly(g, r, "cpp")
     assume(py_ok or cpp_ok)
     code = PythonPrinter().doprint(g)
-    for env in points(r, extra + EDGES + [-v for v in EDGES]):
-        want = _read(g, env)
+    for env in corners(r, SIZES + extra + EDGES + [-v for v in EDGES]):
+        want = read(g, env)
         if py_ok:
             assert _printed_value(code, env) == want, (code, env)
         if cpp_ok:
