@@ -3,9 +3,12 @@ the renamed problem is the same result in the caller's own names and ids."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from guard_grammar import boxes, conds, terms
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -157,3 +160,18 @@ def test_node_digests_are_the_generic_digest(kind: str, value: Any, kids: list[s
     assert _h_node(kind, value, kids) == _h(kind, value, kids)
     for k in kids:
         assert _h_pair("s", k) == _h("s", k)
+
+
+@pytest.mark.parametrize("name", ["evaluate_spec_example.json", "evaluate_unet_export.json",
+                                  "evaluate_vit_patchify.json", "sympy_lazy_piecewise.json"])
+def test_queries_change_neither_the_constraints_canonical_form_nor_redundancy(name: str) -> None:
+    """Queries only order the symbols the asserts and guards leave tied: ``redundancy``, which
+    does not read them, gives a document with queries the answer it gives without (it once
+    differed on evaluate_vit_patchify: the queries reordered the symbols, and z3 took another path)."""
+    doc = json.loads((Path(__file__).parent.parent / "smt2_corpus" / "examples" / name).read_text())
+    assert doc.get("queries")
+    bare = {k: v for k, v in doc.items() if k != "queries"}
+    a, b = prepare(doc)[1].problem, prepare(bare)[1].problem
+    assert (a.symbols, a.asserts, a.guards) == (b.symbols, b.asserts, b.guards)
+    with_q, without = run("redundancy", doc), run("redundancy", bare)
+    assert with_q["guards"] == without["guards"] and with_q["minimal"] == without["minimal"]

@@ -198,6 +198,20 @@ def _symbol_nodes(t: Term, memo: dict[Term, frozenset[Term]]) -> frozenset[Term]
 
 
 def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]:
+    """The symbols by their colours under every entry but the queries, ties broken by their
+    colours with the queries, then by position: queries only order what the rest leaves tied, so
+    an operation that does not read them (``redundancy``, ``solve``) sees the same canonical
+    problem, and gives the same answer, whatever queries a document carries."""
+    rest = [(tag, t) for tag, t in terms if tag != "q"]
+    first = _colours(p, rest)
+    full = _colours(p, terms) if len(rest) < len(terms) else first
+    index = {s.name: i for i, s in enumerate(p.symbols)}
+    return sorted(p.symbols, key=lambda s: (first[s.name], full[s.name], index[s.name]))
+
+
+def _colours(p: Problem, terms: Sequence[tuple[str, Term]]) -> dict[str, str]:
+    """Each symbol's colour: its range and hint, refined by the shapes of the ``terms`` it occurs
+    in until no class splits (at most four rounds)."""
     colour = {s.name: _h(s.is_bool, s.lo, s.hi, s.hint) for s in p.symbols}
     below: dict[Term, frozenset[Term]] = {}
     occurs = [(tag, t, Counter(n.value for n in _symbol_nodes(t, below))) for tag, t in terms]
@@ -214,8 +228,7 @@ def _symbol_order(p: Problem, terms: Sequence[tuple[str, Term]]) -> list[Symbol]
             colour = new
             break
         colour = new
-    index = {s.name: i for i, s in enumerate(p.symbols)}
-    return sorted(p.symbols, key=lambda s: (colour[s.name], index[s.name]))
+    return colour
 
 
 # ------------------------------------------------------------------ canonical problem
