@@ -12,23 +12,18 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pysmt.solvers.z3 import Z3Converter
+from unary_kinds import Kind, check_encoding_admits_only_its_value, check_homes, check_interval, encoded
 
 from symguard.solver import run
 from symguard.solver.errors import UnsupportedError
 from symguard.solver.ir import terms as ir
-from symguard.solver.ir.printer import to_text
-from symguard.solver.ir.pycode import EUCLID_HELPERS, to_python
 from symguard.solver.ir.pyeval import holds, value
-from symguard.solver.reason import points
 from symguard.solver.reason.facts import Env
 from symguard.solver.reason.intervals import bitfloor_iv
 from symguard.solver.reason.rewrite import Rewriter
-from symguard.solver.smt.encode import Encoding
 from symguard.solver.syntax import float_log2 as flg
 from symguard.solver.syntax.smtlib_writer import to_smtlib
 from symguard.solver.syntax.sympy_reader import parse_sympy
-from symguard.solver.syntax.sympy_writer import to_sympy
 
 ROUNDINGS = ("TruncToInt", "FloorToInt")
 DIVISORS = (1, 2, 3, 5, 7, 8, 10, 16, 1000, 3**20, (1 << 20) + 1, (1 << 46) - 3, flg.MAX_DIVISOR)
@@ -214,52 +209,21 @@ def test_compared_past_the_bounds_is_refused() -> None:
 
 # ---------------------------------------------------------------- every home of BITFLOOR
 
+BITFLOOR = Kind(ir.mk_bitfloor, ir.bit_floor, 1, "bitfloor", bitfloor_iv)
+
+
 @given(st.integers(-20, 10**6))
 def test_every_home_of_the_op_agrees(n: int) -> None:
-    t = ir.mk_bitfloor(ir.mk_add(ir.mk_sym("a"), ir.mk_int(-3)))
-    x = n - 3
-    want = ir.bit_floor(x) if x >= 1 else None
-    assert value(t, {"a": n}) == want
-    scope: dict[str, object] = {}
-    exec(EUCLID_HELPERS, scope)  # noqa: S102 - the helpers printed terms call
-    try:
-        got = eval(to_python(t), scope, {"a": n})
-    except ZeroDivisionError:
-        got = None
-    assert got == want
-    for text in (to_text(t), to_sympy(t)):
-        p = parse_sympy(text)
-        assert p.term is t
-        assert holds(p.domain, {"a": n}) == (x >= 1)
-    folded = ir.mk_bitfloor(ir.mk_int(n))
-    assert folded is (ir.mk_int(1 << (n.bit_length() - 1)) if n >= 1 else ir.mk_bitfloor(ir.mk_int(n)))
-    g = ir.mk_le(t, ir.mk_int(5))  # the points lever's compiled evaluator: bit 0 set where g fails
-    f = points._compile(list(ir.iter_dag(g)), [g], ["a"])
-    try:
-        fails: bool | None = bool(f([n]) & 1)
-    except ZeroDivisionError:
-        fails = None
-    assert fails == (None if want is None else want > 5)
+    check_homes(BITFLOOR, n)
 
 
 def test_the_smt_encoding_allows_only_bit_floor() -> None:
-    enc = Encoding()
-    t = ir.mk_bitfloor(ir.mk_sym("a"))
-    f = enc.formula(t)
-    conv = Z3Converter(enc.env, z3.Context())
-    s = z3.Solver(ctx=conv.ctx)
-    for d in enc.definitions:
-        s.add(conv.convert(d))
-    za, zf = conv.convert(enc.symbol("a")), conv.convert(f)
-    for n in [1, 2, 3, 4, 5, 7, 8, 9, 1000, 1023, 1024, (1 << 47) - 1, 1 << 47, (1 << 63) - 1, 1 << 63,
-              (1 << 64) - 1]:
-        want = ir.bit_floor(n)
-        assert s.check(za == n, zf == want) == z3.sat
-        assert s.check(za == n, zf != want) == z3.unsat
+    check_encoding_admits_only_its_value(BITFLOOR, [1, 2, 3, 4, 5, 7, 8, 9, 1000, 1023, 1024, (1 << 47) - 1,
+                                                    1 << 47, (1 << 63) - 1, 1 << 63, (1 << 64) - 1])
+    s, za, zf = encoded(BITFLOOR)
     big = (1 << 70) + 5  # past the spelled-out exponents: only p <= n < 2p, a weaker (sound) definition
     assert s.check(za == big, zf == ir.bit_floor(big)) == z3.sat
     assert s.check(za == big, zf > big) == z3.unsat
-    assert enc.pairs_of(ir.mk_le(t, ir.ONE)) == [("bitfloor", ir.mk_sym("a"), ir.mk_sym("a"))]
 
 
 def test_no_smtlib_term() -> None:
@@ -269,12 +233,7 @@ def test_no_smtlib_term() -> None:
 
 @given(st.integers(-10, 10**6), st.integers(0, 10**6))
 def test_the_interval_is_sound(lo: int, width: int) -> None:
-    hi = lo + width
-    got = bitfloor_iv((lo, hi))
-    for x in {max(lo, 1), hi, (max(lo, 1) + hi) // 2, max(lo, 1) + 1}:
-        if 1 <= x and lo <= x <= hi:
-            assert got[0] is not None and got[1] is not None and got[0] <= ir.bit_floor(x) <= got[1]
-    assert bitfloor_iv((None, None))[0] == 1
+    check_interval(BITFLOOR, lo, width)
 
 
 @given(st.integers(1, 5000), st.integers(0, 5000))

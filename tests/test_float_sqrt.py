@@ -21,25 +21,20 @@ import math
 from collections.abc import Callable
 
 import pytest
-import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pysmt.solvers.z3 import Z3Converter
+from unary_kinds import Kind, check_encoding_admits_only_its_value, check_homes, check_interval
 
 from symguard.solver import run
 from symguard.solver.errors import UnsupportedError
 from symguard.solver.ir import terms as ir
-from symguard.solver.ir.printer import to_text
-from symguard.solver.ir.pycode import EUCLID_HELPERS, to_python
 from symguard.solver.ir.pyeval import evaluate, holds, value
 from symguard.solver.reason.facts import Env
 from symguard.solver.reason.intervals import isqrt_iv
 from symguard.solver.reason.rewrite import Rewriter
-from symguard.solver.smt.encode import Encoding
 from symguard.solver.syntax import float_sqrt as fsq
 from symguard.solver.syntax.smtlib_writer import to_smtlib
 from symguard.solver.syntax.sympy_reader import parse_sympy
-from symguard.solver.syntax.sympy_writer import to_sympy
 
 SIDE = "TruncToInt(OpaqueUnaryFn_sqrt(ToFloat({})))"
 ROUNDINGS = ("TruncToInt", "FloorToInt", "CeilToInt", "RoundToInt")
@@ -124,39 +119,17 @@ def test_ceiling_and_round_as_integers_are_refused() -> None:
         parse_sympy("OpaqueUnaryFn_sqrt(ToFloat(a)) + 1 > b")
 
 
+ISQRT = Kind(ir.mk_isqrt, math.isqrt, 0, "isqrt", isqrt_iv)
+
+
 @given(st.integers(-20, 10**6))
 def test_every_home_of_the_op_agrees(n: int) -> None:
-    t = ir.mk_isqrt(ir.mk_add(ir.mk_sym("a"), ir.mk_int(-3)))
-    x = n - 3
-    want = math.isqrt(x) if x >= 0 else None
-    assert value(t, {"a": n}) == want
-    scope: dict[str, object] = {}
-    exec(EUCLID_HELPERS, scope)  # noqa: S102 - the helpers printed terms call
-    try:
-        got = eval(to_python(t), scope, {"a": n})
-    except ZeroDivisionError:
-        got = None
-    assert got == want
-    for text in (to_text(t), to_sympy(t)):
-        p = parse_sympy(text)
-        assert p.term is t
-        assert holds(p.domain, {"a": n}) == (x >= 0)
-    assert ir.mk_isqrt(ir.mk_int(n)) is (ir.mk_int(math.isqrt(n)) if n >= 0 else ir.mk_isqrt(ir.mk_int(n)))
+    check_homes(ISQRT, n)
 
 
 def test_the_smt_encoding_allows_only_isqrt() -> None:
-    enc = Encoding()
-    t = ir.mk_isqrt(ir.mk_sym("a"))
-    f = enc.formula(t)
-    conv = Z3Converter(enc.env, z3.Context())
-    s = z3.Solver(ctx=conv.ctx)
-    for d in enc.definitions:
-        s.add(conv.convert(d))
-    za, zf = conv.convert(enc.symbol("a")), conv.convert(f)
-    for n in [0, 1, 2, 3, 4, 8, 9, 10, 99, 100, 101, 2**52 - 1, 2**52, fsq.BOUND + 1, 10**30 + 7]:
-        assert s.check(za == n, zf == math.isqrt(n)) == z3.sat
-        assert s.check(za == n, zf != math.isqrt(n)) == z3.unsat
-    assert enc.pairs_of(ir.mk_le(t, ir.ONE)) == [("isqrt", ir.mk_sym("a"), ir.mk_sym("a"))]
+    check_encoding_admits_only_its_value(ISQRT, [0, 1, 2, 3, 4, 8, 9, 10, 99, 100, 101, 2**52 - 1, 2**52,
+                                                 fsq.BOUND + 1, 10**30 + 7])
 
 
 def test_no_smtlib_term() -> None:
@@ -166,12 +139,7 @@ def test_no_smtlib_term() -> None:
 
 @given(st.integers(-10, 10**5), st.integers(0, 10**5))
 def test_the_interval_is_sound(lo: int, width: int) -> None:
-    hi = lo + width
-    got = isqrt_iv((lo, hi))
-    for x in {max(lo, 0), hi, (max(lo, 0) + hi) // 2}:
-        if 0 <= x and lo <= x <= hi:
-            assert got[0] is not None and got[1] is not None and got[0] <= math.isqrt(x) <= got[1]
-    assert isqrt_iv((None, None))[0] == 0
+    check_interval(ISQRT, lo, width)
 
 
 @given(st.integers(1, 40), st.integers(0, 300), st.integers(0, 300))
