@@ -12,7 +12,14 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from unary_kinds import Kind, check_encoding_admits_only_its_value, check_homes, check_interval, encoded
+from unary_kinds import (
+    Kind,
+    check_encoding_admits_only_its_value,
+    check_homes,
+    check_interval,
+    check_verdicts,
+    encoded,
+)
 
 from symguard.solver import run
 from symguard.solver.errors import UnsupportedError
@@ -325,27 +332,7 @@ def test_verdicts_hold_on_every_point_of_a_box(doc: dict[str, object]) -> None:
         return bool(v) if v is not None else False
 
     table = {f"g{i}": [passes(g, pt) for pt in pts] for i, g in enumerate(guards)}
-    minimal = res["minimal"]
-
-    def where(ids: list[str]) -> list[bool]:
-        return [all(table[g][k] for g in ids) for k in range(len(pts))]
-
-    everything = where(list(table))
-    assert res["status"] == ("sat" if any(everything) else "unsat")
-    for row in res["guards"]:
-        g, v = row["id"], row["verdict"]
-        assert v != "unsupported", (guards[int(g[1:])], row)
-        if v == "always_true":
-            assert all(table[g])
-        elif v == "always_false":
-            assert not any(table[g])
-        elif v == "redundant" and res["status"] == "sat":
-            assert all(table[g][k] for k, ok in enumerate(where(minimal)) if ok), (g, guards)
-        elif v == "required":
-            others = where([h for h in minimal if h != g])
-            assert any(ok and not table[g][k] for k, ok in enumerate(others)), (g, guards)
-    if res["status"] == "sat":
-        assert where(minimal) == everything
+    check_verdicts(res, table, guards)
 
 
 def test_evaluate_takes_the_hints_as_a_witness_where_z3_is_undecided() -> None:

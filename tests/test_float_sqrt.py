@@ -23,7 +23,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from unary_kinds import Kind, check_encoding_admits_only_its_value, check_homes, check_interval
+from unary_kinds import Kind, check_encoding_admits_only_its_value, check_homes, check_interval, check_verdicts
 
 from symguard.solver import run
 from symguard.solver.errors import UnsupportedError
@@ -353,27 +353,7 @@ def test_verdicts_hold_on_every_point_of_a_box(doc: dict[str, object]) -> None:
     pts = [{"x": a, "y": b} for a in range(syms["x"]["min"], syms["x"]["max"] + 1)
            for b in range(syms["y"]["min"], syms["y"]["max"] + 1)]
     table = {g: [_passes(c, pt) for pt in pts] for g, c in codes.items()}
-    minimal = res["minimal"]
-
-    def where(ids: list[str]) -> list[bool]:
-        return [all(table[g][k] for g in ids) for k in range(len(pts))]
-
-    everything = where(list(codes))
-    assert res["status"] == ("sat" if any(everything) else "unsat")
-    for row in res["guards"]:
-        g, v = row["id"], row["verdict"]
-        assert v != "unsupported", (guards[int(g[1:])], row)
-        if v == "always_true":
-            assert all(table[g])
-        elif v == "always_false":
-            assert not any(table[g])
-        elif v == "redundant" and res["status"] == "sat":
-            assert all(table[g][k] for k, ok in enumerate(where(minimal)) if ok), (g, guards)
-        elif v == "required":
-            others = where([h for h in minimal if h != g])
-            assert any(ok and not table[g][k] for k, ok in enumerate(others)), (g, guards)
-    if res["status"] == "sat":
-        assert where(minimal) == everything
+    check_verdicts(res, table, guards)
 
 
 # ---------------------------------------------------------------- the power form: int(n ** 0.5)

@@ -90,3 +90,30 @@ def check_interval(kind: Kind, lo: int, width: int) -> None:
         if kind.least <= x and lo <= x <= hi:
             assert got[0] is not None and got[1] is not None and got[0] <= kind.ref(x) <= got[1]
     assert kind.interval((None, None))[0] == kind.ref(kind.least)
+
+
+def check_verdicts(res: dict[str, Any], table: dict[str, list[bool]], texts: list[str]) -> None:
+    """Every verdict of the ``redundancy`` answer ``res`` holds on ``table``: each guard's truth at
+    every point of a box (Python's own evaluation of its text ``texts[i]``, False where it raises)."""
+    n = len(next(iter(table.values()))) if table else 0
+    minimal = res["minimal"]
+
+    def where(ids: list[str]) -> list[bool]:
+        return [all(table[g][k] for g in ids) for k in range(n)]
+
+    everything = where(list(table))
+    assert res["status"] == ("sat" if any(everything) else "unsat")
+    for row in res["guards"]:
+        g, v = row["id"], row["verdict"]
+        assert v != "unsupported", (texts[int(g[1:])], row)
+        if v == "always_true":
+            assert all(table[g])
+        elif v == "always_false":
+            assert not any(table[g])
+        elif v == "redundant" and res["status"] == "sat":
+            assert all(table[g][k] for k, ok in enumerate(where(minimal)) if ok), (g, texts)
+        elif v == "required":
+            others = where([h for h in minimal if h != g])
+            assert any(ok and not table[g][k] for k, ok in enumerate(others)), (g, texts)
+    if res["status"] == "sat":
+        assert where(minimal) == everything
