@@ -296,3 +296,17 @@ def test_a_rounded_max_or_min_is_the_extreme_of_the_roundings(fn: str, ext: str,
         return
     want = py(eval(code, PY, dict(env)))
     assert evaluate(p.domain, {**env, "k": want}) and evaluate(p.term, {**env, "k": want})
+
+
+@given(st.integers(-20, 20), st.one_of(st.integers(-20, 20), st.floats(-20.5, 20.5).map(lambda f: round(f * 4) / 4)),
+       st.sampled_from(["<", "<=", ">", ">=", "==", "!="]))
+def test_an_integer_compared_with_a_literal_is_pythons_comparison(v: int, c: float, op: str) -> None:
+    """``float_compare.integer_compared``: from ``v >= k`` alone, ``v op c`` as Python compares an
+    int with a number (integral or not); None wherever a ``k`` it asks is not read."""
+    from symguard.solver.ir import terms as ir
+
+    x = ir.mk_sym("v")
+    got = fc.integer_compared(op, c, lambda k: ir.mk_ge(x, ir.mk_int(k)))
+    assert got is not None and evaluate(got, {"v": v}) == eval(f"{v} {op} {c!r}")
+    if op not in ("==", "!=") or float(c).is_integer():  # else no k is asked: it holds nowhere (everywhere)
+        assert fc.integer_compared(op, c, lambda k: None) is None

@@ -280,6 +280,25 @@ def rounded_chain(op: str, name: str, v: Chain, c: Literal) -> Term:
     return _half_line(v, holds)
 
 
+def integer_compared(op: str, c: Literal, at_least: Callable[[int], Term | None]) -> Term | None:
+    """``v op c`` for an integer value ``v`` (a rounding's result) and a finite number literal
+    ``c``, compared exactly as Python compares an int with a float, given ``at_least(k)``, the
+    condition ``v >= k``: ``v >= c`` is ``v >= ceil(c)``, ``v > c`` is ``v >= floor(c) + 1``, ``<``
+    and ``<=`` their negations; ``v == c`` holds nowhere when ``c`` is not an integer, else it is
+    ``v >= c and not v >= c + 1``. None wherever ``at_least`` answers None (a ``k`` not read)."""
+    if op in ("==", "!="):
+        if Fraction(c).denominator != 1:
+            return ir.mk_bool(op == "!=")
+        k = int(c)
+        lo, hi = at_least(k), at_least(k + 1)
+        if lo is None or hi is None:
+            return None
+        inside = ir.mk_and(lo, ir.mk_not(hi))
+        return inside if op == "==" else ir.mk_not(inside)
+    up = at_least(math.ceil(Fraction(c)) if op in (">=", "<") else math.floor(Fraction(c)) + 1)
+    return None if up is None else up if op in (">=", ">") else ir.mk_not(up)
+
+
 def finite_chain(v: Chain) -> Term:
     """Where ``chain_value(v, t)`` is finite (a step may overflow to an infinity)."""
     return ir.mk_and(_chain(">", v, -math.inf), _chain("<", v, math.inf))

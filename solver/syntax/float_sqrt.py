@@ -53,10 +53,10 @@ from __future__ import annotations
 
 import functools
 import math
-from fractions import Fraction
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_compare as fc
 from symguard.solver.syntax.float_literal import rounded
 
 BOUND = (1 << 52) + (1 << 27) - 1  # int(math.sqrt(float(n))) == math.isqrt(n) for 0 <= n <= BOUND
@@ -109,16 +109,9 @@ def compare(op: str, name: str, n: Term, c: float, form: str = SQRT) -> Term:
     that is exact wherever Python's value is defined (``0 <= n <= MAX_CONVERTIBLE``: the caller
     puts that in the domain). The rounded value ``v`` is an integer, compared exactly with ``c``
     (as Python compares an int with a float)."""
-    if op in ("==", "!="):
-        if Fraction(c).denominator != 1:
-            return ir.mk_bool(op == "!=")
-        k = int(c)
-        inside = ir.mk_and(_at_least(name, n, k, form), ir.mk_not(_at_least(name, n, k + 1, form)))
-        return inside if op == "==" else ir.mk_not(inside)
-    # v >= c  <=>  v >= ceil(c);  v > c  <=>  v >= floor(c) + 1; the others are their negations
-    ge = math.ceil(Fraction(c)) if op in (">=", "<") else math.floor(Fraction(c)) + 1
-    up = _at_least(name, n, ge, form)
-    return up if op in (">=", ">") else ir.mk_not(up)
+    got = fc.integer_compared(op, c, lambda k: _at_least(name, n, k, form))
+    assert got is not None  # every k is read
+    return got
 
 
 def _at_least(name: str, n: Term, k: int, form: str) -> Term:
