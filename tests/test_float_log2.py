@@ -41,10 +41,17 @@ def _x(c: int, a: str = "a") -> str:
     return f"ToFloat({a})" if c == 1 else f"IntTrueDiv({a}, {c})"
 
 
+def python_power(name: str, a: int, c: int) -> int | float:
+    """``2 ** R(math.log2(a / c))`` as Python computes it (``ValueError`` for ``a <= 0``)."""
+    x = math.log2(a / c) if c != 1 else math.log2(float(a))
+    e = math.trunc(x) if name == "TruncToInt" else math.floor(x)
+    return 2**e
+
+
 def _exact_ok(name: str, a: int, c: int) -> bool:
-    """Python's power (``float_log2.python_power``: ``2 ** R(math.log2(a / c))``) is the exact one."""
+    """Python's power (``python_power``) is the exact one."""
     e = flg.exponent(name, a, c)
-    p = flg.python_power(name, a, c)
+    p = python_power(name, a, c)
     return p == 2**e and isinstance(p, int) == (e >= 0)
 
 

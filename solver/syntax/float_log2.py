@@ -65,23 +65,14 @@ Past the bound the reading and Python's doubles may part, like a literal that is
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.syntax import float_compare as fc
 
 BOUND = 1 << 47  # the exponent is Python's for 1 <= a <= BOUND (module docstring)
 MAX_DIVISOR = 1 << 47  # ... and a literal divisor 1 <= c <= MAX_DIVISOR; a larger one is refused
 ROUNDINGS = ("TruncToInt", "FloorToInt")  # of the logarithm; exact as above
 POWER_NAMES = ("PowByNatural", "pow_by_natural", "Pow")  # 2 ** e as PyTorch prints it (and ``2 ** e``)
-
-
-def python_power(name: str, a: int, c: int) -> int | float:
-    """``2 ** R(math.log2(a / c))`` as Python computes it (``ValueError`` for ``a <= 0``)."""
-    x = math.log2(a / c) if c != 1 else math.log2(float(a))
-    e = math.trunc(x) if name == "TruncToInt" else math.floor(x)
-    return 2 ** e
 
 
 def exponent(name: str, a: int, c: int) -> int:
@@ -164,18 +155,7 @@ def compare(op: str, name: str, a: Term, c: int, lit: float) -> Term | None:
     """``R(math.log2(a / c)) op lit`` for a finite number literal, as a condition on ``a`` that is
     exact wherever Python's value is defined (``a >= 1`` and no overflow: the caller's domain);
     None outside the proven bounds."""
-    if op in ("==", "!="):
-        if Fraction(lit).denominator != 1:
-            return ir.mk_bool(op == "!=")
-        k = int(lit)
-        lo, hi = _at_least(name, a, c, k), _at_least(name, a, c, k + 1)
-        if lo is None or hi is None:
-            return None
-        inside = ir.mk_and(lo, ir.mk_not(hi))
-        return inside if op == "==" else ir.mk_not(inside)
-    ge = math.ceil(Fraction(lit)) if op in (">=", "<") else math.floor(Fraction(lit)) + 1
-    up = _at_least(name, a, c, ge)
-    return None if up is None else up if op in (">=", ">") else ir.mk_not(up)
+    return fc.integer_compared(op, lit, lambda k: _at_least(name, a, c, k))
 
 
 def _at_least(name: str, a: Term, c: int, k: int) -> Term | None:
