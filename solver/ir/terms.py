@@ -403,17 +403,17 @@ def mk_isqrt(n: Term) -> Term:
     return _node(ISQRT, (n,))
 
 
-def mk_bitfloor(n: Term) -> Term:
-    """The largest power of two ``<= n`` (``1 << (n.bit_length() - 1)``); a literal ``n < 1`` stays
-    a node (undefined, like a zero divisor)."""
-    if n.kind == CONST and n.value >= 1:
-        return mk_int(1 << (n.value.bit_length() - 1))
-    return _node(BITFLOOR, (n,))
-
-
 def bit_floor(n: int) -> int:
     """``BITFLOOR`` of a literal ``n >= 1``."""
     return 1 << (n.bit_length() - 1)
+
+
+def mk_bitfloor(n: Term) -> Term:
+    """The largest power of two ``<= n`` (``bit_floor``); a literal ``n < 1`` stays a node
+    (undefined, like a zero divisor)."""
+    if n.kind == CONST and n.value >= 1:
+        return mk_int(bit_floor(n.value))
+    return _node(BITFLOOR, (n,))
 
 
 # ---------------------------------------------------------------- max / min / ite
