@@ -842,26 +842,11 @@ class _Run:
         return None if proof is None else sorted(proof)
 
     def _standing(self, sources: Any, i: int) -> set[int] | None:
-        """The kept guards ``sources`` stand for: a dropped one for the guards its removal named,
-        in turn (an always-true one for none); None when that reaches ``i`` itself (a proof of
-        ``i`` may not rest on it) or a guard it cannot account for."""
-        out: set[int] = set()
-        seen: set[int] = set()
-        stack = list(sources)
-        while stack:
-            j = stack.pop()
-            if j in seen:
-                continue
-            seen.add(j)
-            if j == i:
-                return None
-            if j in self.kept:
-                out.add(j)
-            elif j in self.removed_core:
-                stack.extend(self.removed_core[j])
-            elif j not in self.at_true:
-                return None
-        return out
+        """The kept guards ``sources`` stand for (``_sources``, the always-true ones left out);
+        None when that reaches ``i`` itself (a proof of ``i`` may not rest on it) or a guard it
+        cannot account for."""
+        got = self._sources(frozenset(sources))
+        return None if got is None or i in got else got & self.kept
 
     def by_residues(self, i: int) -> list[int] | None:
         """Guard ``i`` decided on residue classes (``reason.residues``) against the asserts and
