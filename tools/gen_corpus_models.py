@@ -2743,3 +2743,93 @@ HELDOUT.update({
                                         "stride-32 map, sine positions, DETR-style encoder/decoder of 8 queries), "
                                         "61x47 input"), _sized(table_transformer, 61, 47), _IMG32),
 })
+
+
+def idefics_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF Idefics (v1) image path: its CLIP-style ViT (patch 7, a class token) with positions resized
+    the DINO way, ``interpolate(scale_factor=((H // 7 + 0.1) / 4, (W // 7 + 0.1) / 4))`` (float
+    factors; the resized table must come out at ``H // 7`` by ``W // 7``), then the perceiver
+    resampler's 5 latents cross-attending to the tokens."""
+    from transformers import IdeficsConfig, IdeficsModel
+    cfg = IdeficsConfig(vocab_size=64, hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        use_resampler=True,
+                        vision_config={"embed_dim": 16, "image_size": 28, "intermediate_size": 32, "patch_size": 7,
+                                       "num_hidden_layers": 2, "num_attention_heads": 2},
+                        perceiver_config={"use_resampler": True, "resampler_n_latents": 5, "resampler_depth": 1,
+                                          "resampler_n_heads": 2, "resampler_head_dim": 8})
+
+    def call(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
+        tokens = m.vision_model(x, interpolate_pos_encoding=True).last_hidden_state
+        return m.perceiver_resampler(tokens)
+    return _Method(IdeficsModel(cfg), call), (torch.randn(2, 3, *hw),)
+
+
+def idefics3_vision(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Idefics3VisionTransformer`` (patch 7, no mask given: a ``(H // 7, W // 7)`` patch mask of
+    ones; NaViT-style positions, each patch's fractional row and column bucketized into the 4x4
+    table by ``arange`` over the grid's sides)."""
+    from transformers import Idefics3VisionConfig
+    from transformers.models.idefics3.modeling_idefics3 import Idefics3VisionTransformer
+    cfg = Idefics3VisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,
+                               image_size=28, patch_size=7)
+    return _Hidden(Idefics3VisionTransformer(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def inkling2_text(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Inkling2TextModel`` (hybrid layers: a short causal conv built by left-padding ``k - 1``,
+    keeping the last ``n + k - 1`` steps and ``unfold``-ing windows of 4; sliding-window attention
+    of 5 with a relative position bias of extent 5 next to full attention with extent 9; MoE)."""
+    from transformers import Inkling2TextConfig
+    from transformers.models.inkling2.modeling_inkling2 import Inkling2TextModel
+    cfg = Inkling2TextConfig(vocab_size=64, unpadded_vocab_size=64, hidden_size=16, num_hidden_layers=2,
+                             num_attention_heads=2, num_key_value_heads=1, head_dim=8, swa_num_attention_heads=2,
+                             swa_num_key_value_heads=1, swa_head_dim=8, sliding_window_size=5, d_rel=4, rel_extent=9,
+                             layer_types=["hybrid_sliding", "hybrid"], max_position_embeddings=512, conv_kernel_size=4,
+                             moe_intermediate_size=16, n_routed_experts=4, num_experts_per_tok=2,
+                             n_layers_per_attn_res_block=1, eos_token_id=None)
+    return _Hidden(Inkling2TextModel(cfg), ("input_ids",), use_cache=False), (torch.randint(0, 64, (2, *t)),)
+
+
+def bamba(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``BambaModel`` (one Mamba-2 mixer, chunk 7, one attention layer): the SSD torch path pads the
+    sequence by ``(7 - n % 7) % 7`` and views it as chunks; a causal k4 conv cut to ``n``."""
+    from transformers import BambaConfig, BambaModel
+    cfg = BambaConfig(vocab_size=64, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,
+                      num_key_value_heads=1, attn_layer_indices=[1], mamba_n_heads=4, mamba_d_head=8, mamba_n_groups=1,
+                      mamba_d_state=8, mamba_d_conv=4, mamba_expand=2, mamba_chunk_size=7, max_position_embeddings=512)
+    return _Hidden(BambaModel(cfg), ("input_ids",), use_cache=False), (torch.randint(0, 64, (2, *t)),)
+
+
+def pp_doclayout_v4(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``PPDocLayoutV4ForObjectDetection`` (an HGNetV2 backbone to 1/32, a hybrid encoder whose FPN
+    adds each map to the next one's x2 nearest upsample and whose PAN adds k3 s2 downsamples, so every
+    stage must halve exactly; deformable decoder; reading-order heads over the queries)."""
+    from transformers import HGNetV2Config, PPDocLayoutV4Config, PPDocLayoutV4ForObjectDetection
+    backbone = HGNetV2Config(embedding_size=8, depths=[1, 1, 1, 1], hidden_sizes=[8, 16, 16, 16], stem_channels=[3, 8, 8],
+                             stage_in_channels=[8, 8, 16, 16], stage_mid_channels=[8, 8, 8, 8],
+                             stage_out_channels=[8, 16, 16, 16], stage_num_blocks=[1, 1, 1, 1],
+                             stage_numb_of_layers=[2, 2, 2, 2], out_features=["stage2", "stage3", "stage4"])
+    cfg = PPDocLayoutV4Config(backbone_config=backbone, encoder_hidden_dim=16, encoder_in_channels=[16, 16, 16],
+                              encoder_ffn_dim=32, encoder_attention_heads=2, num_queries=8,
+                              decoder_in_channels=[16, 16, 16], decoder_ffn_dim=32, d_model=16, decoder_layers=1,
+                              decoder_attention_heads=2, decoder_n_points=2)
+    return _Hidden(PPDocLayoutV4ForObjectDetection(cfg), ("pixel_values",), out="logits"), (torch.randn(2, 3, *hw),)
+
+
+HELDOUT.update({
+    "idefics_vision_p7_53x67_l5": (("HF Idefics image path (ViT patch 7, positions resized by float scale factors "
+                                    "(H // 7 + 0.1) / 4, the size checked; perceiver resampler of 5 latents), 53x67 "
+                                    "input"), _sized(idefics_vision, 53, 67), _HELD_IMG),
+    "idefics3_vision_p7_59x43": (("HF Idefics3VisionTransformer (patch 7, a patch mask of the grid's size, NaViT "
+                                  "positions bucketized over the grid's sides), 59x43 input"),
+                                 _sized(idefics3_vision, 59, 43), _HELD_IMG),
+    "inkling2_text_w5_43": (("HF Inkling2TextModel (a short causal conv by pad + slice + unfold, sliding window 5 "
+                             "with relative bias, full attention with extent 9, MoE), 43 tokens"),
+                            _sized(inkling2_text, 43), _SEQ),
+    "bamba_c7_47": ("HF BambaModel (Mamba-2 SSD padded to chunks of 7, one attention layer), 47 tokens",
+                    _sized(bamba, 47), _SEQ),
+    "pp_doclayout_v4_224x96": (("HF PPDocLayoutV4ForObjectDetection (HGNetV2 to 1/32, hybrid encoder FPN/PAN "
+                                "adding x2 upsamples and k3 s2 downsamples, deformable decoder, reading-order "
+                                "heads), 224x96 input (H, W multiples of 32: the FPN must halve exactly)"),
+                               _sized(pp_doclayout_v4, 224, 96), _IMG32),
+})
