@@ -2833,3 +2833,46 @@ HELDOUT.update({
                                 "heads), 224x96 input (H, W multiples of 32: the FPN must halve exactly)"),
                                _sized(pp_doclayout_v4, 224, 96), _IMG32),
 })
+
+
+def kosmos2_image(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``Kosmos2Model.get_image_features``: a CLIP-style ViT (patch 7, a class token, positions
+    resized by bicubic ``interpolate`` to ``(H // 7, W // 7)``), every token normalized, then 5 latent
+    queries attending to the tokens concatenated with themselves."""
+    from transformers import Kosmos2Config, Kosmos2Model
+    cfg = Kosmos2Config(text_config={"vocab_size": 64, "max_position_embeddings": 64, "embed_dim": 16, "layers": 1,
+                                     "ffn_dim": 32, "attention_heads": 2},
+                        vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 2,
+                                       "num_attention_heads": 2, "image_size": 28, "patch_size": 7},
+                        latent_query_num=5)
+
+    def call(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
+        return m.get_image_features(x, interpolate_pos_encoding=True).pooler_output
+    return _Method(Kosmos2Model(cfg), call), (torch.randn(2, 3, *hw),)
+
+
+def prophetnet(sizes: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``ProphetNetModel`` on source and target tokens: the decoder runs a main stream and 2
+    predicting streams concatenated to ``3 * n`` positions, with relative position buckets computed
+    from ``arange`` over the target length for the main and predict streams, and ngram masks sliced
+    to ``n``."""
+    from transformers import ProphetNetConfig, ProphetNetModel
+    cfg = ProphetNetConfig(vocab_size=64, hidden_size=16, encoder_ffn_dim=32, num_encoder_layers=1,
+                           num_encoder_attention_heads=2, decoder_ffn_dim=32, num_decoder_layers=1,
+                           num_decoder_attention_heads=2, max_position_embeddings=128, ngram=2, num_buckets=8,
+                           relative_max_distance=16)
+    s, t = sizes
+
+    def call(m: nn.Module, src: torch.Tensor, tgt: torch.Tensor) -> torch.Tensor:
+        return m(input_ids=src, decoder_input_ids=tgt, use_cache=False).last_hidden_state_ngram
+    return _Method(ProphetNetModel(cfg), call), (torch.randint(3, 64, (2, s)), torch.randint(3, 64, (2, t)))
+
+
+HELDOUT.update({
+    "kosmos2_image_p7_47x61_l5": (("HF Kosmos2Model image features (ViT patch 7, positions resized bicubic to the "
+                                   "grid, 5 latent queries over tokens + latents), 47x61 input"),
+                                  _sized(kosmos2_image, 47, 61), _HELD_IMG),
+    "prophetnet_ng2_29_t13": (("HF ProphetNetModel (a main and 2 predicting decoder streams concatenated, relative "
+                               "buckets over arange of the target length), 29 source and 13 target tokens"),
+                              _sized(prophetnet, 29, 13), {0: {0: (2, 64), 1: (2, 100)}, 1: {0: (2, 64), 1: (2, 60)}}),
+})
