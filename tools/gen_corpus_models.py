@@ -2876,3 +2876,32 @@ HELDOUT.update({
                                "buckets over arange of the target length), 29 source and 13 target tokens"),
                               _sized(prophetnet, 29, 13), {0: {0: (2, 64), 1: (2, 100)}, 1: {0: (2, 64), 1: (2, 60)}}),
 })
+
+
+def llava_next_video(sizes: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
+    """HF ``LlavaNextVideoForConditionalGeneration.get_video_features`` on (B, frames, 3, S, S): the
+    frames folded into the batch for a CLIP ViT (patch 7, positions interpolated), the class token
+    dropped, the tokens viewed as a square of side ``int(sqrt(n))`` and average-pooled by 2, then the
+    frames unfolded to ``(B, frames * pooled)``."""
+    from transformers import CLIPVisionConfig, LlamaConfig, LlavaNextVideoConfig, LlavaNextVideoForConditionalGeneration
+    vision = CLIPVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,
+                              image_size=28, patch_size=7, projection_dim=16)
+    text = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+                       num_key_value_heads=1, vocab_size=64)
+    cfg = LlavaNextVideoConfig(vision_config=vision, text_config=text, spatial_pool_stride=2,
+                               spatial_pool_mode="average", vision_feature_layer=-2,
+                               vision_feature_select_strategy="default", image_grid_pinpoints=[[28, 28]])
+
+    def call(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
+        return m.get_video_features(x, vision_feature_layer=-2, vision_feature_select_strategy="default",
+                                    interpolate_pos_encoding=True).pooler_output
+    t, s = sizes
+    return _Method(LlavaNextVideoForConditionalGeneration(cfg), call), (torch.randn(2, t, 3, s, s),)
+
+
+HELDOUT.update({
+    "llava_next_video_f3_41x41": (("HF LlavaNextVideo video features (frames folded into the batch, CLIP patch 7 "
+                                   "interpolated, tokens on a square of side int(sqrt(n)) average-pooled by 2, frames "
+                                   "unfolded), 3 frames of 41x41 (square: the pooler views a square)"),
+                                  _sized(llava_next_video, 3, 41), _VIDEO_BT),
+})
