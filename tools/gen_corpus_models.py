@@ -2880,21 +2880,27 @@ HELDOUT.update({
 
 def llava_next_video(sizes: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``LlavaNextVideoForConditionalGeneration.get_video_features`` on (B, frames, 3, S, S): the
-    frames folded into the batch for a CLIP ViT (patch 7, positions interpolated), the class token
-    dropped, the tokens viewed as a square of side ``int(sqrt(n))`` and average-pooled by 2, then the
-    frames unfolded to ``(B, frames * pooled)``."""
+    frames folded into the batch for a CLIP ViT (patch 7, positions interpolated; its last layer's
+    tokens), the class token dropped, the tokens viewed as a square of side ``int(sqrt(n))`` and
+    average-pooled by 2, then the frames unfolded to ``(B, frames * pooled)``."""
     from transformers import CLIPVisionConfig, LlamaConfig, LlavaNextVideoConfig, LlavaNextVideoForConditionalGeneration
     vision = CLIPVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=2,
                               image_size=28, patch_size=7, projection_dim=16)
     text = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
                        num_key_value_heads=1, vocab_size=64)
     cfg = LlavaNextVideoConfig(vision_config=vision, text_config=text, spatial_pool_stride=2,
-                               spatial_pool_mode="average", vision_feature_layer=-2,
+                               spatial_pool_mode="average", vision_feature_layer=-1,
                                vision_feature_select_strategy="default", image_grid_pinpoints=[[28, 28]])
 
     def call(m: nn.Module, x: torch.Tensor) -> torch.Tensor:
-        return m.get_video_features(x, vision_feature_layer=-2, vision_feature_select_strategy="default",
-                                    interpolate_pos_encoding=True).pooler_output
+        # get_video_features step by step (its decorators enter a lock dynamo refuses, so compile mode
+        # failed): the fold, the tower's last layer (feature layer -1) without the class token, the
+        # pooler, the projector, the unfold, as that method does them
+        b, frames = x.shape[:2]
+        tokens = m.model.vision_tower(x.reshape(b * frames, *x.shape[2:]),
+                                      interpolate_pos_encoding=True).last_hidden_state[:, 1:]
+        pooled = m.model.multi_modal_projector(m.model.vision_resampler(tokens))
+        return pooled.unflatten(0, (b, frames)).flatten(1, 2)
     t, s = sizes
     return _Method(LlavaNextVideoForConditionalGeneration(cfg), call), (torch.randn(2, t, 3, s, s),)
 
