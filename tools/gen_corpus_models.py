@@ -2619,8 +2619,9 @@ HELDOUT.update({
 # Qwen3-ASR (``nonzero`` over chunk lengths), Audio Flamingo 3 (positions added at the configured
 # length), PE Video and FastVLM (timm backbones), Cosmos3-Edge and Lfm3-VL vision
 # (``grid_thw.tolist()``), TimesFM 2.5 (a Python loop over the patch count), Canary and Cohere ASR
-# (Parakeet's encoder), Kimi Linear (Qwen3-Next's chunked delta rule, slice 7), SigLIP2
-# (per-image ``spatial_shapes``), Chameleon's VQ encoder (Emu3's, slice 6), MRA (CUDA kernels).
+# (Parakeet's encoder), Kimi Linear (Qwen3-Next's chunked delta rule, slice 7), SigLIP2 (patches
+# come pre-cut, the grid sides are tensor values), Chameleon's VQ encoder (Emu3's, slice 6), MRA
+# (its attention calls CUDA kernels).
 
 
 class _Method4(nn.Module):
