@@ -2621,7 +2621,10 @@ HELDOUT.update({
 # (``grid_thw.tolist()``), TimesFM 2.5 (a Python loop over the patch count), Canary and Cohere ASR
 # (Parakeet's encoder), Kimi Linear (Qwen3-Next's chunked delta rule, slice 7), SigLIP2 (patches
 # come pre-cut, the grid sides are tensor values), Chameleon's VQ encoder (Emu3's, slice 6), MRA
-# (its attention calls CUDA kernels).
+# (its attention calls CUDA kernels), Nemotron 3.5 Transcribe (Nemotron 3 diarization's frame
+# stacking, slice 7), CLVP (no size arithmetic), Apertus 1.5 (``image_sizes.tolist()``), GOT-OCR2
+# and PP-FormulaNet (their patch embeddings check the configured size), Unlimited-OCR (DeepSeek-OCR
+# 2's SAM encoder, slice 7).
 
 
 class _Method4(nn.Module):
