@@ -1,0 +1,28 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"x0": ["s24", "s40", 16], "x1": ["s24", "s0"], "x2": ["s24", "s11"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s0": 101, "s4": 2, "s6": 2, "s11": 7, "s24": 2, "s40": 101}
+(set-logic ALL)
+(declare-const s0 Int)
+(declare-const s4 Int)
+(declare-const s6 Int)
+(declare-const s11 Int)
+(declare-const s24 Int)
+(declare-const s40 Int)
+(assert (<= 8 s0 4000))
+(assert (<= 2 s4 64))
+(assert (<= 2 s6 64))
+(assert (<= 2 s11 128))
+(assert (<= 2 s24 64))
+(assert (<= 8 s40 4000))
+(assert (! (not (= (div (+ s40 (- 1)) 2) 0)) :named g0))
+(assert (! (not (= (div (+ s40 (- 1)) 4) 0)) :named g1))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 4) 1))) (<= (+ (- (* ?x0 ?x0)) 2) 0)) :named g2))
+(assert (! (<= (+ (- (div (+ s40 (- 1)) 4)) 1) 0) :named g3))
+(assert (! (<= (+ (div (+ s40 (- 1)) 4) (- 2047)) 0) :named g4))
+(assert (! (= (+ s4 (- s6)) 0) :named g5))
+(assert (! (let ((?x0 (+ (div (+ s40 (- 1)) 4) 1))) (let ((?x1 (* s4 ?x0)) (?x2 (- (* s4 ?x0)))) (and (not (= ?x1 0)) (not (= (ite (<= (+ ?x2 1) 0) (mod s4 ?x1) (- (mod (- s4) ?x2))) 0))))) :named g6))
+(assert (! (<= s11 128) :named g7))
+(assert (! (= (+ s4 (- s24)) 0) :named g8))
+(check-sat)
