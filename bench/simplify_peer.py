@@ -13,7 +13,8 @@ checked equal to its input by ``tests/test_simplify_peer_cases.py``). Per family
 - CPU ms of the family (this process, one problem per case, after one warm-up).
 
 ``--split dev`` (default) measures the cases the rules were tuned on, ``validation`` the third
-kept aside, ``all`` both. ``--misses`` prints each case that is not as simple as expected.
+kept aside, ``fresh`` the cases written after the first validation measurement (held out from
+the round of rules that followed it), ``all`` every case. ``--misses`` prints each case that is not as simple as expected.
 """
 
 from __future__ import annotations
@@ -56,10 +57,10 @@ def measure(case: Case) -> tuple[str, bool, bool, bool, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--split", choices=["dev", "validation", "all"], default="dev")
+    ap.add_argument("--split", choices=["dev", "validation", "fresh", "all"], default="dev")
     ap.add_argument("--misses", action="store_true", help="print each case not as simple as expected")
     args = ap.parse_args()
-    cases = [c for c in CASES if args.split == "all" or (c.validation == (args.split == "validation"))]
+    cases = [c for c in CASES if args.split in ("all", c.split)]
     run("simplify", {"symbols": {"x": {}}, "exprs": ["x//2 + x % 2"]})  # warm-up
     fams: dict[str, list[tuple[int, int, int, int, float]]] = {}
     misses: list[tuple[Case, str]] = []
