@@ -252,8 +252,67 @@ def test_symbol_factors_collected_never_costlier(parts: list[tuple[int, str, str
 
 
 @pytest.mark.parametrize(("expr", "want"), [
-    ("x*y + x*z", 2), ("x*y - x*z + 3", 3), ("2*x*y + 2*x*z", 4), ("x*y + x", 2),
+    ("x*y + x*z", 2), ("x*y - x*z + 3", 3), ("2*x*y + 2*x*z", 3), ("x*y + x", 2), ("4*x*y + 6*x*z", 4),
 ])
 def test_symbol_factor_examples(expr: str, want: int) -> None:
     form, = simplified({"x": (-4, 4), "y": (-4, 4), "z": (-4, 4)}, [expr])
     assert cost(form)["ops"] == want, (expr, form)
+
+
+# ------------------------------------------------------------------ round B: Min/Max, squares, bounds of a sum
+
+@SETTINGS
+@given(st.sampled_from(["Max", "Min"]), st.sampled_from(["x", "x + 1", "2*x"]), st.sampled_from(["y", "y - 2"]),
+       st.sampled_from(["", ", -z"]))
+def test_negation_out_of_an_extreme(kind: str, a: str, b: str, third: str) -> None:
+    """``Max(-a, -b, …)`` is ``-Min(a, b, …)``: never costlier, and cheaper for two plain negations."""
+    text = f"{kind}(-({a}), -({b}){third})"
+    form, = simplified({"x": (-5, 5), "y": (-4, 4), "z": (-2, 2)}, [text])
+    if a == "x" and b == "y":
+        assert _cheaper(form, text), (text, form)
+
+
+@SETTINGS
+@given(st.sampled_from(["Max", "Min"]), st.sampled_from(["x", "x + 1", "Mod(x, 3)"]),
+       st.lists(st.sampled_from(["y", "z", "2*y", "y - z", "3"]), min_size=2, max_size=3, unique=True))
+def test_distributive_lattice(kind: str, c: str, others: list[str]) -> None:
+    """``Max(Min(c, a1), Min(c, a2), …)`` is ``Min(c, Max(a1, a2, …))`` (``Min``/``Max`` dually)."""
+    dual = "Min" if kind == "Max" else "Max"
+    text = f"{kind}(" + ", ".join(f"{dual}({c}, {o})" for o in others) + ")"
+    form, = simplified({"x": (-5, 5), "y": (-3, 3), "z": (-3, 3)}, [text])
+    assert _cheaper(form, text), (text, form)
+
+
+@SETTINGS
+@given(st.sampled_from(["x*x", "x**2*y**2", "x*x + y*y", "2*x**2 + 3*y**4"]), st.sampled_from(CMP), st.integers(-3, 3))
+def test_squares_decided(e: str, op: str, k: int) -> None:
+    """A sum of even powers with positive coefficients against a literal on the side it never reaches."""
+    text = f"{e} {op} {k}"
+    form, = simplified({"x": (-4, 4), "y": (-3, 3)}, [text])
+    never = (op in ("<", "<=") and (k < 0 or (k == 0 and op == "<"))) or (op in (">=", ">") and (k < 0 or (k == 0 and op == ">=")))
+    if never:
+        assert form in ("True", "False"), (text, form)
+
+
+@SETTINGS
+@given(st.integers(-12, 12), st.integers(0, 6), st.sampled_from([3, 4, 8]))
+def test_a_mod_within_one_block(lo: int, width: int, d: int) -> None:
+    """``Mod(x, d)`` with ``x``'s range inside one block ``[q*d, q*d + d - 1]`` is ``x - q*d``."""
+    hi = min(lo + width, lo - lo % d + d - 1)
+    form, = simplified({"x": (lo, hi)}, [f"Mod(x, {d})"])
+    assert divs(form) == 0, (lo, hi, d, form)
+
+
+@SETTINGS
+@given(st.sampled_from(["x - y", "x + 2*y", "2*x - 2*y"]), st.integers(-3, 3), st.integers(0, 2),
+       st.sampled_from(["And", "Or"]))
+def test_bounds_on_a_sum_met(t: str, lo: int, width: int, conn: str) -> None:
+    """``And(t >= lo, t <= hi)`` on one linear ``t``, an equation when ``lo == hi``; ``Or`` of a bound
+    and the next point joined (``Or(x < y, Eq(x, y))`` is ``x <= y``)."""
+    if conn == "And":
+        text = f"And({t} >= {lo}, {lo + width} >= {t})"
+    else:
+        text = f"Or({t} < {lo}, Eq({t}, {lo}))"
+    form, = simplified({"x": (-5, 5), "y": (-4, 4)}, [text])
+    if conn == "Or" or width == 0:
+        assert _cheaper(form, text), (text, form)

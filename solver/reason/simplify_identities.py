@@ -16,6 +16,10 @@ taken only when the result prints cheaper (``simplify_terms.cheaper``):
   adjacent branches with one value are one branch on the disjunction of their conditions
   (``ITE(c1, x, ITE(c2, x, z)) = ITE(c1 | c2, x, z)``); a sum's summand that cancels in a
   branch moves into both (``ITE(c, a + t, b + t) - t = ITE(c, a, b)``);
+* **Min/Max** (``negated_extreme``, ``distributed_extreme``): ``Min(-x, -y) = -Max(x, y)``;
+  ``Max(Min(x, y), Min(x, z)) = Min(x, Max(y, z))`` (a distributive lattice);
+* **squares** (``signed_squares``): ``x*x >= 0`` is True (a product of even powers is never
+  negative);
 * **absorption and De Morgan** (``absorbed``, ``de_morgan``): ``And(a, Or(a, b)) = a``,
   ``Or(a, And(a, b)) = a``; ``Not(And(a, b)) = Or(Not a, Not b)`` when each negation is a
   comparison again (it costs no ``Not``).
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
+from symguard.solver.reason.simplify_algebra import lattice
 from symguard.solver.reason.simplify_terms import cheaper, rebuild
 
 # ------------------------------------------------------------------ Mod
@@ -192,6 +197,65 @@ def summand_into_select(coefs: dict[Term, int], const: int) -> Term | None:
         if cheaper(got, ir.from_linear(coefs, const)):
             return got
     return None
+
+
+# ------------------------------------------------------------------ Min/Max
+
+def negated_extreme(m: Term) -> Term | None:
+    """``Max(a, b, …) -> -Min(-a, -b, …)`` (``Min`` dually) when cheaper: ``Min(-x, -y)`` is
+    ``-Max(x, y)``."""
+    if m.kind not in (ir.MAX, ir.MIN):
+        return None
+    dual = ir.mk_min if m.kind == ir.MAX else ir.mk_max
+    inner = dual(*(ir.mk_neg(a) for a in m.args))
+    got = ir.mk_neg(lattice(inner) or inner)  # Max(-2*a, -2*b) is -2*Min(a, b)
+    return got if cheaper(got, m) else None
+
+
+def distributed_extreme(m: Term) -> Term | None:
+    """``Max(Min(C, A1), Min(C, A2), …) -> Min(C, Max(Min(A1), Min(A2), …))`` for arguments
+    common to every inner ``Min`` (the lattice of integers is distributive; ``Min``/``Max``
+    dually); when cheaper. An inner ``Min`` of ``C`` alone is absorption, ``lattice``'s."""
+    if m.kind not in (ir.MAX, ir.MIN):
+        return None
+    dual = ir.MIN if m.kind == ir.MAX else ir.MAX
+    if len(m.args) < 2 or any(a.kind != dual for a in m.args):
+        return None
+    common = set(m.args[0].args)
+    for a in m.args[1:]:
+        common &= set(a.args)
+    if not common or any(set(a.args) <= common for a in m.args):
+        return None
+    mk, mk_dual = (ir.mk_max, ir.mk_min) if m.kind == ir.MAX else (ir.mk_min, ir.mk_max)
+    shared = sorted(common, key=lambda t: t.skey)
+    got = mk_dual(*shared, mk(*(mk_dual(*(x for x in a.args if x not in common)) for a in m.args)))
+    return got if cheaper(got, m) else None
+
+
+# ------------------------------------------------------------------ comparisons
+
+def signed_squares(m: Term) -> Term | None:
+    """``e + k <= 0`` decided when every monomial of ``e`` is a product of even powers (never
+    negative) with coefficients of one sign: ``-x*x <= 0`` is True, ``x*x*y*y + 2 <= 0`` False."""
+    if m.kind != ir.LE:
+        return None
+    coefs, k = ir.linear(m.args[0])
+    if not coefs or not all(_even(t) for t in coefs):
+        return None
+    if all(v < 0 for v in coefs.values()) and k <= 0:
+        return ir.TRUE
+    if all(v > 0 for v in coefs.values()) and k > 0:
+        return ir.FALSE
+    return None
+
+
+def _even(t: Term) -> bool:
+    if t.kind != ir.MUL:
+        return False
+    seen: dict[Term, int] = {}
+    for f in t.args:
+        seen[f] = seen.get(f, 0) + 1
+    return all(n % 2 == 0 for n in seen.values())
 
 
 # ------------------------------------------------------------------ connectives

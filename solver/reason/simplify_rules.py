@@ -252,7 +252,8 @@ class Simplifier:
 
     # -------------------------------------------------------------- rules
     def _le(self, m: Term) -> Term | None:
-        return (alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval) or self._divided_bound(m)
+        return (ident.signed_squares(m) or alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval)
+                or self._divided_bound(m)
                 or self._trunc_bound(m) or self._one_term(m) or self._common_factor(m))
 
     def _divided_bound(self, m: Term) -> Term | None:
@@ -465,6 +466,12 @@ class Simplifier:
             return ir.mk_mod(a.args[0], b)
         if self._within(a, b):
             return a
+        if b.kind == ir.CONST and b.value > 0:  # a within one block [q*d, q*d + d - 1]: Mod(a, d) = a - q*d
+            lo, hi = self.rw.interval(a)
+            if lo is not None and hi is not None and lo // b.value == hi // b.value:
+                got = ir.mk_add(a, ir.mk_int(-(lo // b.value) * b.value))
+                if cheaper(got, m):
+                    return got
         return m
 
     def _floordiv(self, m: Term) -> Term:
@@ -622,7 +629,8 @@ class Simplifier:
         return None
 
     def _extreme(self, m: Term) -> Term:
-        got = self._extreme_of_quotients(m) or alg.lattice(m)
+        got = (self._extreme_of_quotients(m) or alg.lattice(m) or ident.distributed_extreme(m)
+               or ident.negated_extreme(m))
         if got is not None:
             return got
         args = list(m.args)
@@ -660,8 +668,9 @@ class Simplifier:
             sd = self._sign(d)
             if not sd:
                 continue
-            inner = ir.mk_max if is_max == ((v > 0) == (sd > 0)) else ir.mk_min
-            merged = ir.mk_mul(ir.mk_int(v), ir.mk_floordiv(inner(*(x for _, x in group)), d))
+            inner = (ir.mk_max if is_max == ((v > 0) == (sd > 0)) else ir.mk_min)(*(x for _, x in group))
+            inner = ident.negated_extreme(inner) or inner  # CeilDiv's numerators: Min(-x, -y) is -Max(x, y)
+            merged = ir.mk_mul(ir.mk_int(v), ir.mk_floordiv(inner, d))
             taken = {a for a, _ in group}
             rest = [a for a in m.args if a not in taken]
             return (ir.mk_max if is_max else ir.mk_min)(*rest, merged)

@@ -316,6 +316,11 @@ def _collect_sum(s: Term) -> Term:
         else:
             rest[mono] = v
     one = cof.pop(ir.ONE, 0)
+    g = math.gcd(one, *cof.values())
+    if g > 1 and sum(abs(v) == g for v in cof.values()) >= 2:  # 2*y + 2*z as 2*(y + z): one product for two
+        f = ir.mk_mul(ir.mk_int(g), f)
+        cof = {x: v // g for x, v in cof.items()}
+        one //= g
     factor = ir.from_linear(cof, one)
     if factor.kind == ir.ADD:  # the cofactor sum may share another factor: y*M*N + 4*M*N + y*M
         factor = _collect_sum(factor)
