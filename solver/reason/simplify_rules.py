@@ -669,7 +669,8 @@ class Simplifier:
             if not sd:
                 continue
             inner = (ir.mk_max if is_max == ((v > 0) == (sd > 0)) else ir.mk_min)(*(x for _, x in group))
-            inner = ident.negated_extreme(inner) or inner  # CeilDiv's numerators: Min(-x, -y) is -Max(x, y)
+            # CeilDiv's numerators: Min(-x, -y) is -Max(x, y); Max(x + 1, y + 1) is Max(x, y) + 1
+            inner = ident.negated_extreme(inner) or alg.lattice(inner) or inner
             merged = ir.mk_mul(ir.mk_int(v), ir.mk_floordiv(inner, d))
             taken = {a for a, _ in group}
             rest = [a for a in m.args if a not in taken]
