@@ -282,13 +282,20 @@ def lattice(m: Term) -> Term | None:
 # ------------------------------------------------------------------ conjunctions
 
 def _bound(atom: Term) -> tuple[Term, int | None, int | None] | None:
-    """``(t, lo, hi)`` for a comparison of one monomial ``t`` with a literal."""
+    """``(t, lo, hi)`` for a comparison of one monomial ``t`` with a literal, or of a sum ``t``
+    (its coefficients divided by their gcd, the first monomial's positive: ``x <= y`` and
+    ``y <= x`` are bounds on one ``x - y``)."""
     if atom.kind not in (ir.LE, ir.EQ):
         return None
     coefs, k = ir.linear(atom.args[0])
-    if len(coefs) != 1:
+    if not coefs:
         return None
-    (t, c), = coefs.items()
+    if len(coefs) == 1:
+        (t, c), = coefs.items()
+    else:
+        first = min(coefs, key=lambda n: n.skey)
+        c = math.gcd(*coefs.values()) * (1 if coefs[first] > 0 else -1)
+        t = ir.from_linear({n: v // c for n, v in coefs.items()}, 0)
     if atom.kind == ir.EQ:  # c*t + k == 0 (normalized: c == 1)
         if k % c:
             return None

@@ -48,6 +48,7 @@ from symguard.solver.ir.pyeval import holds
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import index_algebra
 from symguard.solver.reason import simplify_algebra as alg
+from symguard.solver.reason import simplify_identities as ident
 from symguard.solver.reason import simplify_intervals as one_term
 from symguard.solver.reason import simplify_sums as sums
 from symguard.solver.reason.facts import Env, Interval
@@ -141,19 +142,24 @@ class Simplifier:
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
         m = self.rw.rewrite(rebuild(n, a)) if a else n
-        if m.kind == ir.ADD and m is not n and not self._inner:
+        if m.kind in (ir.ADD, ir.MUL) and m is not n and not self._inner:
             m = self._new_quotients(m)
         for _ in range(MAX_PASSES):
             nxt = self._step(m)
             if nxt is m:
                 break
             m = self.rw.rewrite(nxt)
+            if m.kind in (ir.ADD, ir.MUL) and not self._inner:  # a rule's new quotients (``2*Mod(3*x, 2)``)
+                m = self._new_quotients(m)
         return m
 
     def _new_quotients(self, m: Term) -> Term:
-        """A sum the rewriter made of a node (``(s*t + s*y + r)//(s*t)`` is ``(s*y + r)//(s*t) + 1``)
-        has quotients no rule has seen: each goes through the rules once (not recursively)."""
-        fresh = [x for x in m.args if x.kind in (ir.FLOORDIV, ir.MOD) and x not in self.memo]
+        """A sum or product the rewriter or a rule made of a node (``(s*t + s*y + r)//(s*t)`` is
+        ``(s*y + r)//(s*t) + 1``; ``Mod(6*x + 4, 4)`` is ``2*Mod(3*x, 2)``) has quotients no rule
+        has seen, as arguments or factors of arguments: each goes through the rules once (not
+        recursively)."""
+        fresh = {x for a in m.args for x in (a.args if a.kind == ir.MUL else (a,))
+                 if x.kind in (ir.FLOORDIV, ir.MOD) and x not in self.memo}
         if not fresh:
             return m
         self._inner = True
@@ -163,7 +169,12 @@ class Simplifier:
             self._inner = False
         if all(done[x] is x for x in fresh):
             return m
-        return self.rw.rewrite(ir.mk_add(*(done.get(x, x) for x in m.args)))
+
+        def swap(a: Term) -> Term:
+            if a.kind == ir.MUL:
+                return rebuild(a, [done.get(x, x) for x in a.args])
+            return done.get(a, a)
+        return self.rw.rewrite(rebuild(m, [swap(a) for a in m.args]))
 
     def _step(self, m: Term) -> Term:
         k = m.kind
@@ -241,8 +252,9 @@ class Simplifier:
 
     # -------------------------------------------------------------- rules
     def _le(self, m: Term) -> Term | None:
-        return (alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval) or self._divided_bound(m)
-                or self._trunc_bound(m) or self._one_term(m))
+        return (ident.signed_squares(m) or alg.compare_division(m) or alg.compare_bounded(m, self.rw.interval)
+                or self._divided_bound(m)
+                or self._trunc_bound(m) or self._one_term(m) or self._common_factor(m))
 
     def _divided_bound(self, m: Term) -> Term | None:
         """``x//d + r <= 0`` with a symbolic ``d > 0`` (proven): ``x + r*d + 1 <= d`` (``x//d <= -r``
@@ -356,11 +368,13 @@ class Simplifier:
     def _bool_rule(self, m: Term) -> Term | None:
         k = m.kind
         if k == ir.AND:
-            got = alg.conjunction(m) or self._quotient_interval(m)
+            got = ident.absorbed(m) or alg.conjunction(m) or self._quotient_interval(m)
         elif k == ir.OR:
-            got = alg.disjunction(m)
+            got = ident.absorbed(m) or alg.disjunction(m)
+        elif k == ir.EQ:
+            got = self._common_factor(m)
         else:
-            got = None
+            got = ident.de_morgan(m)
         return got if got is not None else self._one_term(m)
 
     def _quotient_interval(self, m: Term) -> Term | None:
@@ -429,7 +443,7 @@ class Simplifier:
         a, b = m.args
         if a is ir.ZERO:  # Mod(0, b) = 0 wherever b != 0
             return a
-        got = alg.mod_of_residues(m)
+        got = alg.mod_of_residues(m) or ident.mod_coefficients(m)
         if got is not None:
             return got
         got = sums.small_rest(m, self.rw.interval)
@@ -439,6 +453,9 @@ class Simplifier:
             coefs, const = ir.linear(a)
             if coefs and self.div.divides(b.value, ir.from_linear(coefs, 0)):  # Mod(e + r, d) = Mod(r, d) when d | e
                 return ir.mk_int(const % b.value)
+            keep = {t: v for t, v in coefs.items() if not self.div.divides(b.value, ir.mk_mul(ir.mk_int(v), t))}
+            if len(keep) < len(coefs):  # ... for a symbolic r too
+                return ir.mk_mod(ir.from_linear(keep, const), b)
         rest = _drop_multiples(a, b)
         if rest is not None:  # Mod(b*q + r, b) = Mod(r, b)
             return ir.mk_mod(rest, b)
@@ -449,6 +466,12 @@ class Simplifier:
             return ir.mk_mod(a.args[0], b)
         if self._within(a, b):
             return a
+        if b.kind == ir.CONST and b.value > 0:  # a within one block [q*d, q*d + d - 1]: Mod(a, d) = a - q*d
+            lo, hi = self.rw.interval(a)
+            if lo is not None and hi is not None and lo // b.value == hi // b.value:
+                got = ir.mk_add(a, ir.mk_int(-(lo // b.value) * b.value))
+                if cheaper(got, m):
+                    return got
         return m
 
     def _floordiv(self, m: Term) -> Term:
@@ -476,13 +499,31 @@ class Simplifier:
         got = self._symbolic_rest(m)
         if got is not None:
             return got
-        if a.kind == ir.FLOORDIV:
-            x, c = a.args
-            if self._proven_of(_both_positive, (c, b), lambda: ir.mk_and(ir.mk_lt(ir.ZERO, c), ir.mk_lt(ir.ZERO, b))):
-                return ir.mk_floordiv(x, ir.mk_mul(c, b))
+        got = self._nested_quotient(m)
+        if got is not None:
+            return got
         if self._within(a, b):
             return ir.ZERO
         return m
+
+    def _nested_quotient(self, m: Term) -> Term | None:
+        """``(x//c + R)//b -> (x + c*R)//(c*b)`` for an integer ``R`` (``0`` included) and ``b > 0``
+        (proven; ``c`` of either sign): ``x//c + R = floor(x/c + R)``, and
+        ``floor(floor(q)/b) = floor(q/b)`` for a real ``q`` and an integer ``b > 0``. With ``R``,
+        only when cheaper."""
+        a, b = m.args
+        coefs, k = ir.linear(a)
+        for q, v in coefs.items():
+            if q.kind != ir.FLOORDIV or v != 1:
+                continue
+            x, c = q.args
+            if not self._proven_of(_positive, (b,), lambda: ir.mk_lt(ir.ZERO, b)):
+                return None
+            r = ir.from_linear({n: w for n, w in coefs.items() if n is not q}, k)
+            got = ir.mk_floordiv(ir.mk_add(x, expand(ir.mk_mul(c, r))), expand(ir.mk_mul(c, b)))
+            if r is ir.ZERO or cheaper(got, m):
+                return got
+        return None
 
     def _symbolic_rest(self, m: Term) -> Term | None:
         """``(f*Q + R)//(f*g) -> Q//g`` and ``Mod(f*Q + R, f*g) -> f*Mod(Q, g) + R`` for a factor ``f``
@@ -524,13 +565,15 @@ class Simplifier:
         if not m.has_div and not any(n.kind in _SUMMED for n in coefs):
             return m  # (every rule below reads a division, an extreme or a Piecewise among the monomials)
         if len(coefs) > 1:
-            got = (index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
+            got = (ident.halves(coefs, const) or index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
                    or alg.quotient_pairs(coefs, const, self.rw.interval) or self._digits(coefs, const)
                    or sums.into_extreme(coefs, const) or sums.quotient_with_remainder(coefs, const)
                    or sums.quotient_with_line(coefs, const, self.rw.interval)
-                   or sums.scaled_quotient(coefs, const) or sums.same_condition(m))
+                   or sums.scaled_quotient(coefs, const) or sums.same_condition(m)
+                   or ident.remainder_of_product(coefs, const) or ident.summand_into_select(coefs, const))
         else:  # one monomial: no two digits to merge, no pair of quotients
-            got = alg.extremes_in_sum(coefs, const) or (sums.into_extreme(coefs, const) if const else None)
+            got = alg.extremes_in_sum(coefs, const) or (
+                (sums.into_extreme(coefs, const) or ident.summand_into_select(coefs, const)) if const else None)
         if got is not None:
             return got
         for group, q, x, b in _scaled_floordivs(coefs):
@@ -586,7 +629,8 @@ class Simplifier:
         return None
 
     def _extreme(self, m: Term) -> Term:
-        got = alg.lattice(m)
+        got = (self._extreme_of_quotients(m) or alg.lattice(m) or ident.distributed_extreme(m)
+               or ident.negated_extreme(m))
         if got is not None:
             return got
         args = list(m.args)
@@ -603,13 +647,71 @@ class Simplifier:
                     return ir.mk_max(*rest) if is_max else ir.mk_min(*rest)
         return m
 
+    def _extreme_of_quotients(self, m: Term) -> Term | None:
+        """``Max(v*(x1//d), v*(x2//d), …) -> v*(Max(x1, x2, …)//d)`` for arguments quotients by one
+        ``d`` of proven sign (an argument ``v*(a//d) + v*j`` read as ``v*((a + d*j)//d)``): ``t -> v*floor(t/d)`` is monotone (non-decreasing when ``v*d > 0``,
+        so ``Max`` stays ``Max``; non-increasing otherwise, so ``Max`` of the images is the image
+        of the ``Min``); ``Min`` dually. Always cheaper: ``k`` quotients become one."""
+        groups: dict[tuple[int, Term], list[tuple[Term, Term]]] = {}
+        for x in m.args:
+            coefs, k = ir.linear(x)
+            if len(coefs) != 1:
+                continue
+            (q, v), = coefs.items()
+            if q.kind == ir.FLOORDIV and k % v == 0:  # v*(a//d) + v*j = v*((a + d*j)//d)
+                a, d = q.args
+                groups.setdefault((v, d), []).append((x, expand(ir.mk_add(a, ir.mk_mul(d, ir.mk_int(k // v))))))
+        is_max = m.kind == ir.MAX
+        for (v, d), group in groups.items():
+            if len(group) < 2:
+                continue
+            sd = self._sign(d)
+            if not sd:
+                continue
+            inner = (ir.mk_max if is_max == ((v > 0) == (sd > 0)) else ir.mk_min)(*(x for _, x in group))
+            # CeilDiv's numerators: Min(-x, -y) is -Max(x, y); Max(x + 1, y + 1) is Max(x, y) + 1
+            inner = ident.negated_extreme(inner) or alg.lattice(inner) or inner
+            merged = ir.mk_mul(ir.mk_int(v), ir.mk_floordiv(inner, d))
+            taken = {a for a, _ in group}
+            rest = [a for a in m.args if a not in taken]
+            return (ir.mk_max if is_max else ir.mk_min)(*rest, merged)
+        return None
+
+    def _common_factor(self, m: Term) -> Term | None:
+        """``f*Q + k <= 0 -> ±Q + k <= 0`` for a symbolic factor ``f`` of every monomial, ``k`` 0 or 1
+        and ``f``'s sign proven (for ``f >= 1``: ``f*Q <= 0`` iff ``Q <= 0``, ``f*Q <= -1`` iff
+        ``Q <= -1``; ``f <= -1`` turns ``Q`` over); ``f*Q == 0 -> Q == 0`` likewise. When cheaper."""
+        coefs, k = ir.linear(m.args[0])
+        if not coefs or k not in (0, 1) or (m.kind == ir.EQ and k):
+            return None
+        e = ir.from_linear(coefs, 0)
+        for f in _common_factors(e):
+            q = divide(e, f)
+            if q is None:
+                continue
+            sf = self._sign(f)
+            if not sf:
+                continue
+            side = ir.mk_add(ir.mk_mul(ir.mk_int(sf), q), ir.mk_int(k))
+            got = ir.mk_le(side, ir.ZERO) if m.kind == ir.LE else ir.mk_eq(side, ir.ZERO)
+            if got.kind == ir.BCONST or cheaper(got, m):
+                return got
+        return None
+
     def _ite(self, m: Term) -> Term:
         c, a, b = m.args
         if self._proven(c):
             return a
         if self._proven(ir.mk_not(c)):
             return b
-        return m
+        got = ident.select_in_branches(m)
+        if got is None:
+            return m
+        if got.kind == ir.ITE and got.args[0] is not c:  # adjacent branches joined: their disjunction simplified
+            got = ir.mk_ite(self.simplify(got.args[0]).term, got.args[1], got.args[2])
+            if not cheaper(got, m):
+                return m
+        return got
 
 
 _RULES: dict[str, Callable[[Simplifier, Term], Term]] = {

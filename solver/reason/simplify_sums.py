@@ -240,6 +240,19 @@ def _merged_sum(coefs: dict[Term, int], const: int) -> Term | None:
 
 # ------------------------------------------------------------------ printing
 
+def _saving_symbols(coefs: dict[Term, int], count: dict[Term, int]) -> list[Term]:
+    """Symbols shared by two or more monomials that each print a multiplication besides the
+    symbol (another factor, or a coefficient other than ``±1``): ``x*y + x*z`` as ``x*(y + z)``
+    saves one (``x*y + x`` as ``x*(y + 1)`` saves nothing: not collected). Fills ``count``."""
+    for mono, v in coefs.items():
+        if mono.kind != ir.MUL and v in (1, -1):
+            continue
+        for f in set(mono.args) if mono.kind == ir.MUL else (mono,):
+            if f.kind == ir.SYM:
+                count[f] = count.get(f, 0) + 1
+    return [f for f, c in count.items() if c >= 2]
+
+
 _HEAVY = frozenset({*ir.DIV_KINDS, ir.MAX, ir.MIN, ir.ITE})
 
 
@@ -283,7 +296,9 @@ def _collect_sum(s: Term) -> Term:
                 count[f] = count.get(f, 0) + 1
     shared = [f for f, c in count.items() if c >= 2]
     if not shared:
-        return s
+        shared = _saving_symbols(coefs, count)
+        if not shared:
+            return s
     f = max(shared, key=lambda g: (count[g], g.skey))
     cof: dict[Term, int] = {}
     rest: dict[Term, int] = {}
@@ -301,6 +316,13 @@ def _collect_sum(s: Term) -> Term:
         else:
             rest[mono] = v
     one = cof.pop(ir.ONE, 0)
+    g = math.gcd(one, *cof.values())
+    # 2*x*y + 2*x*z as 2*x*(y + z), for a symbol factor only: with a costly one ((2*y + 2*z)*(s//4))
+    # stays, as before (z3 proves the forms equal much more slowly with the constant pulled out)
+    if f.kind == ir.SYM and g > 1 and sum(abs(v) == g for v in cof.values()) >= 2:
+        f = ir.mk_mul(ir.mk_int(g), f)
+        cof = {x: v // g for x, v in cof.items()}
+        one //= g
     factor = ir.from_linear(cof, one)
     if factor.kind == ir.ADD:  # the cofactor sum may share another factor: y*M*N + 4*M*N + y*M
         factor = _collect_sum(factor)
