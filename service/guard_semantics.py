@@ -631,7 +631,7 @@ def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
         k = _kind(x)
         if k == "FloatTrueDiv":
             d = x.args[1]
-            if not (getattr(d, "is_number", False) and d != 0):
+            if not (getattr(d, "is_number", False) and _nonzero_literal(d)):
                 return True
         elif k in ("Pow", "PowByNatural", "FloatPow"):
             if not _power_defined(x, walk):
@@ -658,7 +658,16 @@ def _power_defined(e: Any, walk: _Walk) -> bool:
         return iv is not None and iv[0] >= 0
     if getattr(exp, "is_number", False) and exp >= 0:
         return True
-    return bool(getattr(base, "is_number", False) and base != 0)
+    return bool(getattr(base, "is_number", False) and _nonzero_literal(base))
+
+
+def _nonzero_literal(c: Any) -> bool:
+    """A finite non-zero number literal (``Float(0.0) != 0`` in sympy: compared as a double)."""
+    try:
+        v = float(c)
+    except (TypeError, ValueError):
+        return False
+    return v != 0 and math.isfinite(v)
 
 
 def _function_defined(e: Any, walk: _Walk) -> bool:
@@ -691,7 +700,7 @@ def _float_bound(e: Any, walk: _Walk) -> float | None:
     if k == "FloatTrueDiv":
         d = e.args[1]
         x = _float_bound(e.args[0], walk)
-        if x is None or not getattr(d, "is_number", False) or d == 0:
+        if x is None or not getattr(d, "is_number", False) or not _nonzero_literal(d):
             return None
         return x / abs(float(d))
     if k in ("Add", "Mul", "Max", "Min", "Abs"):
