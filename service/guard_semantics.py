@@ -617,10 +617,11 @@ def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     one that may be 0 or less, any other float function, or a rounding (``math.floor``, ``round``
     ...) of a float that may overflow to ``inf``. Conservative: anything not followed may raise.
 
-    Dynamo's C++ guard does not raise (``c10::div_floor_integer`` of 0 is 0), but when it rejects,
-    Dynamo finds the recompile's reason by evaluating the *Python* code of the guards in order,
-    and an exception there reaches the user (``ZeroDivisionError`` instead of a recompile): the
-    pruner keeps every guard up to the last that may raise, in place (``docs/torch_guards.md``).
+    Dynamo's C++ guard traps on ``%`` by zero (``c10::div_mod``, C's ``%``: SIGFPE; its ``//`` of 0
+    is 0), and when it rejects, Dynamo finds the recompile's reason by evaluating the *Python*
+    code of the guards in order, where an exception reaches the user (``ZeroDivisionError``
+    instead of a recompile): the pruner keeps every guard up to the last emitted one that may
+    raise, in place (``docs/torch_guards.md``).
     An integer converted to a float is at most ``2**63`` in magnitude (the C++ guard's int64)."""
     if may_divide_by_zero(expr, ranges):
         return True

@@ -28,7 +28,7 @@ CASES = {c.name: c for c in za.CASES}
 # C++ guards compile a shared object per guard set (seconds each): by default the cases whose
 # guards differ in int64 or in doubles from exact integers
 CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow",
-               "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "round_half", "ranged_product"]
+               "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "narrowed_modulus", "round_half", "ranged_product"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 

@@ -539,6 +539,20 @@ def narrowed_size_divisor(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return x[:1]
 
 
+def narrowed_modulus(x: torch.Tensor, k: int) -> torch.Tensor:
+    """The same with ``%``, which C++ computes with C's ``%``: a zero divisor kills the process
+    (SIGFPE). At ``(0, 0)`` stock rejects on ``2*n - k >= 2``; dropping it (implied by ``n % k ==
+    0`` on the narrowed ranges) made the pruned C++ guard die there. The points leave out ``k = 0``
+    with ``n >= 1``: there stock's own C++ guard reaches ``n % 0``."""
+    n = x.shape[0]
+    if n <= 2**40 and k >= 1:
+        r = x[:1] + 1 if 2 * n - k >= 2 else x[:1] - 1
+        if n % k == 0:
+            r = r * 2
+        return r
+    return x[:1]
+
+
 def round_half(x: torch.Tensor) -> torch.Tensor:
     """Python's ``round(n / 2)`` (half to even: ``round(2.5) == 2``), exact below the bound: with
     ``round(n / 2) == 3`` only ``n == 6`` is left, so ``n != 5`` and the others go."""
@@ -779,6 +793,8 @@ CASES: list[Case] = [
     Case("narrowed_size_divisor", narrowed_size_divisor, _two, (10, 2),
          points("narrowed_size_divisor", (10, 2), [_S01, _S01], pairs=[(2, 0), (3, 0), (10, 0), (0, 0), (1, 0)]),
          cpp=True),
+    Case("narrowed_modulus", narrowed_modulus, _size_int, (10, 2),
+         [p for p in points("narrowed_modulus", (10, 2), [_S01, INTS], n=260) if p[1] != 0] + [(0, 0)], cpp=True),
     Case("round_half", round_half, _one, (6,), points("round_half", (6,), [_DENSE_SIZES]), cpp=True, inductor=True),
     Case("round_scaled", round_scaled, _one, (30,), points("round_scaled", (30,), [_DENSE_SIZES]), cpp=True),
     Case("interpolate_scale", interpolate_scale, _one, (10,), points("interpolate_scale", (10,), [_DENSE_SIZES]),
