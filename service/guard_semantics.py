@@ -612,7 +612,8 @@ FLOAT_FINITE = 2.0**1000  # a bound on a float's magnitude below which no step o
 
 def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     """Whether Python's evaluation of ``expr``'s printed code may raise somewhere on ``ranges``:
-    a divisor (of ``//``, ``%``, ``/``) that may be 0, a power with a base that may be 0 and an
+    a divisor (of ``//``, ``%``, ``/``) that may be 0, a C ``%`` of ``INT64_MIN`` by ``-1`` (a trap
+    in C++, not in Python), a power with a base that may be 0 and an
     exponent that may be negative, ``math.sqrt`` of a value that may be negative, ``math.log2`` of
     one that may be 0 or less, any other float function, or a rounding (``math.floor``, ``round``
     ...) of a float that may overflow to ``inf``. Conservative: anything not followed may raise.
@@ -630,6 +631,8 @@ def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     while stack:
         x = stack.pop()
         k = _kind(x)
+        if k in ("Mod", "PythonMod", "ModularIndexing") and _may_trap_modulus(x, walk):
+            return True
         if k == "FloatTrueDiv":
             d = x.args[1]
             if not (getattr(d, "is_number", False) and _nonzero_literal(d)):
@@ -645,6 +648,24 @@ def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
                 return True
         stack.extend(getattr(x, "args", ()))
     return False
+
+
+def _may_trap_modulus(e: Any, walk: _Walk) -> bool:
+    """C's ``%`` (``c10::div_mod``; ``ModularIndexing``'s cast) of ``INT64_MIN`` by ``-1`` overflows
+    and traps (SIGFPE) where Python's is 0: a modulus whose divisor may be -1 and whose dividend,
+    as int64 code computes it, may be ``INT64_MIN`` (or wrap there)."""
+    c = _Walk(walk.ranges, "cpp")  # the dividend as int64 code computes it: None where it may wrap
+    if _kind(e) == "ModularIndexing":
+        d = e.args[2]
+        q, div = c.term(e.args[0]), c.term(e.args[1])
+        q = None if q is None or div is None or div[0] <= 0 <= div[1] else _floordiv_iv(q, div)
+    else:
+        d = e.args[1]
+        q = c.term(e.args[0])
+    dv = walk.term(d)
+    if dv is None or not dv[0] <= -1 <= dv[1]:
+        return False  # a divisor not followed was already counted as possibly 0
+    return q is None or q[0] <= INT64_MIN
 
 
 def _power_defined(e: Any, walk: _Walk) -> bool:

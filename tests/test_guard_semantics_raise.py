@@ -153,3 +153,15 @@ def test_roundings_of_floats_that_may_overflow() -> None:
     assert may_raise(big, {x: (0, inf)}) and raises(big, {x: 2**40})
     by_zero = sympy.Ge(FloorToInt(uneval(FloatTrueDiv, ToFloat(x), sympy.Float(0.0))), 3)
     assert may_raise(by_zero, {x: (0, 5)}) and raises(by_zero, {x: 1})
+
+
+def test_c_modulus_of_int64_min_by_minus_one() -> None:
+    """C's ``%`` traps on ``INT64_MIN % -1`` (SIGFPE), Python's is 0: a modulus whose divisor may
+    be -1 (never 0) and whose dividend may reach ``INT64_MIN`` may raise; kept from either, it
+    may not."""
+    g = sympy.Eq(uneval(PythonMod, x, -y - 1), 0)
+    assert not raises(g, {x: -(2**63), y: 0})  # Python's own evaluation: 0
+    assert may_raise(g, {y: (0, inf)})
+    assert not may_raise(g, {x: (0, inf), y: (0, inf)})
+    assert not may_raise(sympy.Eq(uneval(PythonMod, x, y + 1), 0), {y: (0, inf)})
+    assert not may_raise(sympy.Eq(uneval(PythonMod, x, sympy.Integer(4)), 0), {})
