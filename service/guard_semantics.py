@@ -598,16 +598,155 @@ def compares_floats(expr: Any) -> bool:
 
 def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     """Whether some divisor of ``expr`` may be 0 on ``ranges`` (exact intervals; a divisor whose
-    interval is not known counts as possibly 0).
-
-    In C++ such a division is undefined behaviour (a crash), so the guards Dynamo checks before it
-    decide whether it is reached: the pruner keeps them all (``docs/torch_guards.md``)."""
+    interval is not known counts as possibly 0)."""
     walk = _Walk(ranges, "python")
     for d in _divisors(expr):
         iv = walk.term(d)
         if iv is None or iv[0] <= 0 <= iv[1]:
             return True
     return False
+
+
+FLOAT_FINITE = 2.0**1000  # a bound on a float's magnitude below which no step overflows to inf
+
+
+def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
+    """Whether Python's evaluation of ``expr``'s printed code may raise somewhere on ``ranges``:
+    a divisor (of ``//``, ``%``, ``/``) that may be 0, a C ``%`` of ``INT64_MIN`` by ``-1`` (a trap
+    in C++, not in Python), a power with a base that may be 0 and an
+    exponent that may be negative, ``math.sqrt`` of a value that may be negative, ``math.log2`` of
+    one that may be 0 or less, any other float function, or a rounding (``math.floor``, ``round``
+    ...) of a float that may overflow to ``inf``. Conservative: anything not followed may raise.
+
+    Dynamo's C++ guard traps on ``%`` by zero (``c10::div_mod``, C's ``%``: SIGFPE; its ``//`` of 0
+    is 0), and when it rejects, Dynamo finds the recompile's reason by evaluating the *Python*
+    code of the guards in order, where an exception reaches the user (``ZeroDivisionError``
+    instead of a recompile): the pruner keeps every guard up to the last emitted one that may
+    raise, in place (``docs/torch_guards.md``).
+    An integer converted to a float is at most ``2**63`` in magnitude (the C++ guard's int64)."""
+    if may_divide_by_zero(expr, ranges):
+        return True
+    walk = _Walk(ranges, "python")
+    stack = [expr]
+    while stack:
+        x = stack.pop()
+        k = _kind(x)
+        if k in ("Mod", "PythonMod", "ModularIndexing") and _may_trap_modulus(x, walk):
+            return True
+        if k == "FloatTrueDiv":
+            d = x.args[1]
+            if not (getattr(d, "is_number", False) and _nonzero_literal(d)):
+                return True
+        elif k in ("Pow", "PowByNatural", "FloatPow"):
+            if not _power_defined(x, walk):
+                return True
+        elif k.startswith("OpaqueUnaryFn_") and not _function_defined(x, walk):
+            return True
+        elif (k in _ROUNDING or k == "RoundToInt") and len(x.args) == 1 and _floaty(x.args[0]):
+            b = _float_bound(x.args[0], walk)
+            if b is None or b >= FLOAT_FINITE:
+                return True
+        stack.extend(getattr(x, "args", ()))
+    return False
+
+
+def _may_trap_modulus(e: Any, walk: _Walk) -> bool:
+    """C's ``%`` (``c10::div_mod``; ``ModularIndexing``'s cast) of ``INT64_MIN`` by ``-1`` overflows
+    and traps (SIGFPE) where Python's is 0: a modulus whose divisor may be -1 and whose dividend,
+    as int64 code computes it, may be ``INT64_MIN`` (or wrap there)."""
+    c = _Walk(walk.ranges, "cpp")  # the dividend as int64 code computes it: None where it may wrap
+    if _kind(e) == "ModularIndexing":
+        d = e.args[2]
+        q, div = c.term(e.args[0]), c.term(e.args[1])
+        q = None if q is None or div is None or div[0] <= 0 <= div[1] else _floordiv_iv(q, div)
+    else:
+        d = e.args[1]
+        q = c.term(e.args[0])
+    dv = walk.term(d)
+    if dv is None or not dv[0] <= -1 <= dv[1]:
+        return False  # a divisor not followed was already counted as possibly 0
+    return q is None or q[0] <= INT64_MIN
+
+
+def _power_defined(e: Any, walk: _Walk) -> bool:
+    """A power Python evaluates without raising: an exponent literal >= 0, or a base that is a
+    non-zero literal (``2 ** e`` of a negative ``e`` is a float); ``float ** 0.5`` of a value >= 0."""
+    base, exp = e.args
+    if _kind(e) == "FloatPow":
+        root = _sqrt_operand(e)
+        if root is None:
+            return False
+        iv = walk.term(root[0])
+        return iv is not None and iv[0] >= 0
+    if getattr(exp, "is_number", False) and exp >= 0:
+        return True
+    return bool(getattr(base, "is_number", False) and _nonzero_literal(base))
+
+
+def _nonzero_literal(c: Any) -> bool:
+    """A finite non-zero number literal (``Float(0.0) != 0`` in sympy: compared as a double)."""
+    try:
+        v = float(c)
+    except (TypeError, ValueError):
+        return False
+    return v != 0 and math.isfinite(v)
+
+
+def _function_defined(e: Any, walk: _Walk) -> bool:
+    """``math.sqrt`` of an integer >= 0, ``math.log2`` of ``a / c`` (or ``float(a)``) with ``a >= 1``
+    and a literal ``c >= 1``; every other float function may raise (``inf``, a domain error)."""
+    k = _kind(e)
+    if k == "OpaqueUnaryFn_sqrt":
+        root = _sqrt_operand(e)
+        iv = walk.term(root[0]) if root is not None else None
+        return iv is not None and iv[0] >= 0
+    if k == "OpaqueUnaryFn_log2":
+        got = _log2_operand(e.args[0])
+        if got is None or got[1] < 1:
+            return False
+        iv = walk.term(got[0])
+        return iv is not None and iv[0] >= 1
+    return False
+
+
+def _float_bound(e: Any, walk: _Walk) -> float | None:
+    """A bound on ``|e|`` for float arithmetic ``e`` (None where not followed)."""
+    k = _kind(e)
+    if getattr(e, "is_Float", False) or getattr(e, "is_Integer", False):
+        v = abs(float(e))
+        return v if math.isfinite(v) else None
+    if k == "ToFloat":
+        return _float_bound(e.args[0], walk)
+    if k == "IntTrueDiv":  # a non-zero integer divisor (checked apart) has |b| >= 1
+        return _float_bound(e.args[0], walk)
+    if k == "FloatTrueDiv":
+        d = e.args[1]
+        x = _float_bound(e.args[0], walk)
+        if x is None or not getattr(d, "is_number", False) or not _nonzero_literal(d):
+            return None
+        return x / abs(float(d))
+    if k in ("Add", "Mul", "Max", "Min", "Abs"):
+        parts = [_float_bound(a, walk) for a in e.args]
+        if any(p is None for p in parts):
+            return None
+        bs = [p for p in parts if p is not None]
+        if k == "Add":
+            return sum(bs)
+        if k == "Mul":
+            return math.prod(bs) if all(b < FLOAT_FINITE for b in bs) else None
+        return max(bs)
+    if k in _ROUNDING or k == "RoundToInt":
+        b = _float_bound(e.args[0], walk)
+        return None if b is None else b + 1
+    if k == "OpaqueUnaryFn_sqrt":
+        b = _float_bound(e.args[0], walk)
+        return None if b is None else math.sqrt(b)
+    if k == "OpaqueUnaryFn_log2":
+        return 1100.0  # log2 of any finite double
+    if getattr(e, "is_integer", False) and not _floaty(e):
+        iv = walk.term(e)  # the C++ guard's values are int64: no larger magnitude reaches a float
+        return None if iv is None else float(min(max(abs(iv[0]), abs(iv[1])), -INT64_MIN))
+    return None
 
 
 _PY_NAMES = {"max": "Max", "min": "Min", "abs": "Abs", "round": "RoundToInt"}

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from .guard_semantics import executed_exactly, may_divide_by_zero
+from .guard_semantics import executed_exactly, may_raise
 from .torch_bridge import OPTIONS, Doc, _bound, _sym_key
 
 # Dynamo turns a ShapeEnv into guard code in one call, ``ShapeEnv.produce_guards_verbose``, made
@@ -60,6 +60,25 @@ def input_symbols(placeholders: Any) -> set[Any]:
     return out
 
 
+def entry_ranges(placeholders: Any) -> dict[Any, tuple[float, float]]:
+    """Each input symbol's range when part 2 runs, before part 3 checks any range: a plain
+    tensor's size, stride or storage offset is ``>= 0`` (0 and 1 included: 0/1 specialization
+    is a part-3 check), anything else (a SymInt argument) unbounded and so left out."""
+    import sympy
+    import torch
+    from torch.utils._python_dispatch import is_traceable_wrapper_subclass
+
+    sizes: set[Any] = set()
+    others: set[Any] = set()
+    for t in placeholders:
+        if isinstance(t, torch.Tensor) and not is_traceable_wrapper_subclass(t):
+            vals: tuple[Any, ...] = (*t.size(), *(() if t.is_sparse else (*t.stride(), t.storage_offset())))
+            sizes |= {v.node.expr for v in vals if isinstance(v, torch.SymInt) and isinstance(v.node.expr, sympy.Symbol)}
+        elif isinstance(t, (torch.SymInt, torch.SymFloat)):
+            others.add(t.node.expr)
+    return {s: (0, math.inf) for s in sizes - others}
+
+
 def guard_printer() -> Any:
     """``str`` for guard expressions, fast: sympy's printer without term ordering (the text reads
     the same) and with every subexpression printed once. The window-partition guards of a Swin
@@ -95,7 +114,7 @@ def enforced_ranges(env: Any) -> dict[Any, tuple[float, float]]:
 
 
 def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("python",),
-                        ) -> tuple[Doc, list[list[Any]], list[Any], list[Any], int]:
+                        ) -> tuple[Doc, list[list[Any]], list[Any], list[Any], int, set[int]]:
     """The problem whose minimal set is the part-2 guards to emit.
 
     Returns the document (guard ``g{i}`` is the i-th distinct simplified guard, as
@@ -104,7 +123,8 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     symguard is not asked about: a symbol that is not an integer bound to an input, and *opaque*
     guards: code in one of the executed ``langs`` that may compute another value than the exact
     one, ``guard_semantics``), the simplified sympy expression of each id, and how many of the
-    passed-through guards are opaque.
+    passed-through guards are opaque, and (with C++ guards) the ``id`` of every ShapeGuard whose
+    Python code may raise (``guard_semantics.may_raise``).
     """
     bound = input_symbols(placeholders)
     text = guard_printer()
@@ -114,21 +134,20 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     passthrough: list[Any] = []
     opaque = 0
     syms: set[Any] = set()
-    # C++ guards run in order and a zero divisor crashes: every guard up to the last one that
-    # may divide by zero is kept, so the same checks come first wherever a division is reached
-    guarded_upto = -1
-    if "cpp" in langs:
-        for k, g in enumerate(env.guards):
-            if may_divide_by_zero(env.simplify(g.expr), ranges):
-                guarded_upto = k
-    for k, g in enumerate(env.guards):
-        if k <= guarded_upto:
-            passthrough.append(g)
-            continue
+    # When a C++ guard rejects, Dynamo evaluates the guards' Python code in order to name the
+    # reason, and an exception there (a zero divisor) reaches the caller: the guards that may
+    # raise are listed, and the pruner emits every guard before the last of them it keeps, in
+    # place (torch_prune). "May raise" is judged on the inputs part 2 sees, before part 3 checks
+    # the ranges (a size may be 0, an int anything), not on the ranges narrowed by guards.
+    raising: set[int] = set()
+    unchecked = entry_ranges(placeholders) if "cpp" in langs else None
+    for g in env.guards:
         if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
             passthrough.append(g)  # produce_guards skips it itself
             continue
         e = env.simplify(g.expr)
+        if unchecked is not None and may_raise(e, unchecked):
+            raising.add(id(g))
         free = getattr(e, "free_symbols", None)
         if (not free or not all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))
                                 for s in free)):
@@ -160,5 +179,5 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     doc: Doc = {"symbols": symbols, "asserts": [],
                 "guards": [{"id": f"g{i}", "expr": text} for i, text in enumerate(groups)],
                 "options": {**OPTIONS, "default_min": None}}
-    return doc, list(groups.values()), passthrough, list(simplified.values()), opaque
+    return doc, list(groups.values()), passthrough, list(simplified.values()), opaque, raising
 

@@ -73,7 +73,7 @@ class GuardPruner:
         rec: dict[str, Any] = Record(guards=0, kept=None, seconds=0.0, status=None, error=None)
         self.history.append(rec)
         try:
-            doc, groups, passthrough, exprs, rec["opaque"] = shape_guard_problem(env, placeholders, langs)
+            doc, groups, passthrough, exprs, rec["opaque"], raising = shape_guard_problem(env, placeholders, langs)
             rec["guards"], rec["passthrough"] = len(groups), len(passthrough)
             rec["problem"] = doc
             if not self.prune or not groups:
@@ -111,6 +111,13 @@ class GuardPruner:
                 else:
                     kept.extend((order.get(id(g), len(order)), g) for g in members)
             rec["kept"] = sum(1 for i in keep if forms.get(i) is not True)
+            # a rejection's reason is found by running the guards' Python code in order: up to the
+            # last emitted guard that may raise, every guard stock has comes first, verbatim, so the
+            # walk raises only where stock's does (torch_guards.shape_guard_problem)
+            last = max((k for k, g in kept if id(g) in raising), default=-1)
+            if last >= 0:
+                rec["restored"] = last + 1 - sum(1 for k, g in kept if k <= last and g is env.guards[k])
+                kept = [(k, g) for k, g in enumerate(env.guards[:last + 1])] + [kg for kg in kept if kg[0] > last]
             return [g for _, g in sorted(kept, key=lambda kg: kg[0])]
         except Exception as e:  # noqa: BLE001 - any failure: the stock guards, never a failed compile
             rec["error"] = f"{type(e).__name__}: {e}"

@@ -28,7 +28,7 @@ CASES = {c.name: c for c in za.CASES}
 # C++ guards compile a shared object per guard set (seconds each): by default the cases whose
 # guards differ in int64 or in doubles from exact integers
 CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow",
-               "octave_halving"]
+               "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "narrowed_modulus", "round_half", "ranged_product"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -138,3 +138,13 @@ def test_octave_halving_drops_the_powers_consequences() -> None:
     assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) <= len(h["stock_code"]["python"]) - 2
     h = za.compile_run(CASES["octave_halving_unbounded"], prune=True).history[-1]
     assert h["opaque"] > 0 and any("math.log2" in g for g in h["stock_code"]["python"])
+
+
+def test_the_raising_prefix_is_put_back_under_cpp_guards() -> None:
+    """``narrowed_divisor``: with Python guards ``2*n - k >= 5`` goes (implied by ``n // k >= 3`` on
+    ``k >= 1``); with C++ guards it is put back before ``n // k``, which may raise on the inputs part
+    2 sees (``k = 0``: part 3 checks ``k >= 1`` only afterwards)."""
+    h = za.compile_run(CASES["narrowed_divisor"], prune=True).history[-1]
+    assert "restored" not in h and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"])
+    h = za.compile_run(CASES["narrowed_divisor"], prune=True, cpp=True).history[-1]
+    assert h["restored"] == 1 and h["pruned_code"]["python"] == h["stock_code"]["python"]

@@ -508,6 +508,198 @@ def reshape_pad(x: torch.Tensor) -> torch.Tensor:
     return y.view(-1, 4)[:1].sum(-1, keepdim=True) + (1 if n > 16 else 2)
 
 
+# shape code of real models: interpolate, pooling, chunk/slice/view, round, ranged products ----
+
+_HALF_BOUND = 2**50  # below it the float steps of the bounded functions are exact: their guards are read
+
+
+def narrowed_divisor(x: torch.Tensor, k: int) -> torch.Tensor:
+    """A divisor the *narrowed* range keeps away from 0 (``k >= 1``), but part 3 checks that range
+    only after part 2: at ``(2, 0)`` stock rejects on ``2*n - k >= 5`` before reaching ``n // k``.
+    Dropping that guard (implied by ``n // k >= 3``) made C++ guards' recompile reason, found by
+    running the Python code in order, raise ``ZeroDivisionError`` (``guard_semantics.may_raise``)."""
+    n = x.shape[0]
+    if n <= 2**40 and k >= 1:
+        r = x[:1] + 1 if 2 * n - k >= 5 else x[:1] - 1
+        if n // k >= 3:
+            r = r * 2
+        return r
+    return x[:1]
+
+
+def narrowed_size_divisor(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """The same with a size as divisor: a size-0 input reaches part 2 (0/1 specialization is a
+    part-3 check)."""
+    n, m = x.shape[0], y.shape[0]
+    if n <= 2**40 and m <= 2**40:
+        r = x[:1] + 1 if 2 * n - m >= 5 else x[:1] - 1
+        if n // m >= 3:
+            r = r * 2
+        return r
+    return x[:1]
+
+
+def narrowed_modulus(x: torch.Tensor, k: int) -> torch.Tensor:
+    """The same with ``%``, which C++ computes with C's ``%``: a zero divisor kills the process
+    (SIGFPE). At ``(0, 0)`` stock rejects on ``2*n - k >= 2``; dropping it (implied by ``n % k ==
+    0`` on the narrowed ranges) made the pruned C++ guard die there. The points leave out ``k = 0``
+    with ``n >= 1``: there stock's own C++ guard reaches ``n % 0``."""
+    n = x.shape[0]
+    if n <= 2**40 and k >= 1:
+        r = x[:1] + 1 if 2 * n - k >= 2 else x[:1] - 1
+        if n % k == 0:
+            r = r * 2
+        return r
+    return x[:1]
+
+
+def round_half(x: torch.Tensor) -> torch.Tensor:
+    """Python's ``round(n / 2)`` (half to even: ``round(2.5) == 2``), exact below the bound: with
+    ``round(n / 2) == 3`` only ``n == 6`` is left, so ``n != 5`` and the others go."""
+    n = x.shape[0]
+    if n > _HALF_BOUND:
+        return x[:1] * 0
+    h = round(n / 2)
+    r = x[:1] + 1 if h * 2 >= n else x[:1] - 1
+    if h % 2 == 0:
+        r = r * 2
+    if h != 3:
+        r = r + 5
+    if n != 5:
+        r = r + 7
+    return r
+
+
+def round_scaled(x: torch.Tensor) -> torch.Tensor:
+    """``round(0.3 * n)``: a literal that is not its double under Python's ``round`` (half to even
+    at ``0.3 * n = k + 1/2``)."""
+    n = x.shape[0]
+    if n > _HALF_BOUND:
+        return x[:1] * 0
+    h = round(n * 0.3)
+    r = x[:1] + 1 if h == 9 else x[:1] - 1
+    if h * 10 <= 3 * n + 5:
+        r = r * 2
+    if n != 31:
+        r = r + 5
+    if n >= 29:
+        r = r + 7
+    return r
+
+
+def interpolate_scale(x: torch.Tensor) -> torch.Tensor:
+    """``F.interpolate(scale_factor=1.5)``'s output size ``floor(float(n) * 1.5)``, bounded."""
+    n = x.shape[0]
+    if n > _HALF_BOUND:
+        return x[:1] * 0
+    out = math.floor(float(n) * 1.5)
+    r = x[:1] + 1 if out >= 2 * n - 5 else x[:1] - 1
+    if out % 2 == 0:
+        r = r * 2
+    if out >= 15:
+        r = r + 3
+    if n >= 10:
+        r = r + 5
+    return r
+
+
+def interpolate_nearest(x: torch.Tensor) -> torch.Tensor:
+    """The real op: PyTorch's own ``math.trunc(0.7 * float(n))`` guards (``!= 1`` is dropped)."""
+    y = torch.nn.functional.interpolate(x.view(1, 1, -1), scale_factor=0.7, mode="nearest")
+    return y.sum().reshape(1) + y.shape[-1]
+
+
+def adaptive_bins(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Adaptive pooling's bins ``[floor(i*n/out), ceil((i+1)*n/out))`` of two sizes."""
+    n, out = x.shape[0], y.shape[0]
+    r = x[:1]
+    for i in (0, 1):
+        r = r + (-((-(i + 1) * n) // out) - (i * n) // out)
+    if n % out == 0:
+        r = r * 2
+    return r
+
+
+def chunk_count(x: torch.Tensor) -> torch.Tensor:
+    """``x.chunk(3)``: pieces of ``ceil(n/3)``, their count a floor division by that quotient."""
+    parts = x.chunk(3)
+    return parts[-1][:1].sum().reshape(1) + len(parts) + parts[0].shape[0]
+
+
+def slice_window(x: torch.Tensor, k: int) -> torch.Tensor:
+    """``x[-k:k]`` with an int of either sign, beyond the ends too: conjunctions of clamps."""
+    y = x[-k:k]
+    return y[:1].sum().reshape(1) + y.shape[0]
+
+
+def view_infer(x: torch.Tensor) -> torch.Tensor:
+    """``view(-1, 4)``: a modulus by a symbolic quotient (``n % (n // 4) == 0``)."""
+    y = x.view(-1, 4)
+    return y[:1, :1].sum().reshape(1) + y.shape[0]
+
+
+def three_way_max(x: torch.Tensor, y: torch.Tensor, k: int) -> torch.Tensor:
+    """``max`` of three (C++: ``std::max<int64_t>({...})``) with an int of either sign."""
+    n, m = x.shape[0], y.shape[0]
+    r = x[:1] + 1 if max(n, m, k) - k >= 4 else x[:1] - 1
+    if n - k >= 4:
+        r = r * 2
+    return r
+
+
+def roll_shift(x: torch.Tensor, k: int) -> torch.Tensor:
+    """A roll's shift ``k % n`` of a negative int, and a modulus of it by the size again."""
+    n = x.shape[0]
+    s = k % n
+    r = x[:1] + 1 if s >= n // 2 else x[:1] - 1
+    if (n - s) % n == 0:
+        r = r * 2
+    return r
+
+
+def negative_modulus(x: torch.Tensor, k: int) -> torch.Tensor:
+    """``%`` of ints of either sign by literals of either sign (``k % -3``)."""
+    n = x.shape[0]
+    r = x[:1] + 1 if k % 7 == 3 else x[:1] - 1
+    if (k - n) % 5 == 0:
+        r = r * 2
+    if k % -3 == -1:
+        r = r + 7
+    return r
+
+
+def _mark_2_31(args: tuple[Any, ...]) -> None:
+    for a in args:
+        torch._dynamo.mark_dynamic(a, 0, min=2, max=2**31)
+
+
+def ranged_product(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """``mark_dynamic(max=2**31)`` keeps ``n*m`` inside int64: C++ guards prune it (``n*m > 2**30``
+    goes), ``n*n*m`` stays opaque."""
+    n, m = x.shape[0], y.shape[0]
+    r = x[:1] + 1 if n * m > 2**40 else x[:1] - 1
+    if n * m > 2**30:
+        r = r * 2
+    if n * n * m > 2**50:
+        r = r + 5
+    return r
+
+
+def pell_unknown(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """A guard symguard calls ``unknown`` next to a Pell equation: the cheaper-forms question."""
+    n, m = x.shape[0], y.shape[0]
+    r = x[:1] + 1 if n * n - 2 * m * m == 1 else x[:1] - 1
+    if n % 2 == 1:
+        r = r * 2
+    if (n * m) % 6 == 0:
+        r = r + 5
+    return r
+
+
+def _three(v: Point) -> tuple[Any, ...]:
+    return (z(v[0]), z(v[1]), v[2])
+
+
 # recompiles -----------------------------------------------------------------------------------
 
 def recompile_threshold(x: torch.Tensor) -> torch.Tensor:
@@ -539,6 +731,10 @@ _GRID_SIZES = sorted({*SIZES, 36, 35, 37, 575, 576, 577, 2**40, *_near(2**40 + 2
 _OCTAVES = sorted({2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 131, 137, 1000, *_near(2**33, 2), *_near(2**40, 1),
                    *_near(2**47, 1), 2**49 - 1, *_near(2**53, 1), 2**62, 2**63 - 1,
                    *(8 * 2**k + d for k in (1, 2, 5, 10, 20, 29, 30) for d in (-1, 0, 1))})
+
+_DENSE_SIZES = sorted({*SIZES, *range(2, 260), *_near(_HALF_BOUND, 2)})
+_S01 = [0, 1, *SIZES]
+_BIG31 = sorted({2, 3, 4, 5, 7, 8, 16, 17, 100, 1000, 2**20, 2**30, 2**31 - 1, 2**31, 2**31 + 1, 2**32, 2**40, 2**62})
 
 CASES: list[Case] = [
     Case("ceil_half", ceil_half, _one, (10,), points("ceil_half", (10,), [SIZES]), cpp=True, inductor=True),
@@ -592,6 +788,36 @@ CASES: list[Case] = [
          sequence=[(10,), (20,), (60,), (70,), (200,), (300,), (2**62,), (5,), (55,)]),
     Case("recompile_int", recompile_int, _int, (3,), points("recompile_int", (3,), [INTS]),
          sequence=[(3,), (4,), (-5,), (8,), (20,), (-20,), (0,), (1,), (2**62,), (-7,)]),
+    Case("narrowed_divisor", narrowed_divisor, _size_int, (10, 2),
+         points("narrowed_divisor", (10, 2), [SIZES, INTS], pairs=[(2, 0), (3, 0), (4, 0), (10, 0), (2, -1)]), cpp=True),
+    Case("narrowed_size_divisor", narrowed_size_divisor, _two, (10, 2),
+         points("narrowed_size_divisor", (10, 2), [_S01, _S01], pairs=[(2, 0), (3, 0), (10, 0), (0, 0), (1, 0)]),
+         cpp=True),
+    Case("narrowed_modulus", narrowed_modulus, _size_int, (10, 2),
+         [p for p in points("narrowed_modulus", (10, 2), [_S01, INTS], n=260) if p[1] != 0] + [(0, 0)], cpp=True),
+    Case("round_half", round_half, _one, (6,), points("round_half", (6,), [_DENSE_SIZES]), cpp=True, inductor=True),
+    Case("round_scaled", round_scaled, _one, (30,), points("round_scaled", (30,), [_DENSE_SIZES]), cpp=True),
+    Case("interpolate_scale", interpolate_scale, _one, (10,), points("interpolate_scale", (10,), [_DENSE_SIZES]),
+         cpp=True),
+    Case("interpolate_nearest", interpolate_nearest, _small_dense, (21,),
+         points("interpolate_nearest", (21,), [[*range(2, 200), 1001, 4096, 10007]])),
+    Case("adaptive_bins", adaptive_bins, _two, (100, 7),
+         points("adaptive_bins", (100, 7), [_DENSE_SIZES, _DENSE_SIZES], pairs=_P2, n=400), cpp=True),
+    Case("chunk_count", chunk_count, _one, (10,), points("chunk_count", (10,), [_DENSE_SIZES]), cpp=True,
+         inductor=True),
+    Case("slice_window", slice_window, _size_int, (10, 3), points("slice_window", (10, 3), [SIZES, INTS]), cpp=True),
+    Case("view_infer", view_infer, _one, (12,), points("view_infer", (12,), [_DENSE_SIZES]), cpp=True),
+    Case("three_way_max", three_way_max, _three, (10, 12, 3),
+         points("three_way_max", (10, 12, 3), [SIZES, SIZES, INTS], n=400), cpp=True),
+    Case("roll_shift", roll_shift, _size_int, (10, -3), points("roll_shift", (10, -3), [SIZES, INTS]), cpp=True),
+    Case("negative_modulus", negative_modulus, _size_int, (10, -4), points("negative_modulus", (10, -4), [SIZES, INTS]),
+         cpp=True),
+    Case("ranged_product", ranged_product, _two, (2**20, 2**21),
+         points("ranged_product", (2**20, 2**21), [_BIG31, _BIG31], pairs=[(2**31, 2**31), (2**15 + 1, 2**15)]),
+         mark=_mark_2_31, cpp=True),
+    Case("pell_unknown", pell_unknown, _two, (3, 2),
+         points("pell_unknown", (3, 2), [_DENSE_SIZES, _DENSE_SIZES], pairs=[(17, 12), (99, 70), (577, 408), (5, 3)],
+                n=400)),
 ]
 
 
