@@ -85,7 +85,7 @@ def mutated(draw: st.DrawFn, seeds: list[str], alphabet: str) -> str:
 # ------------------------------------------------------------------ random sympy trees
 
 FUNCS = ["Eq", "Ne", "Lt", "Le", "Gt", "Ge", "And", "Or", "Not", "Implies", "Abs", "Max", "Min", "Mod",
-         "PythonMod", "FloorDiv", "CleanDiv", "CeilDiv", "TruncDiv", "ModularIndexing", "floor", "ceiling",
+         "PythonMod", "FloorDiv", "CleanDiv", "CeilDiv", "TruncDiv", "TruncMod", "ModularIndexing", "floor", "ceiling",
          "PowByNatural", "pow_by_natural", "Piecewise", "sqrt", "ToFloat", "OpaqueUnaryFn_exp", "Pow",
          "Equality", "__import__", "eval"]
 LEAVES = st.one_of(

@@ -48,6 +48,7 @@ DIVIDING: list[tuple[str, Callable[[int, int], int]]] = [
     ("CeilDiv(a, b)", lambda a, b: -((-a) // b)),
     ("ceiling(a/b)", lambda a, b: -((-a) // b)),
     ("TruncDiv(a, b)", _trunc),
+    ("TruncMod(a, b)", lambda a, b: int(math.fmod(a, b))),  # C's % (fmod is exact on these ints)
     ("ModularIndexing(a, b, 3)", lambda a, b: (a // b) % 3),
     ("ModularIndexing(a, 2, b)", lambda a, b: (a // 2) % b),
     ("ModularIndexing(a + 7, b, b)", lambda a, b: ((a + 7) // b) % b),

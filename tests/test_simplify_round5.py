@@ -316,3 +316,35 @@ def test_bounds_on_a_sum_met(t: str, lo: int, width: int, conn: str) -> None:
     form, = simplified({"x": (-5, 5), "y": (-4, 4)}, [text])
     if conn == "Or" or width == 0:
         assert _cheaper(form, text), (text, form)
+
+
+# ------------------------------------------------------------------ truncated division
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-6, 6).filter(lambda v: abs(v) >= 2), st.integers(-6, 6).filter(lambda v: abs(v) >= 2),
+       st.sampled_from(["x", "x + y", "3*x", "2*x - y"]))
+def test_nested_truncdiv_is_one_truncdiv(a: int, b: int, x: str) -> None:
+    """``TruncDiv(TruncDiv(X, a), b)`` is ``TruncDiv(X, a*b)`` (truncation composes as floor does;
+    the signs multiply): equal at every point of the box; one division where the inner select
+    reaches the rule as read (a dividend with a constant or a coefficient the rewriter splits,
+    ``(2*x - y)//2`` to ``x + (-y)//2``, is respelled first and keeps its form)."""
+    text = f"TruncDiv(TruncDiv({x}, {a}), {b})"
+    m = parse_sympy(text).term
+    got = ident.nested_truncdiv(m)
+    if got is not None:
+        _same(m, got, ("x", "y"), reach=13)
+    form, = simplified(BOX, [text])
+    if x != "2*x - y":
+        assert divs(form) <= 1, (text, form)
+
+
+@pytest.mark.parametrize("text", ["TruncDiv(x, 4)", "TruncDiv(x + 1, -3)", "TruncDiv(x, y)", "TruncMod(x, 3)",
+                                  "2*TruncMod(x - y + 2, -4) + 5", "TruncMod(x, y)", "x - 3*TruncDiv(x, 4)"])
+def test_truncated_division_prints_as_it_was_read(text: str) -> None:
+    """The reader's select for ``TruncDiv(a, b)`` prints ``TruncDiv(a, b)`` again, and
+    ``TruncMod`` by a literal ``TruncMod`` (by a symbol its definition ``a - TruncDiv(a, b)*b``):
+    the same term read back."""
+    t = parse_sympy(text).term
+    out = to_sympy(t)
+    assert "Piecewise" not in out and "Trunc" in out
+    assert parse_sympy(out).term is t

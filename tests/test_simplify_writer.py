@@ -21,7 +21,8 @@ from symguard.solver.syntax.sympy_writer import _Cost, _count, _token_cost, cost
 
 TORCHY = ["CeilDiv(x, 8)*8", "ModularIndexing(x + y, 2, 8)", "ModularIndexing(x, 1, y)", "-x//3 + Mod(-y, 4)",
           "8*CeilDiv(x, 8) - 2*CeilDiv(y, 4)", "x*x*y", "Piecewise((x, x > 2), (y, y < 1), (x*y, True))",
-          "Ne(x, y + 2)", "(x < y) & (y <= 2)", "Eq(Mod(x, 8), 0) | ~(x >= y)", "2*(x + y)", "Max(x, 1, y - 3)"]
+          "Ne(x, y + 2)", "(x < y) & (y <= 2)", "Eq(Mod(x, 8), 0) | ~(x >= y)", "2*(x + y)", "Max(x, 1, y - 3)",
+          "TruncDiv(x - 1, 3) + y", "3*TruncMod(x + y, -4) - 2", "x - 4*TruncDiv(x, 4) + TruncDiv(y, 2)"]
 
 
 def _values(text: str, env: dict[str, int]) -> Any:

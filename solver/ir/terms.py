@@ -13,7 +13,7 @@ closed set of kinds:
 * ``ADD`` is a linear combination of distinct monomials (``MUL(c, m)`` or ``m``) plus a constant;
   ``MUL`` is a constant coefficient (first, when != 1) times factors sorted by structure.
 * ``FLOORDIV``/``MOD`` are Python's ``//``/``%``; ``EDIV``/``EMOD`` SMT-LIB's Euclidean ones.
-  CeilDiv, TruncDiv, ModularIndexing, Abs and Piecewise are derived forms built from these.
+  CeilDiv, TruncDiv, TruncMod, ModularIndexing, Abs and Piecewise are derived forms built from these.
 * ``ISQRT(n)`` is ``math.isqrt(n)``, undefined for ``n < 0`` (Python's ``math.sqrt`` raises
   there): how ``int(math.sqrt(n))`` of a size reads (docs/pytorch-functions.md). Like a division
   it may be undefined, so ``has_div`` ("may be undefined") is set on it and on its ancestors.
@@ -390,6 +390,22 @@ def mk_truncdiv(a: Term, b: Term) -> Term:
     """a/b rounded toward zero: floor when a/b >= 0, ceiling otherwise."""
     nonneg = mk_or(mk_and(mk_ge(a, ZERO), mk_gt(b, ZERO)), mk_and(mk_le(a, ZERO), mk_lt(b, ZERO)))
     return mk_ite(nonneg, mk_floordiv(a, b), mk_ceildiv(a, b))
+
+
+def truncdiv_args(n: Term) -> tuple[Term, Term] | None:
+    """``(a, b)`` when ``n`` is ``mk_truncdiv(a, b)`` itself (rebuilt from a floor division branch
+    and compared by identity), so a printer or a rule can treat the select as the one operation."""
+    if n.kind != ITE:
+        return None
+    for x in n.args[1:]:
+        if x.kind == FLOORDIV and mk_truncdiv(*x.args) is n:
+            return x.args[0], x.args[1]
+    return None
+
+
+def mk_truncmod(a: Term, b: Term) -> Term:
+    """C's remainder ``a - b*trunc(a/b)``: the sign of ``a``, the remainder of ``mk_truncdiv``."""
+    return mk_sub(a, mk_mul(b, mk_truncdiv(a, b)))
 
 
 def mk_modular_indexing(x: Term, d: Term, m: Term) -> Term:

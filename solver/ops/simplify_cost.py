@@ -24,7 +24,7 @@ def no_costlier(a: dict[str, int], b: dict[str, int]) -> bool:
 def least_cost(t: ir.Term) -> tuple[int, int]:
     """A lower bound of ``_key(cost(print(t)))`` without printing ``t`` (a new term's printing is
     tens of microseconds): its printing has a division per distinct division node (``//``, ``%``,
-    a ``Mod``, a ``CeilDiv``, two in a ``ModularIndexing``), and — in an integer term with no
+    a ``Mod``, a ``CeilDiv``, two in a ``ModularIndexing``; the two of a ``TruncDiv`` select print as one), and — in an integer term with no
     condition inside, where no sum is split over the two sides of a comparison — an operator
     between each two terms of a distinct sum and a ``Min``/``Max`` argument past the first (a
     two-argument ``Max`` may print as ``Abs``: not counted). Zero operations when it has a
@@ -35,9 +35,12 @@ def least_cost(t: ir.Term) -> tuple[int, int]:
         k = n.kind
         if k in ir.DIV_KINDS:
             divs += 1
+        elif k == ir.ITE and ir.truncdiv_args(n) is not None:
+            divs -= 1  # its two floor divisions print as one ``TruncDiv`` call
+            plain = False
         elif k == ir.ADD or k == ir.MIN or (k == ir.MAX and len(n.args) > 2):
             ops += len(n.args) - 1
         elif n.is_bool:
             plain = False
-    return (divs, ops if plain else 0)
+    return (max(divs, 0), ops if plain else 0)
 

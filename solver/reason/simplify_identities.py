@@ -11,6 +11,7 @@ taken only when the result prints cheaper (``simplify_terms.cheaper``):
   is ``Mod(x + 1, 2)``;
 * **a remainder by a symbolic divisor** (``remainder_of_product``): ``c*x - c*b*(x//b) =
   c*Mod(x, b)`` for any ``b`` (``x = b*(x//b) + Mod(x, b)``; the literal ``b`` is the rewriter's);
+* **truncated division** (``nested_truncdiv``): ``TruncDiv(TruncDiv(x, a), b) = TruncDiv(x, a*b)``;
 * **a select under its own condition** (``select_in_branches``): in ``ITE(c, a, b)``, a
   ``Piecewise`` of ``a`` on the same ``c`` is its first branch and one of ``b`` its second;
   adjacent branches with one value are one branch on the disjunction of their conditions
@@ -139,6 +140,20 @@ def halves(coefs: dict[Term, int], const: int) -> Term | None:
             rest = {t: v for t, v in coefs.items() if t is not qa and t is not qb}
             return ir.mk_add(ir.from_linear(rest, const), pair)
     return None
+
+
+# ------------------------------------------------------------------ truncated division
+
+def nested_truncdiv(m: Term) -> Term | None:
+    """``TruncDiv(TruncDiv(x, a), b) -> TruncDiv(x, a*b)``: truncation composes as floor does,
+    ``trunc(trunc(q)/b) = trunc(q/b)`` for a real ``q`` and an integer ``b != 0`` (on ``|q|`` it
+    is floor's identity, and the signs multiply); defined exactly where the input is."""
+    outer = ir.truncdiv_args(m)
+    inner = ir.truncdiv_args(outer[0]) if outer is not None else None
+    if outer is None or inner is None:
+        return None
+    got = ir.mk_truncdiv(inner[0], ir.mk_mul(inner[1], outer[1]))
+    return got if cheaper(got, m) else None
 
 
 # ------------------------------------------------------------------ Piecewise

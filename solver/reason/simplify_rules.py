@@ -141,6 +141,10 @@ class Simplifier:
 
     # -------------------------------------------------------------- one node
     def _node(self, n: Term, a: list[Term]) -> Term:
+        if n.kind == ir.ITE:  # as read: its children's rewriting respells the selects
+            nested = ident.nested_truncdiv(n)
+            if nested is not None:
+                return self.simplify(nested).term
         m = self.rw.rewrite(rebuild(n, a)) if a else n
         if m.kind in (ir.ADD, ir.MUL) and m is not n and not self._inner:
             m = self._new_quotients(m)

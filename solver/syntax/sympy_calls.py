@@ -59,6 +59,7 @@ _CALLS: dict[str, tuple[int, str, Callable[..., Term]]] = {
     "CleanDiv": (2, "i", ir.mk_floordiv),
     "CeilDiv": (2, "i", ir.mk_ceildiv),
     "TruncDiv": (2, "i", ir.mk_truncdiv),
+    "TruncMod": (2, "i", ir.mk_truncmod),
     "ModularIndexing": (3, "i", ir.mk_modular_indexing),
     "PowByNatural": (2, "pow", ir.mk_pow),
     "pow_by_natural": (2, "pow", ir.mk_pow),
@@ -67,4 +68,4 @@ _CALLS: dict[str, tuple[int, str, Callable[..., Term]]] = {
 # short-circuit calls: each argument is evaluated only when the ones before it hold ("and") or
 # fail ("or"); Implies(p, q) is ``not p or q``: q only when p holds
 _LAZY_CALLS = {"And": "and", "Or": "or", "Implies": "and"}
-_DIVIDING = {"Mod", "PythonMod", "FloorDiv", "CleanDiv", "CeilDiv", "TruncDiv", "ModularIndexing"}
+_DIVIDING = {"Mod", "PythonMod", "FloorDiv", "CleanDiv", "CeilDiv", "TruncDiv", "TruncMod", "ModularIndexing"}

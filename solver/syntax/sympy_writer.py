@@ -12,6 +12,8 @@ Derived spellings, each an identity of docs/problem-format.md §1.2 for any sign
 * ``k*((-a)//b)`` with ``k < 0`` and a literal ``b > 0`` prints ``|k|*CeilDiv(a, b)``
   (``CeilDiv(a, b) = -((-a)//b)``; PyTorch's own CeilDiv agrees only for positive divisors);
 * ``Mod(x//d, m)`` prints ``ModularIndexing(x, d, m)`` (``ModularIndexing(x, d, m) = (x//d) % m``);
+* the reader's ``TruncDiv(a, b)`` (a select of a floor and a ceiling division) prints ``TruncDiv(a, b)``
+  again (symguard's own name, like ``TruncMod``: PyTorch has neither);
 * Euclidean ``EMod(a, b)`` (SMT-LIB input) prints ``Mod(a, Abs(b))`` (the remainder in
   ``[0, |b|)``), ``EDiv(a, b)`` a ``Piecewise`` of the two floor divisions.
 
@@ -28,7 +30,7 @@ import ast
 import functools
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
@@ -81,7 +83,7 @@ class Writer:
             return ("True" if n.value else "False"), ATOM
         if k in (ir.ADD, ir.MUL):
             coefs, const = ir.linear(n)
-            return self.linear(list(coefs.items()), const)
+            return self.linear(*self.truncmods(coefs, const))
         if k == ir.FLOORDIV:
             return f"({self.wrap(n.args[0], MUL_P)}//{self.wrap(n.args[1], ATOM)})", ATOM
         if k == ir.MOD:
@@ -105,6 +107,9 @@ class Writer:
         if k == ir.BITFLOOR:  # PyTorch's spelling of 2 ** int(math.log2(n)) (docs/pytorch-functions.md)
             return f"PowByNatural(2, TruncToInt(OpaqueUnaryFn_log2(ToFloat({self.text(n.args[0])[0]}))))", ATOM
         if k == ir.ITE:
+            trunc = ir.truncdiv_args(n)
+            if trunc is not None:
+                return f"TruncDiv({self.text(trunc[0])[0]}, {self.text(trunc[1])[0]})", ATOM
             branches = []
             while n.kind == ir.ITE and not n.args[1].is_bool:
                 branches.append(f"({self.text(n.args[1])[0]}, {self.text(n.args[0])[0]})")
@@ -113,8 +118,30 @@ class Writer:
             return f"Piecewise({', '.join(branches)})", ATOM
         return self._bool(n)
 
-    def monomial(self, m: Term, c: int) -> tuple[str, bool]:
-        """``c*m`` as (text of ``|c|*m``, negative?), with ``CeilDiv`` where it saves a minus."""
+    def truncmods(self, coefs: dict[Term, int], const: int) -> tuple[list[tuple[Term | str, int]], int]:
+        """The sum's monomials and constant, with ``c*a - c*b*TruncDiv(a, b)`` (a literal ``b``,
+        every monomial of ``c*a`` present with that coefficient) as the one item
+        ``c*TruncMod(a, b)`` (C's remainder, docs/problem-format.md §1.2)."""
+        items: list[tuple[Term | str, int]] = list(coefs.items())
+        for t, k in coefs.items():
+            args = ir.truncdiv_args(t)
+            if args is None or args[1].kind != ir.CONST or k % args[1].value:
+                continue
+            a, b = args
+            c = -k // b.value
+            ac, ak = ir.linear(a)
+            if not ac or any(coefs.get(x) != c * u for x, u in ac.items()):
+                continue
+            drop = {t, *ac}
+            text = f"TruncMod({self.text(a)[0]}, {self.text(b)[0]})"
+            return [(x, v) for x, v in items if x not in drop] + [(text, c)], const - c * ak
+        return items, const
+
+    def monomial(self, m: Term | str, c: int) -> tuple[str, bool]:
+        """``c*m`` as (text of ``|c|*m``, negative?), with ``CeilDiv`` where it saves a minus; a
+        text ``m`` is an atom printed already (``TruncMod``)."""
+        if isinstance(m, str):
+            return (m if abs(c) == 1 else f"{abs(c)}*{m}"), c < 0
         d = m.args[1] if m.kind == ir.FLOORDIV else None
         if d is not None and c < 0 and d.kind == ir.CONST and d.value > 0:
             # Only over a positive literal: PyTorch's CeilDiv(a, b) is FloorDiv(a + b - 1, b),
@@ -137,7 +164,7 @@ class Writer:
         a = abs(c)
         return (body if a == 1 else f"{a}*{body}"), c < 0
 
-    def linear(self, items: list[tuple[Term, int]], const: int) -> tuple[str, int]:
+    def linear(self, items: Sequence[tuple[Term | str, int]], const: int) -> tuple[str, int]:
         items = [(m, c) for m, c in items if c != 0]
         first = next((i for i, (_, c) in enumerate(items) if c > 0), 0)  # lead with a plus: no unary minus
         items = [items[first], *items[:first], *items[first + 1:]] if items else items
@@ -204,7 +231,7 @@ def _negatives(t: Term) -> int:
 
 # ------------------------------------------------------------------ cost
 
-_DIV_CALLS = frozenset({"FloorDiv", "Mod", "PythonMod", "CeilDiv", "CleanDiv", "TruncDiv", "IntTrueDiv",
+_DIV_CALLS = frozenset({"FloorDiv", "Mod", "PythonMod", "CeilDiv", "CleanDiv", "TruncDiv", "TruncMod", "IntTrueDiv",
                         "FloatTrueDiv", "floor", "ceiling"})
 _FREE_CALLS = frozenset({"Identity", "FloorToInt", "CeilToInt", "TruncToInt", "RoundToInt", "ToFloat"})
 _VARIADIC = frozenset({"Max", "Min", "And", "Or"})
