@@ -257,7 +257,50 @@ _RAW: dict[str, list[tuple[Any, ...]]] = {
 }
 
 # Written after the first round of fixes, new shapes of the classes fixed (see notes).
-_EXTRA: dict[str, list[tuple[Any, ...]]] = {}
+_EXTRA: dict[str, list[tuple[Any, ...]]] = {
+    # an operand of a connective implied by (or implying) another
+    "implied": [
+        ("And(x < y, x < y + 4)", "x < y"),
+        ("Or(x < y, x < y - 2)", "x < y"),
+        ("And(x <= y, Or(x <= y + 3, z > 0))", "x <= y"),
+        ("Or(x + y > 10, And(x + y > 12, z < 0))", "x + y > 10"),
+        ("And(Eq(x % 6, 0), Eq(x % 3, 0), y > 0)", "And(Eq(x % 6, 0), y > 0)"),
+        ("Or(Eq(x % 9, 0), Eq(x % 3, 0))", "Eq(x % 3, 0)"),
+        ("And(x < 4, y < 4, x + y < 10)", "And(x < 4, y < 4)", "x:0.. y:0.."),
+        ("And(x < 2*y, x < 2*y + 1)", "x < 2*y"),
+        ("Or(x >= 8, And(x >= 4, Eq(x % 4, 0), x >= 9))", "x >= 8"),
+        ("Or(Eq(x, y), x >= y)", "x >= y"),
+        ("And(x < y, Ne(x, y))", "x < y"),
+    ],
+    # a quotient by a symbolic divisor fixed by linear bounds
+    "fixed_quotient": [
+        ("x//y", "2", "y:1..", ["2*y <= x", "x < 3*y"]),
+        ("Mod(x, y)", "x - y", "y:1..", ["y <= x", "x < 2*y"]),
+        ("CeilDiv(x, y)", "2", "y:1..", ["y < x", "x <= 2*y"]),
+        ("(x + y)//y", "1", "y:1.. x:0..", ["x < y"]),
+        ("x//y", "-1", "y:..-1", ["0 < x", "x <= -y"]),
+        ("x % y", "x - 2*y", "y:..-1", ["3*y < x", "x <= 2*y"]),
+        ("(x - z)//y", "1", "y:1..", ["z + y <= x", "x < z + 2*y"]),
+        ("ModularIndexing(x, y, 4)", "1", "y:1..", ["y <= x", "x < 2*y"]),
+        ("x//y + Mod(x, y)", "x - 2*y + 2", "y:1..", ["2*y <= x", "x < 3*y"]),
+    ],
+    # a select whose branch equals the other where it is taken
+    "select_equal": [
+        ("Piecewise((2*y, Eq(x, y)), (x + y, True))", "x + y"),
+        ("Piecewise((0, Eq(x, 0)), (x*y, True))", "x*y"),
+        ("Piecewise((x, x >= y), (Max(x, y), True))", "Max(x, y)"),
+        ("Piecewise((Min(x, 4), x <= 4), (4, True))", "Min(x, 4)"),
+        ("Piecewise((4*(x//4), Eq(x % 4, 0)), (x, True))", "x"),
+        ("Piecewise((y + 1, Eq(x, y + 1)), (x, True)) + 1", "x + 1"),
+    ],
+    # a rounded-up quotient written with a floor
+    "ceil_spelling": [
+        ("(x + 15)//16", "CeilDiv(x, 16)"),
+        ("(2*x + y + 3)//4", "CeilDiv(2*x + y, 4)"),
+        ("(x - 1)//4 + 1 + (y - 1)//4 + 1", "CeilDiv(x, 4) + CeilDiv(y, 4)"),
+        ("(x*y - 1)//8 + 1", "CeilDiv(x*y, 8)"),
+    ],
+}
 
 EXTRA_BASE = 2000  # the index of an extra case: past every family's own
 
