@@ -1,6 +1,7 @@
 """Simplify against hand-written expectations of a compiler's own simplifier, one table per family.
 
     python bench/simplify_peer.py [--split dev|validation|all] [--misses]
+    python bench/simplify_peer.py --cases outside|extra [--misses]
 
 Cases: ``tests/simplify_peer_cases.py`` (input, context, expected form; every expected form is
 checked equal to its input by ``tests/test_simplify_peer_cases.py``). Per family:
@@ -14,7 +15,9 @@ checked equal to its input by ``tests/test_simplify_peer_cases.py``). Per family
 
 ``--split dev`` (default) measures the cases the rules were tuned on, ``validation`` the third
 kept aside, ``fresh`` the cases written after the first validation measurement (held out from
-the round of rules that followed it), ``all`` every case. ``--misses`` prints each case that is not as simple as expected.
+the round of rules that followed it), ``all`` every case. ``--cases outside`` measures the outside set
+``tests/simplify_outside_cases.py`` instead (written apart from the rules), ``--cases extra`` its
+cases written after the fixes that followed its first measurement. ``--misses`` prints each case that is not as simple as expected.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "tests"))
 
+import simplify_outside_cases
 from simplify_peer_cases import CASES, Case
 
 from symguard.solver import run
@@ -58,9 +62,14 @@ def measure(case: Case) -> tuple[str, bool, bool, bool, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=["dev", "validation", "fresh", "all"], default="dev")
+    ap.add_argument("--cases", choices=["peer", "outside", "extra"], default="peer",
+                    help="which set: the peer set (default), the outside set or its extra cases")
     ap.add_argument("--misses", action="store_true", help="print each case not as simple as expected")
     args = ap.parse_args()
-    cases = [c for c in CASES if args.split in ("all", c.split)]
+    if args.cases == "peer":
+        cases = [c for c in CASES if args.split in ("all", c.split)]
+    else:
+        cases = simplify_outside_cases.CASES if args.cases == "outside" else simplify_outside_cases.EXTRA
     run("simplify", {"symbols": {"x": {}}, "exprs": ["x//2 + x % 2"]})  # warm-up
     fams: dict[str, list[tuple[int, int, int, int, float]]] = {}
     misses: list[tuple[Case, str]] = []
@@ -69,7 +78,7 @@ def main() -> int:
         fams.setdefault(c.family, []).append((1, int(simple), int(never), int(proved), ms))
         if not simple or not never:
             misses.append((c, form))
-    print(f"split: {args.split}, {len(cases)} cases")
+    print(f"split: {args.split if args.cases == 'peer' else args.cases}, {len(cases)} cases")
     print(f"{'family':<18} {'cases':>5} {'as simple':>9} {'never costlier':>14} {'proved':>6} {'cpu ms':>8}")
     tot = [0, 0, 0, 0, 0.0]
     for fam, rows in fams.items():

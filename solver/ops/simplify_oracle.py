@@ -110,3 +110,15 @@ class _Oracle:
             return None
         return seen[0] if len(seen) >= 2 else None
 
+    def candidate(self, t: ir.Term) -> int | bool | None:
+        """``guess`` from one point or more: a narrow context (``2*y <= x < 3*y``) may have a
+        single sample point, and the rule asking proves the value with linear bounds."""
+        if t in self.varied:
+            return None
+        seen = self._defined(t, MAX_POINTS)
+        if len(set(seen)) != 1:
+            if seen:
+                self.varied.add(t)
+            return None
+        return seen[0]
+

@@ -178,9 +178,17 @@ def solve(c: Term) -> tuple[Term, Spans] | None:
 def render(t: Term, s: Spans, known: Interval) -> Term | None:
     """``t in S`` as one bound, an interval, an equation or one exclusion, given that ``t`` is in
     ``known`` at every point of the context (so only the ends ``known`` does not already give are
-    written); None when what is left needs more."""
+    written); None when what is left needs more (also when the spans are more than ``meet``
+    keeps: an enumerated residue class on a wide range)."""
     klo, khi = known
-    s = meet(s, ((klo, khi),))
+    try:
+        return _render(t, meet(s, ((klo, khi),)), known)
+    except _GiveUp:
+        return None
+
+
+def _render(t: Term, s: Spans, known: Interval) -> Term | None:
+    klo, khi = known
     if not s:
         return ir.FALSE
     if s == ((klo, khi),):

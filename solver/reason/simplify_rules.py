@@ -48,6 +48,7 @@ from symguard.solver.ir.pyeval import holds
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason import index_algebra
 from symguard.solver.reason import simplify_algebra as alg
+from symguard.solver.reason import simplify_equalities as eqs
 from symguard.solver.reason import simplify_identities as ident
 from symguard.solver.reason import simplify_intervals as one_term
 from symguard.solver.reason import simplify_sums as sums
@@ -70,6 +71,11 @@ class Oracle(Protocol):
     def holds(self, cond: Term) -> bool: ...
 
     def guess(self, t: Term) -> int | bool | None: ...
+
+    def candidate(self, t: Term) -> int | bool | None:
+        """The value ``t`` takes at every known point of the context and the domain, one point
+        being enough (a candidate for a rule whose proof is cheap; ``guess`` wants two)."""
+        ...
 
     def false_seen(self, cond: Term) -> bool:
         """The condition is false at a known point of the context and the domain (a lookup, no
@@ -372,14 +378,36 @@ class Simplifier:
     def _bool_rule(self, m: Term) -> Term | None:
         k = m.kind
         if k == ir.AND:
-            got = ident.absorbed(m) or alg.conjunction(m) or self._quotient_interval(m)
+            got = ident.absorbed(m) or alg.conjunction(m) or self._quotient_interval(m) or self._implied_operand(m)
         elif k == ir.OR:
-            got = ident.absorbed(m) or alg.disjunction(m)
+            got = ident.absorbed(m) or alg.disjunction(m) or self._implied_operand(m)
         elif k == ir.EQ:
             got = self._common_factor(m)
         else:
             got = ident.de_morgan(m)
         return got if got is not None else self._one_term(m)
+
+    def _implied_operand(self, m: Term) -> Term | None:
+        """An ``And`` operand the others imply goes (``A -> b``: ``A & b = A``), and an ``Or``
+        operand that implies the others (``b -> A``: ``A | b = A``): ``Or(x < 10, y > 0)`` under
+        ``x < 3``, ``Eq(x % 2, 0)`` under ``Eq(x % 4, 0)``, ``x + y < 10`` under ``x < 4, y < 4`` with
+        ``x, y >= 0``. Each implication proven under the context, against the operands still kept
+        (of two equivalent operands one stays; what a dropped one implied the kept ones imply).
+        Not when an operand may divide by zero: an operand is then also a domain condition, and
+        its place in the evaluation order matters."""
+        args = m.args
+        if len(args) > MAX_IMPLIED_OPERANDS or any(ir.may_divide_by_zero(a) for a in args):
+            return None
+        conj = m.kind == ir.AND
+        keep = list(args)
+        for b in args:
+            rest = [a for a in keep if a is not b]
+            # And: Implies(And(rest), b); Or: Implies(b, Or(rest))
+            if self._proven(ir.mk_or(ir.mk_not(ir.mk_and(*rest)), b) if conj else ir.mk_or(ir.mk_not(b), *rest)):
+                keep.remove(b)
+        if len(keep) == len(args):
+            return None
+        return ir.mk_and(*keep) if conj else ir.mk_or(*keep)
 
     def _quotient_interval(self, m: Term) -> Term | None:
         """``Eq(x//d, q)`` with the bounds of ``Mod(x, d)`` in one conjunction, for a symbolic ``d``
@@ -470,6 +498,11 @@ class Simplifier:
             return ir.mk_mod(a.args[0], b)
         if self._within(a, b):
             return a
+        g = self._fixed_quotient(a, b)  # Mod(a, b) = a - b*(a//b)
+        if g is not None:
+            got = expand(ir.mk_sub(a, ir.mk_mul(ir.mk_int(g), b)))
+            if cheaper(got, m):
+                return got
         if b.kind == ir.CONST and b.value > 0:  # a within one block [q*d, q*d + d - 1]: Mod(a, d) = a - q*d
             lo, hi = self.rw.interval(a)
             if lo is not None and hi is not None and lo // b.value == hi // b.value:
@@ -508,7 +541,22 @@ class Simplifier:
             return got
         if self._within(a, b):
             return ir.ZERO
-        return m
+        g = self._fixed_quotient(a, b)
+        return m if g is None else ir.mk_int(g)
+
+    def _fixed_quotient(self, a: Term, b: Term) -> int | None:
+        """The quotient ``g`` of ``a//b`` the sample points show, when it is the same everywhere:
+        ``0 <= a - g*b < b`` (then ``b > 0`` and ``g*b`` is the largest multiple of ``b`` not above
+        ``a``) or ``0 <= g*b - a < -b`` (``b < 0``: ``g*b`` the smallest not below ``a``) proven —
+        linear bounds for a literal ``g`` even when ``b`` is a symbol (``CeilDiv(x, y) = 1`` for
+        ``1 <= x <= y``; ``Mod(x, y) = x - y`` for ``y <= x < 2*y``). ``g = 0`` is ``_within``'s."""
+        g = self.oracle.candidate(ir.mk_floordiv(a, b))
+        if not isinstance(g, int) or isinstance(g, bool) or g == 0:
+            return None
+        r = expand(ir.mk_sub(a, ir.mk_mul(ir.mk_int(g), b)))
+        if self._within(r, b) or self._within(ir.mk_neg(r), ir.mk_neg(b)):
+            return g
+        return None
 
     def _nested_quotient(self, m: Term) -> Term | None:
         """``(x//c + R)//b -> (x + c*R)//(c*b)`` for an integer ``R`` (``0`` included) and ``b > 0``
@@ -702,12 +750,27 @@ class Simplifier:
                 return got
         return None
 
+    def _agree_where(self, c: Term, a: Term, b: Term) -> bool:
+        """``a == b`` wherever ``c`` holds: both sides simplify to one term once an equation ``c`` (a
+        symbol of coefficient ±1 solved) is substituted into them — equal under ``c`` without a
+        solver, also when non-linear (``Piecewise((0, Eq(x, 0)), (x*y, True))``) — or
+        ``Implies(c, Eq(a, b))`` proven under the context."""
+        sub = eqs.replacements((c,), {}) if c.kind == ir.EQ else {}
+        if sub and self.simplify(eqs.substitute(a, sub)).term is self.simplify(eqs.substitute(b, sub)).term:
+            return True  # each side's simplification is equal to it under the context
+        return self._proven(ir.mk_or(ir.mk_not(c), ir.mk_eq(a, b)))
+
     def _ite(self, m: Term) -> Term:
         c, a, b = m.args
         if self._proven(c):
             return a
         if self._proven(ir.mk_not(c)):
             return b
+        if not a.is_bool and ir.truncdiv_args(m) is None:  # a branch equal to the other where it is taken: the other alone
+            if not ir.may_divide_by_zero(b) and self._agree_where(c, a, b):
+                return b  # Piecewise((y, Eq(x, y)), (x, True)) = x; b is defined everywhere
+            if not ir.may_divide_by_zero(a) and self._agree_where(ir.mk_not(c), b, a):
+                return a
         got = ident.select_in_branches(m)
         if got is None:
             return m
@@ -757,6 +820,7 @@ def _at_most(a: int, b: int) -> bool:
 
 # constants are guessed where a spelling can hide one: divisions, Max/Min, Piecewise (and sums or
 # products over those); a plain polynomial is constant only when the constructors already fold it
+MAX_IMPLIED_OPERANDS = 8  # ``_implied_operand`` proves one implication per operand
 _GUESSED = frozenset({ir.MOD, ir.FLOORDIV, ir.MAX, ir.MIN, ir.ITE})
 
 
