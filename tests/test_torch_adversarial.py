@@ -183,3 +183,14 @@ def test_runtime_asserts_are_no_premises() -> None:
     assert "L['x'].size()[0] > L['y'].size()[0]" in h["pruned_code"]["python"]
     h = za.compile_run(CASES["item_bounds"], prune=True).history[-1]
     assert "6 <= L['x'].size()[0]" in h["pruned_code"]["python"]
+
+
+def test_the_prefix_before_a_power_stays() -> None:
+    """``power_prefix``: ``n + 2*k < 140`` is implied by the later ``k + n < 60`` but stays before
+    ``2 ** k > n``, whose Python code does not finish at a huge ``k`` (with Python guards too:
+    their ``and`` runs in order); the rest is pruned as usual."""
+    for cpp in (False, True):
+        h = za.compile_run(CASES["power_prefix"], prune=True, cpp=cpp).history[-1]
+        assert h["restored"] == 1 and h["pruned_code"]["python"] == h["stock_code"]["python"], cpp
+    h = za.compile_run(CASES["narrowed_divisor"], prune=True).history[-1]
+    assert "restored" not in h  # no power: Python guards still drop what is implied
