@@ -650,6 +650,29 @@ def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     return False
 
 
+POW_EXPONENT_LIMIT = 1 << 12  # Python's ``b ** e`` with e at most this: a few thousand bits per bit of b
+
+
+def may_not_finish(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
+    """Whether Python's evaluation of ``expr``'s printed code may take unbounded time and memory
+    somewhere on ``ranges``: an integer power whose exponent may exceed ``POW_EXPONENT_LIMIT``.
+    ``2 ** k`` at ``k = 2**62`` does not finish in Python (it builds the exact integer; C++'s
+    int64 loop is fast), so a guard before it that rejects such a ``k`` is what keeps a stock
+    check from running it: Python's guard evaluates part 2 in order (``and``), and with C++ guards
+    a rejection's reason is found by the Python code in order too. The pruner keeps every guard up
+    to the last emitted one that may not finish, in place (``docs/torch_guards.md``)."""
+    walk = _Walk(ranges, "python")
+    stack = [expr]
+    while stack:
+        x = stack.pop()
+        if _kind(x) in ("Pow", "PowByNatural") and len(x.args) == 2:
+            iv = walk.term(x.args[1])
+            if iv is None or iv[1] > POW_EXPONENT_LIMIT:
+                return True
+        stack.extend(getattr(x, "args", ()))
+    return False
+
+
 def _may_trap_modulus(e: Any, walk: _Walk) -> bool:
     """C's ``%`` (``c10::div_mod``; ``ModularIndexing``'s cast) of ``INT64_MIN`` by ``-1`` overflows
     and traps (SIGFPE) where Python's is 0: a modulus whose divisor may be -1 and whose dividend,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from .guard_semantics import compares_floats, executed_exactly, may_raise
+from .guard_semantics import compares_floats, executed_exactly, may_not_finish, may_raise
 from .torch_bridge import Doc
 from .torch_guards import enforced_ranges
 
@@ -109,6 +109,9 @@ def cheaper_forms(pruner: _Asker, env: Any, doc: Doc, exprs: list[Any], res: Map
                         # a rejection's reason is found by running the Python code in order
                         # (torch_guards): a form must not raise where its original did not
                         _note(pruner, "form may raise", str(emitted))
+                        continue
+                    if may_not_finish(emitted, {}):  # nor run a power its original did not
+                        _note(pruner, "form may not finish", str(emitted))
                         continue
                     form_text[i] = str(emitted)
                 if form is not None:

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from .guard_semantics import executed_exactly, may_raise
+from .guard_semantics import executed_exactly, may_not_finish, may_raise
 from .torch_bridge import OPTIONS, Doc, _bound, _sym_key
 
 # Dynamo turns a ShapeEnv into guard code in one call, ``ShapeEnv.produce_guards_verbose``, made
@@ -139,14 +139,17 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     # raise are listed, and the pruner emits every guard before the last of them it keeps, in
     # place (torch_prune). "May raise" is judged on the inputs part 2 sees, before part 3 checks
     # the ranges (a size may be 0, an int anything), not on the ranges narrowed by guards.
+    # The same holds, in both languages, for a guard whose Python code may not finish (a power
+    # ``2 ** k`` of an unbounded ``k``): Python's guard runs part 2 in order, and a guard before it
+    # that rejects a huge ``k`` must stay before it (``may_not_finish``).
     raising: set[int] = set()
-    unchecked = entry_ranges(placeholders) if "cpp" in langs else None
+    unchecked = entry_ranges(placeholders)
     for g in env.guards:
         if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
             passthrough.append(g)  # produce_guards skips it itself
             continue
         e = env.simplify(g.expr)
-        if unchecked is not None and may_raise(e, unchecked):
+        if ("cpp" in langs and may_raise(e, unchecked)) or may_not_finish(e, unchecked):
             raising.add(id(g))
         free = getattr(e, "free_symbols", None)
         if (not free or not all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))

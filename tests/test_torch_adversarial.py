@@ -28,7 +28,8 @@ CASES = {c.name: c for c in za.CASES}
 # C++ guards compile a shared object per guard set (seconds each): by default the cases whose
 # guards differ in int64 or in doubles from exact integers
 CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow",
-               "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "narrowed_modulus", "round_half", "ranged_product"]
+               "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "narrowed_modulus", "round_half", "ranged_product",
+               "broadcast_pair", "strided_view"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -63,6 +64,19 @@ def test_the_zoo_looks_where_it_breaks() -> None:
 @pytest.mark.parametrize("name", list(CASES))
 def test_python_guards_agree(name: str, tmp_path: Path) -> None:
     _agree(za.differential(CASES[name], root=str(tmp_path)))
+
+
+MORE = {c.name: c for c in za.MORE}  # compile errors, unbacked sizes, several tensors: full matrix only
+
+
+@pytest.mark.parametrize("name", _full_only(list(MORE), []))
+def test_more_python_guards_agree(name: str, tmp_path: Path) -> None:
+    _agree(za.differential(MORE[name], root=str(tmp_path)))
+
+
+@pytest.mark.parametrize("name", _full_only(list(MORE), []))
+def test_more_cpp_guards_agree(name: str, tmp_path: Path) -> None:
+    _agree(za.differential(MORE[name], cpp=True, root=str(tmp_path)))
 
 
 @pytest.mark.parametrize("name", _full_only([n for n, c in CASES.items() if c.cpp_runs], CPP_DEFAULT))
@@ -148,3 +162,35 @@ def test_the_raising_prefix_is_put_back_under_cpp_guards() -> None:
     assert "restored" not in h and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"])
     h = za.compile_run(CASES["narrowed_divisor"], prune=True, cpp=True).history[-1]
     assert h["restored"] == 1 and h["pruned_code"]["python"] == h["stock_code"]["python"]
+
+
+def test_the_cached_entries_are_compared(tmp_path: Path) -> None:
+    """Not vacuous for recompile chains: a pruner that drops every guard lets the sequence's
+    cache (several entries, automatic dynamic) answer points stock's entries refuse."""
+    out = za.differential(CASES["auto_dynamic"], root=str(tmp_path), client=_DropsEverything())
+    kinds = {d["kind"] for d in out["disagreements"]}
+    assert "cached entries" in kinds, out["disagreements"][:5]
+    assert za.differential(CASES["auto_dynamic"], root=str(tmp_path))["disagreements"] == []
+
+
+def test_runtime_asserts_are_no_premises() -> None:
+    """``nonzero_vs_size``: the deferred runtime assert ``u <= m`` runs in the graph, after the
+    guards; it is not told to symguard (no assert in the problem), and the guard ``n > m`` stays
+    while ``n + 1 > m`` (implied by it) goes. ``item_bounds``: the range the asserts give the
+    backed size (``u >= 5``, ``u < n``: ``n >= 6``) is part 3's, checked before the graph runs."""
+    h = za.compile_run(CASES["nonzero_vs_size"], prune=True).history[-1]
+    assert h["problem"]["asserts"] == [] and h["kept"] == 1 and h["guards"] == 2
+    assert "L['x'].size()[0] > L['y'].size()[0]" in h["pruned_code"]["python"]
+    h = za.compile_run(CASES["item_bounds"], prune=True).history[-1]
+    assert "6 <= L['x'].size()[0]" in h["pruned_code"]["python"]
+
+
+def test_the_prefix_before_a_power_stays() -> None:
+    """``power_prefix``: ``n + 2*k < 140`` is implied by the later ``k + n < 60`` but stays before
+    ``2 ** k > n``, whose Python code does not finish at a huge ``k`` (with Python guards too:
+    their ``and`` runs in order); the rest is pruned as usual."""
+    for cpp in (False, True):
+        h = za.compile_run(CASES["power_prefix"], prune=True, cpp=cpp).history[-1]
+        assert h["restored"] == 1 and h["pruned_code"]["python"] == h["stock_code"]["python"], cpp
+    h = za.compile_run(CASES["narrowed_divisor"], prune=True).history[-1]
+    assert "restored" not in h  # no power: Python guards still drop what is implied

@@ -125,6 +125,10 @@ class Case:
     # False: the *stock* C++ guard kills the process (SIGFPE) on some of the inputs (a PyTorch
     # bug): there is nothing to compare, the case runs with Python guards only
     cpp_runs: bool = True
+    # ``torch.compile`` options over ``dynamic=True`` (``dynamic=None`` for automatic dynamic,
+    # ``fullgraph=True``); with a ``sequence``, the points are also judged against the cache the
+    # sequence left (several entries, each with its own guards)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def _one(v: Point) -> tuple[Any, ...]:
@@ -821,6 +825,419 @@ CASES: list[Case] = [
 ]
 
 
+# compile errors, unbacked sizes, recompile chains, several tensors ---------------------------
+
+def _meta(n: int, s: int, off: int = 0) -> torch.Tensor:
+    """A size-``n`` view with stride ``s`` and storage offset ``off`` on the meta device (no memory,
+    any int64 size and stride)."""
+    return torch.empty(0, device="meta").as_strided((n,), (s,), off)
+
+
+def _meta2(n: int, m: int, s0: int, s1: int) -> torch.Tensor:
+    return torch.empty(0, device="meta").as_strided((n, m), (s0, s1))
+
+
+def ranged_check(x: torch.Tensor) -> torch.Tensor:
+    """``torch._check`` narrowing a ``mark_dynamic`` range (``max=2**40``) the code does not allow:
+    the compile fails (ConstraintViolationError) before any guard is produced."""
+    n = x.shape[0]
+    torch._check(n <= 1000)
+    return x[:1] + 1 if n > 10 else x[:1] + 2
+
+
+def _mark_2_40(args: tuple[Any, ...]) -> None:
+    torch._dynamo.mark_dynamic(args[0], 0, min=2, max=2**40)
+
+
+def ranged_one(x: torch.Tensor) -> torch.Tensor:
+    """The 0/1 edge inside a ``mark_dynamic`` range (``min=1``): ``n == 1`` specializes."""
+    n = x.shape[0]
+    if n == 1:
+        return x[:1] + 5
+    return x[:1] + 1 if n * 2 > 7 else x[:1] + 2
+
+
+def _mark_1_64(args: tuple[Any, ...]) -> None:
+    torch._dynamo.mark_dynamic(args[0], 0, min=1, max=64)
+
+
+def checked_backed(x: torch.Tensor, k: int) -> torch.Tensor:
+    """``torch._check`` on backed values is a guard; the division after it is defined only past it."""
+    n = x.shape[0]
+    torch._check(k >= 1)
+    torch._check(n >= 2 * k)
+    r = x[:1] + 1 if n // k >= 2 else x[:1] + 2  # implied by the check
+    if n - k >= k:  # implied by the check too
+        r = r * 3
+    return r
+
+
+def item_bounds(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    """An unbacked ``u = s.item()`` checked against a backed size: the deferred runtime asserts
+    (``u >= 5``, ``u < n``) run in the graph; the guard ``n > 3`` they would imply must stay."""
+    u = s.item()
+    n = x.shape[0]
+    torch._check(u >= 5)
+    torch._check(u < n)
+    r = x[:1] + 1 if n > 3 else x[:1] + 2
+    return r + x[u:u + 1].sum()
+
+
+def item_is_size(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    """``torch._check_is_size`` and a narrow by an unbacked length, next to backed guards."""
+    u = s.item()
+    torch._check_is_size(u)
+    n = x.shape[0]
+    torch._check(u <= n)
+    y = x.narrow(0, 0, u)
+    r = x[:1] + 1 if n % 3 == 0 else x[:1] + 2
+    if n >= 6:
+        r = r * 2
+    return r + y[:1].sum()
+
+
+def nonzero_vs_size(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """A data-dependent count checked against a second input's size (``u <= m``, a runtime
+    assert) next to guards over both backed sizes; the assert is no premise for them."""
+    u = x.nonzero().shape[0]
+    n, m = x.shape[0], y.shape[0]
+    torch._check(u <= m)
+    r = x[:1] + 1 if n > m else x[:1] + 2
+    if n + 1 > m:  # implied by n > m
+        r = r * 3
+    return r + torch.ones(u).sum()
+
+
+def _half_nonzero(v: Point) -> tuple[Any, ...]:
+    x = torch.zeros(v[0])
+    x[: v[2]] = 1.0
+    return (x, z(v[1]))
+
+
+def unbacked_marked(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """``mark_unbacked`` on ``x``: its size is never guarded (runtime asserts instead); ``y``'s
+    backed guards stay as they are."""
+    u = x.shape[0]
+    torch._check(u % 2 == 0)
+    m = y.shape[0]
+    r = y[:1] + 1 if m > 5 else y[:1] + 2
+    if m * 2 > 10:
+        r = r * 2
+    return r + x.view(-1, 2)[:1, 0]
+
+
+def _mark_unbacked(args: tuple[Any, ...]) -> None:
+    torch._dynamo.decorators.mark_unbacked(args[0], 0)
+
+
+def fullgraph_break(x: torch.Tensor) -> torch.Tensor:
+    """``fullgraph=True`` with a graph break only past a threshold: any other input must recompile
+    (and fail), never run the example's graph."""
+    n = x.shape[0]
+    if n > 100:
+        torch._dynamo.graph_break()
+    r = x[:1] + 1 if n > 10 else x[:1] + 2
+    if n * 3 > 30:
+        r = r * 2
+    return r
+
+
+def data_dependent_branch(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    """A branch on an unbacked value under ``fullgraph=True``: the compile fails (data-dependent)."""
+    u = s.item()
+    if u > x.shape[0]:
+        return x[:1] + 1
+    return x[:1] + 2
+
+
+def broadcast_pair(x: torch.Tensor, y: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """Broadcasting two sizes (meta tensors: no compute): ``Eq(s0, s1)`` (or a size 1,
+    specialized), then guards over the shared size and a third one."""
+    n, m = x.shape[0], w.shape[0]
+    r = w[:1] + (x + y).shape[0] % 7
+    if n + m > 20:
+        r = r + 1
+    if 2 * n + 2 * m > 40:  # the same
+        r = r * 2
+    if n * m > 30:
+        r = r + 3
+    return r
+
+
+def _broadcast(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), _meta(v[1], 1), z(v[2]))
+
+
+def broadcast_one(x: torch.Tensor, y: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The same compiled at a size-1 ``y`` (specialized): ``y`` must stay 1."""
+    return broadcast_pair(x, y, w)
+
+
+def strided_view(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """Guards on a non-contiguous input's stride and storage offset (symbolic under
+    ``dynamic=True``) and their products with its size, near int64's end (C++ wraps)."""
+    n, s, off = x.shape[0], x.stride(0), x.storage_offset()
+    r = c + 1 if s * n + off < 2**62 else c + 2
+    if s * n < 2**62:  # implied by the first (off >= 0)
+        r = r * 2
+    if s * n > 3 * n:  # the same as s > 3 (n >= 2)
+        r = r + 5
+    if (off + s) % 4 == 0:
+        r = r + 7
+    return r
+
+
+def _strided(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], v[1], v[2]), torch.zeros(1))
+
+
+def contiguity(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``is_contiguous`` of a 2-D view with symbolic sizes and strides, then guards over the
+    strides and sizes together."""
+    r = c + 1 if x.is_contiguous() else c + 2
+    if x.stride(0) >= x.size(1) * x.stride(1):
+        r = r * 2
+    if x.stride(0) + x.stride(1) >= x.size(1) * x.stride(1):  # implied by the one before
+        r = r + 5
+    if x.t().is_contiguous():
+        r = r + 11
+    return r
+
+
+def _strided2(v: Point) -> tuple[Any, ...]:
+    return (_meta2(*v), torch.zeros(1))
+
+
+def shared_product(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """Two inputs of one size (``x * y`` of meta tensors: ``Eq(s0, s1)``), then a square near
+    2**63 in C++."""
+    n = x.shape[0]
+    r = c + (x * y).shape[0] % 7
+    if n < 2**31:
+        r = r + 1
+    if n * n < 2**62:
+        r = r * 2
+    return r
+
+
+def _meta_pair(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), _meta(v[1], 1), torch.zeros(1))
+
+
+def auto_dynamic(x: torch.Tensor, k: int) -> torch.Tensor:
+    """Automatic dynamic (``dynamic=None``): static first, dynamic after the second size."""
+    n = x.shape[0]
+    r = x[:1] + 1 if n > 100 else x[:1] + 2
+    if n * k > 1000:
+        r = r * 2
+    if n > 50:
+        r = r + 3
+    return r
+
+
+def limited_cache(x: torch.Tensor, k: int) -> torch.Tensor:
+    """Recompiles past ``recompile_limit``: the later calls run eagerly, the cached entries keep
+    their own guards."""
+    n = x.shape[0]
+    if k > 10:
+        return x[:1] + n // k
+    if k > 0:
+        return x[:1] + k * 2
+    return x[:1] - 1
+
+
+_TRIPLES = [(n, s, off) for n, s, off in ((2, 1, 0), (2, 3, 0), (10, 4, 4), (10, 4, 3), (10, 0, 0), (10, 1, 8),
+                                          (2**31, 2**31, 0), (2**31 + 1, 2**31, 0), (2**32, 2**30, 2**62),
+                                          (3, 2**61, 2**61), (2, 2**62 - 1, 2**62), (5, 4, 2**62 + 4),
+                                          (2**53 + 1, 3, 0), (2**53, 4, 1))]
+_SHAPES2 = [(n, m, a, b) for n in (2, 3, 8) for m in (2, 3, 8) for a, b in ((m, 1), (1, n), (m * 2, 1), (0, 0),
+                                                                           (m, 2), (1, 1))]
+_OFFS = sorted({0, 1, 2, 3, 4, 8, 12, 100, 2**31, 2**32 + 4, 2**53 + 4, 2**62, 2**62 + 3})
+_STRIDES = sorted({0, 1, 2, 3, 4, 5, 100, 2**20, 2**31, 2**40 + 1, 2**53 + 1, 2**60})
+_SMALLN = [2, 3, 4, 5, 8, 10, 16, 100, 1000, 2**20]
+
+def float_size_product(x: torch.Tensor, a: float) -> torch.Tensor:
+    """A float argument kept symbolic (``specialize_float=False``): its guards are over a float
+    symbol and pass through; the integer ones beside them are pruned as usual."""
+    n = x.shape[0]
+    r = x[:1] + 1 if n * a > 10.5 else x[:1] + 2
+    if n > 10:
+        r = r * 2
+    if 2 * n > 21:
+        r = r + 3
+    return r
+
+
+def _float_arg(v: Point) -> tuple[Any, ...]:
+    return (z(v[0]), v[1] / 4)
+
+
+def view_pair(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """Two views ``(-1, 2)`` added: ``Eq(n // 2, m // 2)``, then floor-divided sums."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + (x.view(-1, 2) + y.view(-1, 2)).shape[0] % 5
+    if n + m > 20:
+        r = r + 1
+    if n // 2 + m // 2 > 10:
+        r = r * 2
+    return r
+
+
+def matmul_pair(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """A matmul's inner sizes (``Eq(k, k')``) and guards over three sizes."""
+    r = c + (x @ y).shape[1] % 7
+    if x.shape[0] * y.shape[1] > 100:
+        r = r + 1
+    if x.shape[1] + y.shape[1] > 10:
+        r = r * 2
+    if x.shape[1] + y.shape[1] + x.shape[0] > 10:  # implied by the one before
+        r = r + 3
+    return r
+
+
+def _matmul(v: Point) -> tuple[Any, ...]:
+    return (_meta2(v[0], v[1], v[1], 1), _meta2(v[2], v[3], v[3], 1), torch.zeros(1))
+
+
+def cat_view(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``cat`` then ``view(-1, 4)``: ``(n + m) % 4 == 0`` (in C++ past int64 too), implied by the
+    two guards after it."""
+    w = torch.cat([x, y])
+    r = c + w.view(-1, 4).shape[0] % 5
+    n, m = x.shape[0], y.shape[0]
+    if n % 4 == 0:
+        r = r + 1
+    if m % 4 == 0:
+        r = r * 2
+    return r
+
+
+def item_plus_size(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+    """A runtime assert over an unbacked and a backed value (``u + n <= 100``) bounds the backed
+    range, which part 3 then checks."""
+    u = s.item()
+    torch._check(u >= 0)
+    n = x.shape[0]
+    torch._check(u + n <= 100)
+    r = x[:1] + 1 if n > 40 else x[:1] + 2
+    if n * 2 > 81:
+        r = r * 2
+    return r + u
+
+
+def broadcast_int(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """Broadcasting a size against an int (no 0/1 specialization for ints): ``k == 1`` or
+    ``k == n``, then guards over both."""
+    n = x.shape[0]
+    w = torch.empty(k, device="meta") + x
+    r = c + w.shape[0] % 7
+    if n + k > 20:
+        r = r + 1
+    if k > 10 or n > 30:
+        r = r * 2
+    return r
+
+
+def _size_int_meta(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), v[1], torch.zeros(1))
+
+
+_FL = [-40, -1, 0, 1, 2, 3, 4, 5, 21, 22, 43, 2**55, -(2**55)]
+_EVEN = sorted({0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 22, 100, 101, 2**31, 2**31 + 2, 2**53, 2**53 + 2, 2**62})
+_SM = [0, 1, 2, 3, 4, 5, 6, 8, 10, 11, 50, 1000, 2**20, 2**31]
+_KS = [-3, -1, 0, 1, 2, 3, 5, 10, 11, 12, 13, 30, 31, 2**31, 2**62, 2**63 - 1]
+_SIX = (1, 2, 12, 13, 31, 2**62)
+
+def power_prefix(x: torch.Tensor, k: int) -> torch.Tensor:
+    """``2 ** k`` behind a lazy ``and``: stock's guard ``n + 2*k < 140`` comes first and rejects a
+    huge ``k`` before Python computes the power (it does not finish at ``k = 2**62``). It is
+    implied by the later ``k + n < 60``, but it must stay in place (``may_not_finish``). The
+    points keep ``k <= 2**20`` (a regression costs time, not a verdict; the record test sees it)."""
+    n = x.shape[0]
+    r = x[:1] + 1
+    if 2 * k + n < 140 and 2**k > n:
+        r = r * 2
+    if k + n < 60:
+        r = r + 3
+    return r
+
+
+MORE: list[Case] = [
+    Case("ranged_check", ranged_check, _one, (20,), points("ranged_check", (20,), [SIZES]), mark=_mark_2_40),
+    Case("ranged_one", ranged_one, _one, (5,), points("ranged_one", (5,), [[0, 1, *SIZES]]), mark=_mark_1_64),
+    Case("checked_backed", checked_backed, _size_int, (10, 2),
+         points("checked_backed", (10, 2), [_S01, INTS], pairs=[(2, 0), (0, 0), (3, 2), (4, 2), (2**62, 2**61)]),
+         cpp=True),
+    Case("item_bounds", item_bounds, _item, (10, 6),
+         points("item_bounds", (10, 6), [[0, 1, *SIZES], [-1, 0, 4, 5, 6, 7, 9, 10, 11, 2**40, 2**62]],
+                pairs=[(2, 6), (3, 6), (4, 6), (6, 5), (5, 5)]), config={"capture_scalar_outputs": True}),
+    Case("item_is_size", item_is_size, _item, (12, 4),
+         points("item_is_size", (12, 4), [[0, 1, *SIZES], [-1, 0, 1, 2, 3, 4, 6, 12, 13, 2**31, 2**62]]),
+         config={"capture_scalar_outputs": True}),
+    Case("nonzero_vs_size", nonzero_vs_size, _half_nonzero, (12, 7, 3),
+         points("nonzero_vs_size", (12, 7, 3), [[v for v in _S01 if v <= 1001], _S01, [0, 1, 2, 3, 5, 8, 50, 501]],
+                pairs=[(12, 12, 3), (12, 11, 3), (12, 13, 3), (12, 2, 3), (12, 7, 8), (1, 7, 1), (3, 2**62, 3)]),
+         config={"capture_dynamic_output_shape_ops": True}),
+    Case("unbacked_marked", unbacked_marked, _two, (8, 8),
+         points("unbacked_marked", (8, 8), [[0, 1, 3, *SIZES], [0, 1, *SIZES]]), mark=_mark_unbacked),
+    Case("fullgraph_break", fullgraph_break, _one, (20,), points("fullgraph_break", (20,), [_S01]),
+         options={"fullgraph": True}),
+    Case("data_dependent_branch", data_dependent_branch, _item, (10, 3),
+         points("data_dependent_branch", (10, 3), [SIZES, INTS]),
+         config={"capture_scalar_outputs": True}, options={"fullgraph": True}),
+    Case("broadcast_pair", broadcast_pair, _broadcast, (12, 12, 9),
+         points("broadcast_pair", (12, 12, 9), [_S01, _S01, _S01],
+                pairs=[(1, 12, 9), (12, 1, 9), (11, 11, 9), (1, 1, 9), *((s, s, m) for s in _S01 for m in (2, 9, 30))]),
+         cpp=True),
+    Case("broadcast_one", broadcast_one, _broadcast, (12, 1, 9),
+         points("broadcast_one", (12, 1, 9), [_S01, _S01, _S01],
+                pairs=[(1, 12, 9), (12, 12, 9), (1, 1, 9), *((s, 1, m) for s in _S01 for m in (2, 9, 30))])),
+    Case("strided_view", strided_view, _strided, (10, 4, 8),
+         points("strided_view", (10, 4, 8), [SIZES, _STRIDES, _OFFS], pairs=_TRIPLES, n=300), cpp=True),
+    Case("contiguity", contiguity, _strided2, (3, 4, 9, 2),
+         points("contiguity", (3, 4, 9, 2), [_SMALLN, _SMALLN, [0, 1, 2, 3, 4, 8, 16], [0, 1, 2, 3, 4]],
+                pairs=_SHAPES2, n=250)),
+    Case("shared_product", shared_product, _meta_pair, (10, 10),
+         points("shared_product", (10, 10), [SIZES, SIZES], pairs=[(s, s) for s in SIZES]), cpp=True),
+    Case("auto_dynamic", auto_dynamic, _size_int, (10, 3), points("auto_dynamic", (10, 3), [SIZES, INTS]),
+         options={"dynamic": None},
+         sequence=[(10, 3), (10, 3), (20, 3), (200, 3), (200, 10), (60, 10), (5, 1), (2**40, 2**20), (3, -3),
+                   (400, 4)]),
+    Case("auto_dynamic_unspec", auto_dynamic, _size_int, (10, 3), points("auto_dynamic_unspec", (10, 3),
+                                                                         [SIZES, INTS]),
+         options={"dynamic": None}, config={"assume_static_by_default": False, "automatic_dynamic_shapes": False},
+         sequence=[(10, 3), (20, 3), (200, 3), (200, 10), (60, 10), (5, 1), (2**40, 2**20), (3, -3)]),
+    Case("limited_cache", limited_cache, _size_int, (10, 3), points("limited_cache", (10, 3), [SIZES, INTS]),
+         config={"recompile_limit": 2},
+         sequence=[(10, 3), (10, 20), (10, -1), (30, 20), (4, 1), (2**62, 11), (2**62, -5)]),
+    Case("float_size_product", float_size_product, _float_arg, (10, 6),
+         points("float_size_product", (10, 6), [SIZES, _FL]), config={"specialize_float": False}),
+    Case("view_pair", view_pair, _meta_pair, (12, 12), points("view_pair", (12, 12), [_EVEN, _EVEN],
+         pairs=[(a, b) for a in (12, 13, 2, 3, 20, 21) for b in (12, 13, 2, 3, 20, 21)])),
+    Case("matmul_pair", matmul_pair, _matmul, (10, 6, 6, 8), points("matmul_pair", (10, 6, 6, 8), [_SM] * 4,
+         pairs=[(a, b, b, d) for a in (2, 10, 100) for b in (2, 5, 6, 2**20) for d in (2, 8, 50)])),
+    Case("cat_view", cat_view, _meta_pair, (8, 12), points("cat_view", (8, 12), [_EVEN, _EVEN],
+         pairs=[(a, b) for a in (4, 6, 8, 10, 2, 2**62) for b in (4, 6, 2, 10, 12, 2**62, 2**62 + 4)]), cpp=True),
+    Case("item_plus_size", item_plus_size, _item, (50, 10), points("item_plus_size", (50, 10),
+         [[0, 1, *range(2, 110, 3), *SIZES], [-1, 0, 1, 9, 10, 50, 59, 60, 61, 2**40]]),
+         config={"capture_scalar_outputs": True}),
+    Case("broadcast_int", broadcast_int, _size_int_meta, (12, 12), points("broadcast_int", (12, 12), [_S01, _KS],
+         pairs=[(a, b) for a in _SIX for b in _SIX])),
+    Case("broadcast_int1", broadcast_int, _size_int_meta, (12, 1), points("broadcast_int1", (12, 1), [_S01, _KS],
+         pairs=[(a, b) for a in _SIX for b in _SIX])),
+    Case("power_prefix", power_prefix, _size_int, (10, 5),
+         points("power_prefix", (10, 5), [SIZES, [-3, -1, 0, 1, 2, 5, 10, 40, 57, 58, 59, 64, 69, 70, 100, 2**20]],
+                pairs=[(2, 57), (2, 58), (3, 56), (10, 49), (10, 50), (2**62, 2**20)])),
+]
+
+# the forms least like the cases above join the default list; the others (MORE) run only in the
+# full matrix (SYMGUARD_ZOO_FULL=1)
+_JOIN = {"ranged_check", "item_bounds", "nonzero_vs_size", "unbacked_marked", "fullgraph_break", "broadcast_pair",
+         "strided_view", "contiguity", "auto_dynamic", "limited_cache", "power_prefix"}
+CASES += [c for c in MORE if c.name in _JOIN]
+MORE = [c for c in MORE if c.name not in _JOIN]
+
+
 # ------------------------------------------------------------------ running a case
 
 
@@ -834,6 +1251,7 @@ class Run:
     frames: int  # compiles (the counting backend)
     history: list[dict[str, Any]]
     sequence: list[tuple[int, str]] = field(default_factory=list)  # (compiles so far, outcome) per call
+    cached: list[str | None] = field(default_factory=list)  # per point, against the sequence's cache
 
 
 class CountingBackend:
@@ -878,7 +1296,7 @@ def compile_run(case: Case, *, prune: bool, cpp: bool = False, backend: str = "e
         stack.enter_context(torch._dynamo.config.patch(**cfg))
         if prune:
             history = stack.enter_context(prune_guards(client=client)).history
-        compiled = torch.compile(case.fn, dynamic=True, backend=counter)
+        compiled = torch.compile(case.fn, backend=counter, **{"dynamic": True, **case.options})
         args = case.make(case.example)
         if case.mark is not None:
             case.mark(args)
@@ -907,11 +1325,15 @@ def compile_run(case: Case, *, prune: bool, cpp: bool = False, backend: str = "e
         if case.sequence:
             torch._dynamo.reset()
             counter.frames = 0
-            compiled = torch.compile(case.fn, dynamic=True, backend=counter)
+            compiled = torch.compile(case.fn, backend=counter, **{"dynamic": True, **case.options})
             for p in case.sequence:
                 a = case.make(p)
                 got = outcome(lambda a=a: compiled(*a))
                 run.sequence.append((counter.frames, got))
+            with torch.compiler.set_stance("fail_on_recompile"):
+                for p in case.points:
+                    a = case.make(p)
+                    run.cached.append(outcome(lambda a=a: compiled(*a)))  # a refusal is its own outcome
     return run
 
 
@@ -972,6 +1394,9 @@ def differential(case: Case, *, cpp: bool = False, backend: str = "eager", cache
             if o != oe and o != o_s:
                 bad.append({"kind": "wrong output", "who": "pruned (recompiling)", "point": list(p), "compiled": o,
                             "eager": oe})
+        for p, cs, cp in zip(case.points, stock.cached, pruned.cached):
+            if cs != cp:  # the sequence's cache (several entries) judged the point otherwise
+                bad.append({"kind": "cached entries", "point": list(p), "stock": cs, "pruned": cp})
         if stock.sequence != pruned.sequence:
             bad.append({"kind": "recompiles", "inputs": [list(p) for p in case.sequence],
                         "stock": stock.sequence, "pruned": pruned.sequence})
