@@ -70,11 +70,11 @@ LEAVES = st.sampled_from([x, y, sympy.Integer(0), sympy.Integer(1), sympy.Intege
 def int_terms() -> st.SearchStrategy[Any]:
     """Integer terms of ``x``, ``y`` and literals: sums, products, floor divisions, moduli."""
     return st.recursive(LEAVES, lambda sub: st.one_of(
-        st.tuples(sub, sub).map(lambda ab: ab[0] + ab[1]),
-        st.tuples(sub, sub).map(lambda ab: ab[0] - ab[1]),
-        st.tuples(sub, LEAVES).map(lambda ab: ab[0] * ab[1]),
+        st.tuples(sub, sub).map(lambda ab: built(lambda: ab[0] + ab[1])),
+        st.tuples(sub, sub).map(lambda ab: built(lambda: ab[0] - ab[1])),
+        st.tuples(sub, LEAVES).map(lambda ab: built(lambda: ab[0] * ab[1])),
         st.tuples(sub, sub).map(lambda ab: uneval(FloorDiv, *ab)),
-        st.tuples(sub, sub).map(lambda ab: uneval(PythonMod, *ab))), max_leaves=4)
+        st.tuples(sub, sub).map(lambda ab: uneval(PythonMod, *ab))).filter(lambda t: t is not None), max_leaves=4)
 
 
 FLOAT_LITERALS = st.sampled_from([0.5, 1.5, 0.3, -2.0, 1e300]).map(sympy.Float)
@@ -91,11 +91,11 @@ def float_terms() -> st.SearchStrategy[Any]:
             lambda ab: built(lambda: OpaqueUnaryFn_log2(uneval(IntTrueDiv, ab[0], sympy.Integer(ab[1])))))
     ).filter(lambda t: t is not None)
     return st.recursive(base, lambda sub: st.one_of(
-        st.tuples(sub, FLOAT_LITERALS).map(lambda ab: ab[0] * ab[1]),
-        st.tuples(sub, FLOAT_LITERALS).map(lambda ab: ab[0] + ab[1]),
-        st.tuples(sub, sub).map(lambda ab: ab[0] * ab[1]),
-        st.tuples(sub, st.sampled_from([2.0, 0.0]).map(sympy.Float)).map(lambda ab: uneval(FloatTrueDiv, *ab))),
-        max_leaves=3)
+        st.tuples(sub, FLOAT_LITERALS).map(lambda ab: built(lambda: ab[0] * ab[1])),
+        st.tuples(sub, FLOAT_LITERALS).map(lambda ab: built(lambda: ab[0] + ab[1])),
+        st.tuples(sub, sub).map(lambda ab: built(lambda: ab[0] * ab[1])),
+        st.tuples(sub, st.sampled_from([2.0, 0.0]).map(sympy.Float)).map(lambda ab: uneval(FloatTrueDiv, *ab))
+    ).filter(lambda t: t is not None), max_leaves=3)
 
 
 ROUNDINGS = [FloorToInt, CeilToInt, TruncToInt, RoundToInt]
@@ -105,7 +105,8 @@ def guards() -> st.SearchStrategy[Any]:
     rounded = st.tuples(st.sampled_from(ROUNDINGS), float_terms()).map(
         lambda fa: built(lambda: fa[0](fa[1]))).filter(lambda t: t is not None)
     lhs = st.one_of(int_terms(), rounded)
-    return st.tuples(lhs, int_terms(), st.sampled_from([sympy.Ge, sympy.Eq])).map(lambda t: t[2](t[0], t[1]))
+    return st.tuples(lhs, int_terms(), st.sampled_from([sympy.Ge, sympy.Eq])).map(
+        lambda t: built(lambda: t[2](t[0], t[1]))).filter(lambda t: t is not None)
 
 
 bounds = st.sampled_from([-inf, -(2**63), -3, -1, 0, 1, 2, 7, 2**40, 2**63 - 1, inf])
