@@ -4,7 +4,7 @@ simplifier returns for typical unit-test inputs, written independently of
 
 Same shape as that file: each case is ``(input, expected, ranges, guards)`` with ``ranges`` like
 ``"x:0.. y:1..7"`` (inclusive; a symbol not named is unbounded both ways) and ``guards`` the
-context's facts. ``tests/test_simplify_outside_cases.py`` checks every expected form equal to its
+context's facts. ``tests/test_simplify_peer_cases.py`` checks every expected form equal to its
 input by brute force over a box with negatives and zero (within the context, where defined) and
 no costlier than the input; ``bench/simplify_peer.py --cases outside`` measures ``simplify``
 against them per family. ``EXTRA`` holds the cases written after the classes that missed most

@@ -1,4 +1,5 @@
-"""The measurement set of ``tests/simplify_peer_cases.py`` is sound: every expected form is equal
+"""The measurement sets of ``tests/simplify_peer_cases.py`` and ``tests/simplify_outside_cases.py``
+(written apart, as an outside check) are sound: every expected form is equal
 to its input at every point of a box with negatives and zero (within the case's ranges and
 guards, where the input is defined) and costs no more than the input, so that
 ``bench/simplify_peer.py`` measures ``simplify`` against forms that are right. And ``simplify``'s
@@ -10,7 +11,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from simplify_peer_cases import CASES, Case
+from simplify_outside_cases import CASES as OUTSIDE
+from simplify_outside_cases import EXTRA
+from simplify_peer_cases import CASES as PEER
+from simplify_peer_cases import Case
 
 from symguard.solver import load_problem, run
 from symguard.solver.ir import terms as ir
@@ -40,7 +44,8 @@ def grid(case: Case, names: set[str]) -> list[dict[str, int]]:
     return [dict(zip(sorted(names), v)) for v in itertools.product(*axes)]
 
 
-IDS = [f"{c.family}-{c.index}" for c in CASES]
+CASES = [*PEER, *OUTSIDE, *EXTRA]
+IDS = [*(f"{c.family}-{c.index}" for c in PEER), *(f"outside-{c.family}-{c.index}" for c in [*OUTSIDE, *EXTRA])]
 
 
 def agree(case: Case, form: str) -> None:
