@@ -20,6 +20,11 @@ x, y = sympy.symbols("x y", integer=True)
 inf = math.inf
 
 
+def uneval(f: Any, *args: Any) -> Any:
+    """``f(*args)`` as written: PyTorch's function unevaluated (sympy would fold it)."""
+    return f(*args, evaluate=False)
+
+
 @st.composite
 def ranges(draw: Any, ends: st.SearchStrategy[float]) -> dict[Any, tuple[float, float]]:
     """A range for ``x`` and ``y`` from two drawn ends (an infinite end only on its own side)."""

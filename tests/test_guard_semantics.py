@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 pytest.importorskip("torch")
 
-from bridge_harness import corners, ranges, read
+from bridge_harness import corners, inf, ranges, read, uneval, x, y
 from cpp_model import cpp, i64
 from torch.utils._sympy.functions import (
     CeilToInt,
@@ -33,14 +33,6 @@ from torch.utils._sympy.functions import (
 from torch.utils._sympy.printers import PythonPrinter
 
 from symguard.service.guard_semantics import INT64_MAX, executed_exactly
-
-x, y = sympy.symbols("x y", integer=True)
-inf = math.inf
-
-
-def uneval(f: Any, *args: Any) -> Any:
-    return f(*args, evaluate=False)
-
 
 # ------------------------------------------------------------------ the four ways, one by one
 

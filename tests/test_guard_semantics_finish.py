@@ -20,18 +20,11 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 torch = pytest.importorskip("torch")
 
-from bridge_harness import corners, ranges
+from bridge_harness import corners, inf, ranges, uneval, x, y
 from torch.utils._sympy.functions import FloorDiv, PowByNatural, PythonMod
 from torch.utils._sympy.printers import PythonPrinter
 
 from symguard.service.guard_semantics import POW_EXPONENT_LIMIT, may_not_finish
-
-x, y = sympy.symbols("x y", integer=True)
-inf = math.inf
-
-
-def uneval(f: Any, *args: Any) -> Any:
-    return f(*args, evaluate=False)
 
 
 def value(e: Any, env: dict[Any, int]) -> int | None:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 sympy = pytest.importorskip("sympy")
 torch = pytest.importorskip("torch")
 
-from bridge_harness import corners, ranges
+from bridge_harness import corners, inf, ranges, uneval, x, y
 from torch.utils._sympy.functions import (
     CeilToInt,
     FloatTrueDiv,
@@ -36,13 +36,6 @@ from torch.utils._sympy.functions import (
 from torch.utils._sympy.printers import PythonPrinter
 
 from symguard.service.guard_semantics import may_raise
-
-x, y = sympy.symbols("x y", integer=True)
-inf = math.inf
-
-
-def uneval(f: Any, *args: Any) -> Any:
-    return f(*args, evaluate=False)
 
 
 def built(make: Any) -> Any:
