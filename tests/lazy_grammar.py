@@ -80,8 +80,9 @@ def python_value(text: str, env: dict[str, int]) -> int | bool | None:
 
 
 def rationals() -> st.SearchStrategy[str]:
-    """Arithmetic with true division over ``NAMES`` and integer ``//``/``%`` leaves (also read by
-    Python over ``Fraction``, where ``/`` is exact)."""
+    """Arithmetic with true division over ``NAMES`` and integer ``//``/``%`` leaves, through
+    ``Max``/``Min``/``Abs`` and literal ``Rational(p, q)`` (also read by Python over ``Fraction``,
+    where ``/`` is exact and those names are ``max``, ``min``, ``abs`` and ``Fraction``)."""
     leaf = st.one_of(st.sampled_from(NAMES), st.integers(-3, 4).map(str),
                      st.tuples(st.sampled_from(NAMES), st.sampled_from(NAMES)).map(lambda p: f"({p[0]} // {p[1]})"),
                      st.sampled_from(NAMES).map(lambda n: f"({n} % 3)"))
@@ -96,6 +97,10 @@ def rationals() -> st.SearchStrategy[str]:
             st.tuples(t, t).map(lambda p: f"{p[0]}*({p[1]})"),
             t.map(lambda s: f"-({s})"),
             t.map(lambda s: f"({s})**2"),
+            st.tuples(st.sampled_from(["Max", "Min"]), st.lists(t, min_size=2, max_size=3)).map(
+                lambda p: f"{p[0]}({', '.join(p[1])})"),
+            t.map(lambda s: f"Abs({s})"),
+            st.tuples(st.integers(-5, 5), st.integers(1, 6)).map(lambda p: f"Rational({p[0]}, {p[1]})"),
         )
 
     return st.recursive(leaf, ext, max_leaves=5)
@@ -128,7 +133,8 @@ def fraction_value(text: str, env: dict[str, int]) -> Fraction | bool | None:
     where a divisor is zero."""
     tree = ast.fix_missing_locations(_Exact().visit(ast.parse(text, mode="eval")))
     try:
-        return eval(compile(tree, "<rational>", "eval"), {"__builtins__": {}, "Fraction": Fraction},
+        return eval(compile(tree, "<rational>", "eval"),
+                    {"__builtins__": {}, "Fraction": Fraction, "Rational": Fraction, "Max": max, "Min": min, "Abs": abs},
                     {k: Fraction(v) for k, v in env.items()})
     except ZeroDivisionError:
         return None

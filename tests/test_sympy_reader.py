@@ -24,7 +24,7 @@ ACCEPTED = [
     "Piecewise((s0, s0 > 1), (1, True)) > 0", "Abs(s0) > 0", "Max(s0, s1, 2) > 0", "Min(s0) > 0",
     "Mod(s0, 2) > 0", "PythonMod(s0, 2) > 0", "FloorDiv(s0, 2) > 0", "CeilDiv(s0, 2) > 0",
     "CleanDiv(s0, 2) > 0", "TruncDiv(s0, 2) > 0", "ModularIndexing(s0, 2, 4) > 0",
-    "floor(s0/2) > 0", "ceiling(s0/2) > 0", "s0/2 >= 2", "Ne(s0/2, 1)", "3*s0/2 < 24", "s0/(5*s1) <= 1",
+    "floor(s0/2) > 0", "ceiling(s0/2) > 0", "s0/2 >= 2", "Max(s0/2, s1) > 1", "Abs(s0/s1 - 1) < 1", "Rational(3, 2)*s0 >= 3", "Ne(s0/2, 1)", "3*s0/2 < 24", "s0/(5*s1) <= 1",
     "Eq(s0/3, s1)", "s0/s1 + s2/3 > 1 - s0/2", "(s0/2)/3 < -(s1/4)**2", "floor((s0 + 1)/2/s1) > 0", "PowByNatural(s0, 2) > 0", "pow_by_natural(s0, 2) > 0",
     "s0**2 > 0", "-s0 + 3 > 0", "True", "False", "(s0 > 1) & (s1 > 1) | ~(s0 > 3)",
     "s0 > 1 and s1 > 1 or not s0 > 3", "1 < s0 <= s1 != 3",
@@ -71,10 +71,10 @@ def test_piecewise_domain_is_coverage() -> None:
     ("s0 + sqrt(s1) > 0", UnsupportedError, 5),
     # an exact rational (true division '/') used as an integer value, not compared
     ("s0 / 2", UnsupportedError, 0),
-    ("Max(s0 / 2, 1) > 0", UnsupportedError, 4),
+    ("Max(s0 / 2, 1) // 2 > 0", UnsupportedError, 4),
     ("Mod(s0/2, 3) > 0", UnsupportedError, 4),
     ("s1 // (s0/2) > 1", UnsupportedError, 7),
-    ("Piecewise((s0/2, s0 > 1), (1, True)) > 0", UnsupportedError, 11),
+    ("Piecewise((s0/2, s0 > 1), (1, True)) // 2 > 0", UnsupportedError, 11),
     ("s0/2 + FloorDiv(s1/3, 1) > 0", UnsupportedError, 16),
     ("  s0 >", ParseError, None),
     ("Max()", ParseError, 0),
@@ -329,6 +329,45 @@ def test_rational_comparisons_are_fractions(pair: tuple[str, str], env: dict[str
     if want is not None:
         assert holds(p.term, env) == want, (text, env)
     _same_as_reference(text)
+
+
+def _pw(*pieces: tuple[object, bool]) -> object:
+    return next(v for v, c in pieces if c)
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # a rational through a Piecewise: only the branch taken is evaluated (a zero divisor elsewhere
+    # is never met), its value the exact one
+    ("Piecewise((a/2, a > 1), (b/3, True)) >= 1",
+     lambda a, b: _pw((lambda: Fraction(a, 2), a > 1), (lambda: Fraction(b, 3), True))() >= 1),
+    ("Piecewise((a/b, b > 0), (a/(b - 1), True)) < 2",
+     lambda a, b: _pw((lambda: Fraction(a, b), b > 0), (lambda: Fraction(a, b - 1), True))() < 2),
+    ("Eq(Piecewise((a/b, Ne(b, 0)), (a, True)), Rational(1, 2))",
+     lambda a, b: _pw((lambda: Fraction(a, b), b != 0), (lambda: Fraction(a), True))() == Fraction(1, 2)),
+    ("Max(a/2, Piecewise((b/3, b > a), (-a, True))) <= Abs(b - a/4)",
+     lambda a, b: max(Fraction(a, 2), _pw((lambda: Fraction(b, 3), b > a), (lambda: Fraction(-a), True))())
+     <= abs(b - Fraction(a, 4))),
+])
+def test_rationals_through_piecewise(text: str, want: object) -> None:
+    """``/`` inside a ``Piecewise`` value compared (issue 33): exact, and lazy as Python's
+    conditional (the branch not taken may divide by zero)."""
+    p = parse_sympy(text)
+    for a in GRID:
+        for b in GRID:
+            env = {"a": a, "b": b}
+            assert holds(p.domain, env), (text, env)
+            assert holds(p.term, env) == want(a, b), (text, env)  # type: ignore[operator]
+    _same_as_reference(text)
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("Max(a/2, b)", UnsupportedError), ("Rational(1, 2)", UnsupportedError),
+    ("Rational(a, 2) > 1", UnsupportedError), ("Rational(1, 0) > 1", ParseError),
+    ("Piecewise((a/2, a > 1), (b > 0, True)) > 1", ParseError),
+])
+def test_rationals_used_as_integers_are_refused(text: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        parse_sympy(text)
 
 
 _INTS, _CONDS = lazy_pairs()

@@ -31,12 +31,16 @@ from symguard.solver.syntax.sympy_float import _FloatReader, _is_real
 from symguard.solver.syntax.sympy_rational import (
     TRUE_DIV_AS_INTEGER,
     _compare,
+    _fabs,
     _fadd,
     _fdiv,
+    _fmaxmin,
     _fmul,
     _fneg,
     _fpow,
     _Frac,
+    _frac,
+    _fselect,
     _has_true_div,
     _Num,
     _parts,
@@ -189,6 +193,8 @@ class _Parser(_FloatReader):
         if isinstance(node, ast.UnaryOp):
             inner = self.rational_(node.operand, depth)
             return _fneg(inner) if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.Call):
+            return self.rational_call(node, depth)
         assert isinstance(node, ast.BinOp)
         op = node.op
         if isinstance(op, (ast.Add, ast.Sub)):
@@ -212,6 +218,41 @@ class _Parser(_FloatReader):
             return _fmul(left, right)
         self.domain.append(ir.mk_ne(_parts(right)[0], ir.ZERO))
         return _fdiv(left, right)
+
+    def rational_call(self, node: ast.Call, depth: int) -> _Num:
+        """``Max``/``Min``/``Abs``/``Piecewise`` with an exact rational in them, or a literal
+        ``Rational(p, q)`` (``_has_true_div`` lets no other call through). Domains as in
+        integer arithmetic: ``Max``'s arguments all evaluated, a ``Piecewise`` value only where
+        its branch is taken."""
+        assert isinstance(node.func, ast.Name)
+        name = node.func.id
+        if name == "Rational":
+            p, q = (self.int_(a, depth) for a in self.args_(node, name, 2))
+            if p.kind != ir.CONST or q.kind != ir.CONST:
+                raise self.err(UnsupportedError, node, "Rational(p, q) takes two integer literals")
+            if q.value == 0:
+                raise self.err(ParseError, node, "Rational(p, 0): a zero denominator")
+            return _frac(p, q)
+        if name == "Piecewise":
+            pieces: list[tuple[_Num, Term]] = []
+            marks: list[int] = []
+            for arg in node.args:
+                if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
+                    raise self.err(ParseError, arg, "each Piecewise argument must be a pair (expr, cond)")
+                marks.append(len(self.domain))
+                value = self.rational_(arg.elts[0], depth)
+                marks.append(len(self.domain))
+                pieces.append((value, self.bool_(arg.elts[1], depth)))
+            _lazy_piecewise(self.domain, marks, [c for _, c in pieces])
+            result = pieces[-1][0]
+            for value, c in reversed(pieces[:-1]):
+                result = _fselect(c, value, result)
+            return result
+        if name == "Abs":
+            return _fabs(self.rational_(self.args_(node, name, 1)[0], depth))
+        if not node.args:
+            raise self.err(ParseError, node, f"{name} takes at least 1 argument(s)")
+        return _fmaxmin(name == "Max", [self.rational_(a, depth) for a in node.args])
 
     def rational_(self, node: ast.AST, depth: int) -> _Num:
         """``num_`` of an arithmetic operand: a condition is refused as in integer arithmetic."""
@@ -251,6 +292,8 @@ class _Parser(_FloatReader):
                 return self.floor_ceiling(node, name, depth)
             if name in ("Piecewise",):
                 return self.piecewise(node, depth)
+            if name == "Rational":
+                raise self.err(UnsupportedError, node, TRUE_DIV_AS_INTEGER)
             special = self.torch_call(node, name, depth)
             if special is not None:
                 return special

@@ -4,8 +4,10 @@ PyTorch's export solver prints relations over exact rationals (``s/2 >= 2``, ``E
 Such a value is accepted only where it is compared, which ``_compare`` turns back into integer
 arithmetic (``s/2 >= 2`` is ``s >= 4``, ``a/b < c`` is ``(a - b*c)*b < 0``), or where
 ``floor``/``ceiling`` rounds it; used as an integer it is ``unsupported``
-(``TRUE_DIV_AS_INTEGER``). Both readers apply the same operations in the same order, so they
-build equal terms.
+(``TRUE_DIV_AS_INTEGER``). Inside a comparison it may also pass through ``Max``, ``Min``, ``Abs``
+and ``Piecewise`` (``_fmaxmin``, ``_fabs``, ``_fselect``) and be a literal ``Rational(p, q)``.
+Both readers apply the same operations in the same order, so they build equal terms (the fast
+reader leaves a rational inside a call to this one).
 """
 
 from __future__ import annotations
@@ -88,6 +90,47 @@ def _fpow(x: _Num, k: int) -> _Num:
     return _frac(ir.mk_pow(n, k), ir.mk_pow(d, k))
 
 
+def _common(xs: list[_Num]) -> tuple[list[Term], Term] | None:
+    """The numerators of ``xs`` over one constant denominator (their least common multiple), or
+    None when a denominator is symbolic."""
+    parts = [_parts(x) for x in xs]
+    if any(d.kind != ir.CONST for _, d in parts):
+        return None
+    m = math.lcm(*(d.value for _, d in parts))
+    return [ir.mk_mul(n, ir.mk_int(m // d.value)) for n, d in parts], ir.mk_int(m)
+
+
+def _fselect(c: Term, x: _Num, y: _Num) -> _Num:
+    """``x`` where ``c`` holds, else ``y``: over one constant denominator when both have one
+    (linear stays linear), else the select of the numerators over the select of the denominators
+    (each non-zero where its branch is taken)."""
+    common = _common([x, y])
+    if common is not None:
+        (n1, n2), m = common
+        return _frac(ir.mk_ite(c, n1, n2), m)
+    (n1, d1), (n2, d2) = _parts(x), _parts(y)
+    return _frac(ir.mk_ite(c, n1, n2), d1 if d1 is d2 else ir.mk_ite(c, d1, d2))
+
+
+def _fmaxmin(largest: bool, xs: list[_Num]) -> _Num:
+    """``Max``/``Min`` of exact rationals: of the numerators over a positive constant denominator,
+    else folded pairwise as the select of the exact comparison (sympy's value either way)."""
+    common = _common(xs)
+    if common is not None:
+        nums, m = common
+        return _frac((ir.mk_max if largest else ir.mk_min)(*nums), m)
+    acc = xs[0]
+    for y in xs[1:]:
+        acc = _fselect(_compare(">=" if largest else "<=", acc, y), acc, y)
+    return acc
+
+
+def _fabs(x: _Num) -> _Num:
+    """``|n/d| = |n| / |d|`` (a constant ``d`` is positive already)."""
+    n, d = _parts(x)
+    return _frac(ir.mk_abs(n), d if d.kind == ir.CONST else ir.mk_abs(d))
+
+
 def _compare(op: str, x: _Num, y: _Num) -> Term:
     """``x op y`` on exact rationals, as integer arithmetic: ``x - y = n/d`` and ``n/d op 0``.
 
@@ -114,8 +157,13 @@ TRUE_DIV_AS_INTEGER = ("true division '/' whose value is used as an integer: a r
                        "ceiling(a/b); PyTorch's own CeilToInt(IntTrueDiv(a, b)) and the like)")
 
 
+# calls a rational passes through inside a comparison (a Piecewise through its values only)
+RATIONAL_CALLS = frozenset({"Max", "Min", "Abs", "Piecewise"})
+
+
 def _has_true_div(node: ast.AST) -> bool:
-    """Does ``node``'s arithmetic (``+ - * / **`` and signs, not calls) hold a true division?"""
+    """Does ``node``'s arithmetic (``+ - * / **``, signs, ``Max``/``Min``/``Abs`` and the values of
+    a ``Piecewise``; no other call) hold a true division or a ``Rational(p, q)`` literal?"""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -125,4 +173,11 @@ def _has_true_div(node: ast.AST) -> bool:
             stack += (n.left, n.right)
         elif isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
             stack.append(n.operand)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and not n.keywords:
+            if n.func.id == "Rational":
+                return True
+            if n.func.id == "Piecewise":
+                stack += (a.elts[0] for a in n.args if isinstance(a, ast.Tuple) and len(a.elts) == 2)
+            elif n.func.id in RATIONAL_CALLS:
+                stack += n.args
     return False
