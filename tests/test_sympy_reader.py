@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lazy_grammar import GRID, NAMES, fraction_value, lazy_pairs, python_value, rational_relations
 
-from symguard.solver.errors import ParseError, UnsupportedError
+from symguard.solver.errors import ParseError, TooLargeError, UnsupportedError
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.pyeval import evaluate, holds
 from symguard.solver.syntax import sympy_fast, sympy_reader
@@ -368,6 +368,29 @@ def test_rationals_through_piecewise(text: str, want: object) -> None:
 def test_rationals_used_as_integers_are_refused(text: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         parse_sympy(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Abs(" * 40 + "a" + " - 1)" * 40 + " > 2",  # Abs(a) is Max(a, -a): 2**40 written out
+    "TruncDiv(" * 14 + "a" + ", b)" * 14 + " > 0",
+    # a Max of rationals compares each argument with every other: 7 deep, ~300 million nodes
+    "Max(" * 7 + "a/b" + ", c/(b + 1), Min(a/(c + 2), c/b))" * 7 + " >= 1",
+])
+def test_expressions_that_multiply_out_are_too_large(text: str) -> None:
+    """The DAG read is linear in the text, but the tree these write out doubles per level; the
+    canonical key and z3's translation write it out (40 nested ``Abs`` exhausted the memory)."""
+    with pytest.raises(TooLargeError):
+        parse_sympy(text)
+
+
+def test_a_wide_max_of_rationals_is_read() -> None:
+    """30 rationals over symbolic denominators: each compared with every other, not with a running
+    maximum (which nested every comparison in the next: exponential)."""
+    args = ", ".join(f"a/(b + {i})" for i in range(30))
+    p = parse_sympy(f"Max({args}) >= 1")
+    env = {"a": 7, "b": 2, "c": 0}
+    assert holds(p.term, env) == (max(Fraction(7, 2 + i) for i in range(30)) >= 1)
+    assert p.term.size < 1_000_000
 
 
 _INTS, _CONDS = lazy_pairs()

@@ -64,6 +64,17 @@ _INT_LIMIT_BITS = _INT_LIMIT.bit_length()
 # in its text (bounded by the reader's character limit). A tree limit refused real PyTorch guard
 # sets whose sub-chains are shared (a 3-stage Swinv2 set, rewritten: past 200,000 tree nodes).
 SIZE_CAP = 1 << 40
+# What a reader accepts as one expression's tree (``size``). The DAG a reader builds is linear in
+# the text, but ``Abs(a)`` is ``Max(a, -a)``, ``TruncDiv`` a select of two quotients, a ``Max`` of
+# rationals over symbolic denominators compares each argument with every other, and SMT-LIB's
+# ``let`` names a term used twice: nested, the tree doubles (or more) per level, and the
+# canonical key, SMT-LIB text and z3's translation write it out (40 nested ``Abs`` exhausted the
+# memory; twenty nested SMT-LIB ``let``s of an ``ite`` are 6.3 million nodes, solved in 0.7 s and
+# 350 MB; ten nested ``TruncDiv`` 10.8 million, 2.4 s and 620 MB). The largest
+# expression of the corpus is ~12,000 nodes as read (rewriting shares more: see ``SIZE_CAP``).
+MAX_READ_TREE = 8_000_000
+READ_TREE_MESSAGE = (f"the expression written out has more than {MAX_READ_TREE:,} nodes (Abs, TruncDiv, a Max/Min "
+                     "of rationals and a let repeat what they name, and nested they multiply)")
 MEMO_SIZE = 1 << 16  # memoized constructors (terms are interned: arguments hash by identity)
 # symbolic factors in one product: z3 expands powers of sums when a formula is asserted, outside
 # its time limit ((s0+1)**4096 took 14 s in Z3_solver_assert with a 1 s budget)

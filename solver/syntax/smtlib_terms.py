@@ -82,9 +82,14 @@ class TermBuilder:
 
     # -------------------------------------------------------------- public
     def build(self, node: Node) -> Term:
-        """The IR of ``node``; divisors it uses are appended to ``self.domain``."""
+        """The IR of ``node``; divisors it uses are appended to ``self.domain``. A term whose tree
+        is past ``ir.MAX_READ_TREE`` (nested ``let``s of a term used twice) is refused here, before
+        anything writes it out."""
         self.steps = 0
-        return self._run(node)
+        t = self._run(node)
+        if t.size > ir.MAX_READ_TREE or any(d.size > ir.MAX_READ_TREE for d in self.domain):
+            raise TooLargeError(ir.READ_TREE_MESSAGE, offset=node.start)
+        return t
 
     def define(self, name: str, params: tuple[tuple[str, str], ...], sort: str,
                body: Node) -> Macro | tuple[Term, tuple[Term, ...]]:

@@ -114,14 +114,19 @@ def _fselect(c: Term, x: _Num, y: _Num) -> _Num:
 
 def _fmaxmin(largest: bool, xs: list[_Num]) -> _Num:
     """``Max``/``Min`` of exact rationals: of the numerators over a positive constant denominator,
-    else folded pairwise as the select of the exact comparison (sympy's value either way)."""
+    else the first argument that is at least (at most) every other, each condition comparing two
+    arguments as sent (sympy's value either way). Comparing a running maximum with the next
+    argument instead would nest every earlier comparison into the next one: exponential in the
+    number of arguments."""
     common = _common(xs)
     if common is not None:
         nums, m = common
         return _frac((ir.mk_max if largest else ir.mk_min)(*nums), m)
-    acc = xs[0]
-    for y in xs[1:]:
-        acc = _fselect(_compare(">=" if largest else "<=", acc, y), acc, y)
+    op = ">=" if largest else "<="
+    acc = xs[-1]
+    for j in range(len(xs) - 2, -1, -1):
+        wins = ir.mk_and(*(_compare(op, xs[j], xs[i]) for i in range(len(xs)) if i != j))
+        acc = _fselect(wins, xs[j], acc)
     return acc
 
 

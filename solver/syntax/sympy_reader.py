@@ -89,6 +89,8 @@ def parse_sympy(text: str) -> Parsed:
     got = _fast(text) if len(text) <= MAX_EXPR_CHARS else None
     if got is None:
         got = _parse_ast(text)
+    if got.term.size > ir.MAX_READ_TREE or got.domain.size > ir.MAX_READ_TREE:
+        raise TooLargeError(ir.READ_TREE_MESSAGE)
     if len(text) <= MAX_MEMO_CHARS:
         _remember(_TEXTS, text, got)
     return got
