@@ -393,7 +393,7 @@ def test_garbage_is_bad_input_never_a_crash(text: str) -> None:
 def test_nested_lets_that_multiply_the_tree_are_too_large() -> None:
     """A ``let`` names a term used three times; nested 25 deep the tree is ~200 million nodes and
     writing it out exhausted the memory (an internal error): now a clear ``too_large`` with the
-    assertion's offset, while 20 levels (6.3 million nodes) are still read."""
+    assertion's offset, while 18 levels (1.6 million nodes) are still read."""
     def script(depth: int) -> str:
         opens, prev = "", "x"
         for d in range(depth):
@@ -401,7 +401,7 @@ def test_nested_lets_that_multiply_the_tree_are_too_large() -> None:
             prev = f"v{d}"
         return f"(declare-fun x () Int)\n(assert {opens}(> {prev} 3){')' * depth})\n(check-sat)\n"
 
-    assert script_problem(script(20))["asserts"]
+    assert script_problem(script(18))["asserts"]
     with pytest.raises(TooLargeError) as e:
         script_problem(script(25))
     assert e.value.offset == 31

@@ -17,7 +17,7 @@ from typing import Any
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
-from symguard.solver.ir.pycode import compile_check
+from symguard.solver.ir.pycode import compile_check, compile_shared
 from symguard.solver.ir.pyeval import Value, _one, defined, holds
 from symguard.solver.ops.selfcheck import hint_model
 from symguard.solver.ops.simplify_facts import _tied_symbols
@@ -37,6 +37,18 @@ SAFE_MOVES = 4  # moves of each symbol tried alone before the sample moves many 
 CHECK_UNITS = 12_000  # one check (a side condition, a CSE proof): the corpus's proofs take a few thousand
 POINT_UNITS = 4 * CHECK_UNITS  # a first point of the whole context when the sample finds none
 MAX_MISSES = 4  # points just outside the context kept per condition (slice_refuted)
+TREE_CODE = 20_000  # context nodes written out up to which it is compiled as one expression
+
+
+def _context_check(context: list[ir.Term], names: list[str]) -> Callable[..., bool]:
+    """The context as one Python function of the sizes. Printed as a tree (``compile_check``) while
+    small; past ``TREE_CODE`` nodes written out (nested ``Abs`` or ``TruncDiv`` repeat their
+    arguments) as straight-line code computing each shared node once (``compile_shared``): the
+    tree's source took seconds to compile and each call to run (18 nested ``Abs``: 17 s)."""
+    if sum(t.size for t in context) <= TREE_CODE:
+        return compile_check(context, names)
+    first_failing, _ = compile_shared(context, names)
+    return lambda *at: first_failing(*at) < 0
 
 
 def divisors_defined(t: ir.Term) -> ir.Term:
@@ -83,7 +95,7 @@ class _Evidence:
             return []
         names = [s.name for s in ints]
         try:
-            check = compile_check(self.context, names)
+            check = _context_check(self.context, names)
         except ValueError:  # a name Python cannot spell: no points, z3 decides
             return []
         # the hints, else an end of what the facts say of each symbol (``x < u0`` with ``x >= 0``
