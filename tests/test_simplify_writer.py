@@ -22,7 +22,25 @@ from symguard.solver.syntax.sympy_writer import _Cost, _count, _token_cost, cost
 TORCHY = ["CeilDiv(x, 8)*8", "ModularIndexing(x + y, 2, 8)", "ModularIndexing(x, 1, y)", "-x//3 + Mod(-y, 4)",
           "8*CeilDiv(x, 8) - 2*CeilDiv(y, 4)", "x*x*y", "Piecewise((x, x > 2), (y, y < 1), (x*y, True))",
           "Ne(x, y + 2)", "(x < y) & (y <= 2)", "Eq(Mod(x, 8), 0) | ~(x >= y)", "2*(x + y)", "Max(x, 1, y - 3)",
-          "TruncDiv(x - 1, 3) + y", "3*TruncMod(x + y, -4) - 2", "x - 4*TruncDiv(x, 4) + TruncDiv(y, 2)"]
+          "TruncDiv(x - 1, 3) + y", "3*TruncMod(x + y, -4) - 2", "x - 4*TruncDiv(x, 4) + TruncDiv(y, 2)",
+          "TruncMod(x, y) + TruncMod(x, -3*y)", "2*x - y*TruncDiv(x, y)", "TruncMod(x, y + 1) - 1"]
+
+
+@pytest.mark.parametrize(("text", "printed"), [
+    ("TruncMod(x, y)", "TruncMod(x, y)"),
+    ("TruncMod(x + 3, y + 1)", "TruncMod(x + 3, y + 1)"),
+    ("TruncMod(2*x, 3*y)", "TruncMod(2*x, 3*y)"),
+    ("TruncMod(x, -y)", "TruncMod(x, -y)"),
+    ("TruncMod(x, y) + TruncMod(y, x)", "TruncMod(x, y) + TruncMod(y, x)"),
+    ("2*x - y*TruncDiv(x, y)", "x + TruncMod(x, y)"),
+])
+def test_truncmod_by_a_symbol_prints_as_read(text: str, printed: str) -> None:
+    """``TruncMod(a, b)`` is read ``a - b*TruncDiv(a, b)``; by a symbolic ``b`` too it prints back
+    as one call (it printed its definition: costlier than the input, which ``simplify`` then kept),
+    and the printing reads back to the very same term."""
+    t = parse_sympy(text).term
+    assert to_sympy(t) == printed
+    assert parse_sympy(printed).term is t
 
 
 def _values(text: str, env: dict[str, int]) -> Any:

@@ -119,23 +119,28 @@ class Writer:
         return self._bool(n)
 
     def truncmods(self, coefs: dict[Term, int], const: int) -> tuple[list[tuple[Term | str, int]], int]:
-        """The sum's monomials and constant, with ``c*a - c*b*TruncDiv(a, b)`` (a literal ``b``,
-        every monomial of ``c*a`` present with that coefficient) as the one item
-        ``c*TruncMod(a, b)`` (C's remainder, docs/problem-format.md §1.2)."""
-        items: list[tuple[Term | str, int]] = list(coefs.items())
+        """The sum's monomials and constant, with ``c*a - c*b*TruncDiv(a, b)`` as the one item
+        ``c*TruncMod(a, b)`` (C's remainder, docs/problem-format.md §1.2) wherever the sum has the
+        monomial ``-c*b*TruncDiv(a, b)`` (``_truncmod_part``) and every monomial of ``a``: what is
+        left of those stays (``2*x - y*TruncDiv(x, y)`` prints ``x + TruncMod(x, y)``)."""
+        rest = dict(coefs)
+        found: list[tuple[Term | str, int]] = []
         for t, k in coefs.items():
-            args = ir.truncdiv_args(t)
-            if args is None or args[1].kind != ir.CONST or k % args[1].value:
+            args, c = _truncmod_part(t, k)
+            if args is None or t not in rest:
                 continue
             a, b = args
-            c = -k // b.value
             ac, ak = ir.linear(a)
-            if not ac or any(coefs.get(x) != c * u for x, u in ac.items()):
+            if not ac or t in ac or any(x not in rest for x in ac):
                 continue
-            drop = {t, *ac}
-            text = f"TruncMod({self.text(a)[0]}, {self.text(b)[0]})"
-            return [(x, v) for x, v in items if x not in drop] + [(text, c)], const - c * ak
-        return items, const
+            del rest[t]
+            for x, u in ac.items():  # what is left of a monomial stays (x + TruncMod(x, y))
+                rest[x] -= c * u
+                if not rest[x]:
+                    del rest[x]
+            found.append((f"TruncMod({self.text(a)[0]}, {self.text(b)[0]})", c))
+            const -= c * ak
+        return [*rest.items(), *found], const
 
     def monomial(self, m: Term | str, c: int) -> tuple[str, bool]:
         """``c*m`` as (text of ``|c|*m``, negative?), with ``CeilDiv`` where it saves a minus; a
@@ -223,6 +228,32 @@ class Writer:
             return str(const), self.linear(neg, 0)[0]
         return self.linear(pos, 0)[0], self.linear(neg, -const)[0]
 
+
+
+def _truncmod_part(t: Term, k: int) -> tuple[tuple[Term, Term] | None, int]:
+    """``((a, b), c)`` when the monomial ``k*t`` is ``-c*b*TruncDiv(a, b)``: ``t`` the select itself
+    over a literal ``b`` dividing ``k``, or a product of the select and factors whose product is
+    ``b`` up to a literal ``u`` dividing ``k`` (``TruncMod(x, 3*y)`` is read
+    ``x - 3*y*TruncDiv(x, 3*y)``, whose monomial is ``-3 * (y*TruncDiv(x, 3*y))``)."""
+    args = ir.truncdiv_args(t)
+    if args is not None:
+        b = args[1]
+        return (args, -k // b.value) if b.kind == ir.CONST and k % b.value == 0 else (None, 0)
+    if t.kind != ir.MUL:
+        return None, 0
+    for i, f in enumerate(t.args):
+        args = ir.truncdiv_args(f)
+        if args is None:
+            continue
+        rest = ir.mk_mul(*t.args[:i], *t.args[i + 1:])
+        if rest is args[1]:
+            return args, -k
+        scaled, offset = ir.linear(args[1])  # b = u*m (a sum's linear form keeps u out of m)
+        if offset == 0 and len(scaled) == 1:
+            ((m, u),) = scaled.items()
+            if m is rest and k % u == 0:
+                return args, -k // u
+    return None, 0
 
 def _negatives(t: Term) -> int:
     coefs, const = ir.linear(t)
