@@ -17,22 +17,23 @@ against the input's cost.
 
 from __future__ import annotations
 
+Syms = dict[str, tuple[int | None, int | None]]
 Z = None  # an unbounded end
-X = {"x": (Z, Z)}
-XN = {"x": (0, Z)}
-XP = {"x": (1, Z)}
-XY = {"x": (Z, Z), "y": (Z, Z)}
-XYN = {"x": (0, Z), "y": (0, Z)}
-XYP = {"x": (Z, Z), "y": (1, Z)}
-XNYP = {"x": (0, Z), "y": (1, Z)}
-XYZ = {"x": (Z, Z), "y": (Z, Z), "z": (Z, Z)}
-S = {"s0": (1, Z)}
-S2 = {"s0": (1, Z), "s1": (1, Z)}
+X: Syms = {"x": (Z, Z)}
+XN: Syms = {"x": (0, Z)}
+XP: Syms = {"x": (1, Z)}
+XY: Syms = {"x": (Z, Z), "y": (Z, Z)}
+XYN: Syms = {"x": (0, Z), "y": (0, Z)}
+XYP: Syms = {"x": (Z, Z), "y": (1, Z)}
+XNYP: Syms = {"x": (0, Z), "y": (1, Z)}
+XYZ: Syms = {"x": (Z, Z), "y": (Z, Z), "z": (Z, Z)}
+S: Syms = {"s0": (1, Z)}
+S2: Syms = {"s0": (1, Z), "s1": (1, Z)}
 NONE: tuple[str, ...] = ()
 NOR: dict[str, object] = {}
 M8 = ("Eq(Mod(x, 8), 0)",)
 
-CASES: tuple[tuple[str, str, dict[str, tuple[int | None, int | None]], tuple[str, ...], dict[str, object], str, str], ...] = (
+CASES: tuple[tuple[str, str, Syms, tuple[str, ...], dict[str, object], str, str], ...] = (
     # ---------------------------------------------------------------- constant folding, cancellation, literal products
     ("fold01", "fold", X, NONE, NOR, "x + 3 - x", "3"),
     ("fold02", "fold", X, NONE, NOR, "2*x - x", "x"),
