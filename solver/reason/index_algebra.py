@@ -11,7 +11,10 @@ integer ``x`` (negative ones included) and ``a | b | e``:
   ``Mod(y, E) = Mod(y, B) + B*Mod(y//B, E/B)`` and ``y = Mod(y, B) + B*(y//B)``, where
   ``y//B = x//b``;
 * **split**: ``D(x, a, e)//k = D(x, a*k, e)`` when ``k | e/a`` (``Mod(y, M)//k = Mod(y//k, M/k)``
-  for ``k | M``): ``FloorDiv(ModularIndexing(x, 1, 64), 8)`` is ``ModularIndexing(x, 8, 8)``.
+  for ``k | M``): ``FloorDiv(ModularIndexing(x, 1, 64), 8)`` is ``ModularIndexing(x, 8, 8)``;
+* **difference** (merge read the other way): ``D(x, a, e) - (b/a)*D(x, b, e) = D(x, a, b)``:
+  ``x//4 - 2*(x//8)`` is ``ModularIndexing(x, 4, 2)``, ``Mod(x, 8) - 4*ModularIndexing(x, 4, 2)``
+  is ``Mod(x, 4)``.
 
 Bases need only agree below the place where two digits meet (``D(x, a, b)`` depends on ``x``
 modulo ``b`` alone): ``Mod(x, 3) + 3*Mod(w + x//3, 4)`` — the digits of ``x + 3*w`` as the
@@ -153,4 +156,47 @@ def _adjacent(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Te
             if (e.hi is None or e.hi % e.lo == 0) and cur[n] == cur[m] * (d.hi // d.lo) \
                     and _same_below(e.base, d.base, d.hi):
                 return m, n
+    return None
+
+
+def digit_differences(coefs: dict[Term, int], const: int) -> Term | None:
+    """The sum with each pair ``c*D(x, a, e) - c*(b/a)*D(y, b, e)`` (``a | b``, ``b | e`` or
+    ``e = ∞``, ``x`` and ``y`` equal below ``e``: the same term when ``e = ∞``) replaced by
+    ``c*D(x, a, b)``, or None when there is no such pair. An identity (merge, module docstring);
+    each step drops a monomial and never adds a division (``D(x, a, b)`` has at most two, the pair
+    at least two)."""
+    digits = {m: d for m in coefs if (d := digit(m)) is not None and d.base.kind != ir.CONST}
+    if len(digits) < 2:
+        return None
+    cur = dict(coefs)
+    changed = False
+    while True:
+        pair = _difference(cur, digits)
+        if pair is None:
+            break
+        whole, high, new = pair
+        c = cur.pop(whole)
+        cur.pop(high)
+        t = new.term()
+        cur[t] = cur.get(t, 0) + c
+        if t.kind != ir.CONST:
+            digits[t] = new
+        changed = True
+    if not changed:
+        return None
+    return ir.from_linear({m: c for m, c in cur.items() if c}, const)
+
+
+def _difference(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Term, Digit] | None:
+    for m in sorted((m for m in cur if m in digits), key=lambda t: t.skey):
+        w = digits[m]
+        for n in sorted((n for n in cur if n in digits and n is not m), key=lambda t: t.skey):
+            h = digits[n]
+            if h.hi != w.hi or h.lo <= w.lo or h.lo % w.lo or cur[n] != -cur[m] * (h.lo // w.lo):
+                continue
+            if w.hi is None and h.base is not w.base:
+                continue
+            if w.hi is not None and (w.hi % h.lo or not _same_below(h.base, w.base, w.hi)):
+                continue
+            return m, n, Digit(w.base, w.lo, h.lo)
     return None

@@ -20,6 +20,9 @@ on the whole context (``Rewriter.interval``); every other step is an identity of
   ``m`` that takes two values ``lo, lo + 1`` on the context is the line through its values
   there: ``(Mod(x, 2) + 1)//2`` is ``Mod(x, 2)``; with ``(x + r)//d - x//d = r//d +
   (Mod(x, d) + r%d)//d`` (``quotient_pairs``), ``(x + 1)//2 - x//2`` is ``Mod(x, 2)``;
+* **powers of a term in [-1, 1]** (``small_powers``): ``t**k = t`` for ``k >= 1`` when ``t`` is 0 or
+  1 on the context, and ``t**k = t**(2 - k%2)`` when it is -1, 0 or 1: ``Mod(x, 2)**2`` is
+  ``Mod(x, 2)``;
 * **Min/Max** (``extremes_in_sum``, ``extremes_in_product``, ``lattice``):
   ``Max(a, b) + Min(a, b) = a + b``, ``Max(a, b)*Min(a, b) = a*b``, absorption
   ``Max(a, Min(a, b)) = a`` (``Min`` dually), a summand common to every argument pulled out
@@ -42,7 +45,7 @@ from collections.abc import Callable
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
 from symguard.solver.reason.polynomials import divide
-from symguard.solver.reason.simplify_terms import rebuild
+from symguard.solver.reason.simplify_terms import cheaper, rebuild
 
 Interval = tuple[int | None, int | None]
 Bounds = Callable[[Term], Interval]
@@ -212,16 +215,42 @@ def _pair(t: Term) -> tuple[Term, Term] | None:
     return (t.args[0], t.args[1]) if t.kind in (ir.MAX, ir.MIN) and len(t.args) == 2 else None
 
 
+def small_powers(m: Term, bounds: Bounds) -> Term | None:
+    """A product with a repeated factor ``t`` whose interval is within ``[0, 1]`` (then ``t**k = t``)
+    or ``[-1, 1]`` (then ``t**k = t**(2 - k%2)``) with the repeats dropped, else None."""
+    if m.kind != ir.MUL:
+        return None
+    count: dict[Term, int] = {}
+    for f in m.args:
+        count[f] = count.get(f, 0) + 1
+    keep: list[Term] = []
+    changed = False
+    for f, k in count.items():
+        if k >= 2 and f.kind != ir.CONST:
+            lo, hi = bounds(f)
+            if lo is not None and hi is not None and lo >= -1 and hi <= 1:
+                n = 1 if lo >= 0 else 2 - k % 2
+                changed = changed or n < k
+                k = n
+        keep.extend([f] * k)
+    return ir.mk_mul(*keep) if changed else None
+
+
 def extremes_in_sum(coefs: dict[Term, int], const: int) -> Term | None:
-    """``c*Max(a, b) + c*Min(a, b) -> c*a + c*b``; a constant moved into a ``Max``/``Min`` when that
+    """``c*Max(a, b) + c*Min(a, b) -> c*a + c*b``, ``c*Max(a, b) - c*Min(a, b) -> c*Abs(a - b)`` (the
+    larger less the smaller; when cheaper); a constant moved into a ``Max``/``Min`` when that
     saves operations (``Min(x, y + 1) - 1 -> Min(x - 1, y)``)."""
     for n, v in coefs.items():
         if n.kind != ir.MAX or _pair(n) is None:
             continue
         other = ir.mk_min(*n.args)
-        if coefs.get(other) == v:
+        w = coefs.get(other)
+        if w == v or w == -v:
             rest = {q: u for q, u in coefs.items() if q is not n and q is not other}
-            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), ir.mk_add(*n.args)))
+            pair = ir.mk_add(*n.args) if w == v else ir.mk_abs(ir.mk_sub(*n.args))
+            got = ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), pair))
+            if w == v or cheaper(got, ir.from_linear(coefs, const)):
+                return got
     if const and len(coefs) == 1:
         (n, v), = coefs.items()
         if v == 1 and n.kind in (ir.MAX, ir.MIN):

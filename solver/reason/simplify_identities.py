@@ -9,8 +9,20 @@ taken only when the result prints cheaper (``simplify_terms.cheaper``):
   Mod(A, d)``, so each coefficient of ``Mod(A, d)`` is its residue modulo ``d`` (or that minus
   ``d``, whichever is smaller in magnitude): ``Mod(-x, 2)`` is ``Mod(x, 2)``, ``Mod(3*x + 5, 2)``
   is ``Mod(x + 1, 2)``;
+* **a polynomial's residue constant over one period** (``polynomial_residue``): ``Mod(P, d)`` of
+  an integer polynomial ``P`` of at most a few atoms depends on each atom modulo ``d`` only; when
+  every residue tuple gives one value ``c``, it is ``c``: ``Mod(x*(x + 1), 2)`` is ``0``,
+  ``Mod(x**3 - x, 3)`` is ``0``;
 * **a remainder by a symbolic divisor** (``remainder_of_product``): ``c*x - c*b*(x//b) =
   c*Mod(x, b)`` for any ``b`` (``x = b*(x//b) + Mod(x, b)``; the literal ``b`` is the rewriter's);
+* **a remainder by the divisor itself** (``quotient_of_remainders``): ``Mod(x, b)//b = 0`` (the
+  remainder lies between 0 and ``b``, ``b`` excluded, for either sign of ``b``) and
+  ``(c*x - c*Mod(x, b) + R)//b = c*(x//b) + R//b`` (``x - Mod(x, b) = b*(x//b)``), for a symbolic
+  ``b`` too: ``(x - Mod(x, y))//y`` is ``x//y``;
+* **a complete set of residues** (``complete_residues``, Hermite's identity): ``Σ_{r=0}^{d-1}
+  (A + r)//d = A`` for a literal ``d >= 2``, so ``v*Σ_i (A + c_i)//d = v*A + v*Σ_i (c_i//d)`` when
+  the ``c_i`` take every residue modulo ``d`` once: ``x//3 + (x + 1)//3 + (x + 2)//3`` is ``x``,
+  ``x//2 + (x + 1)//2`` is ``x``;
 * **truncated division** (``nested_truncdiv``): ``TruncDiv(TruncDiv(x, a), b) = TruncDiv(x, a*b)``;
 * **a select under its own condition** (``select_in_branches``): in ``ITE(c, a, b)``, a
   ``Piecewise`` of ``a`` on the same ``c`` is its first branch and one of ``b`` its second;
@@ -27,6 +39,9 @@ taken only when the result prints cheaper (``simplify_terms.cheaper``):
 """
 
 from __future__ import annotations
+
+import itertools
+import math
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.terms import Term
@@ -54,6 +69,60 @@ def mod_coefficients(m: Term) -> Term | None:
         return None
     got = ir.mk_mod(ir.from_linear(new, nk), b)
     return got if cheaper(got, m) else None
+
+
+MAX_RESIDUE_TUPLES = 256  # residue tuples ``polynomial_residue`` evaluates
+
+
+def polynomial_residue(m: Term) -> Term | None:
+    """``Mod(P, d) -> c`` for a literal ``d >= 2`` and a non-linear polynomial ``P`` (sums and
+    products over atoms: symbols or any other integer subterm) whose value modulo ``d`` is ``c``
+    at every tuple of the atoms' residues modulo ``d`` (at most ``MAX_RESIDUE_TUPLES``): an
+    integer polynomial is congruent modulo ``d`` at congruent arguments. An identity (``d != 0``)."""
+    a, b = m.args
+    if b.kind != ir.CONST or b.value < 2 or a.kind not in (ir.ADD, ir.MUL):
+        return None
+    d = b.value
+    atoms: dict[Term, None] = {}
+    nonlinear = False
+    stack, seen_nodes = [a], {a}
+    while stack:  # through sums and products only: anything else is an atom
+        n = stack.pop()
+        if n.kind in (ir.ADD, ir.MUL):
+            if n.kind == ir.MUL:
+                nonlinear = nonlinear or sum(f.kind != ir.CONST for f in n.args) >= 2
+            for x in n.args:
+                if x not in seen_nodes:
+                    seen_nodes.add(x)
+                    stack.append(x)
+        elif n.kind != ir.CONST:
+            if n.is_bool:
+                return None
+            atoms[n] = None
+    if not nonlinear or d ** len(atoms) > MAX_RESIDUE_TUPLES:
+        return None
+    order = list(atoms)
+    value: int | None = None
+    for vals in itertools.product(range(d), repeat=len(order)):
+        v = _poly_value(a, dict(zip(order, vals, strict=True))) % d
+        if value is None:
+            value = v
+        elif v != value:
+            return None
+    return None if value is None else ir.mk_int(value)
+
+
+def _poly_value(t: Term, at: dict[Term, int]) -> int:
+    v = at.get(t)
+    if v is not None:
+        return v
+    if t.kind == ir.CONST:
+        return t.value
+    if t.kind == ir.ADD:
+        return sum(_poly_value(x, at) for x in t.args)
+    if t.kind == ir.MUL:
+        return math.prod(_poly_value(x, at) for x in t.args)
+    raise ValueError(t.kind)
 
 
 def remainder_of_product(coefs: dict[Term, int], const: int) -> Term | None:
@@ -142,6 +211,64 @@ def halves(coefs: dict[Term, int], const: int) -> Term | None:
     return None
 
 
+def quotient_of_remainders(m: Term) -> Term | None:
+    """``Mod(x, b)//b -> 0``; ``(c*x - c*Mod(x, b) + R)//b -> c*(x//b) + R//b`` when cheaper. Both
+    identities wherever ``b != 0``: ``Mod(x, b)/b`` is in ``[0, 1)`` for either sign of ``b``, and
+    ``c*x - c*Mod(x, b) = b*(c*(x//b))`` is a multiple of ``b`` (``(b*q + r)//b = q + r//b``)."""
+    a, b = m.args
+    if a.kind == ir.MOD and a.args[1] is b:
+        return ir.ZERO
+    coefs, const = ir.linear(a)
+    for r, v in coefs.items():
+        if r.kind != ir.MOD or r.args[1] is not b:
+            continue
+        c = -v
+        x = r.args[0]
+        xc, xk = ir.linear(x)
+        rest = {t: w for t, w in coefs.items() if t is not r}
+        for t, u in xc.items():
+            w = rest.get(t, 0) - c * u
+            if w:
+                rest[t] = w
+            else:
+                rest.pop(t, None)
+        rk = const - c * xk
+        if rest.get(r) or any(t.kind == ir.MOD and t.args[1] is b and t is not r for t in rest):
+            continue
+        tail = ir.from_linear(rest, rk)
+        got = ir.mk_add(ir.mk_mul(ir.mk_int(c), ir.mk_floordiv(x, b)),
+                        tail if tail is ir.ZERO else ir.mk_floordiv(tail, b))
+        if cheaper(got, m):
+            return got
+    return None
+
+
+def complete_residues(coefs: dict[Term, int], const: int) -> Term | None:
+    """``v*(A + c_1)//d + … + v*(A + c_d)//d -> v*A + v*Σ(c_i//d)`` when the literals ``c_i`` are
+    one of each residue modulo ``d`` (a literal ``d >= 2``): ``(A + c)//d = c//d + (A + c%d)//d``
+    and Hermite's ``Σ_{r=0}^{d-1} (A + r)//d = A``. An identity; when cheaper."""
+    groups: dict[tuple[Term, int, Term], dict[int, tuple[Term, int]]] = {}
+    for q, v in coefs.items():
+        if q.kind != ir.FLOORDIV or q.args[1].kind != ir.CONST or q.args[1].value < 2:
+            continue
+        d = q.args[1].value
+        lin, c = ir.linear(q.args[0])
+        if not lin:
+            continue
+        groups.setdefault((ir.from_linear(lin, 0), v, q.args[1]), {}).setdefault(c % d, (q, c))
+    for (a, v, dt), by_residue in groups.items():
+        d = dt.value
+        if len(by_residue) != d:
+            continue
+        taken = {q for q, _ in by_residue.values()}
+        shift = sum(c // d for _, c in by_residue.values())
+        rest = {t: w for t, w in coefs.items() if t not in taken}
+        got = ir.mk_add(ir.from_linear(rest, const + v * shift), ir.mk_mul(ir.mk_int(v), a))
+        if cheaper(got, ir.from_linear(coefs, const)):
+            return got
+    return None
+
+
 # ------------------------------------------------------------------ truncated division
 
 def nested_truncdiv(m: Term) -> Term | None:
@@ -212,6 +339,21 @@ def summand_into_select(coefs: dict[Term, int], const: int) -> Term | None:
         if cheaper(got, ir.from_linear(coefs, const)):
             return got
     return None
+
+
+def divisibility_indicator(c: Term) -> Term | None:
+    """For a condition ``Eq(Mod(x, d), 0)`` (a literal ``d >= 2``), the term that is 0 where it holds
+    and 1 elsewhere: ``Mod(x, 2)`` for ``d = 2``, else ``CeilDiv(x, d) - x//d`` (``-((-x)//d) -
+    x//d``: the ceiling and the floor of ``x/d`` differ by one exactly when ``d`` does not divide
+    ``x``); None for any other condition."""
+    if c.kind != ir.EQ or c.args[0].kind != ir.MOD:
+        return None
+    x, d = c.args[0].args
+    if d.kind != ir.CONST or d.value < 2:
+        return None
+    if d.value == 2:
+        return c.args[0]
+    return ir.mk_sub(ir.mk_neg(ir.mk_floordiv(ir.mk_neg(x), d)), ir.mk_floordiv(x, d))
 
 
 # ------------------------------------------------------------------ Min/Max

@@ -475,7 +475,7 @@ class Simplifier:
         a, b = m.args
         if a is ir.ZERO:  # Mod(0, b) = 0 wherever b != 0
             return a
-        got = alg.mod_of_residues(m) or ident.mod_coefficients(m)
+        got = alg.mod_of_residues(m) or ident.mod_coefficients(m) or ident.polynomial_residue(m)
         if got is not None:
             return got
         got = sums.small_rest(m, self.rw.interval)
@@ -517,7 +517,7 @@ class Simplifier:
             return a
         # FloorDiv(ModularIndexing(x, 1, 64), 8) = ModularIndexing(x, 8, 8); (8*x + 7)//16 = x//2
         got = (index_algebra.split(m) or alg.floordiv_gcd(m) or alg.two_valued(m, self.rw.interval)
-               or sums.small_rest(m, self.rw.interval))
+               or sums.small_rest(m, self.rw.interval) or ident.quotient_of_remainders(m))
         if got is not None:
             return got
         if b.kind == ir.CONST and b.value > 0 and self.div:
@@ -607,7 +607,7 @@ class Simplifier:
             merged = self._exact_product(m)
             if merged is not m:
                 return merged
-            got = alg.extremes_in_product(m) or sums.same_condition(m)
+            got = alg.extremes_in_product(m) or sums.same_condition(m) or alg.small_powers(m, self.rw.interval)
             if got is not None:
                 return got
             expanded = expand(m)
@@ -618,6 +618,7 @@ class Simplifier:
             return m  # (every rule below reads a division, an extreme or a Piecewise among the monomials)
         if len(coefs) > 1:
             got = (ident.halves(coefs, const) or index_algebra.merge_digits(coefs, const) or alg.extremes_in_sum(coefs, const)
+                   or index_algebra.digit_differences(coefs, const) or ident.complete_residues(coefs, const)
                    or alg.quotient_pairs(coefs, const, self.rw.interval) or self._digits(coefs, const)
                    or sums.into_extreme(coefs, const) or sums.quotient_with_remainder(coefs, const)
                    or sums.quotient_with_line(coefs, const, self.rw.interval)
@@ -760,6 +761,26 @@ class Simplifier:
             return True  # each side's simplification is equal to it under the context
         return self._proven(ir.mk_or(ir.mk_not(c), ir.mk_eq(a, b)))
 
+    def _select_on_divisibility(self, m: Term) -> Term | None:
+        """``Piecewise((a, Eq(Mod(x, d), 0)), (a + k, True)) -> a + k*[d does not divide x]`` for a
+        literal ``d >= 2`` and a literal ``k``, the indicator being ``Mod(x, 2)`` for ``d = 2`` and
+        ``CeilDiv(x, d) - x//d`` otherwise (``ident.divisibility_indicator``), simplified; when
+        cheaper. An identity where ``a`` divides by no zero (it is then evaluated everywhere):
+        ``Piecewise((x//4, Eq(Mod(x, 4), 0)), (x//4 + 1, True))`` is ``CeilDiv(x, 4)``."""
+        c, a, b = m.args
+        if a.is_bool:
+            return None
+        if c.kind == ir.NOT:
+            c, a, b = c.args[0], b, a
+        ind = ident.divisibility_indicator(c)
+        if ind is None:
+            return None
+        k = expand(ir.mk_sub(b, a))
+        if k.kind != ir.CONST or ir.may_divide_by_zero(a):
+            return None
+        got = self.simplify(ir.mk_add(a, ir.mk_mul(k, ind))).term
+        return got if cheaper(got, m) else None
+
     def _ite(self, m: Term) -> Term:
         c, a, b = m.args
         if self._proven(c):
@@ -771,6 +792,9 @@ class Simplifier:
                 return b  # Piecewise((y, Eq(x, y)), (x, True)) = x; b is defined everywhere
             if not ir.may_divide_by_zero(a) and self._agree_where(ir.mk_not(c), b, a):
                 return a
+        got = self._select_on_divisibility(m)
+        if got is not None:
+            return got
         got = ident.select_in_branches(m)
         if got is None:
             return m
