@@ -215,7 +215,8 @@ def test_every_form_equals_its_input_on_the_whole_box(case: tuple[dict[str, Any]
 @st.composite
 def decider_cases(draw: st.DrawFn) -> tuple[dict[str, tuple[int, int]], list[str], str]:
     """Ranges, asserts and a condition shaped like the ones ``Decider`` answers: comparisons of
-    products with a common factor (``x < x*y``) and of ``x//d`` with loop bounds (``x < d*m``)."""
+    products with a common factor (``x < x*y``), of ``x//d`` with loop bounds (``x < d*m``) and of
+    ``Mod(x, d)`` with its divisor."""
     names = ["x", "d", "m"]
     ranges = {}
     for n in names:
@@ -232,6 +233,10 @@ def decider_cases(draw: st.DrawFn) -> tuple[dict[str, tuple[int, int]], list[str
         st.tuples(n, n, k).map(lambda p: f"(x//{p[0]}) + {p[2]} < {p[1]}"),
         st.tuples(n, n, k).map(lambda p: f"(x//{p[0]}) >= {p[1]} + {p[2]}"),
         st.tuples(n, n).map(lambda p: f"(0 <= (x//{p[0]})) & ((x//{p[0]}) < {p[1]})"),
+        # a remainder by a symbolic divisor against the divisor (``_remainder_bounds``)
+        st.tuples(n, n, k, st.integers(-3, 3)).map(lambda p: f"{p[3]}*Mod(x, {p[0]}) + {p[2]} <= {p[0]} + {p[1]}"),
+        st.tuples(n, k).map(lambda p: f"Mod({p[0]}, d) < d + {p[1]}"),
+        st.tuples(n, k).map(lambda p: f"Mod({p[0]}, d) > d + {p[1]}"),
     ))
     return ranges, asserts, cond
 
@@ -241,8 +246,8 @@ def decider_cases(draw: st.DrawFn) -> tuple[dict[str, tuple[int, int]], list[str
 def test_decider_answers_only_what_holds_on_the_whole_box(
         case: tuple[dict[str, tuple[int, int]], list[str], str]) -> None:
     """``Decider.decide``'s True (False) is the condition's value at every point of the context
-    where its divisors are non-zero: the common-factor interval and the floor-division
-    elimination are claims about every integer point, checked here on whole boxes."""
+    where its divisors are non-zero: the common-factor interval, the floor-division elimination
+    and the remainder's bounds are claims about every integer point, checked here on whole boxes."""
     ranges, asserts, text = case
     parse = [parse_sympy(a).term for a in asserts]
     plain = Rewriter(facts_env(ranges, []))
@@ -269,7 +274,9 @@ def test_decider_knows_loop_bounds_and_common_factors() -> None:
     decider = Decider(Rewriter(facts_env(ranges, [(plain.rewrite(bound), None)])))
     for text, want in [("(0 <= (x//d)) & ((x//d) < m)", True), ("s < s*t", True), ("Ne(s**2, s)", True),
                        ("s*t <= s", False), ("(x//d) >= m", False), ("x < m", None),
-                       ("t*s*s + t > s*s + 1", True), ("s*t*m + m > s*t + 1", None)]:
+                       ("t*s*s + t > s*s + 1", True), ("s*t*m + m > s*t + 1", None),
+                       ("Mod(x, d) < d", True), ("Mod(s, d) + 1 <= d", True), ("Mod(x, d) >= d", False),
+                       ("d - Mod(x, d) >= 1", True), ("Mod(x, d) < d - 1", None)]:
         assert decider.decide(parse_sympy(text).term) is want, text
 
 

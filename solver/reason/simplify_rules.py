@@ -984,7 +984,8 @@ class Decider:
         return out
 
     def _eliminate(self, e: Term, depth: int) -> bool | None:
-        """``e <= 0`` with one ``±(x//d)`` monomial: the equivalent comparison without it."""
+        """``e <= 0`` with one ``±(x//d)`` monomial: the equivalent comparison without it; else
+        bounded through a remainder by a symbolic divisor (``_remainder_bounds``)."""
         coefs, k = ir.linear(e)
         hits = [(m, c) for m, c in coefs.items() if m.kind == ir.FLOORDIV and c in (1, -1)]
         for m, c in hits:
@@ -1000,6 +1001,30 @@ class Decider:
             got = self.decide(new, depth - 1)
             if got is not None:
                 return got
+        return self._remainder_bounds(coefs, k, depth)
+
+    def _remainder_bounds(self, coefs: dict[Term, int], k: int, depth: int) -> bool | None:
+        """``c*Mod(x, d) + r <= 0`` with ``d``'s sign proven: ``Mod(x, d)`` lies in ``[0, d - 1]``
+        (``[d + 1, 0]`` for ``d < 0``), so the condition holds when it does at the end that makes
+        ``c*Mod`` largest and fails when it fails at the other end: ``Mod(x, y) < y`` with
+        ``y >= 1`` is true (intervals lose that the remainder and the divisor move together)."""
+        for m, c in coefs.items():
+            if m.kind != ir.MOD or m.args[1].kind == ir.CONST:
+                continue
+            d = m.args[1]
+            if self.decide(ir.mk_lt(ir.ZERO, d), depth - 1) is True:
+                ends = (ir.ZERO, ir.mk_sub(d, ir.ONE))
+            elif self.decide(ir.mk_lt(d, ir.ZERO), depth - 1) is True:
+                ends = (ir.mk_add(d, ir.ONE), ir.ZERO)
+            else:
+                continue
+            r = ir.from_linear({n: v for n, v in coefs.items() if n is not m}, k)
+            at = [expand(ir.mk_add(r, ir.mk_mul(ir.mk_int(c), end))) for end in ends]
+            high, low = (at[1], at[0]) if c > 0 else (at[0], at[1])
+            if self.decide(ir.mk_le(high, ir.ZERO), depth - 1) is True:
+                return True
+            if self.decide(ir.mk_le(low, ir.ZERO), depth - 1) is False:
+                return False
         return None
 
 
