@@ -34,13 +34,6 @@ from symguard.solver.syntax.sympy_writer import cost
 
 # Not as simple as expected, and why (everything else must be).
 KNOWN_MISSES = {
-    # ``(x + d - 1)//d`` is not printed as the one call ``CeilDiv(x, d)`` (one operation fewer):
-    # docs/simplify.md, "Left as it is" (another term than the input's; bench/simplify.py's z3
-    # verification of the corpus forms slowed down with it).
-    "ceil04": "CeilDiv spelling of (x + 7)//8",
-    "ceil07": "CeilDiv spelling of (x + 3)//4",
-    "ceil15": "CeilDiv spelling of floor((x + 3)/4)",
-    "mm18": "CeilDiv spelling of (x + 3)//4",
     # Held out, missed at the one measurement (after the rules were written; none added for them):
     "fold15": "2*x + 2*y stays expanded, as PyTorch prints it (docs/simplify.md: a plain sum's common constant)",
     "trunc17": "TruncMod(x, 2)**2: the square of a term in [-1, 1] is its absolute value; no rule reads it",

@@ -23,7 +23,19 @@ TORCHY = ["CeilDiv(x, 8)*8", "ModularIndexing(x + y, 2, 8)", "ModularIndexing(x,
           "8*CeilDiv(x, 8) - 2*CeilDiv(y, 4)", "x*x*y", "Piecewise((x, x > 2), (y, y < 1), (x*y, True))",
           "Ne(x, y + 2)", "(x < y) & (y <= 2)", "Eq(Mod(x, 8), 0) | ~(x >= y)", "2*(x + y)", "Max(x, 1, y - 3)",
           "TruncDiv(x - 1, 3) + y", "3*TruncMod(x + y, -4) - 2", "x - 4*TruncDiv(x, 4) + TruncDiv(y, 2)",
-          "TruncMod(x, y) + TruncMod(x, -3*y)", "2*x - y*TruncDiv(x, y)", "TruncMod(x, y + 1) - 1"]
+          "TruncMod(x, y) + TruncMod(x, -3*y)", "2*x - y*TruncDiv(x, y)", "TruncMod(x, y + 1) - 1",
+          "(x + 7)//8", "(2*x - y + 3)//4 + 1", "(7 - x)//8"]
+
+
+@pytest.mark.parametrize(("text", "printed"), [
+    ("(x + 7)//8", "CeilDiv(x, 8)"), ("(x + 1)//2", "CeilDiv(x, 2)"), ("(2*x + y + 3)//4", "CeilDiv(y + 2*x, 4)"),
+    ("(7 - x)//8", "((7 - x)//8)"), ("(x + 15)//8", "((x + 15)//8)"),
+])
+def test_a_floor_division_rounding_up_prints_as_ceildiv(text: str, printed: str) -> None:
+    """``(e + b - 1)//b`` by a literal ``b >= 2`` is PyTorch's ``CeilDiv(e, b)``: one operation
+    fewer. Not where ``e`` has more minus signs than ``-e``: read back as ``-((-e)//b)``, the
+    printing of that would differ (a fixed point, ``test_canonical_spelling_is_a_fixed_point``)."""
+    assert to_sympy(parse_sympy(text).term) == printed
 
 
 @pytest.mark.parametrize(("text", "printed"), [

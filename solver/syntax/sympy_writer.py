@@ -85,7 +85,16 @@ class Writer:
             coefs, const = ir.linear(n)
             return self.linear(*self.truncmods(coefs, const))
         if k == ir.FLOORDIV:
-            return f"({self.wrap(n.args[0], MUL_P)}//{self.wrap(n.args[1], ATOM)})", ATOM
+            a, b = n.args
+            if b.kind == ir.CONST and b.value >= 2:
+                # PyTorch's CeilDiv(e, b) is FloorDiv(e + b - 1, b) for b > 0: one operation fewer.
+                # Read back it is -((-e)//b), which ``monomial`` prints as CeilDiv(e, b) again only
+                # when e has fewer minus signs than -e: only then (the printing is a fixed point)
+                coefs, const = ir.linear(a)
+                e = ir.from_linear(coefs, 0)
+                if coefs and const == b.value - 1 and _negatives(e) < _negatives(ir.mk_neg(e)):
+                    return f"CeilDiv({self.text(e)[0]}, {b.value})", ATOM
+            return f"({self.wrap(a, MUL_P)}//{self.wrap(b, ATOM)})", ATOM
         if k == ir.MOD:
             x, m = n.args
             if x.kind == ir.FLOORDIV:
