@@ -229,14 +229,18 @@ class _Walk:
         Python and is undefined behaviour in C++: kept out by the ranges). Of
         ``FloatPow(ToFloat(n), 0.5)`` (``int(n ** 0.5)``: the C library's ``pow`` in both, or a
         ``sqrt`` a C++ compiler put in its place) for ``0 <= n <= float_sqrt.POW_BOUND``, where a
-        faithful ``pow`` and ``sqrt`` both round to ``isqrt(n)`` (``float_sqrt``). ``root``: the
-        operand and the form ``_sqrt_operand`` found."""
-        if _kind(e) not in float_sqrt.INTEGER_ROUNDINGS:
+        faithful ``pow`` and ``sqrt`` both round to ``isqrt(n)`` (``float_sqrt``). ``CeilToInt``
+        and ``RoundToInt`` (``std::ceil``, ``std::nearbyint``: no tie, the root is never a
+        half-integer) likewise within their own ``float_sqrt.bound`` (2**48 … 2**52), read as
+        ``float_sqrt.integer_value``; each is monotone in ``n``. ``root``: the operand and the
+        form ``_sqrt_operand`` found."""
+        name = _kind(e)
+        if name not in float_sqrt.INTEGER_ROUNDINGS:
             return None
         iv = self.term(root[0])
-        if iv is None or not _within(iv, 0, float_sqrt.bound(root[1])):
+        if iv is None or not _within(iv, 0, float_sqrt.bound(root[1], name)):
             return None
-        return (math.isqrt(int(iv[0])), math.isqrt(int(iv[1])))
+        return (float_sqrt.integer_value(name, int(iv[0])), float_sqrt.integer_value(name, int(iv[1])))
 
     def _log2_power(self, name: str, a: Any, c: int) -> Interval | None:
         """``2 ** R(log2(a / c))`` (``PowByNatural(2, TruncToInt(OpaqueUnaryFn_log2(IntTrueDiv(a,
@@ -266,7 +270,7 @@ class _Walk:
         one correctly rounded ``std::sqrt`` remains, and no NaN), and its rounding fits int64 there.
         The power form ``float(n) ** 0.5`` is the C library's ``pow`` in Python, the function the
         reader's bisection calls; a C++ compiler may put ``sqrt`` in its place, which rounds the
-        same only as ``isqrt`` (``TruncToInt``/``FloorToInt`` within ``float_sqrt.POW_BOUND``).
+        same only as the exact rounding of the root (within ``float_sqrt.bound(POW, rounding)``).
         None for another shape."""
         for rnd, lit in (e.args, reversed(e.args)):
             if _kind(rnd) not in _ROUNDING_NAMES or len(rnd.args) != 1:
@@ -282,7 +286,8 @@ class _Walk:
             if not self.cpp:
                 return True
             if root[1] == float_sqrt.POW:
-                return _kind(rnd) in float_sqrt.INTEGER_ROUNDINGS and _within(iv, 0, float_sqrt.POW_BOUND)
+                name = _kind(rnd)
+                return name in float_sqrt.INTEGER_ROUNDINGS and _within(iv, 0, float_sqrt.bound(float_sqrt.POW, name))
             if getattr(lit, "is_Integer", False) and abs(int(lit)) > FLOAT_EXACT:
                 return False
             return _within(iv, 0, FLOAT_EXACT)

@@ -111,10 +111,64 @@ def test_read_as_isqrt_where_python_agrees(n: int, m: int) -> None:
         assert evaluate(p.term, env) == _python(x) + 6
 
 
-def test_ceiling_and_round_as_integers_are_refused() -> None:
-    for name in ("CeilToInt", "RoundToInt"):
-        with pytest.raises(UnsupportedError, match="square root"):
-            parse_sympy(f"{name}(OpaqueUnaryFn_sqrt(ToFloat(a))) + 1 > b")
+_ROUND = {"CeilToInt": math.ceil, "RoundToInt": round}
+
+
+def _rounded(name: str, n: int, form: str = fsq.SQRT) -> int:
+    """What the model's ``math.ceil(math.sqrt(n))`` / ``round(n ** 0.5)`` computes."""
+    return int(_ROUND[name](math.sqrt(float(n)) if form == fsq.SQRT else float(n) ** 0.5))
+
+
+def _candidates(name: str, k: int) -> tuple[int, ...]:
+    """Where each rounding's proof is tight: next to a square for the ceiling, next to
+    ``k**2 + k`` (the exact root crossing ``k + 1/2``) for the nearest integer."""
+    return (k * k, k * k + 1, (k + 1) ** 2 - 1) if name == "CeilToInt" else (k * k + k, k * k + k + 1, k * k)
+
+
+@pytest.mark.parametrize("form", [fsq.SQRT, fsq.POW])
+@pytest.mark.parametrize("name", ["CeilToInt", "RoundToInt"])
+def test_ceiling_and_round_next_to_every_candidate_up_to_their_bounds(name: str, form: str) -> None:
+    """``integer_value`` is Python's value next to every candidate of the proof at the ends of each
+    binade of ``k`` (the spacing of doubles is constant within one) up to the bound, and the
+    sqrt form's bounds are tight: the next candidate past each is where Python parts."""
+    top = fsq.bound(form, name)
+    ks: set[int] = set()
+    for e in range(1, 27):
+        ks |= set(range(1 << e, min((1 << e) + 150, 1 << (e + 1))))
+        ks |= set(range(max(1 << e, (1 << (e + 1)) - 150), 1 << (e + 1)))
+    for k in sorted(ks):
+        for n in _candidates(name, k):
+            if n <= top:
+                assert _rounded(name, n, form) == fsq.integer_value(name, n), (name, form, n)
+    if form == fsq.SQRT and name == "CeilToInt":
+        assert top == 2**52 and _rounded(name, top + 1) != fsq.integer_value(name, top + 1)
+    if form == fsq.SQRT and name == "RoundToInt":
+        past = next(n for k in range(1 << 25, (1 << 25) + 5000) for n in _candidates(name, k)
+                    if _rounded(name, n) != fsq.integer_value(name, n))
+        assert top == 2**50 - 1 < past
+
+
+@given(st.integers(0, 2**52), st.sampled_from(["CeilToInt", "RoundToInt"]), st.sampled_from([fsq.SQRT, fsq.POW]))
+def test_ceiling_and_round_anywhere_below_their_bounds(n: int, name: str, form: str) -> None:
+    n = min(n, fsq.bound(form, name))
+    assert _rounded(name, n, form) == fsq.integer_value(name, n)
+
+
+@given(st.integers(-50, 2**40), st.sampled_from(["CeilToInt", "RoundToInt"]))
+def test_ceiling_and_round_read_as_python_computes(n: int, name: str) -> None:
+    """``CeilToInt``/``RoundToInt`` of a size's root used as an integer (issue 33: they were
+    refused): ``isqrt(n)`` plus one past a square (ceiling) or past ``k**2 + k`` (nearest)."""
+    for form in ("OpaqueUnaryFn_sqrt(ToFloat(a + c))", "FloatPow(ToFloat(a + c), 0.5)"):
+        p = parse_sympy(f"{name}({form}) - d")
+        env = {"a": n, "c": 0, "d": 3}
+        if n < 0:
+            assert not holds(p.domain, env)
+            continue
+        assert holds(p.domain, env)
+        assert evaluate(p.term, env) == _rounded(name, n) - 3
+
+
+def test_an_unrounded_square_root_is_refused() -> None:
     with pytest.raises(UnsupportedError):  # an unrounded square root is still a float function
         parse_sympy("OpaqueUnaryFn_sqrt(ToFloat(a)) + 1 > b")
 
@@ -398,8 +452,5 @@ def test_the_power_form_reads_as_the_same_isqrt() -> None:
         p = parse_sympy(f"{name}(FloatPow(ToFloat(a + 1), 0.5)) >= b")
         q = parse_sympy(f"{name}(OpaqueUnaryFn_sqrt(ToFloat(a + 1))) >= b")
         assert p.term is q.term and p.domain is q.domain
-    for name in ("CeilToInt", "RoundToInt"):
-        with pytest.raises(UnsupportedError, match="square root"):
-            parse_sympy(f"{name}(FloatPow(ToFloat(a), 0.5)) + 1 > b")
     with pytest.raises(UnsupportedError):  # another exponent is still a float function
         parse_sympy("TruncToInt(FloatPow(ToFloat(a), 0.25)) > b")

@@ -59,7 +59,7 @@ def guards(draw: Any) -> Any:
     n = draw(operands)
     shape = draw(st.sampled_from(["square", "mod", "div", "vs_symbol", "literal"]))
     power = draw(st.booleans())
-    s = side(draw(st.sampled_from([TruncToInt, FloorToInt])), n, power)
+    s = side(draw(st.sampled_from([TruncToInt, FloorToInt, CeilToInt, RoundToInt])), n, power)
     if shape == "square":
         return sympy.Eq(n, s * s, evaluate=False)
     if shape == "mod":
@@ -75,7 +75,9 @@ def guards(draw: Any) -> Any:
 
 _M, _P = 2**26 + 1, 2**25
 SIZES = [0, 1, 8, 64, 576, 575, _M * _M - 1, _M * _M, BOUND, BOUND + 1, 2**53 + 1, 8 * _M, 8 * _M + 7,
-         _P * _P - 1, _P * _P, _P * _P + 1, (_P - 1) ** 2 - 1, (_P - 1) ** 2]
+         _P * _P - 1, _P * _P, _P * _P + 1, (_P - 1) ** 2 - 1, (_P - 1) ** 2,
+         # where the ceiling and the nearest integer of the root part from Python's past their bounds
+         2**52, 2**52 + 1, 2**50 - 1, 1125900007505922, 2**48 - 1, 2**48, _P * _P + _P, _P * _P + _P + 1]
 
 
 @settings(max_examples=300, deadline=None)
@@ -119,4 +121,10 @@ def test_the_power_form_is_exact_only_within_its_bound() -> None:
     assert executed_exactly(lit, {x: (2, 2**25), y: (2, 2**25)}, "cpp")
     ceil = sympy.Ge(side(CeilToInt, x, power=True), 24)
     assert executed_exactly(ceil, {x: (2, inf)}, "python")
-    assert not executed_exactly(ceil, {x: (2, 2**25)}, "cpp")  # sqrt in pow's place may round the other way
+    # within its bound a faithful pow and the sqrt a compiler may put in its place both round up to
+    # isqrt(n) + [n is not a square] (float_sqrt, "Ceiling and round"); past it they may part
+    assert executed_exactly(ceil, {x: (2, 2**25)}, "cpp")
+    assert not executed_exactly(ceil, {x: (2, POW_BOUND + 1)}, "cpp")
+    rnd = sympy.Eq(PythonMod(x, side(RoundToInt, x, power=True)), 0)
+    assert executed_exactly(rnd, {x: (1, 2**48 - 1)}, "cpp")
+    assert not executed_exactly(rnd, {x: (1, 2**48)}, "cpp")

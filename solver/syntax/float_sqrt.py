@@ -42,6 +42,23 @@ that is not its double (``float_literal``), the reading is claimed only where ra
 within the bound (the PyTorch bridge checks that, in Python and C++: ``std::sqrt`` is the same
 correctly rounded IEEE operation). ``FloorToInt`` of it is the same value (``sqrt >= 0``).
 
+**Ceiling and round.** ``math.ceil(math.sqrt(float(n)))`` is ``isqrt(n) + [n is not a square]``
+for ``0 <= n <= 2**52``: at ``n = k**2`` the root is the double ``k``; for ``k**2 < n < (k + 1)**2``
+the value stays below ``k + 1`` (the floor's proof) and must stay above ``k``, whose worst case
+is ``n = k**2 + 1``, at ``sqrt(k**2 + 1) - k = 1/(sqrt(k**2 + 1) + k) > 1/(2k + 1)`` from ``k``:
+more than half the spacing of the doubles above ``k`` (``2**(e - 53)`` for ``k`` in
+``[2**e, 2**(e + 1))``) while ``k < 2**26``; at ``k = 2**26``, ``n = 2**52 + 1`` rounds down to
+``k`` (the first failure). ``round(math.sqrt(float(n)))`` (Python's ``round``, C++'s
+``std::nearbyint``; never a tie, ``sqrt(n)`` is never a half-integer) is ``isqrt(n) + [n > k**2 +
+k]`` for ``0 <= n < 2**50``: the exact root crosses ``k + 1/2`` between ``k**2 + k`` and
+``k**2 + k + 1``, at distances ``sqrt((k + 1/2)**2 - 1/4)`` below (more than ``1/(8k + 4)``) and
+``3/(8k + 4)`` above, more than half the spacing of the doubles near ``k + 1/2``
+(``2**(e - 53)``, ``k + 1/2`` in ``[2**e, 2**(e + 1))``) while ``k < 2**25``. For the power form
+(a faithful ``pow``, an error below one ulp ``2**(e - 52)``) the same distances give ``2**50``
+(ceiling: ``1/(2k + 1) > 2**(e - 52)`` for ``k <= 2**25``) and ``2**48`` (round: ``k < 2**24``).
+Within those bounds each is read as the exact integer (``integer_term``); the bridge claims it
+only where ranges keep ``n`` within (``bound``), as for the floor.
+
 **Compared with a number literal** (``TruncToInt(OpaqueUnaryFn_sqrt(ToFloat(n))) >= 24``), any of
 the four roundings of it is read as Python computes it at any size: ``float``, ``sqrt`` and the
 rounding are each monotone, so the comparison is an interval of ``n``, its ends found by
@@ -62,14 +79,45 @@ from symguard.solver.syntax.float_literal import rounded
 BOUND = (1 << 52) + (1 << 27) - 1  # int(math.sqrt(float(n))) == math.isqrt(n) for 0 <= n <= BOUND
 POW_BOUND = 1 << 50  # int(float(n) ** 0.5) == math.isqrt(n) for 0 <= n <= POW_BOUND (a faithful pow)
 SQRT, POW = "sqrt", "pow"  # math.sqrt(float(n)) or float(n) ** 0.5: the two spellings of a size's root
-INTEGER_ROUNDINGS = ("TruncToInt", "FloorToInt")  # equal to isqrt within the bound
+INTEGER_ROUNDINGS = ("TruncToInt", "FloorToInt", "CeilToInt", "RoundToInt")  # read exactly within their bound
+# The largest n where each rounding of the root is ``integer_value`` (module docstring, "Ceiling and
+# round"); tests/test_float_sqrt.py checks each next to every candidate near its end.
+_BOUNDS = {
+    (SQRT, "TruncToInt"): BOUND, (SQRT, "FloorToInt"): BOUND,
+    (SQRT, "CeilToInt"): 1 << 52, (SQRT, "RoundToInt"): (1 << 50) - 1,
+    (POW, "TruncToInt"): POW_BOUND, (POW, "FloorToInt"): POW_BOUND,
+    (POW, "CeilToInt"): POW_BOUND, (POW, "RoundToInt"): (1 << 48) - 1,
+}
 # the largest int float() converts: 2**1024 - 2**970 rounds (half to even) to 2**1024, an overflow
 MAX_CONVERTIBLE = (1 << 1024) - (1 << 970) - 1
 
 
-def bound(form: str) -> int:
-    """The largest ``n`` whose root in ``form`` rounds as ``isqrt(n)`` (``BOUND`` or ``POW_BOUND``)."""
-    return POW_BOUND if form == POW else BOUND
+def bound(form: str, name: str = "TruncToInt") -> int:
+    """The largest ``n`` whose root in ``form`` rounded by ``name`` is ``integer_value(name, n)``
+    (for ``TruncToInt``/``FloorToInt``: ``isqrt(n)``, ``BOUND`` or ``POW_BOUND``)."""
+    return _BOUNDS[(form, name)]
+
+
+def integer_value(name: str, n: int) -> int:
+    """The exact rounding ``name`` of ``sqrt(n)`` for an integer ``n >= 0``: ``k = isqrt(n)``,
+    plus one for the ceiling unless ``n = k**2``, plus one for the nearest integer when
+    ``n > k**2 + k`` (``sqrt(n)`` is never a half-integer: ``(k + 1/2)**2`` is not an integer)."""
+    k = math.isqrt(n)
+    if name == "CeilToInt":
+        return k + (k * k < n)
+    if name == "RoundToInt":
+        return k + (n > k * k + k)
+    return k
+
+
+def integer_term(name: str, n: Term) -> Term:
+    """``integer_value`` as a term of ``n`` (``n >= 0`` is the caller's domain)."""
+    k = ir.mk_isqrt(n)
+    if name == "CeilToInt":
+        return ir.mk_add(k, ir.mk_ite(ir.mk_lt(ir.mk_mul(k, k), n), ir.ONE, ir.ZERO))
+    if name == "RoundToInt":
+        return ir.mk_add(k, ir.mk_ite(ir.mk_lt(ir.mk_add(ir.mk_mul(k, k), k), n), ir.ONE, ir.ZERO))
+    return k
 
 
 def python_value(name: str, n: int, form: str = SQRT) -> int:

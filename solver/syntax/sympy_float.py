@@ -242,20 +242,22 @@ class _FloatReader(_Walk):
     def sqrt_(self, name: str, node: ast.AST, depth: int) -> Term | None:
         """``R(OpaqueUnaryFn_sqrt(ToFloat(n)))``, Python's ``int(math.sqrt(n))`` (or
         ``R(FloatPow(ToFloat(n), 0.5))``, ``int(n ** 0.5)``): for ``R`` ``TruncToInt`` or
-        ``FloorToInt`` the integer ``isqrt(n)``, which is Python's value for ``0 <= n <=
-        float_sqrt.bound(form)`` (about 2**52, 2**50 for the power; past it the reading is claimed
+        ``FloorToInt`` the integer ``isqrt(n)``, for ``CeilToInt`` and ``RoundToInt`` that plus one
+        past a square or past ``k**2 + k`` (``float_sqrt.integer_term``), which is Python's value
+        for ``0 <= n <= float_sqrt.bound(form, R)`` (2**48 … 2**52; past it the reading is claimed
         only where ranges keep ``n`` within, as for ``scaled_``). ``n < 0`` raises in Python (the
         power's complex root does when rounded): the domain. None for any other shape."""
         root = _sqrt_of(node, name)
         if root is None:
             return None
         if name not in fsq.INTEGER_ROUNDINGS:
-            raise self.err(UnsupportedError, node, f"{name} of a square root used as an integer (TruncToInt "
-                           "and FloorToInt of OpaqueUnaryFn_sqrt(ToFloat(n)) or FloatPow(ToFloat(n), 0.5) are "
-                           "read as isqrt(n); any rounding of it compared with a literal is read exactly)")
+            raise self.err(UnsupportedError, node, f"{name} of a square root used as an integer (TruncToInt, "
+                           "FloorToInt, CeilToInt and RoundToInt of OpaqueUnaryFn_sqrt(ToFloat(n)) or "
+                           "FloatPow(ToFloat(n), 0.5) are read as isqrt(n) and its rounding up or to the "
+                           "nearest; any rounding of it compared with a literal is read exactly)")
         x = self.int_(root[0], depth + 1)
         self.domain.append(ir.mk_ge(x, ir.ZERO))
-        return ir.mk_isqrt(x)
+        return fsq.integer_term(name, x)
 
     def log2_power_(self, node: ast.AST, depth: int) -> tuple[str, Term, int] | None:
         """``PowByNatural(2, R(OpaqueUnaryFn_log2(IntTrueDiv(a, c))))`` (``ToFloat(a)`` or ``a`` for
