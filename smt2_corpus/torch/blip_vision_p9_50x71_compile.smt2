@@ -1,0 +1,26 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s58": ["s58"], "s24": ["s24"], "l_x0_": ["s4", 3, "s58", "s24"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s24": 71, "s40": 3, "s58": 50}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s24 Int)
+(declare-const s40 Int)
+(declare-const s58 Int)
+(assert (>= s4 2))
+(assert (>= s24 2))
+(assert (>= s40 2))
+(assert (>= s58 2))
+(assert (! (= s40 3) :named g0))
+(assert (! (<= (+ (- s58) 9) 0) :named g1))
+(assert (! (<= (+ (- s24) 9) 0) :named g2))
+(assert (! (not (= (+ (div s24 9) (- 1)) 0)) :named g3))
+(assert (! (not (= (+ (div s58 9) (- 1)) 0)) :named g4))
+(assert (! (let ((?x0 (div s58 9))) (not (= (+ (* ?x0 (div s24 9)) (- ?x0)) 0))) :named g5))
+(assert (! (let ((?x0 (div s58 9)) (?x1 (div s24 9))) (let ((?x2 (* ?x0 ?x1)) (?x3 (- (* ?x0 ?x1)))) (and (not (= ?x2 0)) (not (= (ite (<= (+ ?x3 1) 0) (mod ?x0 ?x2) (- (mod (- ?x0) ?x3))) 0))))) :named g6))
+(assert (! (not (= (+ (* (div s58 9) (div s24 9)) (- 25)) 0)) :named g7))
+(assert (! (<= (+ (- (div s58 9)) 2) 0) :named g8))
+(assert (! (<= (+ (- (div s24 9)) 2) 0) :named g9))
+(assert (! (let ((?x0 (+ (* (div s58 9) (div s24 9)) 1))) (let ((?x1 (- (* ?x0 s4))) (?x2 (* ?x0 s4))) (and (not (= (ite (<= (+ ?x1 1) 0) (mod s4 ?x2) (- (mod (- s4) ?x1))) 0)) (not (= ?x2 0))))) :named g10))
+(check-sat)

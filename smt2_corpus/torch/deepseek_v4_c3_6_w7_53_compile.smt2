@@ -1,0 +1,26 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s40": ["s40"], "l_x0_": ["s4", "s40"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s40": 53}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s40 Int)
+(assert (>= s4 2))
+(assert (>= s40 2))
+(assert (! (<= (+ (* 3 (div s40 3)) (- s40)) 0) :named g0))
+(assert (! (<= (+ (- (div s40 3)) 1) 0) :named g1))
+(assert (! (not (= (+ (* 3 (div s40 3)) (- s40)) 0)) :named g2))
+(assert (! (let ((?x0 (div s40 3))) (not (= (+ (ite (<= ?x0 0) 1 (* 3 ?x0)) (- s40)) 0))) :named g3))
+(assert (! (not (= (+ (div s40 3) (- 1)) 0)) :named g4))
+(assert (! (not (= s40 3)) :named g5))
+(assert (! (<= (+ (- (div s40 3)) 2) 0) :named g6))
+(assert (! (not (= (* s4 (+ (div s40 3) (- 1))) 0)) :named g7))
+(assert (! (not (= (+ (div s40 3) (- 2)) 0)) :named g8))
+(assert (! (<= (+ (- (div s40 3)) 3) 0) :named g9))
+(assert (! (<= (+ (* 6 (div s40 6)) (- s40)) 0) :named g10))
+(assert (! (not (= (+ (* 6 (div s40 6)) (- s40)) 0)) :named g11))
+(assert (! (let ((?x0 (div s40 6))) (not (= (+ (ite (<= ?x0 0) 1 (* 6 ?x0)) (- s40)) 0))) :named g12))
+(assert (! (not (= (+ (div s40 6) (- 1)) 0)) :named g13))
+(assert (! (<= (+ (- (div s40 6)) 2) 0) :named g14))
+(check-sat)

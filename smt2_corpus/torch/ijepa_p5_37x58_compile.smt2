@@ -1,0 +1,28 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s58": ["s58"], "s24": ["s24"], "l_x0_": ["s4", 3, "s58", "s24"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s24": 58, "s40": 3, "s58": 37}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s24 Int)
+(declare-const s40 Int)
+(declare-const s58 Int)
+(assert (>= s4 2))
+(assert (>= s24 2))
+(assert (>= s40 2))
+(assert (>= s58 2))
+(assert (! (= s40 3) :named g0))
+(assert (! (<= (+ (- s58) 5) 0) :named g1))
+(assert (! (<= (+ (- s24) 5) 0) :named g2))
+(assert (! (not (= (+ (div s24 5) (- 1)) 0)) :named g3))
+(assert (! (not (= (+ (div s58 5) (- 1)) 0)) :named g4))
+(assert (! (let ((?x0 (div s58 5))) (not (= (+ (* (div s24 5) ?x0) (- ?x0)) 0))) :named g5))
+(assert (! (let ((?x0 (div s24 5)) (?x1 (div s58 5))) (let ((?x2 (- (* ?x0 ?x1))) (?x3 (* ?x0 ?x1))) (and (not (= (ite (<= (+ ?x2 1) 0) (mod ?x1 ?x3) (- (mod (- ?x1) ?x2))) 0)) (not (= ?x3 0))))) :named g6))
+(assert (! (not (= (+ (* (div s24 5) (div s58 5)) (- 16)) 0)) :named g7))
+(assert (! (<= (+ (- (div s58 5)) 2) 0) :named g8))
+(assert (! (<= (+ (- (div s24 5)) 2) 0) :named g9))
+(assert (! (let ((?x0 (div s24 5)) (?x2 (div s58 5))) (let ((?x1 (ite (<= ?x0 0) 1 ?x0)) (?x3 (ite (<= ?x2 0) 1 ?x2))) (let ((?x4 (- (* ?x1 ?x3))) (?x5 (* ?x1 ?x3))) (and (not (= (ite (<= (+ ?x4 1) 0) (mod 1 ?x5) (- (mod (- 1) ?x4))) 0)) (not (= ?x5 0)))))) :named g10))
+(assert (! (not (= (+ s4 (- (* (div s24 5) s4 (div s58 5)))) 0)) :named g11))
+(assert (! (let ((?x0 (div s24 5)) (?x1 (div s58 5))) (let ((?x2 (* ?x0 s4 ?x1)) (?x3 (- (* ?x0 s4 ?x1)))) (and (not (= ?x2 0)) (not (= (ite (<= (+ ?x3 1) 0) (mod s4 ?x2) (- (mod (- s4) ?x3))) 0))))) :named g12))
+(check-sat)
