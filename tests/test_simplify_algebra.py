@@ -80,7 +80,8 @@ def test_identity_rules(a: str, b: str, d: int, k: int, rel: str) -> None:
     cands = [f"({a})//{d}", f"Mod({a}, {d})", f"Mod(3*Mod({a}, {2 * d}) + {b}, {d})", f"Mod({a} - Mod({a}, y), y)",
              f"({d}*({a}) + {k})//{2 * d}", f"(({a}) + {abs(k)})//{d} - ({a})//{d}", f"Max({a}, {b}) + Min({a}, {b})",
              f"Max({a}, {b})*Min({a}, {b})*{k}", f"Max({a} + {k}, {b} + {k})", f"Min({a}, Max({a}, {b}))",
-             f"Max({d}*({a}), {d}*({b}))", f"Min({a}, {b} + 1) - 1"]
+             f"Max({d}*({a}), {d}*({b}))", f"Min({a}, {b} + 1) - 1", f"{k}*Max({a}, {b}) - {k}*Max(-({a}), -({b}))",
+             f"Min({a}, {b}) - Min(-({a}), -({b})) + {d}"]
     bounds = interval_on_box
     for text in cands:
         t = term(text)

@@ -238,8 +238,9 @@ def small_powers(m: Term, bounds: Bounds) -> Term | None:
 
 def extremes_in_sum(coefs: dict[Term, int], const: int) -> Term | None:
     """``c*Max(a, b) + c*Min(a, b) -> c*a + c*b``, ``c*Max(a, b) - c*Min(a, b) -> c*Abs(a - b)`` (the
-    larger less the smaller; when cheaper); a constant moved into a ``Max``/``Min`` when that
-    saves operations (``Min(x, y + 1) - 1 -> Min(x - 1, y)``)."""
+    larger less the smaller; when cheaper); ``c*Max(a, b) - c*Max(-a, -b) -> c*(a + b)`` (the
+    second is ``-Min(a, b)``; ``Min`` alike: ``Max(x, 0) - Max(-x, 0)`` is ``x``); a constant moved
+    into a ``Max``/``Min`` when that saves operations (``Min(x, y + 1) - 1 -> Min(x - 1, y)``)."""
     for n, v in coefs.items():
         if n.kind != ir.MAX or _pair(n) is None:
             continue
@@ -251,6 +252,13 @@ def extremes_in_sum(coefs: dict[Term, int], const: int) -> Term | None:
             got = ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), pair))
             if w == v or cheaper(got, ir.from_linear(coefs, const)):
                 return got
+    for n, v in coefs.items():  # c*Max(a, b) - c*Max(-a, -b) = c*(Max(a, b) + Min(a, b)) = c*(a + b)
+        if n.kind not in (ir.MAX, ir.MIN) or _pair(n) is None:
+            continue
+        mirrored = (ir.mk_max if n.kind == ir.MAX else ir.mk_min)(*(ir.mk_neg(a) for a in n.args))
+        if mirrored is not n and coefs.get(mirrored) == -v:
+            rest = {q: u for q, u in coefs.items() if q is not n and q is not mirrored}
+            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), ir.mk_add(*n.args)))
     if const and len(coefs) == 1:
         (n, v), = coefs.items()
         if v == 1 and n.kind in (ir.MAX, ir.MIN):
