@@ -670,10 +670,17 @@ def may_not_finish(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
         x = stack.pop()
         if _kind(x) in ("Pow", "PowByNatural") and len(x.args) == 2:
             iv = walk.term(x.args[1])
-            if iv is None or iv[1] > POW_EXPONENT_LIMIT:
+            if (iv is None or iv[1] > POW_EXPONENT_LIMIT) and not _rounded_log2(x.args[1]):
                 return True
         stack.extend(getattr(x, "args", ()))
     return False
+
+
+def _rounded_log2(e: Any) -> bool:
+    """A rounding of ``math.log2`` of anything (``2 ** math.trunc(math.log2(n / 8))``): the log of
+    a finite double is at most 1024 in magnitude, so the power it is the exponent of finishes
+    (a log2 that raises is ``may_raise``'s concern)."""
+    return (_kind(e) in _ROUNDING_NAMES and len(e.args) == 1 and _kind(e.args[0]) == "OpaqueUnaryFn_log2")
 
 
 def _may_trap_modulus(e: Any, walk: _Walk) -> bool:

@@ -193,12 +193,11 @@ def _plain_name(s: Any) -> bool:
 def prefix_defines(env: Any, placeholders: Any, index: int) -> Doc | None:
     """The ``redundancy`` question whose answer shows that stock's guard ``env.guards[index]``
     cannot raise where Dynamo's reason walk reaches it: the walk stops at the first guard that
-    is false, so it reaches this one only where every guard before it holds. Its guards are the
-    guards before it (``p…``: those symguard reads as Python computes them on the inputs part 2
-    sees: sizes ``>= 0``, ints anything, ``entry_ranges``) and ``Ne(d, 0)`` for each divisor ``d``
-    of the guard (``d…``): all of those implied by the ``p…``, the guard never raises there. None
-    when the guard may raise in another way than a zero divisor, or may not finish (not asked:
-    put back)."""
+    is false, so it reaches this one only where every guard before it holds. Its asserts are the
+    guards before it (those symguard reads as Python computes them on the inputs part 2 sees:
+    sizes ``>= 0``, ints anything, ``entry_ranges``), its guards ``Ne(d, 0)`` for each divisor
+    ``d`` of the guard: all ``always_true``, the guard never raises there. None when the guard
+    may raise in another way than a zero divisor, or may not finish (not asked: put back)."""
     g = env.guards[index]
     e = env.simplify(g.expr)
     unchecked = entry_ranges(placeholders)
@@ -226,7 +225,6 @@ def prefix_defines(env: Any, placeholders: Any, index: int) -> Doc | None:
     for s in sorted(syms, key=lambda s: _sym_key(str(s))):
         lo = unchecked.get(s, (-math.inf, math.inf))[0]
         symbols[str(s)] = {"min": None if lo == -math.inf else int(lo), "max": None}
-    return {"symbols": symbols, "asserts": [],
-            "guards": [*({"id": f"p{j}", "expr": t} for j, t in enumerate(dict.fromkeys(premises))),
-                       *({"id": f"d{j}", "expr": f"Ne({text(d)}, 0)"} for j, d in enumerate(dict.fromkeys(divs)))],
+    return {"symbols": symbols, "asserts": list(dict.fromkeys(premises)),
+            "guards": [{"id": f"d{j}", "expr": f"Ne({text(d)}, 0)"} for j, d in enumerate(dict.fromkeys(divs))],
             "options": {**OPTIONS, "default_min": None}}

@@ -142,9 +142,10 @@ class GuardPruner:
         doc["options"]["timeout_ms"] = self.timeout_ms
         ans = self.ask(doc)
         rec["raise_questions"] = rec.get("raise_questions", 0) + 1
-        ids = [g["id"] for g in doc["guards"]]
-        keep = minimal_ids(ans, ids)
-        return keep is not None and not any(i.startswith("d") for i in keep)
+        if ans.get("status") != "sat" or not isinstance(ans.get("guards"), list):
+            return False
+        verdicts = {g.get("id"): g.get("verdict") for g in ans["guards"] if isinstance(g, Mapping)}
+        return all(verdicts.get(g["id"]) == "always_true" for g in doc["guards"])
 
 
 def minimal_ids(res: Mapping[str, Any], ids: list[str]) -> set[str] | None:
