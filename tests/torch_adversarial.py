@@ -1512,8 +1512,7 @@ HUNT3: list[Case] = [
                                                                    [_BIG, _SMALLI, _SMALLI])),
     Case("offset_tail", offset_tail, _offset, (20, 3, 8), points("offset_tail", (20, 3, 8), [
         _BIG, _SMALLI, [0, 1, 7, 8, 9, 16, 2**31, 2**53, 2**62]])),
-    Case("shifted_quotient", shifted_quotient, _mkc, (20, 3), points("shifted_quotient", (20, 3), [_BIG, INTS]),
-         cpp_runs=False),
+    Case("shifted_quotient", shifted_quotient, _mkc, (20, 3), points("shifted_quotient", (20, 3), [_BIG, INTS])),
     Case("padded_grid", padded_grid, _mmc, (20, 13), points("padded_grid", (20, 13), [
         sorted({*range(2, 40), *SIZES}), sorted({*range(2, 40), *SIZES})])),
     Case("rounded_ratio", rounded_ratio, _mmc, (20, 9), points("rounded_ratio", (20, 9), [_BIG, _BIG], pairs=[
