@@ -564,8 +564,9 @@ def _floordiv_iv(a: Interval, d: Interval) -> Interval:
     return (min(qs), max(qs))
 
 
-def _divisors(e: Any) -> list[Any]:
-    """The divisor subterms of ``e`` (its floor divisions, moduli and their kin)."""
+def divisor_terms(e: Any) -> list[Any]:
+    """The divisor subterms of ``e`` (its floor divisions, moduli and their kin): where one is 0,
+    Python's code raises ``ZeroDivisionError``."""
     out: list[Any] = []
     stack = [e]
     while stack:
@@ -605,7 +606,7 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     """Whether some divisor of ``expr`` may be 0 on ``ranges`` (exact intervals; a divisor whose
     interval is not known counts as possibly 0)."""
     walk = _Walk(ranges, "python")
-    for d in _divisors(expr):
+    for d in divisor_terms(expr):
         iv = walk.term(d)
         if iv is None or iv[0] <= 0 <= iv[1]:
             return True
@@ -615,7 +616,7 @@ def may_divide_by_zero(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
 FLOAT_FINITE = 2.0**1000  # a bound on a float's magnitude below which no step overflows to inf
 
 
-def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
+def may_raise(expr: Any, ranges: Mapping[Any, Interval], *, divisors: bool = True) -> bool:
     """Whether Python's evaluation of ``expr``'s printed code may raise somewhere on ``ranges``:
     a divisor (of ``//``, ``%``, ``/``) that may be 0, a C ``%`` of ``INT64_MIN`` by ``-1`` (a trap
     in C++, not in Python), a power with a base that may be 0 and an
@@ -628,8 +629,10 @@ def may_raise(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
     code of the guards in order, where an exception reaches the user (``ZeroDivisionError``
     instead of a recompile): the pruner keeps every guard up to the last emitted one that may
     raise, in place (``docs/torch_guards.md``).
-    An integer converted to a float is at most ``2**63`` in magnitude (the C++ guard's int64)."""
-    if may_divide_by_zero(expr, ranges):
+    An integer converted to a float is at most ``2**63`` in magnitude (the C++ guard's int64).
+    ``divisors=False`` leaves out the zero divisors of ``divisor_terms`` (a caller proves them
+    non-zero itself); every other way to raise still counts."""
+    if divisors and may_divide_by_zero(expr, ranges):
         return True
     walk = _Walk(ranges, "python")
     stack = [expr]
@@ -672,10 +675,17 @@ def may_not_finish(expr: Any, ranges: Mapping[Any, Interval]) -> bool:
         x = stack.pop()
         if _kind(x) in ("Pow", "PowByNatural") and len(x.args) == 2:
             iv = walk.term(x.args[1])
-            if iv is None or iv[1] > POW_EXPONENT_LIMIT:
+            if (iv is None or iv[1] > POW_EXPONENT_LIMIT) and not _rounded_log2(x.args[1]):
                 return True
         stack.extend(getattr(x, "args", ()))
     return False
+
+
+def _rounded_log2(e: Any) -> bool:
+    """A rounding of ``math.log2`` of anything (``2 ** math.trunc(math.log2(n / 8))``): the log of
+    a finite double is at most 1024 in magnitude, so the power it is the exponent of finishes
+    (a log2 that raises is ``may_raise``'s concern)."""
+    return (_kind(e) in _ROUNDING_NAMES and len(e.args) == 1 and _kind(e.args[0]) == "OpaqueUnaryFn_log2")
 
 
 def _may_trap_modulus(e: Any, walk: _Walk) -> bool:

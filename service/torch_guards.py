@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from .guard_semantics import executed_exactly, may_not_finish, may_raise
+from .guard_semantics import divisor_terms, executed_exactly, may_not_finish, may_raise
 from .torch_bridge import OPTIONS, Doc, _bound, _sym_key
 
 # Dynamo turns a ShapeEnv into guard code in one call, ``ShapeEnv.produce_guards_verbose``, made
@@ -184,3 +184,47 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
                 "options": {**OPTIONS, "default_min": None}}
     return doc, list(groups.values()), passthrough, list(simplified.values()), opaque, raising
 
+
+
+def _plain_name(s: Any) -> bool:
+    return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s)) is not None
+
+
+def prefix_defines(env: Any, placeholders: Any, index: int) -> Doc | None:
+    """The ``redundancy`` question whose answer shows that stock's guard ``env.guards[index]``
+    cannot raise where Dynamo's reason walk reaches it: the walk stops at the first guard that
+    is false, so it reaches this one only where every guard before it holds. Its asserts are the
+    guards before it (those symguard reads as Python computes them on the inputs part 2 sees:
+    sizes ``>= 0``, ints anything, ``entry_ranges``), its guards ``Ne(d, 0)`` for each divisor
+    ``d`` of the guard: all ``always_true``, the guard never raises there. None when the guard
+    may raise in another way than a zero divisor, or may not finish (not asked: put back)."""
+    g = env.guards[index]
+    e = env.simplify(g.expr)
+    unchecked = entry_ranges(placeholders)
+    if may_not_finish(e, unchecked) or may_raise(e, unchecked, divisors=False):
+        return None
+    divs = divisor_terms(e)
+    bound = input_symbols(placeholders)
+    free = getattr(e, "free_symbols", None)
+    if not divs or not free or not all(s in bound and s.is_integer and _plain_name(s) for s in free):
+        return None
+    text = guard_printer()
+    premises: list[str] = []
+    syms: set[Any] = set(free)
+    for p in env.guards[:index]:
+        if env._maybe_evaluate_static(p.expr, axioms=(), size_oblivious=p.size_oblivious) is not None:
+            continue  # stock does not emit it
+        pe = env.simplify(p.expr)
+        pfree = getattr(pe, "free_symbols", None)
+        if (not pfree or not all(s in bound and s.is_integer and _plain_name(s) for s in pfree)
+                or not executed_exactly(pe, unchecked, "python")):
+            continue  # a premise symguard might read otherwise than Python computes it: left out
+        premises.append(text(pe))
+        syms |= pfree
+    symbols: dict[str, dict[str, int | None]] = {}
+    for s in sorted(syms, key=lambda s: _sym_key(str(s))):
+        lo = unchecked.get(s, (-math.inf, math.inf))[0]
+        symbols[str(s)] = {"min": None if lo == -math.inf else int(lo), "max": None}
+    return {"symbols": symbols, "asserts": list(dict.fromkeys(premises)),
+            "guards": [{"id": f"d{j}", "expr": f"Ne({text(d)}, 0)"} for j, d in enumerate(dict.fromkeys(divs))],
+            "options": {**OPTIONS, "default_min": None}}

@@ -14,7 +14,7 @@ from typing import Any
 from .torch_bridge import Doc
 from .torch_cache import cached_run
 from .torch_forms import cheaper_forms
-from .torch_guards import shape_guard_problem
+from .torch_guards import prefix_defines, shape_guard_problem
 
 
 class Record(dict[str, Any]):
@@ -112,9 +112,15 @@ class GuardPruner:
                     kept.extend((order.get(id(g), len(order)), g) for g in members)
             rec["kept"] = sum(1 for i in keep if forms.get(i) is not True)
             # a rejection's reason is found by running the guards' Python code in order: up to the
-            # last emitted guard that may raise, every guard stock has comes first, verbatim, so the
-            # walk raises only where stock's does (torch_guards.shape_guard_problem)
+            # last guard that may raise and is emitted, or is dropped but may raise where stock's
+            # walk reaches it (there stock's walk raises and pruned's would not), every guard stock
+            # has comes first, verbatim, so the walk raises exactly where stock's does
+            # (torch_guards.shape_guard_problem)
             last = max((k for k, g in kept if id(g) in raising), default=-1)
+            for k in range(len(env.guards) - 1, last, -1):
+                if id(env.guards[k]) in raising and not self._never_raises(env, placeholders, k, rec):
+                    last = k
+                    break
             if last >= 0:
                 rec["restored"] = last + 1 - sum(1 for k, g in kept if k <= last and g is env.guards[k])
                 kept = [(k, g) for k, g in enumerate(env.guards[:last + 1])] + [kg for kg in kept if kg[0] > last]
@@ -124,6 +130,22 @@ class GuardPruner:
             return None
         finally:
             rec["seconds"] = time.perf_counter() - t0
+
+
+    def _never_raises(self, env: Any, placeholders: Any, index: int, rec: dict[str, Any]) -> bool:
+        """Whether dropped guard ``env.guards[index]`` is proven never to raise where stock's reason
+        walk reaches it (every guard before it holds: ``torch_guards.prefix_defines``). Any doubt
+        answers False: the guard goes back in place, with its prefix."""
+        doc = prefix_defines(env, placeholders, index)
+        if doc is None:
+            return False
+        doc["options"]["timeout_ms"] = self.timeout_ms
+        ans = self.ask(doc)
+        rec["raise_questions"] = rec.get("raise_questions", 0) + 1
+        if ans.get("status") != "sat" or not isinstance(ans.get("guards"), list):
+            return False
+        verdicts = {g.get("id"): g.get("verdict") for g in ans["guards"] if isinstance(g, Mapping)}
+        return all(verdicts.get(g["id"]) == "always_true" for g in doc["guards"])
 
 
 def minimal_ids(res: Mapping[str, Any], ids: list[str]) -> set[str] | None:

@@ -94,3 +94,18 @@ def test_an_unbounded_exponent_may_not_finish() -> None:
     assert may_not_finish(sympy.Gt(uneval(PowByNatural, x, sympy.Integer(POW_EXPONENT_LIMIT + 1)), y,
                                    evaluate=False), {})
     assert not may_not_finish(sympy.Gt(x * y, 3), {})
+
+
+def test_a_rounded_log2_exponent_finishes() -> None:
+    """``2 ** math.trunc(math.log2(y / 8))`` (the zoo's ``octave_halving``): the log of a finite
+    double is at most 1024 in magnitude, so the power finishes on any range (its log2 may raise at
+    ``y <= 0``: ``may_raise``'s concern); a rounding of anything else is not bounded so."""
+    from torch.utils._sympy.functions import IntTrueDiv, OpaqueUnaryFn_log2, ToFloat, TruncToInt
+
+    e = TruncToInt(OpaqueUnaryFn_log2(IntTrueDiv(y, sympy.Integer(8))))
+    g = sympy.Ne(uneval(FloorDiv, x, uneval(PowByNatural, sympy.Integer(2), e)), 0, evaluate=False)
+    assert not may_not_finish(g, {})
+    for v in (1, 8, 9, 2**53 + 1, 2**63 - 1, 10**300):
+        assert abs(int(eval(PythonPrinter().doprint(e), {"math": math}, {"y": v}))) <= 1024
+    assert may_not_finish(sympy.Gt(uneval(PowByNatural, sympy.Integer(2), TruncToInt(ToFloat(y))), x,
+                                   evaluate=False), {})

@@ -1238,6 +1238,298 @@ CASES += [c for c in MORE if c.name in _JOIN]
 MORE = [c for c in MORE if c.name not in _JOIN]
 
 
+# SymFloat ratios, sym_max/min/ite/not, checked divisibility, shape ops with int arguments, a
+# dropped guard that raises (hunt3) ---------------------------------------------------------------
+
+def _mc(v: Point) -> tuple[Any, ...]:
+    """A meta size-``v[0]`` input and a float64 output tensor (every result is a number)."""
+    return (_meta(v[0], 1), torch.zeros(1, dtype=torch.float64))
+
+
+def _mkc(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), v[1], torch.zeros(1, dtype=torch.float64))
+
+
+def _mmc(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), _meta(v[1], 1), torch.zeros(1, dtype=torch.float64))
+
+
+def dropped_divisor(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``n // m >= 1`` is implied by the later ``n - m >= 0`` and dropped. With C++ guards, at
+    ``m = 0`` both C++ checks reject (part 3's ``2 <= m``) and the reason walk runs the Python
+    code in order: stock's raises ``ZeroDivisionError`` at the dropped guard (eager does not even
+    divide there: ``m > 0`` is false); pruned's must too, so a dropped guard that may raise is
+    put back with its prefix."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1
+    if m > 0 and n // m >= 1:
+        r = r + 1
+    if n - m >= 0:
+        r = r * 2
+    if n + m > 7:
+        r = r + 3
+    return r
+
+
+def guarded_divisor(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """The same dropped quotient behind ``n * m > 10``: wherever stock's reason walk reaches it,
+    ``m != 0`` (symguard proves it from the guard before), so it stays dropped with C++ guards."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1
+    if n * m > 10:
+        r = r + 1
+    if n // m >= 1:
+        r = r + 1
+    if n - m >= 0:
+        r = r * 2
+    return r
+
+
+def float_ratio(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """A true division of two sizes compared with float literals, and its integer twin: near
+    ``2**53`` the double quotient rounds (``(3*2**52 + 1) / 2**53`` is 1.5)."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1 if n / m > 1.5 else c + 2
+    if n / m > 1.25:
+        r = r * 2
+    if 2 * n > 3 * m:
+        r = r + 5
+    return r
+
+
+def max_min_abs(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``sym_max``/``sym_min`` of two sizes and ``abs`` of their difference: three spellings of one
+    condition."""
+    n, m = x.shape[0], y.shape[0]
+    a, b = torch.sym_max(n, m), torch.sym_min(n, m)
+    r = c + 1 if a - b > 10 else c + 2
+    if a >= b + 11:
+        r = r * 2
+    if abs(n - m) > 10:
+        r = r + 3
+    return r
+
+
+def not_residue(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``sym_not`` of a residue test before a parity test that implies it."""
+    n = x.shape[0]
+    r = c + 1
+    if torch.sym_not(n % 4 == 0) and n > 6:
+        r = r * 2
+    if n % 2 == 1:
+        r = r + 3
+    return r
+
+
+def checked_divisible(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``torch._check`` of a positive int and of divisibility (backed: guards), then a quotient
+    the checks bound."""
+    n = x.shape[0]
+    torch._check(k >= 1)
+    torch._check(n % k == 0)
+    r = c + 1 if n // k > 2 else c + 2
+    if n > 2 * k:
+        r = r * 2
+    return r
+
+
+def minmax_divisor(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """A quotient and a residue by ``sym_min`` of two sizes."""
+    n, m = x.shape[0], y.shape[0]
+    a, b = torch.sym_max(n, m), torch.sym_min(n, m)
+    r = c + 1 if a // b >= 2 else c + 2
+    if a >= 2 * b:
+        r = r * 2
+    if a % b == 0:
+        r = r + 3
+    return r
+
+
+def sqrt_product(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``math.floor(math.sqrt(n*m))`` next to the product's own thresholds."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1 if math.floor(math.sqrt(n * m)) > 10 else c + 2
+    if n * m > 121:
+        r = r * 2
+    if n * m >= 121:
+        r = r + 3
+    return r
+
+
+def pad_negative(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``F.pad`` by ``-k`` on both sides (a crop): its own size check and a threshold."""
+    y = torch.nn.functional.pad(x.view(1, -1), (-k, -k))
+    return c + y.shape[-1] % 5 + (2 if y.shape[-1] > 4 else 0)
+
+
+def narrow_start(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``narrow`` at an int start (negative wraps): its bound checks, then a sum with the size."""
+    y = x.narrow(0, k, 2)
+    return c + y.shape[0] + (1 if x.shape[0] + k > 10 else 0)
+
+
+def split_count(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``split`` by an int: the number of parts is a ceiling division, specialized."""
+    parts = torch.split(x, k)
+    return c + len(parts) % 7 + parts[-1].shape[0] % 3
+
+
+def third_nearest(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``interpolate`` by the float scale ``1/3`` (nearest): the output size is a float product
+    rounded down."""
+    y = torch.nn.functional.interpolate(x.view(1, 1, -1), scale_factor=1 / 3, mode="nearest")
+    o = y.shape[-1]
+    r = c + o % 5
+    if o > 10:
+        r = r + 1
+    if x.shape[0] > 32:
+        r = r * 2
+    return r
+
+
+def ite_quotient(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``sym_ite`` choosing a quotient by ``sym_max(k, 1)`` or the size (a select: opaque)."""
+    n = x.shape[0]
+    q = torch.sym_ite(k > 0, n // torch.sym_max(k, 1), n)
+    r = c + 1 if q > 3 else c + 2
+    if k > 0 and n > 3 * k:
+        r = r * 2
+    return r
+
+
+def unfold_window(x: torch.Tensor, k: int, s: int, c: torch.Tensor) -> torch.Tensor:
+    """``unfold`` by an int size and step (specialized, both)."""
+    y = x.unfold(0, k, s)
+    return c + y.shape[0] % 7 + (1 if y.shape[0] > 3 else 0)
+
+
+def _mkkc(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), v[1], v[2], torch.zeros(1, dtype=torch.float64))
+
+
+def offset_tail(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """A slice from an int start of an input with a symbolic storage offset, and guards on the
+    offset and the size together."""
+    n, off = x.shape[0], x.storage_offset()
+    y = x[k:]
+    r = c + y.shape[0] % 7
+    if off + n > 100:
+        r = r + 1
+    if off % 8 == 0:
+        r = r * 2
+    return r
+
+
+def _offset(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1, v[2]), v[1], torch.zeros(1, dtype=torch.float64))
+
+
+def shifted_quotient(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """Floor division and modulus of differences with an int of either sign."""
+    n = x.shape[0]
+    r = c + 1 if (n - k) // k > 2 else c + 2
+    if (k - n) % k == 0:
+        r = r * 2
+    if -n // 3 < -5:
+        r = r + 3
+    return r
+
+
+def padded_grid(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """Two sizes padded to multiples of 7 (a window partition): guards symguard has cheaper
+    forms of."""
+    n, m = x.shape[0], y.shape[0]
+    pn, pm = (7 - n % 7) % 7, (7 - m % 7) % 7
+    r = c + 1 if (n + pn) * (m + pm) > 49 * 4 else c + 2
+    if ((n + pn) // 7) * ((m + pm) // 7) > 4:
+        r = r * 2
+    if (n + pn) % 7 == 0 and n + m > 10:
+        r = r + 3
+    return r
+
+
+def rounded_ratio(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``round(n / m)`` (half to even of a double quotient: opaque) beside integer bounds."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1 if round(n / m) == 2 else c + 2
+    if 2 * n >= 3 * m:
+        r = r * 2
+    if 2 * n < 5 * m:
+        r = r + 3
+    return r
+
+
+def float_at_2_53(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``sym_float(n) == 2.0**53`` holds at ``2**53 + 1`` too (rounding to even); ``n / 1`` as well."""
+    n = x.shape[0]
+    r = c + 1 if torch.sym_float(n) == 2.0**53 else c + 2
+    if n == 2**53:
+        r = r * 2
+    if n / 1 > 2.0**53:
+        r = r + 3
+    if n > 2**53:
+        r = r + 7
+    return r
+
+
+def shifted_product(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``(n - 1)*(m - 1)`` and ``n*m`` against ``2**62``: products C++ computes in int64."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1 if (n - 1) * (m - 1) > 2**62 else c + 2
+    if n * m > 2**62:
+        r = r * 2
+    if n * m - n - m > 2**62 - 1:
+        r = r + 3
+    return r
+
+
+_BIG = sorted({*SIZES, *_near(2**21, 2), *_near(2**42, 2), 2**41})
+_SMALLI = sorted({*range(-12, 13), *(v for v in INTS if abs(v) < 2**40)})
+_S2 = sorted({2, 3, 4, 5, 6, 8, 12, 100, *_near(2**31, 1), 2**40, *_near(2**53, 2), 2**62})
+_ZERO_PAIRS = [(2, 0), (5, 0), (0, 0), (20, 0), (0, 3), (1, 1)]
+
+HUNT3: list[Case] = [
+    Case("dropped_divisor", dropped_divisor, _mmc, (20, 3),
+         points("dropped_divisor", (20, 3), [_S01, _S01], pairs=_ZERO_PAIRS), cpp=True),
+    Case("guarded_divisor", guarded_divisor, _mmc, (20, 3),
+         points("guarded_divisor", (20, 3), [_S01, _S01], pairs=_ZERO_PAIRS), cpp=True),
+    Case("float_ratio", float_ratio, _mmc, (10, 4), points("float_ratio", (10, 4), [_BIG, _BIG], pairs=[
+        (3 * 2**52, 2**53), (3 * 2**52 + 1, 2**53), (3 * 2**52 - 1, 2**53), (2**53 + 1, 2**53), (5, 4), (6, 4),
+        (7, 4), (3, 2), (4, 3)]), cpp=True),
+    Case("max_min_abs", max_min_abs, _mmc, (30, 10), points("max_min_abs", (30, 10), [_BIG, _BIG])),
+    Case("not_residue", not_residue, _mc, (9,), points("not_residue", (9,), [sorted({*range(2, 40), *SIZES})])),
+    Case("checked_divisible", checked_divisible, _mkc, (12, 3), points("checked_divisible", (12, 3), [_BIG, INTS]),
+         cpp_runs=False),
+    Case("minmax_divisor", minmax_divisor, _mmc, (20, 6), points("minmax_divisor", (20, 6), [_BIG, _BIG])),
+    Case("sqrt_product", sqrt_product, _mmc, (20, 9), points("sqrt_product", (20, 9), [_BIG, _BIG])),
+    Case("pad_negative", pad_negative, _mkc, (20, 3), points("pad_negative", (20, 3), [_BIG, _SMALLI])),
+    Case("narrow_start", narrow_start, _mkc, (20, 3), points("narrow_start", (20, 3), [_BIG, _SMALLI])),
+    Case("split_count", split_count, _mkc, (20, 3), points("split_count", (20, 3), [list(range(2, 40)),
+                                                                                    list(range(-3, 40))])),
+    Case("third_nearest", third_nearest, _mc, (60,), points("third_nearest", (60,), [sorted({*range(2, 80), *SIZES})])),
+    Case("ite_quotient", ite_quotient, _mkc, (20, 3), points("ite_quotient", (20, 3), [_BIG, INTS])),
+    Case("unfold_window", unfold_window, _mkkc, (20, 3, 2), points("unfold_window", (20, 3, 2),
+                                                                   [_BIG, _SMALLI, _SMALLI])),
+    Case("offset_tail", offset_tail, _offset, (20, 3, 8), points("offset_tail", (20, 3, 8), [
+        _BIG, _SMALLI, [0, 1, 7, 8, 9, 16, 2**31, 2**53, 2**62]])),
+    Case("shifted_quotient", shifted_quotient, _mkc, (20, 3), points("shifted_quotient", (20, 3), [_BIG, INTS])),
+    Case("padded_grid", padded_grid, _mmc, (20, 13), points("padded_grid", (20, 13), [
+        sorted({*range(2, 40), *SIZES}), sorted({*range(2, 40), *SIZES})])),
+    Case("rounded_ratio", rounded_ratio, _mmc, (20, 9), points("rounded_ratio", (20, 9), [_BIG, _BIG], pairs=[
+        (5, 2), (15, 10), (25, 10), (3, 2), (2**53 + 1, 2**52)])),
+    Case("float_at_2_53", float_at_2_53, _mc, (10,), points("float_at_2_53", (10,), [sorted({*SIZES, *_near(2**53, 4)})]),
+         cpp=True),
+    Case("shifted_product", shifted_product, _mmc, (2**31 + 5, 2**31 + 7), points(
+        "shifted_product", (2**31 + 5, 2**31 + 7), [_S2, _S2],
+        pairs=[(2**31 + 1, 2**31 + 1), (2**32, 2**30), (2**31, 2**31), (2**31 + 1, 2**31)]), cpp=True),
+]
+# the default list gets the cheapest of each family; the rest run in the full matrix
+_JOIN3 = {"dropped_divisor", "float_ratio", "max_min_abs", "not_residue", "checked_divisible", "minmax_divisor",
+          "pad_negative", "narrow_start", "split_count", "ite_quotient"}
+CASES += [c for c in HUNT3 if c.name in _JOIN3]
+MORE += [c for c in HUNT3 if c.name not in _JOIN3]
+
+
 # ------------------------------------------------------------------ running a case
 
 
