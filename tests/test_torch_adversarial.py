@@ -30,7 +30,7 @@ CASES = {c.name: c for c in za.CASES}
 # guards differ in int64 or in doubles from exact integers
 CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow",
                "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "narrowed_modulus", "round_half", "ranged_product",
-               "broadcast_pair", "strided_view"]
+               "broadcast_pair", "strided_view", "ceil_grid"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -142,6 +142,16 @@ def test_the_square_grid_drops_the_squares_consequences() -> None:
     h = za.compile_run(CASES["square_grid_pow"], prune=True).history[-1]  # int(n ** 0.5), within POW_BOUND
     assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"]) - 4
     h = za.compile_run(CASES["square_grid_unbounded"], prune=True).history[-1]
+    assert h["opaque"] > 0 and len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"])
+
+
+def test_the_ceil_grid_drops_the_grids_consequences() -> None:
+    """``math.ceil(math.sqrt(n))`` and ``round(math.sqrt(n))`` guards are premises within their
+    bounds (the differential above shows it is sound, in Python and C++): the grid's consequences
+    go; unbounded, they stay."""
+    h = za.compile_run(CASES["ceil_grid"], prune=True).history[-1]
+    assert h["opaque"] == 0 and len(h["pruned_code"]["python"]) <= len(h["stock_code"]["python"]) - 4
+    h = za.compile_run(MORE["ceil_grid_unbounded"], prune=True).history[-1]
     assert h["opaque"] > 0 and len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"])
 
 

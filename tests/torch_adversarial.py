@@ -1530,6 +1530,52 @@ CASES += [c for c in HUNT3 if c.name in _JOIN3]
 MORE += [c for c in HUNT3 if c.name not in _JOIN3]
 
 
+# the ceiling and the nearest integer of a size's root (lead, after hunt3) --------------------------
+
+def ceil_grid(x: torch.Tensor) -> torch.Tensor:
+    """Tokens padded up to a square grid (``side = math.ceil(math.sqrt(n))``) beside the nearest
+    side (``round(math.sqrt(n))``): within 2**52 / 2**50 Python's and C++'s values are ``isqrt(n)``
+    plus one past a square / past ``k**2 + k`` (``float_sqrt``, "Ceiling and round"), so with
+    ``n <= 2**40`` the guards are premises and the grid's consequences (the padded square covers
+    ``n``, by less than ``2*side``; the two sides differ by at most one) are dropped."""
+    n = x.shape[0]
+    if n > 2**40:
+        return x[:1] * 0
+    return _ceil_grid(x, n)
+
+
+def ceil_grid_unbounded(x: torch.Tensor) -> torch.Tensor:
+    """The same for any size: past the bounds the two roundings part from the exact reading
+    (``2**52 + 1``'s root rounds down to ``2**26``), so those guards are opaque and kept."""
+    return _ceil_grid(x, x.shape[0])
+
+
+def _ceil_grid(x: torch.Tensor, n: int) -> torch.Tensor:
+    side = math.ceil(math.sqrt(n))
+    near = round(math.sqrt(n))
+    r = x[:1] + 1 if side >= 24 else x[:1] - 1
+    if side * side >= n:
+        r = r + 2
+    if side * side - n <= 2 * side:
+        r = r + 3
+    if near + 1 >= side:
+        r = r + 5
+    if near * near <= n + near:
+        r = r + 7
+    return r
+
+
+_CEIL_SIZES = sorted({*_GRID_SIZES, 2**52 + 1, 2**50 - 1, 2**50 + 2**25, 2**50 + 2**25 + 1, 1125900007505922,
+                      *_near(576 + 24, 1), 553, 552})
+CASES += [
+    Case("ceil_grid", ceil_grid, _one, (37,), points("ceil_grid", (37,), [_CEIL_SIZES]), cpp=True),
+]
+MORE += [
+    Case("ceil_grid_unbounded", ceil_grid_unbounded, _one, (37,), points("ceil_grid_unbounded", (37,), [_CEIL_SIZES]),
+         cpp=True),
+]
+
+
 # ------------------------------------------------------------------ running a case
 
 
