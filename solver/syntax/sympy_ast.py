@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TypeVar
 
 from symguard.solver.errors import ParseError, TooLargeError, UnsupportedError
 from symguard.solver.ir import terms as ir
@@ -54,6 +55,8 @@ from symguard.solver.syntax.sympy_torch import (
     _round_real,
 )
 from symguard.solver.syntax.sympy_walk import MAX_DEPTH
+
+_V = TypeVar("_V", Term, _Num)  # what a Piecewise's values are read as: integer terms or rationals
 
 _AST_OPS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
@@ -234,16 +237,7 @@ class _Parser(_FloatReader):
                 raise self.err(ParseError, node, "Rational(p, 0): a zero denominator")
             return _frac(p, q)
         if name == "Piecewise":
-            pieces: list[tuple[_Num, Term]] = []
-            marks: list[int] = []
-            for arg in node.args:
-                if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
-                    raise self.err(ParseError, arg, "each Piecewise argument must be a pair (expr, cond)")
-                marks.append(len(self.domain))
-                value = self.rational_(arg.elts[0], depth)
-                marks.append(len(self.domain))
-                pieces.append((value, self.bool_(arg.elts[1], depth)))
-            _lazy_piecewise(self.domain, marks, [c for _, c in pieces])
+            pieces = self.pieces_(node, depth, self.rational_)
             result = pieces[-1][0]
             for value, c in reversed(pieces[:-1]):
                 result = _fselect(c, value, result)
@@ -449,23 +443,28 @@ class _Parser(_FloatReader):
             return ir.mk_floordiv(x.num, x.den) if name == "floor" else ir.mk_ceildiv(x.num, x.den)
         return x  # floor of an integer is itself
 
-    def piecewise(self, node: ast.Call, depth: int) -> Term:
+    def pieces_(self, node: ast.Call, depth: int, value: Callable[[ast.AST, int], _V]) -> list[tuple[_V, Term]]:
+        """A ``Piecewise``'s (value, condition) pairs, each value read by ``value``: conditions in
+        order, each branch only where it is taken (its divisors' domain under that premise);
+        defined only where some condition holds (sympy's value elsewhere is nan)."""
         if node.keywords or not node.args:
             raise self.err(ParseError, node, "Piecewise takes (expr, cond) pairs")
-        pairs: list[tuple[Term, Term]] = []
+        pairs: list[tuple[_V, Term]] = []
         marks: list[int] = []
         for arg in node.args:
             if not isinstance(arg, ast.Tuple) or len(arg.elts) != 2:
                 raise self.err(ParseError, arg, "each Piecewise argument must be a pair (expr, cond)")
             marks.append(len(self.domain))
-            e = self.visit(arg.elts[0], depth)
+            e = value(arg.elts[0], depth)
             marks.append(len(self.domain))
             pairs.append((e, self.bool_(arg.elts[1], depth)))
+        _lazy_piecewise(self.domain, marks, [c for _, c in pairs])
+        return pairs
+
+    def piecewise(self, node: ast.Call, depth: int) -> Term:
+        pairs = self.pieces_(node, depth, self.visit)
         if len({e.is_bool for e, _ in pairs}) > 1:
             raise self.err(ParseError, node, "Piecewise mixes integer and condition branches")
-        # conditions in order, each branch only where it is taken; defined only where some
-        # condition holds (sympy's value elsewhere is nan)
-        _lazy_piecewise(self.domain, marks, [c for _, c in pairs])
         result = pairs[-1][0]
         for e, c in reversed(pairs[:-1]):
             result = ir.mk_ite(c, e, result)
