@@ -29,6 +29,7 @@ merge removes a division, so the form is never costlier.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from symguard.solver.ir import terms as ir
@@ -111,31 +112,38 @@ def split(m: Term) -> Term | None:
 def merge_digits(coefs: dict[Term, int], const: int) -> Term | None:
     """The sum ``Σ coefs + const`` with adjacent digits of one base merged, or None when no two
     merge."""
-    digits: dict[Term, Digit] = {}
-    for m in coefs:
-        d = digit(m)
-        if d is not None and d.base.kind != ir.CONST:
-            digits[m] = d
+    return _fold(coefs, const, _merged)
+
+
+def _fold(coefs: dict[Term, int], const: int,
+          step: Callable[[dict[Term, int], dict[Term, Digit]], tuple[Term, Term, Digit] | None]) -> Term | None:
+    """The sum with ``step``'s pairs replaced until there is none: ``step`` names the monomial whose
+    coefficient the new digit takes, the one that goes, and the new digit; None when no step."""
+    digits = {m: d for m in coefs if (d := digit(m)) is not None and d.base.kind != ir.CONST}
     if len(digits) < 2:
         return None
     cur = dict(coefs)
     changed = False
-    while True:
-        pair = _adjacent(cur, digits)
-        if pair is None:
-            break
-        lo_m, hi_m = pair
-        dl, dh = digits[lo_m], digits[hi_m]
-        c = cur.pop(lo_m)
-        cur.pop(hi_m)
-        new = Digit(dh.base, dl.lo, dh.hi)  # the bases agree below dl.hi: the higher digit's is the whole's
+    while (pair := step(cur, digits)) is not None:
+        keep, gone, new = pair
+        c = cur.pop(keep)
+        cur.pop(gone)
         t = new.term()
         cur[t] = cur.get(t, 0) + c
-        digits[t] = new
+        if t.kind != ir.CONST:
+            digits[t] = new
         changed = True
-    if not changed:
+    return ir.from_linear({m: c for m, c in cur.items() if c}, const) if changed else None
+
+
+def _merged(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Term, Digit] | None:
+    """``_adjacent``'s pair and the digit they make: the bases agree below the lower digit's top,
+    so the higher digit's base is the whole's."""
+    pair = _adjacent(cur, digits)
+    if pair is None:
         return None
-    return ir.from_linear({m: c for m, c in cur.items() if c}, const)
+    dl, dh = digits[pair[0]], digits[pair[1]]
+    return pair[0], pair[1], Digit(dh.base, dl.lo, dh.hi)
 
 
 def _adjacent(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Term] | None:
@@ -165,26 +173,7 @@ def digit_differences(coefs: dict[Term, int], const: int) -> Term | None:
     ``c*D(x, a, b)``, or None when there is no such pair. An identity (merge, module docstring);
     each step drops a monomial and never adds a division (``D(x, a, b)`` has at most two, the pair
     at least two)."""
-    digits = {m: d for m in coefs if (d := digit(m)) is not None and d.base.kind != ir.CONST}
-    if len(digits) < 2:
-        return None
-    cur = dict(coefs)
-    changed = False
-    while True:
-        pair = _difference(cur, digits)
-        if pair is None:
-            break
-        whole, high, new = pair
-        c = cur.pop(whole)
-        cur.pop(high)
-        t = new.term()
-        cur[t] = cur.get(t, 0) + c
-        if t.kind != ir.CONST:
-            digits[t] = new
-        changed = True
-    if not changed:
-        return None
-    return ir.from_linear({m: c for m, c in cur.items() if c}, const)
+    return _fold(coefs, const, _difference)
 
 
 def _difference(cur: dict[Term, int], digits: dict[Term, Digit]) -> tuple[Term, Term, Digit] | None:
