@@ -63,7 +63,12 @@ def lazy_pairs() -> tuple[st.SearchStrategy[Pair], st.SearchStrategy[Pair]]:
 
     def atom(t: st.SearchStrategy[Pair]) -> st.SearchStrategy[Pair]:
         rel = st.sampled_from(["<", ">=", "==", "!="])
-        return st.tuples(t, rel, t).map(lambda p: (f"{p[0][0]} {p[1]} {p[2][0]}", f"({p[0][1]} {p[1]} {p[2][1]})"))
+        return st.one_of(
+            st.tuples(t, rel, t).map(lambda p: (f"{p[0][0]} {p[1]} {p[2][0]}", f"({p[0][1]} {p[1]} {p[2][1]})")),
+            # a chain stops at its first false link: the operands after it are not evaluated
+            st.tuples(t, rel, t, rel, t).map(lambda p: (f"{p[0][0]} {p[1]} {p[2][0]} {p[3]} {p[4][0]}",
+                                                        f"({p[0][1]} {p[1]} {p[2][1]} {p[3]} {p[4][1]})")),
+        )
 
     leaf = _int_leaf()
     int_s = st.deferred(lambda: st.one_of(leaf, leaf, ints(int_s, cond_s)))

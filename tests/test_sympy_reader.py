@@ -419,9 +419,15 @@ def test_lazy_domain_is_where_python_is_defined(pair: tuple[str, str], env: dict
     ("Or(Eq(k, 0), n//k >= 1)", {"k": 0, "n": 3}, None),
     ("(k < 1) | (Mod(n, k) > 0)", {"k": 0, "n": 3}, None),
     ("k < 1 or n // k > 0", {"k": 0, "n": 3}, None),
+    # a chain is Python's `and` of its links: past a false link nothing is evaluated
+    ("k < 0 < n // k", {"k": 0, "n": 3}, None),
+    ("Not(k < 0 < 1/k)", {"k": 0, "n": 3}, None),
+    ("0 < k <= n < n // k + 5 < 7", {"k": 0, "n": 3}, None),
     ("Implies(Ne(k, 0), n//k >= 1)", {"k": 0, "n": 3}, None),
     # ... but it is where it is evaluated: the order is the printed one
     ("And(n//k >= 1, Ne(k, 0))", None, {"k": 0, "n": 3}),
+    ("n // k < 0 < k", None, {"k": 0, "n": 3}),  # the first two operands are always evaluated
+    ("n < 5 < n // k", None, {"k": 0, "n": 3}),
     ("Not(And(Ne(k, 0), n//k >= 1)) & (n//k > 0)", None, {"k": 0, "n": 3}),
     ("Max(Piecewise((n//k, k > 0), (0, True)), n//k) > 0", None, {"k": 0, "n": 3}),
     ("Piecewise((1, n//k > 0), (2, True)) > 0", None, {"k": 0, "n": 3}),

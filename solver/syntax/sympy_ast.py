@@ -175,12 +175,15 @@ class _Parser(_FloatReader):
                 raise self.err(UnsupportedError, node, "unsupported comparison of a float")
             return self.float_compare(node, ops, operands, depth)
         rational = any(_has_true_div(n) for n in operands)
+        starts = [len(self.domain)]
         left = self.num_(node.left, depth) if rational else self.visit(node.left, depth)
         out: list[Term] = []
         for op, right_node in zip(node.ops, node.comparators):
+            starts.append(len(self.domain))
             right = self.num_(right_node, depth) if rational else self.visit(right_node, depth)
             out.append(self.relation(node, op, left, right))
             left = right
+        self.chain_domain(starts, out)
         return ir.mk_and(*out)
 
     def num_(self, node: ast.AST, depth: int) -> _Num:

@@ -166,6 +166,8 @@ class _FastParser:
         out: list[Term] = []
         a = self.force(left)
         while op in _CMP_OPS:
+            if out:  # a chain's later operands are evaluated lazily: the reference reader's domain
+                raise _Fallback
             self.i += 1
             b = self.force(self.bitor())
             high = max(high, self.h)

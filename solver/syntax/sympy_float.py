@@ -358,7 +358,9 @@ class _FloatReader(_Walk):
         ``float_compare.compare`` of the other side's value; a pair of integer terms is an ordinary
         relation. Every operand is read once (Python evaluates the middle of a chain once)."""
         read: list[fc.Value | fc.Literal | Term] = []
+        starts: list[int] = []
         for n in operands:
+            starts.append(len(self.domain))
             lit = _literal(n)
             if lit is not None:
                 read.append(lit)
@@ -386,7 +388,16 @@ class _FloatReader(_Walk):
                 raise self.err(UnsupportedError, operands[i] if not isinstance(a, Term) else operands[i + 1],
                                "a float compared with something other than a literal (two roundings, or a "
                                "symbolic bound): only a literal on the other side is read exactly")
+        self.chain_domain(starts, out)
         return ir.mk_and(*out)
+
+    def chain_domain(self, starts: list[int], links: list[Term]) -> None:
+        """A chain ``a < b < c`` is Python's ``a < b and b < c``: it stops at the first false link,
+        so an operand past the second is evaluated (its divisors' conditions apply) only where the
+        links before it hold (``_lazy``). ``starts``: where each operand's conditions begin in the
+        domain; the first link owns the first two operands'."""
+        if len(links) > 1:
+            _lazy(self.domain, [starts[0], *starts[2:]], links, "and")
 
 
 def _sqrt_of(node: ast.AST, name: str | None = None) -> tuple[ast.AST, str] | None:
