@@ -7,9 +7,11 @@ For each case, the whole box is brute-forced and symguard is asked three questio
 tie every point to Python's: the guard holds nowhere outside the points where Python says true
 (an undefined point is false, §1.2 "Division by zero"), it is satisfiable exactly when one such
 point exists, and, restricted to the defined points, the guard equals its truth table. The
-cases are the most varied of ~7,000 random problems (nested and symbolic divisors of both signs
+cases are the most varied of ~8,000 random problems (nested and symbolic divisors of both signs
 that can be zero, sums, products, powers, ``Max``/``Min``/``Abs``, ``Piecewise`` guarding a zero
-divisor, ``Rational`` literals, ``floor``/``ceiling`` of rational sums) none of which disagreed."""
+divisor, ``Rational`` literals, ``floor``/``ceiling`` of rational sums) none of which disagreed.
+A chained comparison with a divisor past its first comparison (``a < 0 < 1/a``) is left out: the
+reader evaluates every operand of a chain, where Python stops at the first false link."""
 
 from __future__ import annotations
 
