@@ -20,7 +20,8 @@ Every model is re-checked in Python (``selfcheck``) by the callers before it lea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import z3
@@ -53,6 +54,25 @@ class Objective:
     le: Callable[[int], z3.BoolRef]  # the constraint "objective <= bound"
     value: Callable[[Mapping[str, Value]], int]  # the objective at a model, in Python
     lower: int
+
+
+_OPTIMIZE_BOUNDS = "smt.arith.nl.optimize_bounds"
+
+
+@contextlib.contextmanager
+def _no_monomial_bound_optimization() -> Iterator[None]:
+    """z3 Optimize without the non-linear solver's LP optimization of monomial bounds, which can
+    take roots of huge rationals (``nla::monomial_bounds::tighten_lp_bound``) for seconds without
+    looking at its ``timeout``, its ``rlimit`` or an interrupt: an ``evaluate`` with
+    ``timeout_ms`` 500 answered after 4 s. Optimize takes the parameter only from z3's global
+    table (neither its own ``set`` nor the context's), so it is set around the call and put back;
+    an operation runs alone in its process (``api._SERIAL``), so no other check sees it."""
+    before = z3.get_param(_OPTIMIZE_BOUNDS)
+    z3.set_param(_OPTIMIZE_BOUNDS, False)
+    try:
+        yield
+    finally:
+        z3.set_param(_OPTIMIZE_BOUNDS, before)
 
 
 class Session:
@@ -142,16 +162,17 @@ class Session:
         if self.deadline.grant(budget) <= cost:
             self.deadline.ensure_time()
             return "unknown", None, []
-        opt = z3.Optimize(ctx=self.ch.ctx)
-        opt.add(forms)
-        hs = [opt.minimize(t) if sense == "min" else opt.maximize(t) for sense, t in terms]
         spent = self.deadline.spent
-        try:
-            r, ran_out = self.deadline.run(opt, budget, assumptions, cost)
-        except Z3Failed:
-            return "unknown", None, []
-        finally:
-            self.ch.units += self.deadline.spent - spent
+        with _no_monomial_bound_optimization():
+            opt = z3.Optimize(ctx=self.ch.ctx)
+            opt.add(forms)
+            hs = [opt.minimize(t) if sense == "min" else opt.maximize(t) for sense, t in terms]
+            try:
+                r, ran_out = self.deadline.run(opt, budget, assumptions, cost)
+            except Z3Failed:
+                return "unknown", None, []
+            finally:
+                self.ch.units += self.deadline.spent - spent
         if r is None:
             return "unknown", None, []
         if r == z3.unsat:
