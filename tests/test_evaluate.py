@@ -117,3 +117,21 @@ def test_no_time_left_is_unknown() -> None:
     res = evaluate(canon.problem, Deadline(0, limit_ms=60_000))  # no units; the wall limit is another test's
     assert res["status"] == "unknown"
     assert all(r["value"] == "unknown" for r in res["queries"])
+
+
+def test_an_extreme_through_monomial_bounds_is_answered() -> None:
+    """z3 Optimize's LP optimization of monomial bounds took roots of huge rationals for seconds,
+    deaf to timeout, rlimit and interrupt (an outside check's repro: 4 s past a 500 ms deadline,
+    incomplete even at 20 s). It is off for Optimize, and z3's global table is put back."""
+    import z3
+
+    doc = {"symbols": {"a": {"min": None}, "b": {"min": 0, "max": 3}, "c": {"min": None}},
+           "asserts": ["~((c*c != 0) & (a/(c*c) >= -3))"],
+           "guards": ["Not(And(c - 4/5 <= 5, a*c < a + 2/3 <= c))"],
+           "queries": ["(3*a)/3 < c - 3", "Max((c*c/6)*(-1*b/1), a, Abs(c + 4)) > 4", "ceiling((a - 2)/4)",
+                       "ceiling(Min((b + c)/(a - c), (a*a)/2))"],
+           "exprs": ["Min((c + 0)/1, (-2)/4, b + a/6 - c - 2/-2) >= 5"], "options": {"timeout_ms": 20_000}}
+    before = z3.get_param("smt.arith.nl.optimize_bounds")
+    res = run("evaluate", doc)
+    assert not res.get("incomplete") and all("reason" not in q for q in res["queries"])
+    assert z3.get_param("smt.arith.nl.optimize_bounds") == before
