@@ -144,8 +144,8 @@ class Oracle:
         if res is None or res.get("status") == "unsat":
             return None
         row = res["queries"][0]
-        if row.get("kind") != "int" or row.get("exact") is False:
-            return None
+        if row.get("kind") != "int" or row.get("exact") is False or row.get("value") == "unknown":
+            return None  # an extreme found but not proven, or none (the effort or the deadline ran out)
         if "value" in row:
             return (row["value"], row["value"]) if row["value"] is not None else None
         return row.get("min"), row.get("max")

@@ -231,7 +231,7 @@ def test_reading_stops_at_the_deadline_with_the_callers_ids() -> None:
         res = finish(op, compute(op, canon.problem, started=past), p, canon, cached=False, elapsed_ms=0)
         assert res["status"] == "unknown" and res["reason"] == "timeout"
         if op == "evaluate":
-            assert res["queries"] == [{"id": "q0", "kind": "int", "min": None, "max": None, "exact": False,
+            assert res["queries"] == [{"id": "q0", "kind": "int", "value": "unknown", "min": None, "max": None, "exact": False,
                                        "reason": "timeout"}]
     red = finish("redundancy", compute("redundancy", canon.problem, started=past), p, canon,
                  cached=False, elapsed_ms=0)

@@ -85,3 +85,17 @@ def test_simplify_under_the_shape_env() -> None:
     assert oracle.simplify(s - Mod(s, 4)) == f"4*({s}//4)"
     assert bool(n % 16 == 0)
     assert oracle.simplify(s - Mod(s, 4)) == str(s) and oracle.simplify(Mod(s, 8)) == "0"
+
+
+@pytest.mark.parametrize("row", [
+    {"id": "q0", "kind": "int", "value": "unknown", "reason": "resource"},  # the effort ran out
+    {"id": "q0", "kind": "int", "value": "unknown", "min": None, "max": None, "exact": False, "reason": "timeout"},
+    {"id": "q0", "kind": "int", "min": 0, "max": 9, "exact": False, "reason": "incomplete"},
+])
+def test_undecided_bounds_are_no_bounds(row: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An integer query left undecided gives no range (an effort-out row read as the range
+    ("unknown", "unknown") before)."""
+    env, s, _ = _env()
+    oracle = Oracle(env)
+    monkeypatch.setattr(oracle, "_ask", lambda op, text, extra: {"status": "sat", "queries": [row]})
+    assert oracle.bounds(FloorDiv(s, 16)) is None

@@ -256,10 +256,12 @@ def _kind(q: Query) -> str:
 # ------------------------------------------------------------------ the operation
 
 def unknown_row(q: Query) -> dict[str, Any]:
-    """The row of a query the deadline left undecided."""
+    """The row of a query the deadline left undecided (docs/problem-format.md §2, partial answers):
+    ``value: "unknown"`` as when the effort runs out, an integer query's bounds null besides."""
     if q.is_bool:
         return {"id": q.id, "kind": "bool", "value": "unknown", "reason": "timeout"}
-    return {"id": q.id, "kind": "int", "min": None, "max": None, "exact": False, "reason": "timeout"}
+    return {"id": q.id, "kind": "int", "value": "unknown", "min": None, "max": None, "exact": False,
+            "reason": "timeout"}
 
 
 def partial_rows(problem: Problem, rows: Sequence[dict[str, Any] | None]) -> list[dict[str, Any]]:
