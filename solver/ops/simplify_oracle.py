@@ -88,10 +88,12 @@ class _Oracle:
         """``len(seen(cond)) == 2``: true at one known point of the domain, false at another."""
         return len(self.seen(cond)) == 2
 
-    def guess(self, t: ir.Term) -> int | bool | None:
-        """The value ``t`` takes at every sample point of the domain, when there are two or more
-        and they agree (a proposal: ``holds`` must still prove it). ``c*x + k`` (``c != 0``) varies
-        where ``x`` does, defined at the same points: known without its values."""
+    def guess(self, t: ir.Term, least: int = 2) -> int | bool | None:
+        """The value ``t`` takes at every sample point of the domain, when there are ``least`` or
+        more and they agree (a proposal: ``holds`` must still prove it; one point is enough for a
+        rule whose proof is cheap: a narrow context, ``2*y <= x < 3*y``, may have a single one).
+        ``c*x + k`` (``c != 0``) varies where ``x`` does, defined at the same points: known without
+        its values."""
         varied = self.varied
         if t in varied:
             return None
@@ -108,17 +110,4 @@ class _Oracle:
         if len(set(seen)) >= 2:
             varied.add(t)
             return None
-        return seen[0] if len(seen) >= 2 else None
-
-    def candidate(self, t: ir.Term) -> int | bool | None:
-        """``guess`` from one point or more: a narrow context (``2*y <= x < 3*y``) may have a
-        single sample point, and the rule asking proves the value with linear bounds."""
-        if t in self.varied:
-            return None
-        seen = self._defined(t, MAX_POINTS)
-        if len(set(seen)) != 1:
-            if seen:
-                self.varied.add(t)
-            return None
-        return seen[0]
-
+        return seen[0] if len(seen) >= least else None

@@ -247,9 +247,8 @@ def extremes_in_sum(coefs: dict[Term, int], const: int) -> Term | None:
         other = ir.mk_min(*n.args)
         w = coefs.get(other)
         if w == v or w == -v:
-            rest = {q: u for q, u in coefs.items() if q is not n and q is not other}
             pair = ir.mk_add(*n.args) if w == v else ir.mk_abs(ir.mk_sub(*n.args))
-            got = ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), pair))
+            got = _pair_replaced(coefs, const, n, other, v, pair)
             if w == v or cheaper(got, ir.from_linear(coefs, const)):
                 return got
     for n, v in coefs.items():  # c*Max(a, b) - c*Max(-a, -b) = c*(Max(a, b) + Min(a, b)) = c*(a + b)
@@ -257,8 +256,7 @@ def extremes_in_sum(coefs: dict[Term, int], const: int) -> Term | None:
             continue
         mirrored = (ir.mk_max if n.kind == ir.MAX else ir.mk_min)(*(ir.mk_neg(a) for a in n.args))
         if mirrored is not n and coefs.get(mirrored) == -v:
-            rest = {q: u for q, u in coefs.items() if q is not n and q is not mirrored}
-            return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), ir.mk_add(*n.args)))
+            return _pair_replaced(coefs, const, n, mirrored, v, ir.mk_add(*n.args))
     if const and len(coefs) == 1:
         (n, v), = coefs.items()
         if v == 1 and n.kind in (ir.MAX, ir.MIN):
@@ -268,6 +266,12 @@ def extremes_in_sum(coefs: dict[Term, int], const: int) -> Term | None:
             if saved >= 1 and all(a.kind != ir.CONST for a in n.args):
                 return ir.mk_max(*moved) if n.kind == ir.MAX else ir.mk_min(*moved)
     return None
+
+
+def _pair_replaced(coefs: dict[Term, int], const: int, n: Term, other: Term, v: int, pair: Term) -> Term:
+    """The sum with the monomials ``n`` and ``other`` replaced by ``v*pair``."""
+    rest = {q: u for q, u in coefs.items() if q is not n and q is not other}
+    return ir.mk_add(ir.from_linear(rest, const), ir.mk_mul(ir.mk_int(v), pair))
 
 
 def extremes_in_product(m: Term) -> Term | None:

@@ -70,11 +70,9 @@ class Oracle(Protocol):
 
     def holds(self, cond: Term) -> bool: ...
 
-    def guess(self, t: Term) -> int | bool | None: ...
-
-    def candidate(self, t: Term) -> int | bool | None:
-        """The value ``t`` takes at every known point of the context and the domain, one point
-        being enough (a candidate for a rule whose proof is cheap; ``guess`` wants two)."""
+    def guess(self, t: Term, least: int = 2) -> int | bool | None:
+        """The value ``t`` takes at every known point of the context and the domain, when at least
+        ``least`` agree (one is enough for a rule whose proof is cheap)."""
         ...
 
     def false_seen(self, cond: Term) -> bool:
@@ -550,7 +548,7 @@ class Simplifier:
         ``a``) or ``0 <= g*b - a < -b`` (``b < 0``: ``g*b`` the smallest not below ``a``) proven —
         linear bounds for a literal ``g`` even when ``b`` is a symbol (``CeilDiv(x, y) = 1`` for
         ``1 <= x <= y``; ``Mod(x, y) = x - y`` for ``y <= x < 2*y``). ``g = 0`` is ``_within``'s."""
-        g = self.oracle.candidate(ir.mk_floordiv(a, b))
+        g = self.oracle.guess(ir.mk_floordiv(a, b), least=1)
         if not isinstance(g, int) or isinstance(g, bool) or g == 0:
             return None
         r = expand(ir.mk_sub(a, ir.mk_mul(ir.mk_int(g), b)))

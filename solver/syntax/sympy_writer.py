@@ -238,7 +238,6 @@ class Writer:
         return self.linear(pos, 0)[0], self.linear(neg, -const)[0]
 
 
-
 def _truncmod_part(t: Term, k: int) -> tuple[tuple[Term, Term] | None, int]:
     """``((a, b), c)`` when the monomial ``k*t`` is ``-c*b*TruncDiv(a, b)``: ``t`` the select itself
     over a literal ``b`` dividing ``k``, or a product of the select and factors whose product is
