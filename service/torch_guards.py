@@ -145,15 +145,13 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     raising: set[int] = set()
     unchecked = entry_ranges(placeholders)
     for g in env.guards:
-        if env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None:
+        if _static(env, g):
             passthrough.append(g)  # produce_guards skips it itself
             continue
         e = env.simplify(g.expr)
         if ("cpp" in langs and may_raise(e, unchecked)) or may_not_finish(e, unchecked):
             raising.add(id(g))
-        free = getattr(e, "free_symbols", None)
-        if (not free or not all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))
-                                for s in free)):
+        if not _over_inputs(e, bound):
             passthrough.append(g)
             continue
         if not all(executed_exactly(e, ranges, lang) for lang in langs):
@@ -163,7 +161,7 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
         t = text(e)
         groups.setdefault(t, []).append(g)
         simplified.setdefault(t, e)
-        syms |= free
+        syms |= e.free_symbols
     hints = getattr(env, "backed_var_to_val", None)
     if hints is None:
         hints = env.var_to_val
@@ -185,9 +183,16 @@ def shape_guard_problem(env: Any, placeholders: Any, langs: tuple[str, ...] = ("
     return doc, list(groups.values()), passthrough, list(simplified.values()), opaque, raising
 
 
+def _static(env: Any, g: Any) -> bool:
+    """Whether stock decides guard ``g`` statically (``produce_guards`` skips it: never emitted)."""
+    return env._maybe_evaluate_static(g.expr, axioms=(), size_oblivious=g.size_oblivious) is not None
 
-def _plain_name(s: Any) -> bool:
-    return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s)) is not None
+
+def _over_inputs(e: Any, bound: Any) -> bool:
+    """Whether ``e`` has free symbols, each an integer input symbol symguard can name."""
+    free = getattr(e, "free_symbols", None) or ()
+    return bool(free) and all(s in bound and s.is_integer and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(s))
+                              for s in free)
 
 
 def prefix_defines(env: Any, placeholders: Any, index: int) -> Doc | None:
@@ -205,22 +210,19 @@ def prefix_defines(env: Any, placeholders: Any, index: int) -> Doc | None:
         return None
     divs = divisor_terms(e)
     bound = input_symbols(placeholders)
-    free = getattr(e, "free_symbols", None)
-    if not divs or not free or not all(s in bound and s.is_integer and _plain_name(s) for s in free):
+    if not divs or not _over_inputs(e, bound):
         return None
     text = guard_printer()
     premises: list[str] = []
-    syms: set[Any] = set(free)
+    syms: set[Any] = set(e.free_symbols)
     for p in env.guards[:index]:
-        if env._maybe_evaluate_static(p.expr, axioms=(), size_oblivious=p.size_oblivious) is not None:
+        if _static(env, p):
             continue  # stock does not emit it
         pe = env.simplify(p.expr)
-        pfree = getattr(pe, "free_symbols", None)
-        if (not pfree or not all(s in bound and s.is_integer and _plain_name(s) for s in pfree)
-                or not executed_exactly(pe, unchecked, "python")):
+        if not _over_inputs(pe, bound) or not executed_exactly(pe, unchecked, "python"):
             continue  # a premise symguard might read otherwise than Python computes it: left out
         premises.append(text(pe))
-        syms |= pfree
+        syms |= pe.free_symbols
     symbols: dict[str, dict[str, int | None]] = {}
     for s in sorted(syms, key=lambda s: _sym_key(str(s))):
         lo = unchecked.get(s, (-math.inf, math.inf))[0]

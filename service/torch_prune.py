@@ -131,7 +131,6 @@ class GuardPruner:
         finally:
             rec["seconds"] = time.perf_counter() - t0
 
-
     def _never_raises(self, env: Any, placeholders: Any, index: int, rec: dict[str, Any]) -> bool:
         """Whether dropped guard ``env.guards[index]`` is proven never to raise where stock's reason
         walk reaches it (every guard before it holds: ``torch_guards.prefix_defines``). Any doubt
