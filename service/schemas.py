@@ -52,7 +52,7 @@ _DEFAULTS = solver.Options()  # the one home of the defaults; the schema documen
 
 class Options(BaseModel):
     timeout_ms: int = Field(default=_DEFAULTS.timeout_ms, ge=1, le=3_600_000, description="wall-clock deadline of the operation (the server may cap it); past it the answer is partial")
-    effort: int = Field(default=_DEFAULTS.effort, ge=1, le=1_000_000_000, description="deterministic work budget in solver resource units: verdicts depend on it alone")
+    effort: int = Field(default=_DEFAULTS.effort, ge=1, le=1_000_000_000, description="deterministic work budget in solver resource units: verdicts depend on it alone, and more never decides less")
     default_min: int | None = Field(default=_DEFAULTS.default_min, description="lower bound of undeclared symbols")
     on_unsupported: Literal["error", "skip"] = _DEFAULTS.on_unsupported
     minimize: bool = Field(default=_DEFAULTS.minimize, description="solve: return a small model")

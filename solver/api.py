@@ -35,10 +35,10 @@ from typing import Any
 from symguard.solver.errors import BadInput, InvalidProblemError, TooLargeError
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.canonical import Canonical, canonicalize
-from symguard.solver.ir.problem import Constraint, Options, Problem
+from symguard.solver.ir.problem import DEFAULT_EFFORT, Constraint, Options, Problem
 from symguard.solver.ops import OPERATIONS, OPS, Operation
-from symguard.solver.ops.operation import Audit, Back, Result
-from symguard.solver.smt.checker import Deadline, OutOfTime
+from symguard.solver.ops.operation import Audit, Back, Result, settled, undecided
+from symguard.solver.smt.checker import RUNG, Deadline, OutOfTime, plan_units
 from symguard.solver.smt.interrupt import settle
 from symguard.solver.syntax.document import entries as doc_entries
 from symguard.solver.syntax.document import load_problem
@@ -306,9 +306,41 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     from there. Inside, budgets are ``options.effort`` z3 resource units (deterministic); past
     the outer limit the answer is the operation's partial result (marked ``incomplete``) or
     ``unknown(op, canon)``.
+
+    Effort only adds (docs/problem-format.md, the effort row). Up to the default the operation
+    runs the default's plan, stopped where the effort runs out (``checker.plan_units``): a
+    smaller effort's work is a prefix of a larger one's, and what it decided a larger one decides
+    too. Above it the plans are the rungs ``DEFAULT_EFFORT * 4**k`` up to the effort, each run
+    whole and only when the one below left something open; a rung's answer is kept only where
+    it leaves open a subset of what the rung below left (``operation.undecided``), else the
+    answer below is kept, each with what the other decided carried over where it holds
+    (``Operation.carry``).
     """
     operation = _operation(op)
-    deadline = Deadline.for_options(canon.options, started=started, entries=entries(canon))
+    effort, top, spent = canon.options.effort, plan_units(canon.options.effort), 0
+    plan = DEFAULT_EFFORT
+    best: Result | None = None
+    while True:
+        deadline = Deadline.for_options(canon.options, started=started, entries=entries(canon))
+        deadline.units, deadline.cap = plan, min(plan, effort)
+        res = _compute_once(operation, canon, deadline)
+        spent += deadline.spent
+        if best is None:
+            best = res
+        elif res.get("incomplete") or (res.get("status") == "unknown" and res.get("reason") == "timeout"):
+            return {**best, "incomplete": True}  # the deadline cut this rung: not final either
+        else:  # the rung's answer where it leaves open less than the one below, else the one below
+            up = operation.carry(canon, best, res)  # (each with what the other decided carried over)
+            best = up if undecided(up) < undecided(best) else operation.carry(canon, res, best)
+        if isinstance(best.get("stats"), dict) and "units" in best["stats"]:
+            best = {**best, "stats": {**best["stats"], "units": spent}}
+        if plan >= top or not undecided(best) or best.get("incomplete"):
+            return best
+        plan *= RUNG
+
+
+def _compute_once(operation: Operation, canon: Problem, deadline: Deadline) -> Result:
+    """One run of ``operation`` under ``deadline`` (its plan and cap), watched by the wall clock."""
     with _SERIAL:
         if deadline.out_of_time or _is_unread(canon):  # the time went on waiting for our turn, or on reading
             return operation.unknown(canon)
@@ -317,7 +349,7 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
                 try:
                     res = operation.compute(canon, deadline)
                 except OutOfTime:  # an operation without a partial answer: nothing decided
-                    return operation.unknown(canon)
+                    res = operation.unknown(canon)
                 except BadInput:
                     raise
                 except Exception:
@@ -328,7 +360,7 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
             deadline.release()  # the context goes now, not when a cycle holding the deadline is collected
     if wd.fired and not res.get("incomplete"):
         return operation.unknown(canon)
-    return res
+    return settled(res, deadline)
 
 
 def entries(p: Problem) -> int:

@@ -62,7 +62,7 @@ from symguard.solver.ir.problem import Constraint, Options, Problem, Query, Symb
 from symguard.solver.ir.pyeval import holds
 from symguard.solver.ops import evaluate as ev
 from symguard.solver.ops import simplify as simplify_op
-from symguard.solver.ops.operation import Result
+from symguard.solver.ops.operation import Result, settled
 from symguard.solver.reason import intervals
 from symguard.solver.reason.facts import Env
 from symguard.solver.reason.rewrite import Rewriter
@@ -651,8 +651,9 @@ class _State:
         engine = self.simplify_engine
         try:
             res = engine.answer(merged, deadline)
-        except OutOfTime:  # the outer limit of the whole request
+        except OutOfTime:  # the outer limit of the whole request (or the effort: ``settled``)
             res = simplify_op.OPERATION.unknown(merged)
+        res = settled(res, deadline)
         canon = Canonical(merged, key, engine.names, [], [], [], list(range(len(merged.exprs))))
         return api.finish("simplify", res, merged, canon, cached=False, elapsed_ms=0)
 
@@ -702,7 +703,7 @@ class _State:
                 if ev._final({"queries": [r]}):
                     self.answers[(q.term, q.domain)] = {k: v for k, v in r.items() if k != "id"}
         del self.models[:-MODELS_KEPT]  # witnesses to try first: the most recent ones
-        return _evaluated(merged, key, res)
+        return _evaluated(merged, key, settled(res, deadline))
 
 
 # ------------------------------------------------------------------ the facts view, for another process

@@ -13,9 +13,21 @@ from symguard.solver import prepare
 from symguard.solver.api import compute
 from symguard.solver.errors import InternalError
 from symguard.solver.ir import terms as ir
-from symguard.solver.ir.problem import Problem
+from symguard.solver.ir.problem import DEFAULT_EFFORT, Problem
 from symguard.solver.smt import checker
-from symguard.solver.smt.checker import SAT, UNKNOWN, UNSAT, Checker, Deadline, OutOfTime, outer_ms, units
+from symguard.solver.smt.checker import (
+    CHECK_COST,
+    SAT,
+    UNKNOWN,
+    UNSAT,
+    Checker,
+    Deadline,
+    OutOfEffort,
+    OutOfTime,
+    outer_ms,
+    plan_units,
+    units,
+)
 
 # x^3 + y^3 = z^3 has no solution in positive integers, and z3 does not find that out quickly:
 # a check that spends whatever it is given
@@ -78,6 +90,44 @@ def test_running_out_of_units_is_unknown_not_an_exception() -> None:
     assert out.status == UNKNOWN and out.reason == "resource" and d.expired
     again = ch.check(all_guards(ch, p))  # nothing left: answered without z3
     assert again.status == UNKNOWN and again.reason == "resource"
+
+
+def test_a_cap_below_the_plan_stops_the_operation_where_the_plan_goes_on() -> None:
+    """The effort as a cap on the default's plan: a check it cuts short that runs out raises
+    ``OutOfEffort`` (the plan would have gone on), one the plan itself cuts is ``unknown``; a check
+    that finishes within the cap answers as under the whole plan, charged the same units."""
+    p = problem(HARD)
+    d = Deadline(10_000, budget_units=10**9, cap=5_000)
+    ch = Checker(p, d)
+    with pytest.raises(OutOfEffort):
+        ch.check(all_guards(ch, p))
+    assert d.cut
+    d = Deadline(10_000, budget_units=5_000, cap=10**9)  # the plan's own end: an answer, go on
+    ch = Checker(p, d)
+    assert ch.check(all_guards(ch, p)).reason == "resource" and not d.cut
+    runs = []
+    for cap in (10**9, 2_000_000):
+        d = Deadline(10_000, budget_units=10**9, cap=cap)
+        ch = Checker(problem(EASY), d)
+        out = ch.check(all_guards(ch, problem(EASY)))
+        runs.append((out.status, d.spent, d.cut))
+    assert runs[0] == runs[1] and runs[0][0] == SAT
+
+
+def test_charged_python_work_past_the_cap_stops_before_it() -> None:
+    d = Deadline(10_000, budget_units=10**6, cap=100)
+    d.pay(60)
+    assert d.affords(60)  # the plan affords it ...
+    with pytest.raises(OutOfEffort):  # ... the cap does not: nothing charged
+        d.pay(60)
+    assert d.spent == 60 and d.cut
+    with pytest.raises(OutOfEffort):  # nor a check's setup
+        d.admits(None, CHECK_COST + 50)
+
+
+def test_the_plan_up_to_the_default_then_rungs_of_four() -> None:
+    assert [plan_units(e) for e in (1, DEFAULT_EFFORT, 4 * DEFAULT_EFFORT - 1, 4 * DEFAULT_EFFORT, 10**9)] == \
+        [DEFAULT_EFFORT, DEFAULT_EFFORT, DEFAULT_EFFORT, 4 * DEFAULT_EFFORT, DEFAULT_EFFORT * 4 ** 5]
 
 
 def test_scoped_check_needs_units_for_its_setup() -> None:

@@ -1,7 +1,9 @@
 """``effort`` (deterministic work) and ``timeout_ms`` (the wall-clock deadline) kept apart (issue 33).
 
-- more effort never decides less: over a slice of the PyTorch corpus, the guards left ``unknown``
-  at a larger effort are a subset of those at a smaller one;
+- more effort never decides less: over a slice of the PyTorch corpus and synthetic lattices, the
+  guards left ``unknown`` at a larger effort are a subset of those at a smaller one (by
+  construction: a smaller effort stops the default's plan early, ``Deadline.cap``; above the
+  default, rungs of 4x replace the answer below only where they leave open a strict subset);
 - a smaller effort never does more of the Python work than the default (the second canonical
   form and the residue walks, counted in ``stats``; CPU time is measured in bench/, not here);
 - ``reason`` says which one stopped a check: ``resource`` when the effort ran out, ``timeout``
@@ -16,6 +18,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import time
@@ -148,13 +151,14 @@ def test_the_chosen_pass_keeps_what_the_other_proved_against_its_own_kept_set() 
     back = {v: k for k, v in canon.names.items()}  # the canonical problem's symbol names
     assert pool.add({back["s0"]: 5, back["s1"]: 8})  # Ne(s0, 5) fails there, every other guard holds
     got = {r["id"]: (r["verdict"], sorted(r["implied_by"])) for r in red._merged(p, best, other, [pool])["guards"]}
-    assert got[g[0]] == unknown  # its proof there cites s0 >= 4, which this answer dropped
+    # its proof there cites s0 >= 4, which this answer dropped citing s0 >= 5: read through it
+    assert got[g[0]] == ("redundant", [g[6]])
     assert got[g[2]] == ("always_true", [])
     assert got[g[3]] == ("required", [])  # at the point, against this answer's kept set
     assert got[g[4]] == unknown  # holds at every point
     assert got[g[5]] == ("redundant", sorted([g[4], g[6]]))  # both still kept here
     assert got[g[1]] == ("redundant", [g[6]])
-    assert red._merged(p, best, other, [pool])["minimal"] == sorted([g[0], g[3], g[4], g[6]], key=lambda x: int(x[1:]))
+    assert red._merged(p, best, other, [pool])["minimal"] == sorted([g[3], g[4], g[6]], key=lambda x: int(x[1:]))
 
 
 def _free_verdicts(doc: dict[str, Any], effort: int, monkeypatch: pytest.MonkeyPatch) -> list[list[str | None]]:
@@ -182,6 +186,66 @@ def test_the_levers_before_z3_decide_the_same_at_every_effort(name: str, monkeyp
     high = _free_verdicts(doc, DEFAULT_EFFORT, monkeypatch)
     assert low and low[0] == high[0]
     assert any(v is not None for v in low[0])
+
+
+def test_a_proof_read_through_a_dropped_guard_that_cites_the_guard_is_not_carried() -> None:
+    """``_merged`` reads a proof naming a guard the answer dropped through that guard's own
+    ``implied_by``; when that names the guard being decided, the proof is circular: kept unknown."""
+    doc = {"symbols": {"s0": {"min": 0, "hint": 8}}, "guards": ["s0 >= 3", "s0 >= 4", "s0 >= 1"]}
+    canon = canonicalize(load_problem(doc))
+    p = canon.problem
+    g = [p.guards[j].id for j in canon.guards]
+
+    def answer(verdicts: dict[int, tuple[str, list[int]]]) -> dict[str, Any]:
+        rows = {g[k]: {"id": g[k], "verdict": v, "implied_by": [g[j] for j in by]} for k, (v, by) in verdicts.items()}
+        return {"status": "sat", "stats": {}, "guards": [rows[c.id] for c in p.guards],
+                "minimal": [c.id for c in p.guards if rows[c.id]["verdict"] in ("required", "unknown")]}
+
+    # this answer dropped s0 >= 4 citing s0 >= 3 (wrongly strong, but the shape is what matters)
+    best = answer({0: ("unknown", []), 1: ("redundant", [0]), 2: ("redundant", [0])})
+    other = answer({0: ("redundant", [1]), 1: ("required", []), 2: ("redundant", [1])})
+    got = {r["id"]: r["verdict"] for r in red._merged(p, best, other, [])["guards"]}
+    assert got[g[0]] == "unknown"
+
+
+def _fake(plans: dict[int, dict[str, str]], ran: list[int]) -> Any:
+    """An operation whose answer at each plan (the deadline's ``units``) is given: verdicts by guard."""
+    from symguard.solver.ops.operation import Operation
+
+    def compute_(problem: Any, deadline: Deadline) -> dict[str, Any]:
+        ran.append(deadline.units)
+        deadline.charge(min(deadline.units, deadline.cap))
+        v = plans[deadline.units]
+        return {"status": "sat", "stats": {"units": 0}, "minimal": [],
+                "guards": [{"id": k, "verdict": x, "implied_by": []} for k, x in v.items()]}
+
+    return Operation("fake", compute_, lambda _p: {"status": "unknown", "reason": "timeout"})
+
+
+def test_above_the_default_a_rung_replaces_the_one_below_only_leaving_less_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rungs of 4x above the default, each run whole and only where the one below left something
+    open; an answer leaving open what the rung below had settled is not taken (effort never
+    decides less), one leaving open a strict subset is."""
+    d = DEFAULT_EFFORT
+    plans = {d: {"g0": "unknown", "g1": "redundant"}, 4 * d: {"g0": "redundant", "g1": "unknown"},
+             16 * d: {"g0": "redundant", "g1": "required"}}
+    ran: list[int] = []
+    monkeypatch.setattr(api, "_operation", lambda _op: _fake(plans, ran))
+    canon = canonicalize(load_problem({"symbols": {"s0": {}}, "guards": ["s0 >= 1", "s0 >= 2"]})).problem
+    seen = []
+    for effort in (1, d, 4 * d, 16 * d - 1, 16 * d, 10**9):
+        ran.clear()
+        res = api.compute("fake", dataclasses.replace(canon, options=Options(effort=effort)))
+        seen.append(([g["verdict"] for g in res["guards"]], list(ran), res["stats"]["units"]))
+    assert seen[0] == (["unknown", "redundant"], [d], 1)  # the default's plan, capped at 1 unit
+    assert seen[1] == (["unknown", "redundant"], [d], d)
+    assert seen[2] == (["unknown", "redundant"], [d, 4 * d], 5 * d)  # g1 open at 4x: the default's answer
+    assert seen[3] == seen[2]  # between two rungs: the lower one
+    assert seen[4] == (["redundant", "required"], [d, 4 * d, 16 * d], 21 * d)
+    plans[d] = {"g0": "redundant", "g1": "redundant"}
+    ran.clear()
+    api.compute("fake", dataclasses.replace(canon, options=Options(effort=10**9)))
+    assert ran == [d]  # nothing left open: no rung above runs
 
 
 def test_running_out_of_effort_says_resource_in_every_op() -> None:

@@ -80,7 +80,8 @@ def test_effort_is_an_option_with_its_default_in_one_place() -> None:
     assert Options().effort == DEFAULT_EFFORT
     p = load_problem({"guards": ["x > 1"], "options": {"effort": 1234}})
     assert p.options.effort == 1234
-    assert Deadline.for_options(p.options).units == 1234
+    d = Deadline.for_options(p.options)
+    assert (d.units, d.cap) == (DEFAULT_EFFORT, 1234)  # the default's plan, capped at the effort
     from symguard.solver.errors import InvalidProblemError
     for bad in (0, -1, "1", 10**10, True):
         with pytest.raises(InvalidProblemError):

@@ -42,7 +42,7 @@ from symguard.solver.ops.operation import Audit, Back, Operation, Result
 from symguard.solver.ops.selfcheck import hint_model, verify_model
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.smt import unbounded as ray
-from symguard.solver.smt.checker import SAT, UNSAT, Deadline, OutOfTime
+from symguard.solver.smt.checker import SAT, UNSAT, Deadline, Outcome, OutOfTime
 from symguard.solver.smt.optimize import Model, Session, is_linear, problem_terms
 
 GALLOP_LIMIT = 64  # doublings of the probe step before a bound is reported as "kept growing"
@@ -66,15 +66,17 @@ class _Run:
         self.why = "resource"  # what stopped the last check that answered unknown (a row's ``reason``)
 
     def run(self) -> dict[str, Any]:
-        out = self.sess.check()
+        # the trace-time sizes, when they pass everything, show satisfiability with no solver call
+        # (as in ``redundancy`` and a context's questions): at every effort, so a small effort that
+        # could not pay z3's check still answers what a larger one answers from the same start
+        hinted = hint_model(self.p)
+        out = Outcome(SAT, model=hinted) if hinted is not None else self.sess.check()
         if out.status == UNSAT:
             return {"status": UNSAT, "queries": [{"id": q.id, "kind": _kind(q), "value": None}
                                                  for q in self.p.queries],
                     "warnings": ["the asserts and guards are unsatisfiable: no query has a value"]}
         if out.status == SAT:
             self.models.append(out.model)
-        elif (hinted := hint_model(self.p)) is not None:  # z3 undecided on a non-linear set: the
-            self.models.append(hinted)  # trace-time sizes still witness it (as ``solve`` does)
         n = len(self.p.queries)
         rows, stopped = self.answer(self.p.queries)
         if stopped is not None and out.status != SAT and not self.models:

@@ -99,6 +99,10 @@ def _no_audit(_res: Result, _audit: Audit) -> None:
     return None
 
 
+def _no_carry(_problem: Problem, _other: Result, res: Result) -> Result:
+    return res
+
+
 @dataclass(frozen=True)
 class Operation:
     name: str
@@ -114,6 +118,47 @@ class Operation:
     # the checks of the operation's own fields in a result read from a shared cache (models and
     # cores are checked for every op by ``solver.api.check_cached``)
     audit: Callable[[Result, Audit], None] = _no_audit
+    # a result (the third argument) with what another one (the second) decided carried over where
+    # it still holds (``solver.api.compute``'s rungs above the default effort)
+    carry: Callable[[Problem, Result, Result], Result] = _no_carry
+
+
+def undecided(result: Result) -> frozenset[str]:
+    """What a result leaves open, item by item: its status, each guard left ``unknown``, each
+    query without its value (or an integer's exact range), each expression without a proven form,
+    a model not proven smallest. ``solver.api.compute`` keeps a larger effort's answer only where
+    it leaves open a subset of this (effort never decides less)."""
+    out = set()
+    if result.get("status") == "unknown":
+        out.add("status")
+    if result.get("optimal") is False:
+        out.add("optimal")
+    for row in result.get("guards", ()):
+        if row.get("verdict") == "unknown":
+            out.add(f"guards:{row.get('id')}")
+    for row in result.get("queries", ()):
+        if row.get("value") == "unknown" or row.get("exact") is False:
+            out.add(f"queries:{row.get('id')}")
+    for row in result.get("exprs", ()):
+        if not row.get("proved"):
+            out.add(f"exprs:{row.get('id')}")
+    return frozenset(out)
+
+
+def settled(result: Result, deadline: Deadline) -> Result:
+    """A result the effort stopped (``Deadline.cut``, ``OutOfEffort``) is deterministic: what its
+    partial answer marks ``timeout`` ran out of effort (``resource``), and it is not
+    ``incomplete`` (another machine would stop at the same step)."""
+    return _relabeled(result) if deadline.cut else result
+
+
+def _relabeled(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: "resource" if k == "reason" and x == "timeout" else _relabeled(x)
+                for k, x in v.items() if k != "incomplete"}
+    if isinstance(v, list):
+        return [_relabeled(x) for x in v]
+    return v
 
 
 def timeout_unknown(_problem: Problem) -> Result:

@@ -102,7 +102,17 @@ from symguard.solver.reason import (
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.reason.points import Pool
 from symguard.solver.reason.points import _base as points_base
-from symguard.solver.smt.checker import SAT, SETUP_SHARE, UNSAT, Checker, Deadline, Outcome, OutOfTime, units
+from symguard.solver.smt.checker import (
+    SAT,
+    SETUP_SHARE,
+    UNSAT,
+    Checker,
+    Deadline,
+    Outcome,
+    OutOfEffort,
+    OutOfTime,
+    units,
+)
 from symguard.solver.smt.optimize import is_linear
 
 SEED_POINTS = 48
@@ -259,13 +269,18 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     cost = PASS_GUARD_COST * first_run.hard
     if second_share < cost or not deadline.affords(cost):  # the first test depends on the effort alone
         return _spent(first, deadline, 1)
-    deadline.charge(cost)
+    try:
+        deadline.pay(cost)
+    except OutOfEffort:  # the effort ends before the second pass: the first pass' answer
+        return _spent(first, deadline, 1)
     second, second_run = _collapsed(problem, deadline, not COLLAPSE_FIRST)
-    if second.get("incomplete"):
+    if second.get("incomplete"):  # the deadline, or the effort, stopped it: the first pass' answer
         return _spent({**first, "incomplete": True}, deadline, 2)
-    # a pass that settled satisfiability beats one that did not (the caller keeps every guard of
-    # an answer whose status is unknown, whatever its verdicts), then fewer unknown, then smaller
-    best, other = sorted((first, second), key=lambda r: (r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])))
+    # the second pass' answer only where it decides every guard the first did (a smaller effort
+    # that stopped in the second pass answered the first's: effort never decides less), and then
+    # settles satisfiability where the first did not, or leaves fewer unknown, or keeps fewer
+    key = [(r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])) for r in (first, second)]
+    best, other = (second, first) if _open(second) <= _open(first) and key[1] < key[0] else (first, second)
     walk = first["stats"]["walk"] + second["stats"]["walk"]
     best = _merged(problem, best, other, [first_run.pool, second_run.pool])
     return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
@@ -273,9 +288,10 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
 
 def _merged(problem: Problem, best: dict[str, Any], other: dict[str, Any], pools: list[Pool]) -> dict[str, Any]:
     """``best`` with its ``unknown`` guards decided where the other pass' verdict holds against
-    ``best``'s own kept set: ``always_true`` (the asserts alone imply it); ``redundant`` when every
-    guard of its ``implied_by`` is still kept (then the guards ``best`` dropped citing it cite
-    those); ``required`` at a point of either pass that fails it while every other kept guard
+    ``best``'s own kept set: ``always_true`` (the asserts alone imply it); ``redundant`` when its
+    ``implied_by``, each guard ``best`` dropped read as that guard's own ``implied_by``
+    (``_through``), names only guards ``best`` keeps, not itself (then the guards ``best`` dropped
+    citing it cite those); ``required`` at a point of either pass that fails it while every other kept guard
     holds (verified on the original terms). Each such step is one step of the greedy argument of
     ``_Run.run``: the kept set only shrinks. The passes decide differently as the effort grows (a
     second pass starts at some effort), and the pass chosen alone had left guards unknown that a
@@ -300,18 +316,34 @@ def _merged(problem: Problem, best: dict[str, Any], other: dict[str, Any], pools
         if row["verdict"] != UNKNOWN:
             continue
         theirs = other["guards"][i]
-        proof = [at[x] for x in theirs["implied_by"]]
-        if theirs["verdict"] == ALWAYS_TRUE or (theirs["verdict"] == REDUNDANT and proof and
+        proof = _through(rows, at, [at[x] for x in theirs["implied_by"]])
+        if theirs["verdict"] == ALWAYS_TRUE or (theirs["verdict"] == REDUNDANT and
                                                all(j in live and j != i for j in proof)):
-            rows[i] = {"id": ids[i], "verdict": theirs["verdict"], "implied_by": list(theirs["implied_by"])}
+            verdict = REDUNDANT if theirs["verdict"] == REDUNDANT and proof else ALWAYS_TRUE
+            cited = [ids[j] for j in sorted(proof)] if verdict == REDUNDANT else []
+            rows[i] = {"id": ids[i], "verdict": verdict, "implied_by": cited}
             kept.discard(i)
             live.discard(i)
-            cite(i, list(theirs["implied_by"]))
+            cite(i, cited)
             continue
         mask = sum(1 << j for j in live)
         if any(pool.refuting(i, mask) is not None for pool in pools):
             rows[i] = {"id": ids[i], "verdict": REQUIRED, "implied_by": []}
     return {**best, "guards": rows, "minimal": [x for x in best["minimal"] if at[x] in kept]}
+
+
+def _through(rows: list[dict[str, Any]], at: dict[str, int], proof: list[int]) -> set[int]:
+    """``proof`` (guards that imply one) in terms of the guards ``rows`` keep: a guard they
+    dropped stands for its own ``implied_by`` (kept guards, ``fix_implied``), one always true for
+    nothing (the asserts imply it)."""
+    out: set[int] = set()
+    for j in proof:
+        v = rows[j]["verdict"]
+        if v == REDUNDANT:
+            out |= {at[x] for x in rows[j]["implied_by"]}
+        elif v != ALWAYS_TRUE:
+            out.add(j)
+    return out
 
 
 def _spent(res: dict[str, Any], deadline: Deadline, passes: int) -> dict[str, Any]:
@@ -338,6 +370,11 @@ def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
 
 def _unknowns(res: dict[str, Any]) -> int:
     return sum(1 for g in res["guards"] if g["verdict"] == UNKNOWN)
+
+
+def _open(res: dict[str, Any]) -> set[str]:
+    """The guards a pass left ``unknown``, and its status when unknown."""
+    return {g["id"] for g in res["guards"] if g["verdict"] == UNKNOWN} | ({""} if res["status"] == UNKNOWN else set())
 
 
 class _Run:
@@ -1324,7 +1361,7 @@ class _Run:
                               PERIODIC_CASES if z3_budget is None else PERIODIC_Z3_CASES)
         if not split or not any(s in self.syms[i] for s, _ in split):
             return None  # only a split of the guard's own symbols changes what its check sees
-        self.deadline.charge(PERIODIC_SPLIT_COST)
+        self.deadline.pay(PERIODIC_SPLIT_COST)
         used: set[int] = set()
         seen: set[tuple[tuple[ir.Term, ...], tuple[tuple[str, periodic.Interval], ...]]] = set()
         for case in periodic.cases(conds, ranges, split):
@@ -1333,7 +1370,7 @@ class _Run:
             self.deadline.ensure_time()
             if not self.deadline.affords(PERIODIC_CASE_COST):
                 return None
-            self.deadline.charge(PERIODIC_CASE_COST)
+            self.deadline.pay(PERIODIC_CASE_COST)
             if case.conds[-1] is ir.FALSE:
                 continue  # g holds throughout the case
             false_at = [k for k, c in enumerate(case.conds) if c is ir.FALSE]
@@ -1654,8 +1691,14 @@ def _audit(res: dict[str, Any], audit: Audit) -> None:
     audit.ids(res.get("minimal"), audit.guard_ids, "minimal")
 
 
+def _carry(problem: Problem, other: dict[str, Any], res: dict[str, Any]) -> dict[str, Any]:
+    """``res`` with ``other``'s verdicts carried over where they hold against its kept set
+    (``_merged`` without points: always true, or implied by guards it keeps)."""
+    return _merged(problem, res, other, [])
+
+
 OPERATION = Operation("redundancy", redundancy, _unknown, is_final=_final, map_back=_map_back, tally=_tally,
-                      audit=_audit)
+                      audit=_audit, carry=_carry)
 
 
 def _has_kind(terms: list[ir.Term], kind: str) -> bool:

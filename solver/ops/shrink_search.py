@@ -90,7 +90,7 @@ class _Budget:
             raise _OutOfUnits
         self._owed -= whole
         self.left -= whole
-        self.deadline.charge(whole)
+        self.deadline.pay(whole)
         self._steps += 1
         if self._steps % 256 == 0:
             self.deadline.ensure_time()

@@ -39,7 +39,7 @@ from pysmt.exceptions import PysmtException
 from pysmt.solvers.z3 import Z3Converter
 
 from symguard.solver.errors import InternalError
-from symguard.solver.ir.problem import Options, Problem
+from symguard.solver.ir.problem import DEFAULT_EFFORT, Options, Problem
 from symguard.solver.ir.terms import Term
 from symguard.solver.smt.encode import Encoding, PairKey
 
@@ -80,6 +80,22 @@ CHECK_COST, ASSUMPTION_COST = units(0.25 * SETUP_SHARE), units(0.03 * SETUP_SHAR
 SCOPED_COST, FORMULA_COST = units(2 * SETUP_SHARE), units(0.05 * SETUP_SHARE)
 
 
+def plan_units(effort: int) -> int:
+    """The units an operation plans its work for at ``effort`` (docs/problem-format.md, the
+    effort row): up to the default, the default's plan, stopped where the effort runs out
+    (``Deadline.cap``), so a smaller effort does a prefix of a larger one's work and decides a
+    subset of what it decides; above it the largest rung ``DEFAULT_EFFORT * RUNG**k`` within the
+    effort (``solver.api.compute`` runs the rungs below it first, each only where the one below
+    left something open)."""
+    plan = DEFAULT_EFFORT
+    while plan * RUNG <= effort:
+        plan *= RUNG
+    return plan
+
+
+RUNG = 4  # above the default effort, each plan is this many times the one below
+
+
 def outer_ms(timeout_ms: int) -> int:
     """The outer wall-clock limit (ms) of a whole operation whose options say ``timeout_ms``."""
     return int(timeout_ms * (1 + WALL_SHARE)) + WALL_SLACK_MS
@@ -109,6 +125,13 @@ class OutOfTime(Exception):
     operation's sound ``unknown`` result (reason ``timeout``, never cached)."""
 
 
+class OutOfEffort(OutOfTime):
+    """The effort ran out where the planned computation would have gone on (``Deadline.cap``):
+    the operation stops exactly there, as the wall clock would stop it, and answers what it has
+    decided so far. Unlike the clock this stop is deterministic: the caller relabels the answer
+    (reason ``resource``, not ``incomplete``: ``solver.ops.operation.settled``)."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     status: str
@@ -136,13 +159,18 @@ class Deadline:
         (wall clock, from ``started``) only ends the call (then the answer is partial), early
         enough to answer a problem of ``entries`` entries within the outer limit (``finish_ms``)."""
         t = options.timeout_ms
-        return cls(t, budget_units=options.effort, started=started,
+        return cls(t, budget_units=plan_units(options.effort), cap=min(options.effort, plan_units(options.effort)),
+                   started=started,
                    limit_ms=outer_ms(t) - finish_ms(entries, t))
 
-    def __init__(self, budget_ms: int, *, budget_units: int | None = None,
+    def __init__(self, budget_ms: int, *, budget_units: int | None = None, cap: int | None = None,
                  limit_ms: float | None = None, started: float | None = None) -> None:
         self.budget_ms = budget_ms
         self.units = units(budget_ms) if budget_units is None else budget_units
+        # the units the operation may really spend; the plan (``units``) may be larger: then the
+        # planned computation runs until a step needs more than is left of the cap (``OutOfEffort``)
+        self.cap = self.units if cap is None else cap
+        self.cut = False  # the cap stopped the operation (``OutOfEffort``)
         self.spent = 0
         limit = (outer_ms(budget_ms) if limit_ms is None else limit_ms) / 1000.0
         self.wall_end = (self.clock() if started is None else started) + limit
@@ -171,7 +199,33 @@ class Deadline:
         return max(0, self.units - self.spent)
 
     def charge(self, used: int) -> None:
+        """Count units already used (a check's, after it ran)."""
         self.spent += max(0, used)
+
+    def cap_left(self) -> int:
+        return max(0, self.cap - self.spent)
+
+    def stop(self) -> OutOfEffort:
+        """The cap ends the operation here (raise the result)."""
+        self.cut = True
+        return OutOfEffort()
+
+    def pay(self, cost: int) -> None:
+        """Charge ``cost`` units of Python work about to be done (the plan ``affords`` it): past
+        the cap the operation stops before the work, where a larger effort would do it."""
+        if cost > self.cap_left():
+            raise self.stop()
+        self.charge(cost)
+
+    def admits(self, budget: int | None, cost: int) -> bool:
+        """Whether a check of ``budget`` units whose setup costs ``cost`` is worth starting: not
+        when the plan leaves no more than its setup (it would answer ``unknown``, deterministically);
+        when the plan would but the cap cannot pay the setup, the operation stops (``OutOfEffort``)."""
+        if self.grant(budget) <= cost:
+            return False
+        if self.cap_left() <= cost:
+            raise self.stop()
+        return True
 
     @property
     def expired(self) -> bool:
@@ -218,7 +272,8 @@ class Deadline:
             ctx.interrupt()
 
     def grant(self, budget: int | None) -> int:
-        """Units for one check: ``budget`` (all that is left when None), never more than is left."""
+        """Units the plan grants one check: ``budget`` (all that is left when None), never more
+        than is left (``run`` cuts it to the cap)."""
         left = self.remaining()
         return left if budget is None else max(0, min(budget, left))
 
@@ -227,13 +282,18 @@ class Deadline:
         """``s.check(*args)`` under ``budget`` units and the outer limit; charges ``cost`` (the
         setup) and the units z3 used.
 
-        Returns (z3's answer, whether the units ran out); (None, True) when the grant does not
-        cover ``cost``. Raises ``OutOfTime`` when the hang guard or an interrupt ended it,
-        ``Z3Failed`` on a z3 exception."""
-        grant = self.grant(budget) - cost
-        self.ensure_time()
-        if grant <= 0:
+        Returns (z3's answer, whether the units ran out); (None, True) when the plan's grant does
+        not cover ``cost``. Raises ``OutOfTime`` when the hang guard or an interrupt ended it,
+        ``OutOfEffort`` when the cap cut a check short that ran out (or cannot pay its setup),
+        ``Z3Failed`` on a z3 exception. A check the cap cut short that still finished goes on as
+        with the whole plan: z3 took the same steps (rlimit only stops it)."""
+        if not self.admits(budget, cost):
+            self.ensure_time()
             return None, True
+        planned = self.grant(budget)
+        grant = min(planned, self.cap_left()) - cost
+        short = grant < planned - cost
+        self.ensure_time()
         self.charge(cost)
         wall = self.wall_left_ms() - Z3_LATE_MS
         if wall <= 0:
@@ -253,6 +313,8 @@ class Deadline:
         if r == z3.unknown:
             low = s.reason_unknown().lower()
             if used >= grant or "resource limit" in low:  # the units ran out: deterministic
+                if short:
+                    raise self.stop()
                 return r, True
             if self.out_of_time or "cancel" in low or "timeout" in low:
                 raise OutOfTime  # the hang guard or an interrupt, not the units: load-dependent
@@ -473,7 +535,7 @@ class Checker:
                 d = self._defs_z3[k] = self.conv.convert(f)
             forms.append(d)
         cost = CHECK_COST + ASSUMPTION_COST * len(hs) + SCOPED_COST + FORMULA_COST * len(forms)
-        if self.deadline.grant(budget) <= cost:  # not worth building the solver
+        if not self.deadline.admits(budget, cost):  # not worth building the solver
             self.checks += 1
             self.deadline.ensure_time()
             return Outcome(UNKNOWN, reason="resource")

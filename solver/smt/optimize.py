@@ -159,7 +159,7 @@ class Session:
         assumptions = [self.ch.literal(h) for h in (*self.base, *handles)] + list(lits)
         cost = CHECK_COST + ASSUMPTION_COST * len(assumptions) + SCOPED_COST + FORMULA_COST * len(forms)
         self.ch.checks += 1
-        if self.deadline.grant(budget) <= cost:
+        if not self.deadline.admits(budget, cost):
             self.deadline.ensure_time()
             return "unknown", None, []
         spent = self.deadline.spent
