@@ -224,6 +224,25 @@ def test_a_compared_chain_is_pythons_evaluation(f: tuple[str, str], op: str, lit
     assert got == want, (text, op, lit, a)
 
 
+@pytest.mark.parametrize(("text", "a"), [
+    ("FloatTrueDiv(a, 3) == 3002399751580331.0", 2**53 + 1),  # (2**53 + 1) / 3 exactly; float(a)/3 is not
+    ("(FloatTrueDiv(a, 3)) + 0.5 < 0.0", OVERFLOW_EDGE),  # float(a) overflows, a / 3 does not
+    ("FloatTrueDiv(a, -7) >= -1e300", 2**1100),  # nor does it here: the quotient is finite
+    ("FloatTrueDiv(a, 3.0) < 1.0", OVERFLOW_EDGE),  # a float literal: float(a) first, which overflows
+])
+def test_an_integer_divided_by_an_integer_literal_is_pythons_true_division(text: str, a: int) -> None:
+    """``a / 3`` of an int ``a`` is Python's int true division, rounded once (``IntTrueDiv``), not
+    ``float(a) / 3.0``: the two differ past 2**53 and where ``float(a)`` overflows."""
+    lhs, op, lit = re.fullmatch(r"(.+) (==|<|>=) (\S+)", text).groups()  # type: ignore[union-attr]
+    code = lhs.replace("FloatTrueDiv(a, ", "(a / ")
+    try:
+        want: bool | None = bool(eval(f"{code} {op} {lit}", {}, {"a": a}))
+    except OverflowError:
+        want = None
+    p = parse_sympy(text)
+    assert (bool(evaluate(p.term, {"a": a})) if evaluate(p.domain, {"a": a}) else None) == want
+
+
 def test_a_compared_chain_refuses_what_can_make_a_nan_or_two_variables() -> None:
     for text, offset in [("ToFloat(a)*0.0 >= 1.0", 11), ("ToFloat(a) + ToFloat(b) >= 1.0", 0),
                          ("IntTrueDiv(a, b) + 0.5 > 1.0", 0), ("ToFloat(a) + 1e309 > 1.0", 13)]:

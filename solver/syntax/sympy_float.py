@@ -184,6 +184,10 @@ class _FloatReader(_Walk):
         x = self.real_(x_node, depth + 1, compare=True)
         if isinstance(x, fc.Rounded) and x.den.kind == ir.CONST:
             x = fc.Chain(x.num, x.den.value)
+        elif isinstance(x, fc.Exact) and x.den == 1 and x.num.kind != ir.CONST and step == "div" \
+                and isinstance(c, int):  # int / int: Python's true division, rounded once (IntTrueDiv)
+            self.domain.append(fc.no_overflow(x.num, ir.mk_int(c)))
+            return fc.Chain(x.num, c)
         elif isinstance(x, fc.Exact) and x.den == 1 and x.num.kind != ir.CONST:  # an int operand: float(x)
             self.domain.append(fc.no_overflow(x.num, ir.ONE))
             x = fc.Chain(x.num, 1)
