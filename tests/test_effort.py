@@ -248,6 +248,15 @@ def test_above_the_default_a_rung_replaces_the_one_below_only_leaving_less_open(
     assert ran == [d]  # nothing left open: no rung above runs
 
 
+def test_a_query_left_open_takes_the_other_rungs_answer() -> None:
+    from symguard.solver.ops import evaluate as ev
+    row = {"id": "q0", "kind": "bool", "value": "unknown", "reason": "resource"}
+    lower = {"status": "sat", "queries": [{"id": "q0", "kind": "bool", "value": True}, row]}
+    higher = {"status": "sat", "queries": [row, {"id": "q1", "kind": "int", "min": 1, "max": 4, "exact": True}]}
+    got = ev.OPERATION.carry(load_problem({"guards": ["x > 1"]}), lower, higher)
+    assert got["queries"] == [lower["queries"][0], higher["queries"][1]]
+
+
 def test_running_out_of_effort_says_resource_in_every_op() -> None:
     doc = {**HARD, "options": {"effort": 1}}
     assert run("solve", doc)["reason"] == "resource"

@@ -280,7 +280,7 @@ def _unknown(problem: Problem) -> dict[str, Any]:
 
 
 def _final(res: dict[str, Any]) -> bool:
-    return not res.get("incomplete") and not any(q.get("value") == "unknown" or q.get("exact") is False for q in res.get("queries", ()))
+    return not res.get("incomplete") and not any(_open_row(q) for q in res.get("queries", ()))
 
 
 def _map_back(res: Result, back: Back) -> Result:
@@ -320,5 +320,19 @@ def _audit(res: Result, audit: Audit) -> None:
                 audit.model(r[side], f"{r['id']}.{side}")
 
 
+def _carry(_problem: Problem, other: Result, res: Result) -> Result:
+    """``res`` with each query it left open answered by ``other`` where that one answered it: a
+    query's row is a fact about the problem alone (witnesses verified, ranges proven), whatever
+    the other rows say."""
+    if res.get("status") != SAT or other.get("status") != SAT:
+        return res
+    rows = [o if _open_row(r) and not _open_row(o) else r for r, o in zip(res["queries"], other["queries"])]
+    return {**res, "queries": rows}
+
+
+def _open_row(row: dict[str, Any]) -> bool:
+    return row.get("value") == "unknown" or row.get("exact") is False
+
+
 OPERATION = Operation("evaluate", evaluate, _unknown, is_final=_final, map_back=_map_back, tally=_tally,
-                      audit=_audit)
+                      audit=_audit, carry=_carry)
