@@ -248,6 +248,22 @@ def test_above_the_default_a_rung_replaces_the_one_below_only_leaving_less_open(
     assert ran == [d]  # nothing left open: no rung above runs
 
 
+@pytest.mark.parametrize("name", ["evaluate_spec_example", "sympy_boolean_ops", "simplify_kernel_ranges"])
+def test_every_op_leaves_open_less_at_a_larger_effort(name: str) -> None:
+    """solve, redundancy, shrink, evaluate and simplify: what an answer leaves open (its status,
+    guards, queries, forms, a model's optimality: ``operation.undecided``) only shrinks."""
+    from symguard.solver.ops.operation import undecided
+    doc = json.loads((ROOT / "smt2_corpus" / "examples" / f"{name}.json").read_text())
+    doc.pop("meta", None)
+    ops = ["solve", "redundancy", "shrink"] + ["evaluate"] * bool(doc.get("queries")) + ["simplify"] * bool(doc.get("exprs"))
+    for op in ops:
+        left = [undecided(run(op, {**doc, "options": {"timeout_ms": 600_000, "effort": e}}))
+                for e in (1, 300, 1_000, 10_000, DEFAULT_EFFORT)]
+        for smaller, larger in itertools.pairwise(left):
+            assert larger <= smaller, (op, smaller, larger)
+        assert len(left[0]) > len(left[-1]) or op in ("redundancy",), op  # the small efforts were cut
+
+
 def test_a_query_left_open_takes_the_other_rungs_answer() -> None:
     from symguard.solver.ops import evaluate as ev
     row = {"id": "q0", "kind": "bool", "value": "unknown", "reason": "resource"}

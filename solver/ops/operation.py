@@ -129,8 +129,8 @@ def undecided(result: Result) -> frozenset[str]:
     a model not proven smallest. ``solver.api.compute`` keeps a larger effort's answer only where
     it leaves open a subset of this (effort never decides less)."""
     out = set()
-    if result.get("status") == "unknown":
-        out.add("status")
+    if result.get("status") == "unknown":  # no model yet: not a smallest one either
+        out |= {"status", "optimal"}
     if result.get("optimal") is False:
         out.add("optimal")
     for row in result.get("guards", ()):
