@@ -38,7 +38,7 @@ from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem, Query
 from symguard.solver.ir.pyeval import evaluate as py_eval
 from symguard.solver.ir.pyeval import holds
-from symguard.solver.ops.operation import Audit, Back, Operation, Result
+from symguard.solver.ops.operation import Audit, Back, Operation, Result, open_query
 from symguard.solver.ops.selfcheck import hint_model, verify_model
 from symguard.solver.reason import intervals as cheap
 from symguard.solver.smt import unbounded as ray
@@ -280,7 +280,7 @@ def _unknown(problem: Problem) -> dict[str, Any]:
 
 
 def _final(res: dict[str, Any]) -> bool:
-    return not res.get("incomplete") and not any(_open_row(q) for q in res.get("queries", ()))
+    return not res.get("incomplete") and not any(open_query(q) for q in res.get("queries", ()))
 
 
 def _map_back(res: Result, back: Back) -> Result:
@@ -326,12 +326,8 @@ def _carry(_problem: Problem, other: Result, res: Result) -> Result:
     the other rows say."""
     if res.get("status") != SAT or other.get("status") != SAT:
         return res
-    rows = [o if _open_row(r) and not _open_row(o) else r for r, o in zip(res["queries"], other["queries"])]
+    rows = [o if open_query(r) and not open_query(o) else r for r, o in zip(res["queries"], other["queries"])]
     return {**res, "queries": rows}
-
-
-def _open_row(row: dict[str, Any]) -> bool:
-    return row.get("value") == "unknown" or row.get("exact") is False
 
 
 OPERATION = Operation("evaluate", evaluate, _unknown, is_final=_final, map_back=_map_back, tally=_tally,

@@ -137,12 +137,17 @@ def undecided(result: Result) -> frozenset[str]:
         if row.get("verdict") == "unknown":
             out.add(f"guards:{row.get('id')}")
     for row in result.get("queries", ()):
-        if row.get("value") == "unknown" or row.get("exact") is False:
+        if open_query(row):
             out.add(f"queries:{row.get('id')}")
     for row in result.get("exprs", ()):
         if not row.get("proved"):
             out.add(f"exprs:{row.get('id')}")
     return frozenset(out)
+
+
+def open_query(row: Result) -> bool:
+    """An ``evaluate`` row without its answer: no value, or an integer's range not proven exact."""
+    return row.get("value") == "unknown" or row.get("exact") is False
 
 
 def settled(result: Result, deadline: Deadline) -> Result:
