@@ -362,7 +362,7 @@ def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
     run = _Run(problem, deadline, collapse)
     try:
         res = run.run()
-        return (res if then is None else then(run, res)), run
+        return run.refuted_at_end(res if then is None else then(run, res)), run
     finally:
         if run.ch is not None:  # the second pass shares the z3 context: release at a fixed step
             run.ch.close()
@@ -1585,6 +1585,24 @@ class _Run:
         return sorted(out)
 
     # -------------------------------------------------------------- result
+    def refuted_at_end(self, res: dict[str, Any]) -> dict[str, Any]:
+        """``res`` with each guard it left ``unknown`` that a point found before any z3 check
+        refutes against the final kept set (``required``). Run at the end of every pass, complete
+        or stopped by the effort: a larger effort's pass extends a smaller one's, its kept set only
+        smaller, so a point that refutes a guard here refutes it there too (the points before z3
+        are the same at every effort): a small effort that stopped early still labels what those
+        points show, and a larger one labels it too."""
+        if res["status"] != SAT or self.phase != "greedy" or not self.free_points or not _unknowns(res):
+            return res
+        view = _Prefix(self.pool, self.free_points)
+        rows = list(res["guards"])
+        for i in sorted(self.kept):
+            if rows[i]["verdict"] == UNKNOWN and view.refuting(i, self.kept_mask) is not None:
+                rows[i] = {"id": rows[i]["id"], "verdict": REQUIRED, "implied_by": []}
+                self.verdict[i] = REQUIRED
+                self.levers["points"] += 1
+        return {**res, "guards": rows}
+
     def report(self, status: str) -> dict[str, Any]:
         g = self.guards
         kept_states = (REQUIRED, UNKNOWN, UNSUPPORTED)
