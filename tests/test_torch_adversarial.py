@@ -245,3 +245,19 @@ def test_hunt4_premises_of_shape_ops() -> None:
     h = za.compile_run(CASES["pool_ceil_rel"], prune=True).history[-1]
     assert len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"]) - 3
     assert "((L['x'].size()[0] // 2) % 3) != 0" in h["pruned_code"]["python"]
+
+
+def test_unfolds_zero_divisor_is_put_back_under_cpp_guards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real op's raising guard: ``F.unfold`` with dilation and padding guards ``1 % ((n - 1) // 2)
+    != 0`` (a zero divisor at n = 1, 2). With Python guards the ranges imply it and it goes; with
+    C++ guards nothing before it proves the divisor non-zero, so it is put back in place (the
+    pruner is told the guards run in C++ too: no g++ build)."""
+    from symguard.service import torch_hook
+
+    case = dataclasses.replace(CASES["unfold_im2col"], points=[(20, 4)])
+    guard = "(1 % (((-1) + L['x'].size()[0]) // 2)) != 0"
+    h = za.compile_run(case, prune=True).history[-1]
+    assert guard in h["stock_code"]["python"] and guard not in h["pruned_code"]["python"]
+    monkeypatch.setattr(torch_hook, "_executed_langs", lambda kwargs: ("python", "cpp"))
+    h = za.compile_run(case, prune=True).history[-1]
+    assert h["restored"] == 1 and h["raise_questions"] == 1 and h["pruned_code"]["python"][0] == guard

@@ -1637,6 +1637,19 @@ def conv_dilated_rel(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch
     return r
 
 
+def unfold_im2col(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``F.unfold`` (im2col) with dilation and padding: PyTorch guards ``1 % ((n - 1) // 2) != 0``,
+    a zero divisor at ``n`` = 1, 2 (stock's C++ guard dies of SIGFPE there, its Python guard
+    raises). Implied by the ranges, it goes with Python guards; with C++ guards it is put back
+    (nothing before it proves the divisor non-zero)."""
+    n, m = x.shape[0], y.shape[0]
+    o = torch.nn.functional.unfold(x.view(1, 1, 1, -1), (1, 3), dilation=(1, 2), padding=(0, 1), stride=(1, 2)).shape[-1]
+    r = c + 1 if o > m else c + 2
+    if 2 * o + 3 >= n:
+        r = r * 2
+    return r
+
+
 def avgpool_ceil_rel(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     """``avg_pool2d(ceil_mode=True)`` with padding: a ceiling division and its correction."""
     n, m = x.shape[0], y.shape[0]
@@ -1807,6 +1820,10 @@ HUNT4: list[Case] = [
     Case("pool_ceil_bounded", pool_ceil_bounded, _mmc, (20, 7), points("pool_ceil_bounded", (20, 7), [
         sorted({*_H4_BIG, *_near(2**40, 2), *_near(2**39, 2)}), sorted({*_H4_BIG, *_near(2**40, 2)})]), cpp=True),
     Case("conv_dilated_rel", conv_dilated_rel, _mmc, (30, 7), points("conv_dilated_rel", (30, 7), [_H4_BIG, _H4_BIG])),
+    Case("unfold_im2col", unfold_im2col, _mmc, (20, 4), points("unfold_im2col", (20, 4), [_H4[:120], _H4[:120]]),
+         cpp_runs=False),
+    Case("unfold_im2col_cpp", unfold_im2col, _mmc, (20, 4), points("unfold_im2col_cpp", (20, 4), [
+        [v for v in _H4[:120] if v not in (1, 2)], _H4[:120]]), cpp=True),
     Case("avgpool_ceil_rel", avgpool_ceil_rel, _mmc, (20, 7), points("avgpool_ceil_rel", (20, 7), [_H4_BIG, _H4_BIG])),
     Case("arange_float_step", arange_float_step, _mmc, (20, 7),
          points("arange_float_step", (20, 7), [_H4_BIG, _H4_BIG], pairs=_H4_53)),
@@ -1834,7 +1851,7 @@ HUNT4: list[Case] = [
     Case("split_at", split_at, _mkc, (20, 3), points("split_at", (20, 3), [_H4, _H4_INTS])),
 ]
 # the default list gets the cheapest of each family; the rest run in the full matrix
-_JOIN4 = {"pool_ceil_rel", "conv_dilated_rel", "view_by_size", "int_ratio_threshold"}
+_JOIN4 = {"pool_ceil_rel", "conv_dilated_rel", "view_by_size", "int_ratio_threshold", "unfold_im2col"}
 CASES += [c for c in HUNT4 if c.name in _JOIN4]
 MORE += [c for c in HUNT4 if c.name not in _JOIN4]
 
