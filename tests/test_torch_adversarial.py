@@ -30,7 +30,8 @@ CASES = {c.name: c for c in za.CASES}
 # guards differ in int64 or in doubles from exact integers
 CPP_DEFAULT = ["ceil_half", "floor_half_int", "mod_then_product", "mod_then_square", "square_grid", "square_grid_pow",
                "octave_halving", "narrowed_divisor", "narrowed_size_divisor", "narrowed_modulus", "round_half", "ranged_product",
-               "broadcast_pair", "strided_view", "ceil_grid"]
+               "broadcast_pair", "strided_view", "ceil_grid",
+               "pool_ceil_rel"]
 INDUCTOR_DEFAULT = [("ceil_half", "cold"), ("mod_then_product", "warm")]
 
 
@@ -228,3 +229,35 @@ def test_a_dropped_guard_that_may_raise_is_put_back(monkeypatch: pytest.MonkeyPa
     h = za.compile_run(case, prune=True).history[-1]
     assert "restored" not in h and h["raise_questions"] == 1
     assert len(h["pruned_code"]["python"]) < len(h["stock_code"]["python"])
+
+
+def test_hunt4_premises_of_shape_ops() -> None:
+    """``int_ratio_threshold``: ``n / k > 1.5`` (Python's correctly rounded quotient against a
+    literal, read exactly) implies ``2*n > 3*k`` and ``n > k``: both go with Python guards.
+    ``view_by_size``: ``view(m, -1)``'s ``n % m == 0`` with ``n > 2*m`` implies ``n // m > 2``.
+    ``pool_ceil_rel``: ceil-mode pooling's correction guard goes, its output's residue stays."""
+    h = za.compile_run(CASES["int_ratio_threshold"], prune=True).history[-1]
+    assert h["pruned_code"]["python"] == ["(L['x'].size()[0] / L['k']) > 1.5", "2 <= L['x'].size()[0]", "1 <= L['k']"]
+    h = za.compile_run(CASES["view_by_size"], prune=True).history[-1]
+    assert "(L['x'].size()[0] // L['y'].size()[0]) > 2" in h["stock_code"]["python"]
+    assert "(L['x'].size()[0] // L['y'].size()[0]) > 2" not in h["pruned_code"]["python"]
+    assert "(L['x'].size()[0] % L['y'].size()[0]) == 0" in h["pruned_code"]["python"]
+    h = za.compile_run(CASES["pool_ceil_rel"], prune=True).history[-1]
+    assert len(h["pruned_code"]["python"]) == len(h["stock_code"]["python"]) - 3
+    assert "((L['x'].size()[0] // 2) % 3) != 0" in h["pruned_code"]["python"]
+
+
+def test_unfolds_zero_divisor_is_put_back_under_cpp_guards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real op's raising guard: ``F.unfold`` with dilation and padding guards ``1 % ((n - 1) // 2)
+    != 0`` (a zero divisor at n = 1, 2). With Python guards the ranges imply it and it goes; with
+    C++ guards nothing before it proves the divisor non-zero, so it is put back in place (the
+    pruner is told the guards run in C++ too: no g++ build)."""
+    from symguard.service import torch_hook
+
+    case = dataclasses.replace(CASES["unfold_im2col"], points=[(20, 4)])
+    guard = "(1 % (((-1) + L['x'].size()[0]) // 2)) != 0"
+    h = za.compile_run(case, prune=True).history[-1]
+    assert guard in h["stock_code"]["python"] and guard not in h["pruned_code"]["python"]
+    monkeypatch.setattr(torch_hook, "_executed_langs", lambda kwargs: ("python", "cpp"))
+    h = za.compile_run(case, prune=True).history[-1]
+    assert h["restored"] == 1 and h["raise_questions"] == 1 and h["pruned_code"]["python"][0] == guard

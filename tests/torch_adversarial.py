@@ -1576,6 +1576,286 @@ MORE += [
 ]
 
 
+
+# shape ops whose sizes are ceilings, floors and products: ceil-mode pooling with dilation, dilated
+# convolutions, ``arange`` by a float step, ``interpolate`` with ``align_corners``, ``view(m, -1)``,
+# ``repeat_interleave``, stride products, float ratios after arithmetic, unbacked sizes (hunt4) ------
+
+def _meta_big(v: Point) -> tuple[Any, ...]:
+    """Two meta sizes, an int, and a float64 output tensor."""
+    return (_meta(v[0], 1), _meta(v[1], 1), v[2], torch.zeros(1, dtype=torch.float64))
+
+
+def _strided_c(v: Point) -> tuple[Any, ...]:
+    """A meta size-``v[0]`` view with stride ``v[1]`` (symbolic, any int64)."""
+    return (_meta(v[0], v[1]), torch.zeros(1, dtype=torch.float64))
+
+
+def _item_c(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), t(v[1]), torch.zeros(1, dtype=torch.float64))
+
+
+def _three_c(v: Point) -> tuple[Any, ...]:
+    return (_meta(v[0], 1), _meta(v[1], 1), _meta(v[2], 1), torch.zeros(1, dtype=torch.float64))
+
+
+def pool_ceil_rel(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``max_pool2d(ceil_mode=True)`` with dilation and padding (``max_pool1d`` specializes): the
+    output ``n // 2`` comes with the ceil-mode correction guard (the last window starts inside the
+    input), compared with a second size."""
+    n, m = x.shape[0], y.shape[0]
+    o = torch.nn.functional.max_pool2d(x.view(1, 1, 1, -1), (1, 3), stride=(1, 2), padding=(0, 1), dilation=(1, 2),
+                                       ceil_mode=True).shape[-1]
+    r = c + 1 if o > m else c + 2
+    if 2 * o + 4 > m:
+        r = r * 2
+    if o % 3 == 0:
+        r = r + 3
+    if n >= 2 * m:
+        r = r + 5
+    return r
+
+
+def pool_ceil_bounded(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``pool_ceil_rel`` below ``2**40`` (an early return narrows both ranges): its products then
+    fit int64 and C++ guards prune too (5 guards asked, 2 kept)."""
+    if x.shape[0] > 2**40 or y.shape[0] > 2**40:
+        return c * 0
+    return pool_ceil_rel(x, y, c)
+
+
+def conv_dilated_rel(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """A dilated, padded, strided ``conv2d``: output ``(n - 5) // 3 + 1`` (a shifted numerator)."""
+    m = y.shape[0]
+    w = torch.empty(1, 1, 1, 3, device=x.device)
+    o = torch.nn.functional.conv2d(x.view(1, 1, 1, -1), w, stride=(1, 3), padding=(0, 2), dilation=(1, 4)).shape[-1]
+    r = c + 1 if o > m else c + 2
+    if 3 * o + 5 > m:
+        r = r * 2
+    if o % 2 == 1:
+        r = r + 3
+    return r
+
+
+def unfold_im2col(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``F.unfold`` (im2col) with dilation and padding: PyTorch guards ``1 % ((n - 1) // 2) != 0``,
+    a zero divisor at ``n`` = 1, 2 (stock's C++ guard dies of SIGFPE there, its Python guard
+    raises). Implied by the ranges, it goes with Python guards; with C++ guards it is put back
+    (nothing before it proves the divisor non-zero)."""
+    n, m = x.shape[0], y.shape[0]
+    o = torch.nn.functional.unfold(x.view(1, 1, 1, -1), (1, 3), dilation=(1, 2), padding=(0, 1), stride=(1, 2)).shape[-1]
+    r = c + 1 if o > m else c + 2
+    if 2 * o + 3 >= n:
+        r = r * 2
+    return r
+
+
+def avgpool_ceil_rel(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``avg_pool2d(ceil_mode=True)`` with padding: a ceiling division and its correction."""
+    n, m = x.shape[0], y.shape[0]
+    o = torch.nn.functional.avg_pool2d(x.view(1, 1, 1, -1), (1, 4), stride=(1, 3), padding=(0, 2),
+                                       ceil_mode=True).shape[-1]
+    r = c + 1 if o >= m else c + 2
+    if 3 * o + 3 >= m:
+        r = r * 2
+    if (o - m) % 2 == 0:
+        r = r + 3
+    return r + n % 2
+
+
+def arange_float_step(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``arange(0, n, 0.5)``: its length ``math.ceil(float(n) / 0.5)`` (a float guard, opaque)
+    beside the exact ``2*n > m`` it agrees with."""
+    n, m = x.shape[0], y.shape[0]
+    o = torch.arange(0, n, 0.5, device=x.device).shape[0]
+    r = c + 1 if o > m else c + 2
+    if 2 * n > m:
+        r = r * 2
+    if o + 1 > m:
+        r = r + 3
+    return r
+
+
+def interpolate_corners(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``interpolate(scale_factor=2.5, align_corners=True)``: ``math.trunc(2.5*float(n))``."""
+    n, m = x.shape[0], y.shape[0]
+    o = torch.nn.functional.interpolate(x.view(1, 1, -1), scale_factor=2.5, mode="linear",
+                                        align_corners=True).shape[-1]
+    r = c + 1 if o > m else c + 2
+    if 3 * n > m:
+        r = r * 2
+    if o + 1 > m:
+        r = r + 3
+    return r
+
+
+def view_by_size(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``x.view(m, -1)``: ``n % m == 0`` and the inferred ``n // m`` (``n // m > 2`` goes, implied by
+    ``n > 2*m`` with the divisibility). Its stock C++ guard traps at ``m = 0`` (SIGFPE)."""
+    n, m = x.shape[0], y.shape[0]
+    o = x.view(m, -1).shape[1]
+    r = c + 1 if o > 2 else c + 2
+    if n > 2 * m:
+        r = r * 2
+    if o % 2 == 0:
+        r = r + 3
+    return r
+
+
+def repeat_interleave_rel(x: torch.Tensor, y: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``repeat_interleave(k)`` by an int: the product ``k*n`` against a second size."""
+    m = y.shape[0]
+    o = x.repeat_interleave(k).shape[0]
+    r = c + 1 if o > m else c + 2
+    if o >= m:
+        r = r * 2
+    if (o - m) % 2 == 0:
+        r = r + 3
+    return r
+
+
+def stride_size_product(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """A symbolic stride times the size (``s*n <= 1000``): int64 in C++ wraps at ``2**32 * 2**32``."""
+    n, s = x.shape[0], x.stride(0)
+    r = c + 1 if s * n <= 1000 else c + 2
+    if n <= 1000:
+        r = r * 2
+    if s * n % 7 == 0:
+        r = r + 3
+    return r
+
+
+def triple_product_cpp(x: torch.Tensor, y: torch.Tensor, w: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``n*m*k <= 10**6`` then its factors' bounds: a three-way product C++ wraps."""
+    n, m, k = x.shape[0], y.shape[0], w.shape[0]
+    r = c + 1 if n * m * k <= 10**6 else c + 2
+    if n * m <= 10**6:
+        r = r * 2
+    if n <= 10**6:
+        r = r + 3
+    return r
+
+
+def int_ratio_threshold(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``n / k > 1.5`` by an int (a correctly rounded quotient against a literal, read exactly):
+    ``2*n > 3*k`` and ``n > k`` go with Python guards."""
+    n = x.shape[0]
+    r = c + 1 if n / k > 1.5 else c + 2
+    if 2 * n > 3 * k:
+        r = r * 2
+    if k > 0 and n > k:
+        r = r + 3
+    return r
+
+
+def scaled_ratio(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``2.0 * (n / m) >= 3.0`` (arithmetic on a rounded quotient, opaque) beside ``2*n >= 3*m``."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1 if (n / m) * 2.0 >= 3.0 else c + 2
+    if 2 * n >= 3 * m:
+        r = r * 2
+    if 2 * n > 3 * m - 1:
+        r = r + 3
+    return r
+
+
+def float_plus_one(x: torch.Tensor, y: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``float(n) + 1.0 > float(m)`` is ``n >= m`` exactly, but not at ``n = m = 2**53``."""
+    n, m = x.shape[0], y.shape[0]
+    r = c + 1 if torch.sym_float(n) + 1.0 > torch.sym_float(m) else c + 2
+    if n >= m:
+        r = r * 2
+    if n + 1 > m:
+        r = r + 3
+    return r
+
+
+def int_roundtrip(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``int(float(n)) == n`` fails past 2**53 (``math.trunc(torch.sym_float(n))``, opaque)."""
+    n = x.shape[0]
+    a = torch.sym_int(torch.sym_float(n))
+    r = c + 1 if a == n else c + 2
+    if a % 2 == 1:
+        r = r * 2
+    if n % 2 == 1:
+        r = r + 3
+    return r
+
+
+def item_halves(x: torch.Tensor, s: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """An unbacked ``u`` (``_check_is_size``, ``2*u <= n``) slicing the input, beside backed guards."""
+    u = s.item()
+    torch._check_is_size(u)
+    n = x.shape[0]
+    torch._check(2 * u <= n)
+    r = c + 1 if n % 2 == 0 else c + 2
+    if n >= 8:
+        r = r * 2
+    if n + u > 3:
+        r = r + 3
+    return r + x[: 2 * u].shape[0]
+
+
+def split_at(x: torch.Tensor, k: int, c: torch.Tensor) -> torch.Tensor:
+    """``tensor_split`` at ``k`` and ``2*k`` of either sign: clamped piece lengths."""
+    a, b, d = (p.shape[0] for p in torch.tensor_split(x, (k, 2 * k)))
+    r = c + a % 7 + b % 5 + d % 3
+    if d > a:
+        r = r + 1
+    return r
+
+
+_H4 = sorted({*range(70), *SIZES})
+_H4_BIG = sorted({*_H4, *_near(2**31, 2), *_near(2**53, 3), *_near(2**54, 2), 2**62, 2**63 - 1})
+_H4_RATIOS = [(3 * 2**52 + d, 2**53 + e) for d in (-2, -1, 0, 1, 2, 3) for e in (-1, 0, 1)] + [
+    (3 * 2**51 + d, 2**52) for d in (-1, 0, 1)] + [(15, 10), (16, 10), (14, 10), (3, 2), (4, 3), (2**53 + 1, 2**53),
+                                                   (2**62 + 2**61, 2**62), (2**62 + 2**61 + 1, 2**62)]
+_H4_53 = [(2**53, 2**53), (2**53 + 1, 2**53 + 1), (2**53 + 1, 2**53 + 2), (2**53 + 2, 2**53 + 3),
+          (2**62, 2**62 + 1), (2**53, 2**53 + 1)]
+_H4_TRI = sorted({2, 3, 4, 7, 100, 1000, 2**20, 2**21 + 1, 2**30, 2**31 - 1, 2**31, 2**31 + 1, 2**32, 2**40, 2**62})
+_H4_INTS = sorted({*range(-12, 13), *(v for v in INTS if abs(v) < 2**40)})
+
+HUNT4: list[Case] = [
+    Case("pool_ceil_rel", pool_ceil_rel, _mmc, (20, 7), points("pool_ceil_rel", (20, 7), [_H4_BIG, _H4_BIG]), cpp=True),
+    Case("pool_ceil_bounded", pool_ceil_bounded, _mmc, (20, 7), points("pool_ceil_bounded", (20, 7), [
+        sorted({*_H4_BIG, *_near(2**40, 2), *_near(2**39, 2)}), sorted({*_H4_BIG, *_near(2**40, 2)})]), cpp=True),
+    Case("conv_dilated_rel", conv_dilated_rel, _mmc, (30, 7), points("conv_dilated_rel", (30, 7), [_H4_BIG, _H4_BIG])),
+    Case("unfold_im2col", unfold_im2col, _mmc, (20, 4), points("unfold_im2col", (20, 4), [_H4[:120], _H4[:120]]),
+         cpp_runs=False),
+    Case("unfold_im2col_cpp", unfold_im2col, _mmc, (20, 4), points("unfold_im2col_cpp", (20, 4), [
+        [v for v in _H4[:120] if v not in (1, 2)], _H4[:120]]), cpp=True),
+    Case("avgpool_ceil_rel", avgpool_ceil_rel, _mmc, (20, 7), points("avgpool_ceil_rel", (20, 7), [_H4_BIG, _H4_BIG])),
+    Case("arange_float_step", arange_float_step, _mmc, (20, 7),
+         points("arange_float_step", (20, 7), [_H4_BIG, _H4_BIG], pairs=_H4_53)),
+    Case("interpolate_corners", interpolate_corners, _mmc, (20, 7),
+         points("interpolate_corners", (20, 7), [_H4_BIG, _H4_BIG], pairs=_H4_53)),
+    Case("view_by_size", view_by_size, _mmc, (24, 4), points("view_by_size", (24, 4), [_H4, _H4], pairs=[
+        (2**62, 2**31), (2**62, 2**61), (2**53 + 2, 2), (24, 0), (0, 4)]), cpp_runs=False),
+    Case("repeat_interleave_rel", repeat_interleave_rel, _meta_big, (10, 7, 3),
+         points("repeat_interleave_rel", (10, 7, 3), [_H4_BIG, _H4_BIG, _H4_INTS])),
+    Case("stride_size_product", stride_size_product, _strided_c, (10, 3), points(
+        "stride_size_product", (10, 3), [_H4_BIG, _H4_BIG],
+        pairs=[(2**32, 2**32), (2**33, 2**31), (2**31, 2**33), (1001, 2**63 - 1)]), cpp=True),
+    Case("triple_product_cpp", triple_product_cpp, _three_c, (10, 7, 3), points(
+        "triple_product_cpp", (10, 7, 3), [_H4_TRI, _H4_TRI, _H4_TRI],
+        pairs=[(2**21, 2**21, 2**22), (2**32, 2**32, 2), (2**31, 2**33, 2**31)]), cpp=True),
+    Case("int_ratio_threshold", int_ratio_threshold, _mkc, (16, 10),
+         points("int_ratio_threshold", (16, 10), [_H4_BIG, INTS], pairs=_H4_RATIOS)),
+    Case("scaled_ratio", scaled_ratio, _mmc, (16, 10),
+         points("scaled_ratio", (16, 10), [_H4_BIG, _H4_BIG], pairs=_H4_RATIOS), cpp=True),
+    Case("float_plus_one", float_plus_one, _mmc, (10, 7), points("float_plus_one", (10, 7), [_H4_BIG, _H4_BIG],
+                                                                 pairs=_H4_53)),
+    Case("int_roundtrip", int_roundtrip, _mc, (9,), points("int_roundtrip", (9,), [_H4_BIG])),
+    Case("item_halves", item_halves, _item_c, (12, 3), points("item_halves", (12, 3), [
+        [0, 1, *SIZES], [-1, 0, 1, 2, 3, 6, 7, 2**31]]), config={"capture_scalar_outputs": True}),
+    Case("split_at", split_at, _mkc, (20, 3), points("split_at", (20, 3), [_H4, _H4_INTS])),
+]
+# the default list gets the cheapest of each family; the rest run in the full matrix
+_JOIN4 = {"pool_ceil_rel", "conv_dilated_rel", "view_by_size", "int_ratio_threshold", "unfold_im2col"}
+CASES += [c for c in HUNT4 if c.name in _JOIN4]
+MORE += [c for c in HUNT4 if c.name not in _JOIN4]
+
+
 # ------------------------------------------------------------------ running a case
 
 
