@@ -1,0 +1,25 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"s4": ["s4"], "s58": ["s58"], "s24": ["s24"], "l_x0_": ["s4", 3, "s58", "s24"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s4": 2, "s24": 41, "s40": 3, "s58": 53}
+(set-logic ALL)
+(declare-const s4 Int)
+(declare-const s24 Int)
+(declare-const s40 Int)
+(declare-const s58 Int)
+(assert (>= s4 2))
+(assert (>= s24 2))
+(assert (>= s40 2))
+(assert (>= s58 2))
+(assert (! (= s40 3) :named g0))
+(assert (! (<= (+ (- s58) 7) 0) :named g1))
+(assert (! (<= (+ (- s24) 7) 0) :named g2))
+(assert (! (not (= (+ (div s24 7) (- 1)) 0)) :named g3))
+(assert (! (not (= (+ (div s58 7) (- 1)) 0)) :named g4))
+(assert (! (let ((?x0 (div s58 7))) (not (= (+ ?x0 (- (* ?x0 (div s24 7)))) 0))) :named g5))
+(assert (! (let ((?x0 (div s58 7)) (?x1 (div s24 7))) (let ((?x2 (- (* ?x0 ?x1))) (?x3 (* ?x0 ?x1))) (and (not (= (ite (<= (+ ?x2 1) 0) (mod ?x0 ?x3) (- (mod (- ?x0) ?x2))) 0)) (not (= ?x3 0))))) :named g6))
+(assert (! (not (= (+ (* (div s58 7) (div s24 7)) (- 9)) 0)) :named g7))
+(assert (! (let ((?x0 (div s24 7)) (?x2 (div s58 7))) (let ((?x1 (ite (<= ?x0 0) 1 ?x0))) (<= (+ ?x1 (- (* (ite (<= ?x2 0) 1 ?x2) ?x1)) 1) 0))) :named g8))
+(assert (! (let ((?x0 (div s24 7))) (<= (+ (- (ite (<= ?x0 0) 1 ?x0)) 2) 0)) :named g9))
+(check-sat)

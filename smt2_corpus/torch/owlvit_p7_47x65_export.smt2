@@ -1,0 +1,27 @@
+; symguard problem exported as SMT-LIB 2.6 (symguard solve|redundancy FILE.smt2)
+; Python floor division/modulus are written with Euclidean div/mod on a positive divisor.
+; symguard: inputs = {"x": ["s77", 3, "s53", "s0"]}
+; symguard: options = {"on_unsupported": "skip"}
+; symguard: hints = {"s0": 65, "s53": 47, "s77": 2}
+(set-logic ALL)
+(declare-const s0 Int)
+(declare-const s53 Int)
+(declare-const s77 Int)
+(assert (<= 16 s0 1024))
+(assert (<= 16 s53 1024))
+(assert (<= 2 s77 64))
+(assert (! (<= (+ (- s53) 7) 0) :named g0))
+(assert (! (<= (+ (- s0) 7) 0) :named g1))
+(assert (! (not (= (+ (div s0 7) (- 1)) 0)) :named g2))
+(assert (! (not (= (+ (div s53 7) (- 1)) 0)) :named g3))
+(assert (! (let ((?x0 (div s53 7))) (not (= (+ ?x0 (- (* ?x0 (div s0 7)))) 0))) :named g4))
+(assert (! (let ((?x0 (div s53 7)) (?x1 (div s0 7))) (let ((?x2 (- (* ?x0 ?x1))) (?x3 (* ?x0 ?x1))) (and (not (= (ite (<= (+ ?x2 1) 0) (mod ?x0 ?x3) (- (mod (- ?x0) ?x2))) 0)) (not (= ?x3 0))))) :named g5))
+(assert (! (not (= (+ (* (div s53 7) (div s0 7)) (- 1)) 0)) :named g6))
+(assert (! (not (= (+ (* (div s53 7) (div s0 7)) (- 16)) 0)) :named g7))
+(assert (! (<= (+ (- (div s53 7)) 2) 0) :named g8))
+(assert (! (<= (+ (- (div s0 7)) 2) 0) :named g9))
+(assert (! (let ((?x0 (+ (* (div s53 7) (div s0 7)) 1))) (let ((?x1 (* s77 ?x0)) (?x2 (- (* s77 ?x0)))) (and (not (= ?x1 0)) (not (= (ite (<= (+ ?x2 1) 0) (mod s77 ?x1) (- (mod (- s77) ?x2))) 0))))) :named g10))
+(assert (! (not (= (+ s77 (- (* (div s53 7) (div s0 7) s77))) 0)) :named g11))
+(assert (! (let ((?x0 (div s53 7)) (?x1 (div s0 7))) (let ((?x2 (- (* ?x0 ?x1 s77))) (?x3 (* ?x0 ?x1 s77))) (and (not (= (ite (<= (+ ?x2 1) 0) (mod s77 ?x3) (- (mod (- s77) ?x2))) 0)) (not (= ?x3 0))))) :named g12))
+(assert (! (let ((?x0 (div s53 7)) (?x1 (div s0 7))) (let ((?x2 (* ?x0 ?x1))) (or (= (+ (* 16 (ite (<= ?x2 0) 1 ?x2)) (- (* ?x0 (ite (<= ?x1 0) (* 16 ?x1) 16) ?x1))) 0) (= (* ?x0 ?x1 s77) 0) (= s77 1) (= (+ ?x2 (- 1)) 0)))) :named g13))
+(check-sat)
