@@ -1053,14 +1053,20 @@ def rt_detr(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     ``AvgPool2d(2, ceil_mode=True)``): a hybrid encoder whose 2-D sin-cos positions are built from
     the last map's width and height, an FPN upsampling by 2 and concatenating with the finer map
     (so only multiples of 32 run), anchors generated per level. Decoder of 1 layer, 10 queries."""
-    from transformers import RTDetrConfig, RTDetrModel, RTDetrResNetConfig
+    from transformers import RTDetrConfig, RTDetrModel
+    return _Hidden(RTDetrModel(RTDetrConfig(**_rt_detr_config())), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+
+
+def _rt_detr_config() -> dict[str, Any]:
+    """RT-DETR's (and RT-DETR v2's) small config on a ResNet-vd backbone of bottleneck stages."""
+    from transformers import RTDetrResNetConfig
     backbone = RTDetrResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 48, 64], depths=[1, 1, 1, 1],
                                   layer_type="bottleneck", out_features=["stage2", "stage3", "stage4"])
-    cfg = RTDetrConfig(backbone_config=backbone, encoder_in_channels=[32, 48, 64], d_model=16, encoder_hidden_dim=16,
-                       encoder_ffn_dim=32, encoder_attention_heads=2, decoder_layers=1, decoder_attention_heads=2,
-                       decoder_ffn_dim=32, num_queries=10, feat_strides=[8, 16, 32], decoder_in_channels=[16, 16, 16],
-                       num_feature_levels=3, decoder_n_points=2, use_pretrained_backbone=False)
-    return _Hidden(RTDetrModel(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+    return {"backbone_config": backbone, "encoder_in_channels": [32, 48, 64], "d_model": 16,
+            "encoder_hidden_dim": 16, "encoder_ffn_dim": 32, "encoder_attention_heads": 2, "decoder_layers": 1,
+            "decoder_attention_heads": 2, "decoder_ffn_dim": 32, "num_queries": 10, "feat_strides": [8, 16, 32],
+            "decoder_in_channels": [16, 16, 16], "num_feature_levels": 3, "decoder_n_points": 2,
+            "use_pretrained_backbone": False}
 
 
 def wav2vec2_conformer(t: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
@@ -3257,14 +3263,8 @@ def pp_doclayout_v3(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
 def rt_detr_v2(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
     """HF ``RTDetrV2Model`` on ResNet-vd (RT-DETR's hybrid encoder and FPN, so only multiples of 32
     run; a decoder sampling a different number of points per level). 1 decoder layer, 10 queries."""
-    from transformers import RTDetrResNetConfig, RTDetrV2Config, RTDetrV2Model
-    backbone = RTDetrResNetConfig(embedding_size=16, hidden_sizes=[16, 32, 48, 64], depths=[1, 1, 1, 1],
-                                  layer_type="bottleneck", out_features=["stage2", "stage3", "stage4"])
-    cfg = RTDetrV2Config(backbone_config=backbone, encoder_in_channels=[32, 48, 64], d_model=16, encoder_hidden_dim=16,
-                         encoder_ffn_dim=32, encoder_attention_heads=2, decoder_layers=1, decoder_attention_heads=2,
-                         decoder_ffn_dim=32, num_queries=10, feat_strides=[8, 16, 32], decoder_in_channels=[16, 16, 16],
-                         num_feature_levels=3, decoder_n_points=2, use_pretrained_backbone=False)
-    return _Hidden(RTDetrV2Model(cfg), ("pixel_values",)), (torch.randn(2, 3, *hw),)
+    from transformers import RTDetrV2Config, RTDetrV2Model
+    return _Hidden(RTDetrV2Model(RTDetrV2Config(**_rt_detr_config())), ("pixel_values",)), (torch.randn(2, 3, *hw),)
 
 
 def owlvit(hw: Sizes) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
