@@ -317,12 +317,11 @@ def compute(op: str, canon: Problem, *, started: float | None = None) -> Result:
     (``Operation.carry``).
     """
     operation = _operation(op)
-    effort, top, spent = canon.options.effort, plan_units(canon.options.effort), 0
+    top, spent = plan_units(canon.options.effort), 0
     plan = DEFAULT_EFFORT
     best: Result | None = None
     while True:
-        deadline = Deadline.for_options(canon.options, started=started, entries=entries(canon))
-        deadline.units, deadline.cap = plan, min(plan, effort)
+        deadline = Deadline.for_options(canon.options, started=started, entries=entries(canon), plan=plan)
         res = _compute_once(operation, canon, deadline)
         spent += deadline.spent
         if best is None:

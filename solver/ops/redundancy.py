@@ -81,7 +81,7 @@ from typing import Any, cast
 
 from symguard.solver.ir import terms as ir
 from symguard.solver.ir.problem import Problem
-from symguard.solver.ops.operation import Audit, Back, Operation, Result
+from symguard.solver.ops.operation import Audit, Back, Operation, Result, undecided
 from symguard.solver.reason import (
     boxes,
     equalities,
@@ -280,7 +280,7 @@ def redundancy(problem: Problem, deadline: Deadline) -> dict[str, Any]:
     # that stopped in the second pass answered the first's: effort never decides less), and then
     # settles satisfiability where the first did not, or leaves fewer unknown, or keeps fewer
     key = [(r["status"] == UNKNOWN, _unknowns(r), len(r["minimal"])) for r in (first, second)]
-    best, other = (second, first) if _open(second) <= _open(first) and key[1] < key[0] else (first, second)
+    best, other = (second, first) if undecided(second) <= undecided(first) and key[1] < key[0] else (first, second)
     walk = first["stats"]["walk"] + second["stats"]["walk"]
     best = _merged(problem, best, other, [first_run.pool, second_run.pool])
     return _spent({**best, "stats": {**best["stats"], "walk": walk}}, deadline, 2)
@@ -371,10 +371,6 @@ def _collapsed(problem: Problem, deadline: Deadline, collapse: bool,
 def _unknowns(res: dict[str, Any]) -> int:
     return sum(1 for g in res["guards"] if g["verdict"] == UNKNOWN)
 
-
-def _open(res: dict[str, Any]) -> set[str]:
-    """The guards a pass left ``unknown``, and its status when unknown."""
-    return {g["id"] for g in res["guards"] if g["verdict"] == UNKNOWN} | ({""} if res["status"] == UNKNOWN else set())
 
 
 class _Run:

@@ -80,6 +80,9 @@ CHECK_COST, ASSUMPTION_COST = units(0.25 * SETUP_SHARE), units(0.03 * SETUP_SHAR
 SCOPED_COST, FORMULA_COST = units(2 * SETUP_SHARE), units(0.05 * SETUP_SHARE)
 
 
+RUNG = 4  # above the default effort, each plan is this many times the one below
+
+
 def plan_units(effort: int) -> int:
     """The units an operation plans its work for at ``effort`` (docs/problem-format.md, the
     effort row): up to the default, the default's plan, stopped where the effort runs out
@@ -91,9 +94,6 @@ def plan_units(effort: int) -> int:
     while plan * RUNG <= effort:
         plan *= RUNG
     return plan
-
-
-RUNG = 4  # above the default effort, each plan is this many times the one below
 
 
 def outer_ms(timeout_ms: int) -> int:
@@ -154,13 +154,16 @@ class Deadline:
     clock: Callable[[], float] = staticmethod(time.monotonic)
 
     @classmethod
-    def for_options(cls, options: Options, *, started: float | None = None, entries: int = 0) -> Deadline:
+    def for_options(cls, options: Options, *, started: float | None = None, entries: int = 0,
+                    plan: int | None = None) -> Deadline:
         """An operation's deadline from its options: ``effort`` units decide, ``timeout_ms``
         (wall clock, from ``started``) only ends the call (then the answer is partial), early
-        enough to answer a problem of ``entries`` entries within the outer limit (``finish_ms``)."""
+        enough to answer a problem of ``entries`` entries within the outer limit (``finish_ms``).
+        The work is planned for ``plan`` units (``plan_units`` of the effort unless given: a rung of
+        ``solver.api.compute``) and capped at the effort."""
         t = options.timeout_ms
-        return cls(t, budget_units=plan_units(options.effort), cap=min(options.effort, plan_units(options.effort)),
-                   started=started,
+        plan = plan_units(options.effort) if plan is None else plan
+        return cls(t, budget_units=plan, cap=min(options.effort, plan), started=started,
                    limit_ms=outer_ms(t) - finish_ms(entries, t))
 
     def __init__(self, budget_ms: int, *, budget_units: int | None = None, cap: int | None = None,
